@@ -1,0 +1,336 @@
+#include "families.h"
+
+#include "util.h"
+
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char gm_families_ini[]; /* generated from rules/families.ini */
+
+enum { TABLE_BUCKETS = 512 };
+
+struct entry {
+  gm_fn fn;
+  struct entry *next;
+};
+struct fam_entry {
+  gm_family fam;
+  struct fam_entry *next;
+};
+
+struct gm_table {
+  const gm_table *base;
+  struct entry *buckets[TABLE_BUCKETS];
+  struct fam_entry *families;
+  GM_VEC(char *) strings; /* owned strings */
+};
+
+static unsigned bucket_of(const char *name) {
+  return (unsigned)(gm_hash64(name, strlen(name), 0) % TABLE_BUCKETS);
+}
+
+static const char *own(gm_table *t, const char *s) {
+  char *copy = gm_xstrdup(s);
+  GM_PUSH(t->strings, copy);
+  return copy;
+}
+
+static gm_fn *table_add(gm_table *t, const char *name) {
+  unsigned b = bucket_of(name);
+  for (struct entry *e = t->buckets[b]; e; e = e->next)
+    if (strcmp(e->fn.name, name) == 0)
+      return &e->fn; /* a later section for the same function refines it */
+  struct entry *e = gm_xcalloc(1, sizeof *e);
+  e->fn.name = own(t, name);
+  e->fn.ptr_arg = 0;
+  e->fn.size_arg = GM_ARG_NONE;
+  e->fn.old_arg = 0;
+  e->next = t->buckets[b];
+  t->buckets[b] = e;
+  return &e->fn;
+}
+
+const gm_fn *gm_table_lookup(const gm_table *t, const char *name) {
+  unsigned b = bucket_of(name);
+  for (; t; t = t->base)
+    for (struct entry *e = t->buckets[b]; e; e = e->next)
+      if (strcmp(e->fn.name, name) == 0)
+        return &e->fn;
+  return NULL;
+}
+
+const gm_family *gm_table_family(const gm_table *t, const char *name) {
+  for (; t; t = t->base)
+    for (struct fam_entry *f = t->families; f; f = f->next)
+      if (strcmp(f->fam.name, name) == 0)
+        return &f->fam;
+  return NULL;
+}
+
+int gm_fn_frees_family(const gm_fn *fn, const gm_family *fam) {
+  for (int i = 0; i < fn->nfrees; i++)
+    if (fn->frees[i] == fam)
+      return 1;
+  return 0;
+}
+
+struct parse_ctx {
+  gm_table *table;
+  const char *origin;
+  char *err;
+  size_t errlen;
+  int failed;
+  char *section; /* current section text, to detect a change */
+  int line;
+  gm_strbuf enable, disable;
+  /* Rows may name families defined later in the same file: resolve them at the end. */
+  GM_VEC(struct pending_family {
+    gm_fn *fn;
+    char *family;
+    int is_free;
+  }) pending;
+};
+
+static int fail(struct parse_ctx *c, const char *fmt, const char *a, const char *b) {
+  if (!c->failed) {
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, a, b);
+    snprintf(c->err, c->errlen, "%s: %s", c->origin, msg);
+  }
+  c->failed = 1;
+  return 0;
+}
+
+static char *trim(char *s) {
+  while (*s == ' ' || *s == '\t')
+    s++;
+  char *e = s + strlen(s);
+  while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == ','))
+    *--e = 0;
+  return s;
+}
+
+/* Calls fn(ctx, item) for each comma-separated item of value. */
+static int for_each_item(struct parse_ctx *c, const char *value,
+                         int (*fn)(struct parse_ctx *, const char *, void *), void *arg) {
+  char *copy = gm_xstrdup(value);
+  int ok = 1;
+  for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && ok;
+       tok = strtok_r(NULL, ",", &save)) {
+    char *item = trim(tok);
+    if (*item)
+      ok = fn(c, item, arg);
+  }
+  free(copy);
+  return ok;
+}
+
+static int parse_arg_index(const char *v, int allow_return, int allow_none, int *out,
+                           const char **field) {
+  if (allow_return && strncmp(v, "return", 6) == 0 && (v[6] == 0 || v[6] == '.')) {
+    *out = GM_ARG_RETURN;
+    if (field)
+      *field = v[6] == '.' ? v + 7 : NULL;
+    return v[6] == 0 || (field && v[7]);
+  }
+  if (allow_none && strcmp(v, "none") == 0) {
+    *out = GM_ARG_NONE;
+    return 1;
+  }
+  char *end;
+  long n = strtol(v, &end, 10);
+  if (end == v || n < 0 || n > 64)
+    return 0;
+  if (*end == '.' && field && end[1]) {
+    *field = end + 1;
+  } else if (*end) {
+    return 0;
+  }
+  *out = (int)n;
+  return 1;
+}
+
+static int add_plain_fn(struct parse_ctx *c, const char *name, void *kind) {
+  gm_fn *fn = table_add(c->table, name);
+  fn->kind = *(enum gm_fn_kind *)kind;
+  return 1;
+}
+
+static int add_free_family(struct parse_ctx *c, const char *name, void *fnp) {
+  struct pending_family p = {fnp, gm_xstrdup(name), 1};
+  GM_PUSH(c->pending, p);
+  return 1;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value) {
+  struct parse_ctx *c = user;
+  if (c->failed)
+    return 0;
+  char *sec = trim(strcpy(gm_xmalloc(strlen(section) + 1), section));
+  char *space = strchr(sec, ' ');
+  const char *what = sec, *subject = NULL;
+  if (space) {
+    *space = 0;
+    subject = trim(space + 1);
+  }
+  int ok = 1;
+  if (strcmp(what, "rules") == 0 && !subject) {
+    gm_strbuf *sb = strcmp(name, "enable") == 0    ? &c->enable
+                    : strcmp(name, "disable") == 0 ? &c->disable
+                                                   : NULL;
+    if (!sb)
+      ok = fail(c, "unknown key '%s' in [rules] (expected enable or disable)", name, "");
+    else {
+      if (sb->len)
+        gm_sb_append(sb, ",");
+      gm_sb_append(sb, value);
+    }
+  } else if ((strcmp(what, "use") == 0 || strcmp(what, "noreturn") == 0) && !subject) {
+    enum gm_fn_kind kind = what[0] == 'u' ? GM_FN_USE : GM_FN_NORETURN;
+    if (strcmp(name, "functions") != 0)
+      ok = fail(c, "unknown key '%s' in [%s] (expected functions)", name, what);
+    else
+      ok = for_each_item(c, value, add_plain_fn, &kind);
+  } else if (strcmp(what, "family") == 0 && subject) {
+    struct fam_entry *f = NULL;
+    for (struct fam_entry *e = c->table->families; e; e = e->next)
+      if (strcmp(e->fam.name, subject) == 0)
+        f = e;
+    if (!f) {
+      f = gm_xcalloc(1, sizeof *f);
+      f->fam.name = own(c->table, subject);
+      f->fam.description = f->fam.name;
+      f->fam.free_fn = "the matching free";
+      f->next = c->table->families;
+      c->table->families = f;
+    }
+    if (strcmp(name, "description") == 0)
+      f->fam.description = own(c->table, value);
+    else if (strcmp(name, "free") == 0)
+      f->fam.free_fn = own(c->table, value);
+    else
+      ok = fail(c, "unknown key '%s' in [family %s]", name, subject);
+  } else if ((strcmp(what, "alloc") == 0 || strcmp(what, "realloc") == 0 ||
+              strcmp(what, "free") == 0) &&
+             subject) {
+    gm_fn *fn = table_add(c->table, subject);
+    fn->kind = what[0] == 'a' ? GM_FN_ALLOC : what[0] == 'r' ? GM_FN_REALLOC : GM_FN_FREE;
+    if (strcmp(name, "family") == 0 && fn->kind != GM_FN_FREE) {
+      struct pending_family p = {fn, gm_xstrdup(value), 0};
+      GM_PUSH(c->pending, p);
+    } else if (strcmp(name, "pointer") == 0) {
+      const char *field = NULL;
+      if (!parse_arg_index(value, fn->kind != GM_FN_FREE, 0, &fn->ptr_arg, &field))
+        ok = fail(c, "bad pointer '%s' in [%s ...] (expected an argument index or 'return')",
+                  value, what);
+      fn->ptr_field = field ? own(c->table, field) : NULL;
+    } else if (strcmp(name, "size") == 0 && fn->kind != GM_FN_FREE) {
+      if (!parse_arg_index(value, 0, 1, &fn->size_arg, NULL))
+        ok = fail(c, "bad size '%s' in [%s ...] (expected an argument index or 'none')", value,
+                  what);
+    } else if (strcmp(name, "old") == 0 && fn->kind == GM_FN_REALLOC) {
+      if (!parse_arg_index(value, 0, 0, &fn->old_arg, NULL))
+        ok = fail(c, "bad old '%s' in [%s ...] (expected an argument index)", value, what);
+    } else if (strcmp(name, "frees") == 0 && fn->kind == GM_FN_FREE) {
+      ok = for_each_item(c, value, add_free_family, fn);
+    } else {
+      ok = fail(c, "unknown key '%s' in [%s ...]", name, what);
+    }
+  } else {
+    ok = fail(c, "unknown section [%s]%s", section,
+              " (expected rules, family, alloc, realloc, free, use or noreturn)");
+  }
+  free(sec);
+  return ok;
+}
+
+static gm_table *parse_into(const gm_table *base, const char *text, const char *origin, char *err,
+                            size_t errlen, char **enable, char **disable) {
+  gm_table *t = gm_xcalloc(1, sizeof *t);
+  t->base = base;
+  struct parse_ctx c = {.table = t, .origin = origin, .err = err, .errlen = errlen};
+  int line = ini_parse_string(text, handler, &c);
+  if (line > 0 && !c.failed) {
+    snprintf(err, errlen, "%s:%d: syntax error (expected [section] or key = value)", origin, line);
+    c.failed = 1;
+  } else if (line > 0 && c.failed) {
+    char msg[600];
+    snprintf(msg, sizeof msg, "%s", err);
+    const char *colon = strchr(msg, ':');
+    snprintf(err, errlen, "%s:%d:%s", origin, line, colon ? colon + 1 : msg);
+  }
+  for (size_t i = 0; i < c.pending.len && !c.failed; i++) {
+    struct pending_family *p = &c.pending.items[i];
+    const gm_family *fam = gm_table_family(t, p->family);
+    if (!fam) {
+      snprintf(err, errlen, "%s: function '%s' names unknown family '%s'", origin, p->fn->name,
+               p->family);
+      c.failed = 1;
+    } else if (!p->is_free) {
+      p->fn->family = fam;
+    } else if (p->fn->nfrees < GM_MAX_FREES) {
+      p->fn->frees[p->fn->nfrees++] = fam;
+    }
+  }
+  for (size_t i = 0; i < c.pending.len; i++)
+    free(c.pending.items[i].family);
+  GM_VEC_FREE(c.pending);
+  for (unsigned b = 0; b < TABLE_BUCKETS && !c.failed; b++)
+    for (struct entry *e = t->buckets[b]; e; e = e->next)
+      if ((e->fn.kind == GM_FN_ALLOC || e->fn.kind == GM_FN_REALLOC) && !e->fn.family) {
+        snprintf(err, errlen, "%s: [alloc %s] has no family", origin, e->fn.name);
+        c.failed = 1;
+        break;
+      }
+  if (enable)
+    *enable = gm_sb_take(&c.enable);
+  else
+    free(c.enable.data);
+  if (disable)
+    *disable = gm_sb_take(&c.disable);
+  else
+    free(c.disable.data);
+  if (c.failed) {
+    gm_table_free(t);
+    return NULL;
+  }
+  return t;
+}
+
+const gm_table *gm_table_builtin(void) {
+  static gm_table *builtin;
+  if (!builtin) {
+    char err[1024];
+    builtin = parse_into(NULL, gm_families_ini, "rules/families.ini", err, sizeof err, NULL, NULL);
+    if (!builtin) {
+      fprintf(stderr, GM_PROGRAM ": internal error: %s\n", err);
+      abort();
+    }
+  }
+  return builtin;
+}
+
+gm_table *gm_table_extend(const gm_table *base, const char *text, const char *origin, char *err,
+                          size_t errlen, char **enable, char **disable) {
+  return parse_into(base, text, origin, err, errlen, enable, disable);
+}
+
+void gm_table_free(gm_table *t) {
+  if (!t)
+    return;
+  for (unsigned b = 0; b < TABLE_BUCKETS; b++)
+    for (struct entry *e = t->buckets[b], *n; e; e = n) {
+      n = e->next;
+      free(e);
+    }
+  for (struct fam_entry *f = t->families, *n; f; f = n) {
+    n = f->next;
+    free(f);
+  }
+  for (size_t i = 0; i < t->strings.len; i++)
+    free(t->strings.items[i]);
+  GM_VEC_FREE(t->strings);
+  free(t);
+}

@@ -1,0 +1,48 @@
+/* The allocator-family table: which calls allocate, free, or merely use memory, read from
+ * rules/families.ini (compiled in) and extended by a project's .gmemlint file. */
+#ifndef GM_FAMILIES_H
+#define GM_FAMILIES_H
+
+#include <stddef.h>
+
+enum gm_fn_kind { GM_FN_ALLOC, GM_FN_REALLOC, GM_FN_FREE, GM_FN_USE, GM_FN_NORETURN };
+
+#define GM_ARG_RETURN (-1)
+#define GM_ARG_NONE (-2)
+#define GM_MAX_FREES 8
+
+typedef struct gm_family {
+  const char *name;
+  const char *description; /* "pinned host memory" */
+  const char *free_fn;     /* "cudaFreeHost": named in messages */
+} gm_family;
+
+typedef struct gm_fn {
+  const char *name;
+  enum gm_fn_kind kind;
+  const gm_family *family;             /* alloc, realloc */
+  int ptr_arg;                         /* alloc/realloc/free: argument index or GM_ARG_RETURN */
+  const char *ptr_field;               /* alloc: field of the out-parameter, e.g. "ptr" */
+  int size_arg;                        /* alloc: argument index or GM_ARG_NONE */
+  int old_arg;                         /* realloc: the argument it releases */
+  const gm_family *frees[GM_MAX_FREES]; /* free: the families it may release */
+  int nfrees;
+} gm_fn;
+
+typedef struct gm_table gm_table;
+
+/* The built-in table (parsed once; aborts the program if the compiled-in text is broken). */
+const gm_table *gm_table_builtin(void);
+
+/* A table extended by a config file's text; `base` is consulted after it. Returns NULL and
+ * writes a message to err on a syntax or meaning error. Rule switches from a [rules] section
+ * are returned through enable/disable (comma lists, caller frees). */
+gm_table *gm_table_extend(const gm_table *base, const char *text, const char *origin, char *err,
+                          size_t errlen, char **enable, char **disable);
+void gm_table_free(gm_table *t);
+
+const gm_fn *gm_table_lookup(const gm_table *t, const char *name);
+const gm_family *gm_table_family(const gm_table *t, const char *name);
+int gm_fn_frees_family(const gm_fn *fn, const gm_family *fam);
+
+#endif

@@ -1,0 +1,1397 @@
+#include "flow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_STATES = 48, LOOP_ROUNDS = 3, SUMMARY_ROUNDS = 3, STEP_BUDGET = 200000 };
+
+/* ---- abstract values and states ---- */
+
+enum val_kind { V_UNKNOWN, V_NULL, V_CONST, V_OBJ, V_RESULT, V_ADDR };
+
+typedef struct val {
+  unsigned char kind;
+  unsigned char offset; /* V_OBJ: points inside the object, not at its start */
+  int ref;              /* V_OBJ/V_RESULT: object index; V_ADDR: slot */
+} val;
+
+enum obj_state { OBJ_LIVE, OBJ_FREED, OBJ_FAILED };
+
+typedef struct obj {
+  const gm_node *site;      /* allocation call; NULL for a parameter's pointee */
+  const gm_family *family;  /* NULL when unknown (parameters) */
+  const char *owner;        /* first variable that held it */
+  const gm_node *freed_at;
+  const gm_fn *freed_by;    /* for summaries: the free that released it */
+  const char *freed_via;
+  int param;                /* parameter index for parameter objects, else -1 */
+  unsigned char state;
+  unsigned char escaped;
+  unsigned char from_return; /* allocated as a return value (null on failure) */
+  unsigned char nonnull;     /* a null test on this path found it non-null */
+} obj;
+
+typedef struct fact_rec {
+  uint64_t key;
+  uint64_t deps;
+  unsigned char truth;
+} fact_rec;
+
+typedef struct state {
+  obj *objs;
+  int nobjs, capobjs;
+  val *slots;
+  int nslots;
+  fact_rec *facts;
+  int nfacts, capfacts;
+  int dead;
+} state;
+
+typedef GM_VEC(state *) state_list;
+
+typedef struct flow_out {
+  state_list next, brk, cont;
+} flow_out;
+
+/* ---- summaries ---- */
+
+enum param_effect { P_NONE, P_ESCAPES, P_FREES, P_OUT_ALLOC };
+
+typedef struct param_summary {
+  enum param_effect effect;
+  const gm_family *family; /* P_OUT_ALLOC */
+  gm_fn free_row;          /* P_FREES: acts as this free */
+  const char *via;         /* P_FREES: the inner free's name */
+} param_summary;
+
+typedef struct summary {
+  const gm_func *fn;
+  uint64_t usr_hash;
+  int known;
+  int noreturn;
+  const gm_family *returns_fresh;
+  int nparams;
+  param_summary *params;
+} summary;
+
+/* Per-exit observations gathered while summarising a function. */
+typedef struct summary_obs {
+  int exits;
+  int ret_fresh, ret_other;
+  const gm_family *ret_family;
+  int *freed, *escaped, *out_fresh, *out_other;
+  const gm_fn **free_rows;
+  const char **free_via;
+  const gm_family **out_family;
+} summary_obs;
+
+typedef struct engine {
+  const gm_tu *tu;
+  const gm_func *fn;
+  summary *summaries;
+  int nsummaries;
+  int summary_mode;
+  summary_obs obs;
+  GM_VEC(char *) paths;  /* pseudo-variables: member and dereference paths */
+  unsigned char *addr_taken; /* per var */
+  GM_VEC(struct pending_goto {
+    const char *label;
+    state *st;
+  }) gotos;
+  GM_VEC(state_list *) switch_entries;
+  GM_VEC(const gm_node *) reported; /* leak sites already reported */
+  GM_VEC(gm_fact) facts;
+  long steps;
+  int truncated;
+} engine;
+
+/* ---- state helpers ---- */
+
+static state *state_new(void) { return gm_xcalloc(1, sizeof(state)); }
+
+static state *state_copy(const state *s) {
+  state *c = gm_xcalloc(1, sizeof *c);
+  c->nobjs = c->capobjs = s->nobjs;
+  c->objs = gm_xmalloc(sizeof(obj) * (size_t)(s->nobjs ? s->nobjs : 1));
+  memcpy(c->objs, s->objs, sizeof(obj) * (size_t)s->nobjs);
+  c->nslots = s->nslots;
+  c->slots = gm_xmalloc(sizeof(val) * (size_t)(s->nslots ? s->nslots : 1));
+  memcpy(c->slots, s->slots, sizeof(val) * (size_t)s->nslots);
+  c->nfacts = c->capfacts = s->nfacts;
+  c->facts = gm_xmalloc(sizeof(fact_rec) * (size_t)(s->nfacts ? s->nfacts : 1));
+  memcpy(c->facts, s->facts, sizeof(fact_rec) * (size_t)s->nfacts);
+  c->dead = s->dead;
+  return c;
+}
+
+static void state_free(state *s) {
+  if (!s)
+    return;
+  free(s->objs);
+  free(s->slots);
+  free(s->facts);
+  free(s);
+}
+
+static void list_free(state_list *l) {
+  for (size_t i = 0; i < l->len; i++)
+    state_free(l->items[i]);
+  GM_VEC_FREE(*l);
+}
+
+static val slot_get(const state *s, int slot) {
+  val v = {V_UNKNOWN, 0, 0};
+  if (slot >= 0 && slot < s->nslots)
+    return s->slots[slot];
+  return v;
+}
+
+static void slot_set_raw(state *s, int slot, val v) {
+  if (slot >= s->nslots) {
+    s->slots = gm_xrealloc(s->slots, sizeof(val) * (size_t)(slot + 1));
+    for (int i = s->nslots; i <= slot; i++)
+      s->slots[i] = (val){V_UNKNOWN, 0, 0};
+    s->nslots = slot + 1;
+  }
+  s->slots[slot] = v;
+}
+
+static int obj_new(state *s, obj o) {
+  if (s->nobjs == s->capobjs) {
+    s->capobjs = s->capobjs ? s->capobjs * 2 : 8;
+    s->objs = gm_xrealloc(s->objs, sizeof(obj) * (size_t)s->capobjs);
+  }
+  s->objs[s->nobjs] = o;
+  return s->nobjs++;
+}
+
+static int obj_referenced(const state *s, int id, int except_slot) {
+  for (int i = 0; i < s->nslots; i++)
+    if (i != except_slot && (s->slots[i].kind == V_OBJ || s->slots[i].kind == V_RESULT) &&
+        s->slots[i].ref == id && s->slots[i].kind == V_OBJ)
+      return 1;
+  return 0;
+}
+
+static uint64_t slot_bit(int slot) { return 1ULL << (slot & 63); }
+
+static void facts_invalidate(state *s, int slot) {
+  uint64_t bit = slot_bit(slot);
+  int w = 0;
+  for (int i = 0; i < s->nfacts; i++)
+    if (!(s->facts[i].deps & bit))
+      s->facts[w++] = s->facts[i];
+  s->nfacts = w;
+}
+
+static void fact_add(state *s, uint64_t key, uint64_t deps, int truth) {
+  if (s->nfacts == s->capfacts) {
+    s->capfacts = s->capfacts ? s->capfacts * 2 : 4;
+    s->facts = gm_xrealloc(s->facts, sizeof(fact_rec) * (size_t)s->capfacts);
+  }
+  s->facts[s->nfacts++] = (fact_rec){key, deps, (unsigned char)truth};
+}
+
+static int fact_find(const state *s, uint64_t key) {
+  for (int i = 0; i < s->nfacts; i++)
+    if (s->facts[i].key == key)
+      return s->facts[i].truth;
+  return -1;
+}
+
+/* Drops objects nothing refers to any more and that have nothing left to report, so that
+ * states reached by different paths compare equal. */
+static void state_gc(state *s) {
+  int *map = gm_xmalloc(sizeof(int) * (size_t)(s->nobjs ? s->nobjs : 1));
+  int w = 0;
+  for (int i = 0; i < s->nobjs; i++) {
+    obj *o = &s->objs[i];
+    int keep = (o->state == OBJ_LIVE && !o->escaped && o->site) || obj_referenced(s, i, -1) ||
+               o->param >= 0;
+    if (!keep) {
+      for (int k = 0; k < s->nslots && !keep; k++)
+        keep = s->slots[k].kind == V_RESULT && s->slots[k].ref == i;
+    }
+    map[i] = keep ? w : -1;
+    if (keep)
+      s->objs[w++] = *o;
+  }
+  s->nobjs = w;
+  for (int k = 0; k < s->nslots; k++) {
+    val *v = &s->slots[k];
+    if (v->kind == V_OBJ || v->kind == V_RESULT) {
+      if (map[v->ref] < 0)
+        *v = (val){V_UNKNOWN, 0, 0};
+      else
+        v->ref = map[v->ref];
+    }
+  }
+  free(map);
+}
+
+static int state_equal(const state *a, const state *b) {
+  if (a->nobjs != b->nobjs || a->nfacts != b->nfacts)
+    return 0;
+  for (int i = 0; i < a->nobjs; i++) {
+    const obj *x = &a->objs[i], *y = &b->objs[i];
+    if (x->site != y->site || x->state != y->state || x->escaped != y->escaped ||
+        x->param != y->param || x->freed_at != y->freed_at || x->nonnull != y->nonnull)
+      return 0;
+  }
+  int n = a->nslots > b->nslots ? a->nslots : b->nslots;
+  for (int i = 0; i < n; i++) {
+    val x = slot_get(a, i), y = slot_get(b, i);
+    if (x.kind != y.kind || x.ref != y.ref || x.offset != y.offset)
+      return 0;
+  }
+  for (int i = 0; i < a->nfacts; i++)
+    if (fact_find(b, a->facts[i].key) != a->facts[i].truth)
+      return 0;
+  return 1;
+}
+
+/* Appends s to l unless an equal state is there; keeps l within MAX_STATES. */
+static void list_add(engine *e, state_list *l, state *s) {
+  if (s->dead) {
+    state_free(s);
+    return;
+  }
+  state_gc(s);
+  for (size_t i = 0; i < l->len; i++)
+    if (state_equal(l->items[i], s)) {
+      state_free(s);
+      return;
+    }
+  if (l->len >= MAX_STATES) {
+    e->truncated = 1;
+    state_free(s);
+    return;
+  }
+  GM_PUSH(*l, s);
+}
+
+static void list_move_all(engine *e, state_list *to, state_list *from) {
+  for (size_t i = 0; i < from->len; i++)
+    list_add(e, to, from->items[i]);
+  GM_VEC_FREE(*from);
+}
+
+/* ---- paths (pseudo-variables for members and dereferences) ---- */
+
+static char *path_text(engine *e, const gm_node *n) {
+  if (!n)
+    return gm_xstrdup("this");
+  switch (n->kind) {
+  case GM_N_VAR:
+    return gm_xasprintf("v%d", n->var);
+  case GM_N_FIELD: {
+    char *base = path_text(e, gm_kid(n, 0));
+    if (!base)
+      return NULL;
+    char *r = gm_xasprintf("%s.%s", base, n->name);
+    free(base);
+    return r;
+  }
+  case GM_N_DEREF: {
+    char *base = path_text(e, gm_kid(n, 0));
+    if (!base)
+      return NULL;
+    char *r = gm_xasprintf("*%s", base);
+    free(base);
+    return r;
+  }
+  default:
+    return NULL;
+  }
+}
+
+static int path_slot(engine *e, char *text) {
+  for (size_t i = 0; i < e->paths.len; i++)
+    if (strcmp(e->paths.items[i], text) == 0) {
+      free(text);
+      return e->fn->nvars + (int)i;
+    }
+  GM_PUSH(e->paths, text);
+  return e->fn->nvars + (int)e->paths.len - 1;
+}
+
+/* The slot an lvalue names, or -1. *owning: whether a pointer stored there is still owned by
+ * this function (automatic locals and by-value parameters). */
+static int lvalue_slot(engine *e, const gm_node *n, int *owning) {
+  *owning = 0;
+  if (!n)
+    return -1;
+  if (n->kind == GM_N_VAR) {
+    const gm_var *v = &e->fn->vars[n->var];
+    *owning = v->kind == GM_VAR_LOCAL || v->kind == GM_VAR_PARAM;
+    return n->var;
+  }
+  if (n->kind == GM_N_FIELD || n->kind == GM_N_DEREF) {
+    char *t = path_text(e, n);
+    return t ? path_slot(e, t) : -1;
+  }
+  return -1;
+}
+
+static const char *slot_name(engine *e, int slot) {
+  if (slot < e->fn->nvars)
+    return e->fn->vars[slot].name;
+  return NULL;
+}
+
+/* The parameter whose pointee a path slot names ("*vN" for parameter N), or -1. */
+static int slot_out_param(engine *e, int slot) {
+  if (slot < e->fn->nvars) {
+    const gm_var *v = &e->fn->vars[slot];
+    return v->kind == GM_VAR_REF ? v->param_index : -1;
+  }
+  const char *t = e->paths.items[slot - e->fn->nvars];
+  int var;
+  char tail;
+  if (sscanf(t, "*v%d%c", &var, &tail) == 1 && var < e->fn->nvars)
+    return e->fn->vars[var].param_index;
+  return -1;
+}
+
+/* ---- facts ---- */
+
+static void add_fact(engine *e, gm_fact f) {
+  if (e->summary_mode)
+    return;
+  GM_PUSH(e->facts, f);
+}
+
+static int site_reported(engine *e, const gm_node *site) {
+  for (size_t i = 0; i < e->reported.len; i++)
+    if (e->reported.items[i] == site)
+      return 1;
+  return 0;
+}
+
+static void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how) {
+  obj *o = &s->objs[id];
+  o->escaped = 1; /* reported once; it no longer matters on this path */
+  if (!o->site || site_reported(e, o->site) || e->summary_mode)
+    return;
+  GM_PUSH(e->reported, o->site);
+  gm_fact f = {0};
+  f.kind = GM_FACT_LEAK;
+  f.alloc = o->site;
+  f.family = o->family;
+  f.var = o->owner;
+  f.at = at;
+  f.exit = how;
+  add_fact(e, f);
+}
+
+static void escape_val(state *s, val v) {
+  if (v.kind == V_OBJ && v.ref < s->nobjs)
+    s->objs[v.ref].escaped = 1;
+}
+
+/* Stores v into slot, reporting the object the slot held if this loses its last pointer. */
+static void assign_slot(engine *e, state *s, int slot, int owning, val v, const gm_node *at,
+                        enum gm_exit_kind how) {
+  val old = slot_get(s, slot);
+  slot_set_raw(s, slot, v);
+  facts_invalidate(s, slot);
+  if (v.kind == V_OBJ) {
+    obj *o = &s->objs[v.ref];
+    if (!o->owner)
+      o->owner = slot_name(e, slot);
+    if (!owning)
+      o->escaped = 1;
+  }
+  if (old.kind == V_OBJ && !(v.kind == V_OBJ && v.ref == old.ref)) {
+    obj *o = &s->objs[old.ref];
+    if (o->state == OBJ_LIVE && !o->escaped && owning && !obj_referenced(s, old.ref, -1))
+      report_leak(e, s, old.ref, at, how);
+  }
+}
+
+/* ---- summaries lookup ---- */
+
+static summary *summary_for(engine *e, const char *usr) {
+  if (!usr)
+    return NULL;
+  uint64_t h = gm_hash64(usr, strlen(usr), 0);
+  for (int i = 0; i < e->nsummaries; i++)
+    if (e->summaries[i].usr_hash == h && strcmp(e->summaries[i].fn->usr, usr) == 0)
+      return e->summaries[i].known ? &e->summaries[i] : NULL;
+  return NULL;
+}
+
+/* ---- evaluation ---- */
+
+static val eval(engine *e, state *s, const gm_node *n);
+
+static val mk(int kind, int ref) { return (val){(unsigned char)kind, 0, ref}; }
+
+static void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row,
+                    const char *via) {
+  if (v.kind != V_OBJ)
+    return; /* null, unknown or not a pointer we know: nothing to judge */
+  obj *o = &s->objs[v.ref];
+  if (o->state == OBJ_FAILED)
+    return;
+  if (o->state == OBJ_FREED) {
+    if (o->param < 0 || !e->summary_mode) {
+      gm_fact f = {0};
+      f.kind = GM_FACT_DOUBLE_FREE;
+      f.alloc = o->site;
+      f.family = o->family;
+      f.var = o->owner;
+      f.at = call;
+      f.first_free = o->freed_at;
+      f.free_name = row->name;
+      f.via = via;
+      add_fact(e, f);
+    }
+    return;
+  }
+  if (v.offset) {
+    gm_fact f = {0};
+    f.kind = GM_FACT_OFFSET_FREE;
+    f.alloc = o->site;
+    f.family = o->family;
+    f.var = o->owner;
+    f.at = call;
+    f.free_name = row->name;
+    f.via = via;
+    if (o->site)
+      add_fact(e, f);
+  } else if (o->family && !gm_fn_frees_family(row, o->family)) {
+    gm_fact f = {0};
+    f.kind = GM_FACT_MISMATCH;
+    f.alloc = o->site;
+    f.family = o->family;
+    f.var = o->owner;
+    f.at = call;
+    f.free_name = row->name;
+    f.free_families = row->frees;
+    f.nfree_families = row->nfrees;
+    f.via = via;
+    add_fact(e, f);
+  }
+  o->state = OBJ_FREED;
+  o->freed_at = call;
+  o->freed_by = row;
+  o->freed_via = via ? via : row->name;
+}
+
+/* Binds a fresh object to the lvalue an out-parameter argument designates. */
+static void bind_out_arg(engine *e, state *s, const gm_node *arg, const char *field, int id,
+                         const gm_node *call) {
+  const gm_node *lv = NULL;
+  char *text = NULL;
+  int owning = 0, slot = -1;
+  if (arg && arg->kind == GM_N_ADDR) {
+    lv = gm_kid(arg, 0);
+  } else if (arg) {
+    /* `cudaMalloc(out, n)` with `T **out`: the pointee of out receives it */
+    char *base = path_text(e, arg);
+    if (base)
+      text = gm_xasprintf("*%s", base);
+    free(base);
+  }
+  if (lv && !field) {
+    slot = lvalue_slot(e, lv, &owning);
+  } else {
+    if (lv)
+      text = path_text(e, lv);
+    if (text && field) {
+      char *t = gm_xasprintf("%s.%s", text, field);
+      free(text);
+      text = t;
+    }
+    slot = text ? path_slot(e, text) : -1;
+    owning = 0;
+    if (lv && lv->kind == GM_N_VAR && field) {
+      /* cudaMalloc3D(&pitched, ...): the struct is local, so its .ptr is owned here */
+      const gm_var *v = &e->fn->vars[lv->var];
+      owning = v->kind == GM_VAR_LOCAL || v->kind == GM_VAR_PARAM;
+      s->objs[id].owner = v->name;
+    }
+  }
+  if (slot < 0) {
+    s->objs[id].escaped = 1;
+    return;
+  }
+  assign_slot(e, s, slot, owning, mk(V_OBJ, id), call, GM_EXIT_OVERWRITE);
+}
+
+static int new_alloc(state *s, const gm_node *site, const gm_family *fam, int from_return) {
+  obj o = {0};
+  o.site = site;
+  o.family = fam;
+  o.param = -1;
+  o.state = OBJ_LIVE;
+  o.from_return = (unsigned char)from_return;
+  return obj_new(s, o);
+}
+
+static val eval_call(engine *e, state *s, const gm_node *n) {
+  const gm_fn *row = n->fn;
+  summary *sum = row ? NULL : summary_for(e, n->callee_usr);
+  int out_arg = -1;
+  if (row && row->kind == GM_FN_ALLOC && row->ptr_arg >= 0)
+    out_arg = row->ptr_arg;
+  val *args = gm_xcalloc((size_t)(n->nkids ? n->nkids : 1), sizeof(val));
+  for (int i = 0; i < n->nkids; i++) {
+    if (i == out_arg)
+      continue;
+    if (sum && i < sum->nparams && sum->params[i].effect == P_OUT_ALLOC)
+      continue;
+    args[i] = eval(e, s, n->kids[i]);
+  }
+  val result = mk(V_UNKNOWN, 0);
+  if (n->noreturn || (sum && sum->noreturn)) {
+    s->dead = 1;
+  } else if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC)) {
+    int id = new_alloc(s, n, row->family, row->ptr_arg == GM_ARG_RETURN);
+    if (row->kind == GM_FN_REALLOC && row->old_arg < n->nkids) {
+      /* the old block is released on success and kept on failure: stop judging it */
+      escape_val(s, args[row->old_arg]);
+    }
+    if (row->ptr_arg == GM_ARG_RETURN) {
+      result = mk(V_OBJ, id);
+    } else if (row->ptr_arg < n->nkids) {
+      bind_out_arg(e, s, n->kids[row->ptr_arg], row->ptr_field, id, n);
+      result = mk(V_RESULT, id);
+    } else {
+      s->objs[id].escaped = 1;
+    }
+  } else if (row && row->kind == GM_FN_FREE) {
+    if (row->ptr_arg < n->nkids)
+      do_free(e, s, n, args[row->ptr_arg], row, NULL);
+  } else if (row && row->kind == GM_FN_USE) {
+    /* reads or writes through its pointers; ownership stays here */
+  } else if (n->is_launch) {
+    /* kernel arguments are used on the device, not taken over */
+  } else if (sum) {
+    for (int i = 0; i < n->nkids; i++) {
+      const param_summary *p = i < sum->nparams ? &sum->params[i] : NULL;
+      if (!p || p->effect == P_ESCAPES) {
+        escape_val(s, args[i]);
+        if (args[i].kind == V_ADDR) {
+          escape_val(s, slot_get(s, args[i].ref));
+          slot_set_raw(s, args[i].ref, mk(V_UNKNOWN, 0));
+          facts_invalidate(s, args[i].ref);
+        }
+      } else if (p->effect == P_FREES) {
+        do_free(e, s, n, args[i], &p->free_row, p->via);
+      } else if (p->effect == P_OUT_ALLOC) {
+        int id = new_alloc(s, n, p->family, 0);
+        bind_out_arg(e, s, n->kids[i], NULL, id, n);
+      }
+    }
+    if (sum->returns_fresh)
+      result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh, 1));
+  } else {
+    /* unknown callee: it may keep or free what it is given */
+    for (int i = 0; i < n->nkids; i++) {
+      escape_val(s, args[i]);
+      if (args[i].kind == V_ADDR) {
+        escape_val(s, slot_get(s, args[i].ref));
+        slot_set_raw(s, args[i].ref, mk(V_UNKNOWN, 0));
+        facts_invalidate(s, args[i].ref);
+      }
+    }
+    /* globals and members may have changed: forget branch facts that read them */
+    int w = 0;
+    for (int i = 0; i < s->nfacts; i++) {
+      uint64_t nonlocal = 0;
+      for (int k = 0; k < e->fn->nvars; k++)
+        if (e->fn->vars[k].kind == GM_VAR_GLOBAL || e->fn->vars[k].kind == GM_VAR_REF ||
+            e->addr_taken[k])
+          nonlocal |= slot_bit(k);
+      if (!(s->facts[i].deps & nonlocal) && !(s->facts[i].deps >> 63))
+        s->facts[w++] = s->facts[i];
+    }
+    s->nfacts = w;
+  }
+  free(args);
+  return result;
+}
+
+static val eval(engine *e, state *s, const gm_node *n) {
+  val unknown = mk(V_UNKNOWN, 0);
+  if (!n || s->dead)
+    return unknown;
+  e->steps++;
+  switch (n->kind) {
+  case GM_N_NULL:
+    return mk(V_NULL, 0);
+  case GM_N_CONST:
+    return mk(V_CONST, 0);
+  case GM_N_VAR:
+    return slot_get(s, n->var);
+  case GM_N_FIELD:
+  case GM_N_DEREF: {
+    int owning;
+    int slot = lvalue_slot(e, n, &owning);
+    if (slot >= 0 && slot < s->nslots)
+      return s->slots[slot];
+    if (n->kind == GM_N_DEREF || gm_kid(n, 0))
+      (void)eval(e, s, gm_kid(n, 0));
+    return unknown;
+  }
+  case GM_N_INDEX:
+    (void)eval(e, s, gm_kid(n, 0));
+    (void)eval(e, s, gm_kid(n, 1));
+    return unknown;
+  case GM_N_ADDR: {
+    int owning;
+    int slot = lvalue_slot(e, gm_kid(n, 0), &owning);
+    if (slot >= 0)
+      return mk(V_ADDR, slot);
+    (void)eval(e, s, gm_kid(n, 0));
+    return unknown;
+  }
+  case GM_N_CALL:
+    return eval_call(e, s, n);
+  case GM_N_ASSIGN: {
+    val v = eval(e, s, gm_kid(n, 1));
+    int owning;
+    const gm_node *lhs = gm_kid(n, 0);
+    int slot = lvalue_slot(e, lhs, &owning);
+    if (slot < 0) {
+      if (lhs && lhs->kind == GM_N_INDEX) {
+        (void)eval(e, s, gm_kid(lhs, 0));
+        (void)eval(e, s, gm_kid(lhs, 1));
+      }
+      escape_val(s, v);
+      return v;
+    }
+    if (n->op) { /* p += k: same object, now an interior pointer */
+      val old = slot_get(s, slot);
+      if (old.kind == V_OBJ)
+        old.offset = 1;
+      else
+        old = unknown;
+      slot_set_raw(s, slot, old);
+      facts_invalidate(s, slot);
+      return old;
+    }
+    assign_slot(e, s, slot, owning, v, n, GM_EXIT_OVERWRITE);
+    return v;
+  }
+  case GM_N_DECL: {
+    val v = n->nkids ? eval(e, s, n->kids[0]) : unknown;
+    const gm_var *var = &e->fn->vars[n->var];
+    int owning = var->kind == GM_VAR_LOCAL || var->kind == GM_VAR_PARAM;
+    if (var->kind == GM_VAR_GLOBAL && !n->nkids)
+      return unknown; /* `static T *p;` keeps its value across calls */
+    assign_slot(e, s, n->var, owning, v, n, GM_EXIT_REDECLARE);
+    return v;
+  }
+  case GM_N_INCDEC: {
+    int owning;
+    int slot = lvalue_slot(e, gm_kid(n, 0), &owning);
+    if (slot < 0) {
+      (void)eval(e, s, gm_kid(n, 0));
+      return unknown;
+    }
+    val old = slot_get(s, slot);
+    if (old.kind == V_OBJ)
+      old.offset = 1;
+    else
+      old = unknown;
+    slot_set_raw(s, slot, old);
+    facts_invalidate(s, slot);
+    return old;
+  }
+  case GM_N_ARITH: {
+    val a = eval(e, s, gm_kid(n, 0));
+    val b = eval(e, s, gm_kid(n, 1));
+    if (n->op && a.kind == V_OBJ && b.kind != V_OBJ) {
+      a.offset = 1;
+      return a;
+    }
+    if (n->op == '+' && b.kind == V_OBJ && a.kind != V_OBJ) {
+      b.offset = 1;
+      return b;
+    }
+    return unknown;
+  }
+  case GM_N_COND: {
+    (void)eval(e, s, gm_kid(n, 0));
+    val a = eval(e, s, gm_kid(n, 1));
+    val b = eval(e, s, gm_kid(n, 2));
+    if (a.kind == V_OBJ && (b.kind == V_NULL || (b.kind == V_OBJ && b.ref == a.ref)))
+      return a;
+    if (b.kind == V_OBJ && a.kind == V_NULL)
+      return b;
+    escape_val(s, a);
+    escape_val(s, b);
+    return unknown;
+  }
+  case GM_N_COMMA: {
+    val v = unknown;
+    for (int i = 0; i < n->nkids; i++)
+      v = eval(e, s, n->kids[i]);
+    return v;
+  }
+  case GM_N_LAMBDA:
+    for (int i = 0; i < n->nkids; i++)
+      escape_val(s, slot_get(s, n->kids[i]->var));
+    return unknown;
+  case GM_N_AGGREGATE:
+    for (int i = 0; i < n->nkids; i++)
+      escape_val(s, eval(e, s, n->kids[i]));
+    return unknown;
+  case GM_N_THROW:
+    for (int i = 0; i < n->nkids; i++)
+      (void)eval(e, s, n->kids[i]);
+    s->dead = 1;
+    return unknown;
+  case GM_N_SEQ:
+  case GM_N_IF:
+  case GM_N_LOOP:
+  case GM_N_SWITCH:
+  case GM_N_CASE:
+  case GM_N_RETURN:
+  case GM_N_BREAK:
+  case GM_N_CONTINUE:
+  case GM_N_GOTO:
+  case GM_N_LABEL:
+  case GM_N_NOP:
+    /* statements inside expressions (GNU statement expressions): not followed */
+    return unknown;
+  case GM_N_LAND:
+  case GM_N_LOR:
+  case GM_N_NOT:
+  case GM_N_CMP:
+  case GM_N_OTHER:
+  default:
+    for (int i = 0; i < n->nkids; i++) {
+      val v = eval(e, s, n->kids[i]);
+      if (n->kind == GM_N_OTHER)
+        escape_val(s, v); /* an operation we do not model may keep the pointer */
+    }
+    return unknown;
+  }
+}
+
+/* ---- conditions ---- */
+
+static int is_pure(const gm_node *n, uint64_t *deps, const engine *e) {
+  if (!n)
+    return 1;
+  switch (n->kind) {
+  case GM_N_CALL:
+  case GM_N_ASSIGN:
+  case GM_N_INCDEC:
+  case GM_N_DECL:
+  case GM_N_LAMBDA:
+  case GM_N_THROW:
+    return 0;
+  case GM_N_VAR:
+    if (e->addr_taken[n->var] || e->fn->vars[n->var].kind == GM_VAR_GLOBAL ||
+        e->fn->vars[n->var].kind == GM_VAR_REF)
+      *deps |= 1ULL << 63; /* may change behind our back: mark as non-local */
+    *deps |= slot_bit(n->var);
+    return 1;
+  case GM_N_FIELD:
+  case GM_N_DEREF:
+  case GM_N_INDEX:
+    *deps |= 1ULL << 63;
+    break;
+  default:
+    break;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    if (!is_pure(n->kids[i], deps, e))
+      return 0;
+  return 1;
+}
+
+static uint64_t node_key(const gm_node *n, uint64_t h) {
+  if (!n)
+    return gm_hash64("~", 1, h);
+  int parts[3] = {(int)n->kind, n->op, n->var};
+  h = gm_hash64(parts, sizeof parts, h);
+  if (n->name)
+    h = gm_hash64(n->name, strlen(n->name), h);
+  for (int i = 0; i < n->nkids; i++)
+    h = node_key(n->kids[i], h);
+  return h;
+}
+
+static void route(engine *e, state *s, int truth, state_list *t, state_list *f) {
+  list_add(e, truth ? t : f, s);
+}
+
+/* Splits s on the truth of value v (already evaluated). */
+static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, state_list *t,
+                            state_list *f) {
+  switch (v.kind) {
+  case V_NULL:
+    route(e, s, 0, t, f);
+    return;
+  case V_CONST:
+  case V_ADDR:
+    route(e, s, 1, t, f);
+    return;
+  case V_OBJ: {
+    obj *o = &s->objs[v.ref];
+    if (o->state == OBJ_FAILED) {
+      route(e, s, 0, t, f);
+      return;
+    }
+    if (o->state == OBJ_LIVE && o->nonnull) {
+      route(e, s, 1, t, f);
+      return;
+    }
+    if (o->state == OBJ_LIVE && !v.offset) {
+      s->objs[v.ref].nonnull = 1;
+      state *no = state_copy(s);
+      no->objs[v.ref].nonnull = 0;
+      no->objs[v.ref].state = OBJ_FAILED; /* the pointer is null: nothing was allocated */
+      route(e, s, 1, t, f);
+      route(e, no, 0, t, f);
+      return;
+    }
+    break;
+  }
+  case V_RESULT: {
+    obj *o = &s->objs[v.ref];
+    if (o->state == OBJ_FAILED) {
+      route(e, s, 1, t, f);
+      return;
+    }
+    if (o->state == OBJ_LIVE) {
+      state *bad = state_copy(s);
+      bad->objs[v.ref].state = OBJ_FAILED; /* an error status: nothing was allocated */
+      route(e, bad, 1, t, f);
+      route(e, s, 0, t, f);
+      return;
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  /* unknown: remember the decision so a later test of the same condition agrees */
+  uint64_t deps = 0;
+  if (cond && is_pure(cond, &deps, e) && !(deps >> 63)) {
+    uint64_t key = node_key(cond, 0);
+    int known = fact_find(s, key);
+    if (known >= 0) {
+      route(e, s, known, t, f);
+      return;
+    }
+    state *other = state_copy(s);
+    fact_add(s, key, deps, 1);
+    fact_add(other, key, deps, 0);
+    route(e, s, 1, t, f);
+    route(e, other, 0, t, f);
+    return;
+  }
+  route(e, s, 1, t, f);
+  route(e, state_copy(s), 0, t, f);
+}
+
+static int is_null_node(const gm_node *n) { return n && n->kind == GM_N_NULL; }
+
+static void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f) {
+  if (!c) {
+    route(e, s, 1, t, f);
+    return;
+  }
+  switch (c->kind) {
+  case GM_N_LAND: {
+    state_list t1 = {0};
+    cond_split(e, s, c->kids[0], &t1, f);
+    for (size_t i = 0; i < t1.len; i++)
+      cond_split(e, t1.items[i], c->kids[1], t, f);
+    GM_VEC_FREE(t1);
+    return;
+  }
+  case GM_N_LOR: {
+    state_list f1 = {0};
+    cond_split(e, s, c->kids[0], t, &f1);
+    for (size_t i = 0; i < f1.len; i++)
+      cond_split(e, f1.items[i], c->kids[1], t, f);
+    GM_VEC_FREE(f1);
+    return;
+  }
+  case GM_N_NOT:
+    cond_split(e, s, c->kids[0], f, t);
+    return;
+  case GM_N_COMMA:
+    for (int i = 0; i + 1 < c->nkids; i++)
+      (void)eval(e, s, c->kids[i]);
+    if (s->dead) {
+      state_free(s);
+      return;
+    }
+    cond_split(e, s, c->nkids ? c->kids[c->nkids - 1] : NULL, t, f);
+    return;
+  case GM_N_CMP:
+    if (c->op == '=' || c->op == '!') {
+      const gm_node *a = c->kids[0], *b = c->kids[1];
+      val va = eval(e, s, a);
+      val vb = eval(e, s, b);
+      if (s->dead) {
+        state_free(s);
+        return;
+      }
+      int a_null = is_null_node(a) || va.kind == V_NULL;
+      int b_null = is_null_node(b) || vb.kind == V_NULL;
+      if (a_null || b_null) {
+        val other = a_null ? vb : va;
+        const gm_node *other_node = a_null ? b : a;
+        if (c->op == '=')
+          branch_on_value(e, s, other, other_node, f, t);
+        else
+          branch_on_value(e, s, other, other_node, t, f);
+        return;
+      }
+      if (va.kind == V_RESULT && vb.kind == V_CONST && c->op == '=') {
+        /* err == cudaErrorMemoryAllocation: the true branch is a failure */
+        state *bad = state_copy(s);
+        if (bad->objs[va.ref].state == OBJ_LIVE)
+          bad->objs[va.ref].state = OBJ_FAILED;
+        route(e, bad, 1, t, f);
+        route(e, s, 0, t, f);
+        return;
+      }
+      branch_on_value(e, s, mk(V_UNKNOWN, 0), c, t, f);
+      return;
+    }
+    break;
+  default:
+    break;
+  }
+  val v = eval(e, s, c);
+  if (s->dead) {
+    state_free(s);
+    return;
+  }
+  branch_on_value(e, s, v, c, t, f);
+}
+
+/* ---- statements ---- */
+
+static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out);
+
+static void check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how) {
+  for (int i = 0; i < s->nobjs; i++) {
+    obj *o = &s->objs[i];
+    if (o->state == OBJ_LIVE && !o->escaped && o->site)
+      report_leak(e, s, i, at, how);
+  }
+}
+
+static void observe_exit(engine *e, state *s, val ret) {
+  summary_obs *ob = &e->obs;
+  ob->exits++;
+  if (ret.kind == V_OBJ && s->objs[ret.ref].site && !s->objs[ret.ref].escaped &&
+      s->objs[ret.ref].state == OBJ_LIVE && !ret.offset) {
+    const gm_family *fam = s->objs[ret.ref].family;
+    if (ob->ret_family && ob->ret_family != fam)
+      ob->ret_other++;
+    ob->ret_family = fam;
+    ob->ret_fresh++;
+  } else if (ret.kind != V_NULL) {
+    ob->ret_other++;
+  }
+  int np = e->fn->nparams;
+  for (int i = 0; i < s->nobjs; i++) {
+    obj *o = &s->objs[i];
+    if (o->param < 0 || o->param >= np)
+      continue;
+    if (o->state == OBJ_FREED && o->freed_by) {
+      ob->freed[o->param]++;
+      ob->free_rows[o->param] = o->freed_by;
+      ob->free_via[o->param] = o->freed_via;
+    }
+    if (o->escaped)
+      ob->escaped[o->param]++;
+  }
+  for (int slot = 0; slot < s->nslots; slot++) {
+    int p = slot_out_param(e, slot);
+    if (p < 0 || p >= np)
+      continue;
+    val v = s->slots[slot];
+    if (v.kind == V_OBJ && s->objs[v.ref].site && s->objs[v.ref].state != OBJ_FREED) {
+      ob->out_fresh[p]++;
+      ob->out_family[p] = s->objs[v.ref].family;
+    } else if (v.kind != V_UNKNOWN && v.kind != V_NULL) {
+      ob->out_other[p]++;
+    }
+  }
+}
+
+static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out) {
+  flow_out init = {0};
+  exec(e, in, gm_kid(n, 0), &init);
+  list_move_all(e, &out->brk, &init.brk); /* not expected in an init, kept for safety */
+  list_move_all(e, &out->cont, &init.cont);
+  state_list cur = init.next;
+  state_list exits = {0};
+  state_list seen = {0};
+  const gm_node *cond = gm_kid(n, 1);
+  for (int round = 0; round < LOOP_ROUNDS && cur.len; round++) {
+    state_list t = {0};
+    if (n->op == GM_LOOP_DO && round == 0) {
+      t = cur;
+    } else {
+      for (size_t i = 0; i < cur.len; i++) {
+        if (cond || n->op == GM_LOOP_RANGE)
+          cond_split(e, cur.items[i], cond, &t, &exits);
+        else
+          list_add(e, &t, cur.items[i]);
+      }
+      GM_VEC_FREE(cur);
+      if (n->op == GM_LOOP_RANGE && !cond) {
+        /* a range loop may run no times at all */
+        for (size_t i = 0; i < t.len; i++)
+          list_add(e, &exits, state_copy(t.items[i]));
+      }
+    }
+    memset(&cur, 0, sizeof cur);
+    flow_out body = {0};
+    exec(e, &t, gm_kid(n, 3), &body);
+    list_move_all(e, &exits, &body.brk);
+    list_move_all(e, &body.next, &body.cont);
+    flow_out inc = {0};
+    exec(e, &body.next, gm_kid(n, 2), &inc);
+    list_free(&inc.brk);
+    list_free(&inc.cont);
+    /* states already seen at the loop head add nothing new */
+    for (size_t i = 0; i < inc.next.len; i++) {
+      state *s = inc.next.items[i];
+      int dup = 0;
+      for (size_t k = 0; k < seen.len && !dup; k++)
+        dup = state_equal(seen.items[k], s);
+      if (dup) {
+        state_free(s);
+      } else {
+        list_add(e, &seen, state_copy(s));
+        list_add(e, &cur, s);
+      }
+    }
+    GM_VEC_FREE(inc.next);
+  }
+  /* states still looping after the last round leave when the condition fails */
+  for (size_t i = 0; i < cur.len; i++) {
+    if (cond) {
+      state_list t = {0};
+      cond_split(e, cur.items[i], cond, &t, &exits);
+      list_free(&t);
+    } else if (n->op == GM_LOOP_RANGE) {
+      list_add(e, &exits, cur.items[i]);
+    } else {
+      state_free(cur.items[i]);
+    }
+  }
+  GM_VEC_FREE(cur);
+  list_free(&seen);
+  list_move_all(e, &out->next, &exits);
+}
+
+static void exec_switch(engine *e, state_list *in, const gm_node *n, flow_out *out) {
+  state_list entries = {0};
+  for (size_t i = 0; i < in->len; i++) {
+    state *s = in->items[i];
+    (void)eval(e, s, gm_kid(n, 0));
+    list_add(e, &entries, s);
+  }
+  GM_VEC_FREE(*in);
+  GM_PUSH(e->switch_entries, &entries);
+  int has_default = 0;
+  /* find a default label among the body's direct statements */
+  const gm_node *body = gm_kid(n, 1);
+  for (int i = 0; body && i < body->nkids; i++)
+    for (const gm_node *k = body->kids[i]; k && k->kind == GM_N_CASE; k = gm_kid(k, 0))
+      if (k->op)
+        has_default = 1;
+  state_list none = {0};
+  flow_out r = {0};
+  exec(e, &none, body, &r);
+  e->switch_entries.len--;
+  list_move_all(e, &out->next, &r.next);
+  list_move_all(e, &out->next, &r.brk);
+  list_move_all(e, &out->cont, &r.cont);
+  if (!has_default)
+    list_move_all(e, &out->next, &entries);
+  else
+    list_free(&entries);
+}
+
+static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
+  if (!n) {
+    list_move_all(e, &out->next, in);
+    return;
+  }
+  if (e->steps > STEP_BUDGET) {
+    e->truncated = 1;
+    list_free(in);
+    return;
+  }
+  switch (n->kind) {
+  case GM_N_SEQ: {
+    state_list cur = *in;
+    memset(in, 0, sizeof *in);
+    for (int i = 0; i < n->nkids; i++) {
+      flow_out r = {0};
+      exec(e, &cur, n->kids[i], &r);
+      list_move_all(e, &out->brk, &r.brk);
+      list_move_all(e, &out->cont, &r.cont);
+      cur = r.next;
+    }
+    list_move_all(e, &out->next, &cur);
+    return;
+  }
+  case GM_N_IF: {
+    state_list t = {0}, f = {0};
+    for (size_t i = 0; i < in->len; i++)
+      cond_split(e, in->items[i], gm_kid(n, 0), &t, &f);
+    GM_VEC_FREE(*in);
+    flow_out r1 = {0}, r2 = {0};
+    exec(e, &t, gm_kid(n, 1), &r1);
+    exec(e, &f, gm_kid(n, 2), &r2);
+    list_move_all(e, &out->next, &r1.next);
+    list_move_all(e, &out->next, &r2.next);
+    list_move_all(e, &out->brk, &r1.brk);
+    list_move_all(e, &out->brk, &r2.brk);
+    list_move_all(e, &out->cont, &r1.cont);
+    list_move_all(e, &out->cont, &r2.cont);
+    return;
+  }
+  case GM_N_LOOP:
+    exec_loop(e, in, n, out);
+    return;
+  case GM_N_SWITCH:
+    exec_switch(e, in, n, out);
+    return;
+  case GM_N_CASE: {
+    if (e->switch_entries.len) {
+      state_list *entries = e->switch_entries.items[e->switch_entries.len - 1];
+      for (size_t i = 0; i < entries->len; i++)
+        list_add(e, in, state_copy(entries->items[i]));
+    }
+    exec(e, in, gm_kid(n, 0), out);
+    return;
+  }
+  case GM_N_RETURN:
+    for (size_t i = 0; i < in->len; i++) {
+      state *s = in->items[i];
+      val v = eval(e, s, gm_kid(n, 0));
+      if (!s->dead) {
+        if (e->summary_mode)
+          observe_exit(e, s, v);
+        escape_val(s, v);
+        if (!e->summary_mode)
+          check_exit(e, s, n, GM_EXIT_RETURN);
+      }
+      state_free(s);
+    }
+    GM_VEC_FREE(*in);
+    return;
+  case GM_N_BREAK:
+    list_move_all(e, &out->brk, in);
+    return;
+  case GM_N_CONTINUE:
+    list_move_all(e, &out->cont, in);
+    return;
+  case GM_N_GOTO:
+    for (size_t i = 0; i < in->len; i++) {
+      struct pending_goto g = {n->name, in->items[i]};
+      GM_PUSH(e->gotos, g);
+    }
+    GM_VEC_FREE(*in);
+    return;
+  case GM_N_LABEL: {
+    size_t w = 0;
+    for (size_t i = 0; i < e->gotos.len; i++) {
+      if (n->name && strcmp(e->gotos.items[i].label, n->name) == 0)
+        list_add(e, in, e->gotos.items[i].st);
+      else
+        e->gotos.items[w++] = e->gotos.items[i];
+    }
+    e->gotos.len = w;
+    exec(e, in, gm_kid(n, 0), out);
+    return;
+  }
+  case GM_N_THROW:
+    for (size_t i = 0; i < in->len; i++) {
+      (void)eval(e, in->items[i], gm_kid(n, 0));
+      state_free(in->items[i]);
+    }
+    GM_VEC_FREE(*in);
+    return;
+  case GM_N_NOP:
+    list_move_all(e, &out->next, in);
+    return;
+  default:
+    for (size_t i = 0; i < in->len; i++) {
+      state *s = in->items[i];
+      (void)eval(e, s, n);
+      list_add(e, &out->next, s);
+    }
+    GM_VEC_FREE(*in);
+    return;
+  }
+}
+
+/* ---- driving one function ---- */
+
+static void mark_addr_taken(engine *e, const gm_node *n) {
+  if (!n)
+    return;
+  if (n->kind == GM_N_ADDR && gm_kid(n, 0) && n->kids[0]->kind == GM_N_VAR)
+    e->addr_taken[n->kids[0]->var] = 1;
+  if (n->kind == GM_N_LAMBDA)
+    for (int i = 0; i < n->nkids; i++)
+      e->addr_taken[n->kids[i]->var] = 1;
+  for (int i = 0; i < n->nkids; i++)
+    mark_addr_taken(e, n->kids[i]);
+}
+
+static void run_function(engine *e, const gm_func *fn) {
+  e->fn = fn;
+  e->steps = 0;
+  e->truncated = 0;
+  e->addr_taken = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
+  mark_addr_taken(e, fn->body);
+  state *s = state_new();
+  for (int v = 0; v < fn->nvars; v++) {
+    const gm_var *var = &fn->vars[v];
+    if (var->param_index < 0 || !var->is_handle)
+      continue;
+    obj o = {0};
+    o.param = var->param_index;
+    o.state = OBJ_LIVE; /* the caller owns it: no site, so never reported as a leak */
+    o.owner = var->name;
+    int id = obj_new(s, o);
+    slot_set_raw(s, v, mk(V_OBJ, id));
+  }
+  state_list in = {0};
+  GM_PUSH(in, s);
+  flow_out out = {0};
+  exec(e, &in, fn->body, &out);
+  gm_node end = {0};
+  end.kind = GM_N_NOP;
+  end.loc = fn->end_loc;
+  gm_node *end_node = gm_arena_alloc(e->tu->arena, sizeof end);
+  *end_node = end;
+  for (size_t i = 0; i < out.next.len; i++) {
+    state *st = out.next.items[i];
+    if (e->summary_mode)
+      observe_exit(e, st, mk(V_UNKNOWN, 0));
+    else
+      check_exit(e, st, end_node, GM_EXIT_END);
+  }
+  list_free(&out.next);
+  list_free(&out.brk);
+  list_free(&out.cont);
+  for (size_t i = 0; i < e->gotos.len; i++)
+    state_free(e->gotos.items[i].st);
+  e->gotos.len = 0;
+  for (size_t i = 0; i < e->paths.len; i++)
+    free(e->paths.items[i]);
+  e->paths.len = 0;
+  free(e->addr_taken);
+  e->addr_taken = NULL;
+}
+
+static int summarise(engine *e, summary *sum) {
+  const gm_func *fn = sum->fn;
+  int np = fn->nparams;
+  summary_obs *ob = &e->obs;
+  memset(ob, 0, sizeof *ob);
+  ob->freed = gm_xcalloc((size_t)np + 1, sizeof(int));
+  ob->escaped = gm_xcalloc((size_t)np + 1, sizeof(int));
+  ob->out_fresh = gm_xcalloc((size_t)np + 1, sizeof(int));
+  ob->out_other = gm_xcalloc((size_t)np + 1, sizeof(int));
+  ob->free_rows = gm_xcalloc((size_t)np + 1, sizeof(gm_fn *));
+  ob->free_via = gm_xcalloc((size_t)np + 1, sizeof(char *));
+  ob->out_family = gm_xcalloc((size_t)np + 1, sizeof(gm_family *));
+  e->summary_mode = 1;
+  run_function(e, fn);
+  e->summary_mode = 0;
+
+  summary next = *sum;
+  next.known = 1;
+  next.noreturn = ob->exits == 0 && !e->truncated;
+  next.returns_fresh = ob->ret_fresh && !ob->ret_other ? ob->ret_family : NULL;
+  param_summary *ps = gm_arena_alloc(e->tu->arena, sizeof(param_summary) * (size_t)(np + 1));
+  for (int i = 0; i < np; i++) {
+    if (ob->exits && ob->freed[i] == ob->exits && !ob->escaped[i]) {
+      ps[i].effect = P_FREES;
+      gm_fn row = *ob->free_rows[i];
+      row.name = fn->name;
+      ps[i].free_row = row;
+      ps[i].via = ob->free_via[i];
+    } else if (ob->out_fresh[i] && !ob->out_other[i]) {
+      ps[i].effect = P_OUT_ALLOC;
+      ps[i].family = ob->out_family[i];
+    } else if (ob->freed[i] || ob->escaped[i] || e->truncated) {
+      ps[i].effect = P_ESCAPES;
+    } else {
+      ps[i].effect = P_NONE;
+    }
+  }
+  next.params = ps;
+  next.nparams = np;
+  int changed = !sum->known || next.noreturn != sum->noreturn ||
+                next.returns_fresh != sum->returns_fresh;
+  for (int i = 0; i < np && !changed; i++)
+    changed = sum->params[i].effect != ps[i].effect;
+  *sum = next;
+  free(ob->freed);
+  free(ob->escaped);
+  free(ob->out_fresh);
+  free(ob->out_other);
+  free(ob->free_rows);
+  free(ob->free_via);
+  free(ob->out_family);
+  memset(ob, 0, sizeof *ob);
+  return changed;
+}
+
+void gm_flow_analyze(const gm_tu *tu, gm_func_facts **out, int *nout) {
+  engine e = {0};
+  e.tu = tu;
+  e.nsummaries = tu->nfuncs;
+  e.summaries = gm_xcalloc((size_t)(tu->nfuncs ? tu->nfuncs : 1), sizeof(summary));
+  for (int i = 0; i < tu->nfuncs; i++) {
+    e.summaries[i].fn = tu->funcs[i];
+    e.summaries[i].usr_hash = gm_hash64(tu->funcs[i]->usr, strlen(tu->funcs[i]->usr), 0);
+  }
+  for (int round = 0; round < SUMMARY_ROUNDS; round++) {
+    int changed = 0;
+    for (int i = 0; i < tu->nfuncs; i++)
+      changed |= summarise(&e, &e.summaries[i]);
+    if (!changed)
+      break;
+  }
+  gm_func_facts *results = gm_arena_alloc(tu->arena, sizeof(gm_func_facts) *
+                                                         (size_t)(tu->nfuncs ? tu->nfuncs : 1));
+  int n = 0;
+  for (int i = 0; i < tu->nfuncs; i++) {
+    const gm_func *fn = tu->funcs[i];
+    if (!fn->in_main_file)
+      continue;
+    e.facts.len = 0;
+    e.reported.len = 0;
+    run_function(&e, fn);
+    gm_func_facts *r = &results[n++];
+    r->fn = fn;
+    r->truncated = e.truncated;
+    r->nfacts = (int)e.facts.len;
+    r->facts = gm_arena_alloc(tu->arena, sizeof(gm_fact) * (e.facts.len ? e.facts.len : 1));
+    memcpy(r->facts, e.facts.items, sizeof(gm_fact) * e.facts.len);
+  }
+  GM_VEC_FREE(e.facts);
+  GM_VEC_FREE(e.reported);
+  GM_VEC_FREE(e.paths);
+  GM_VEC_FREE(e.gotos);
+  GM_VEC_FREE(e.switch_entries);
+  free(e.summaries);
+  *out = results;
+  *nout = n;
+}

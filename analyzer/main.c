@@ -1,0 +1,242 @@
+/* gmemlint: find GPU memory problems in CUDA C/C++ sources. */
+#include "baseline.h"
+#include "compdb.h"
+#include "config.h"
+#include "driver.h"
+#include "families.h"
+#include "options.h"
+#include "output.h"
+#include "rules.h"
+#include "version.h"
+
+#include <clang-c/Index.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct main_ctx {
+  FILE *out;
+  int color;
+  gm_baseline *baseline;
+  size_t findings;
+  int input_errors;
+  int verify_problems;
+} main_ctx;
+
+static void on_file_done(gm_run *run, size_t i, void *arg) {
+  main_ctx *m = arg;
+  gm_file_result *r = &run->results[i];
+  if (r->messages_len)
+    fwrite(r->messages, 1, r->messages_len, stderr);
+  fflush(stderr);
+  m->input_errors += r->input_error;
+  m->verify_problems += r->verify_problems;
+  for (size_t k = 0; k < r->report.findings.len; k++) {
+    gm_finding *f = &r->report.findings.items[k];
+    f->baselined = m->baseline && gm_baseline_contains(m->baseline, f);
+    m->findings += !f->baselined;
+  }
+  if (run->opt->format == GM_FORMAT_TEXT && !run->opt->verify) {
+    /* print the reported ones only */
+    gm_finding *shown = gm_xcalloc(r->report.findings.len + 1, sizeof(gm_finding));
+    size_t n = 0;
+    for (size_t k = 0; k < r->report.findings.len; k++)
+      if (!r->report.findings.items[k].baselined)
+        shown[n++] = r->report.findings.items[k];
+    gm_output_file of = {r->path, &r->src, shown, n};
+    gm_print_text(m->out, &of, m->color);
+    fflush(m->out);
+    free(shown);
+  }
+}
+
+static int list_rules(void) {
+  for (size_t i = 0; i < gm_rule_count; i++)
+    printf("%s  %-22s %s\n", gm_rules[i]->id, gm_rules[i]->name, gm_rules[i]->summary);
+  return GM_EXIT_CLEAN;
+}
+
+static const char *find_cuda(const gm_options *opt, int *explicit_path) {
+  const char *env = getenv("CUDA_PATH");
+  *explicit_path = opt->cuda_path || (env && *env);
+  if (opt->cuda_path)
+    return opt->cuda_path;
+  if (env && *env)
+    return env;
+  return "/usr/local/cuda";
+}
+
+int main(int argc, char **argv) {
+  gm_options opt;
+  int rc = gm_options_parse(&opt, argc, argv);
+  if (rc)
+    return rc;
+  if (opt.show_help == 1) {
+    gm_options_help(stdout);
+    return GM_EXIT_CLEAN;
+  }
+  if (opt.show_help == 2) {
+    gm_options_man(stdout);
+    return GM_EXIT_CLEAN;
+  }
+  if (opt.show_version) {
+    CXString v = clang_getClangVersion();
+    printf("gmemlint %s (%s)\n", GM_VERSION, clang_getCString(v));
+    clang_disposeString(v);
+    return GM_EXIT_CLEAN;
+  }
+  if (opt.list_rules)
+    return list_rules();
+
+  gm_run run = {0};
+  run.opt = &opt;
+  char bad[128];
+  for (size_t i = 0; i < opt.enable.len; i++)
+    if (!gm_rules_parse_list(opt.enable.items[i], &run.cli_enabled, bad, sizeof bad)) {
+      fprintf(stderr, GM_PROGRAM ": error: unknown rule '%s' in --enable (see --list-rules)\n",
+              bad);
+      return GM_EXIT_USAGE;
+    }
+  for (size_t i = 0; i < opt.disable.len; i++)
+    if (!gm_rules_parse_list(opt.disable.items[i], &run.cli_disabled, bad, sizeof bad)) {
+      fprintf(stderr, GM_PROGRAM ": error: unknown rule '%s' in --disable (see --list-rules)\n",
+              bad);
+      return GM_EXIT_USAGE;
+    }
+  (void)gm_table_builtin(); /* parsed once, before the workers share it */
+
+  int explicit_cuda;
+  run.cuda_path = find_cuda(&opt, &explicit_cuda);
+  char *probe = gm_xasprintf("%s/include/cuda_runtime.h", run.cuda_path);
+  struct stat st;
+  if (stat(probe, &st) != 0) {
+    fprintf(stderr,
+            GM_PROGRAM ": error: no CUDA toolkit at '%s' (%s not found); set --cuda-path or "
+                       "CUDA_PATH\n",
+            run.cuda_path, probe);
+    free(probe);
+    return GM_EXIT_USAGE;
+  }
+  free(probe);
+
+  char err[1024];
+  char **db_files = NULL;
+  if (opt.compdb_dir) {
+    run.db = gm_compdb_open(opt.compdb_dir, err, sizeof err);
+    if (!run.db) {
+      fprintf(stderr, GM_PROGRAM ": error: %s\n", err);
+      return GM_EXIT_USAGE;
+    }
+    if (!opt.files.len) {
+      size_t n = gm_compdb_files(run.db, &db_files);
+      for (size_t i = 0; i < n; i++)
+        GM_PUSH(opt.files, db_files[i]);
+    }
+  }
+  if (!opt.files.len) {
+    fprintf(stderr, GM_PROGRAM ": error: no input files\nTry '" GM_PROGRAM
+                               " --help' for more information.\n");
+    return GM_EXIT_USAGE;
+  }
+
+  main_ctx m = {0};
+  if (opt.baseline) {
+    m.baseline = gm_baseline_load(opt.baseline, err, sizeof err);
+    if (!m.baseline) {
+      fprintf(stderr, GM_PROGRAM ": error: %s\n", err);
+      return GM_EXIT_USAGE;
+    }
+  }
+  /* Output goes to a temporary file renamed into place, so a failed run never leaves half. */
+  char *tmp_out = NULL;
+  m.out = stdout;
+  if (opt.output) {
+    tmp_out = gm_xasprintf("%s.tmp.%d", opt.output, (int)getpid());
+    m.out = fopen(tmp_out, "w");
+    if (!m.out) {
+      fprintf(stderr, GM_PROGRAM ": error: %s: cannot write: %s\n", opt.output, strerror(errno));
+      return GM_EXIT_USAGE;
+    }
+  }
+  const char *no_color = getenv("NO_COLOR");
+  m.color = opt.format == GM_FORMAT_TEXT &&
+            (opt.color == GM_COLOR_ALWAYS ||
+             (opt.color == GM_COLOR_AUTO && isatty(fileno(m.out)) && !(no_color && *no_color)));
+
+  run.nfiles = opt.files.len;
+  run.results = gm_xcalloc(run.nfiles, sizeof(gm_file_result));
+  for (size_t i = 0; i < run.nfiles; i++)
+    run.results[i].path = opt.files.items[i];
+  gm_run_all(&run, on_file_done, &m);
+
+  /* gather for the whole-run printers and the baseline writer */
+  gm_output_file *files = gm_xcalloc(run.nfiles, sizeof(gm_output_file));
+  GM_VEC(const gm_finding *) all = {0};
+  GM_VEC(const char *) errors = {0};
+  for (size_t i = 0; i < run.nfiles; i++) {
+    gm_file_result *r = &run.results[i];
+    gm_finding *shown = gm_xcalloc(r->report.findings.len + 1, sizeof(gm_finding));
+    size_t n = 0;
+    for (size_t k = 0; k < r->report.findings.len; k++) {
+      gm_finding *f = &r->report.findings.items[k];
+      if (!f->baselined)
+        shown[n++] = *f;
+    }
+    files[i] = (gm_output_file){r->path, &r->src, shown, n};
+    if (r->first_error)
+      GM_PUSH(errors, r->first_error);
+  }
+  int write_failed = 0;
+  if (opt.format == GM_FORMAT_JSON && !opt.verify)
+    write_failed = gm_print_json(m.out, files, run.nfiles) != 0;
+  else if (opt.format == GM_FORMAT_SARIF && !opt.verify)
+    write_failed = gm_print_sarif(m.out, files, run.nfiles, opt.sarif_root, errors.items,
+                                  errors.len) != 0;
+  if (opt.write_baseline) {
+    /* every finding, including those the old baseline already held */
+    for (size_t i = 0; i < run.nfiles; i++)
+      for (size_t k = 0; k < run.results[i].report.findings.len; k++)
+        GM_PUSH(all, &run.results[i].report.findings.items[k]);
+    if (!gm_baseline_write(opt.write_baseline, all.items, all.len, err, sizeof err)) {
+      fprintf(stderr, GM_PROGRAM ": error: %s\n", err);
+      write_failed = 1;
+    }
+  }
+  if (fflush(m.out) != 0 || ferror(m.out))
+    write_failed = 1;
+  if (opt.output) {
+    if (fclose(m.out) != 0 || write_failed || rename(tmp_out, opt.output) != 0) {
+      fprintf(stderr, GM_PROGRAM ": error: %s: cannot write: %s\n", opt.output, strerror(errno));
+      remove(tmp_out);
+      write_failed = 1;
+    }
+    free(tmp_out);
+  }
+  if (opt.verify && !m.input_errors) {
+    if (m.verify_problems)
+      fprintf(stderr, GM_PROGRAM ": verify: %d problem(s) in %zu file(s)\n", m.verify_problems,
+              run.nfiles);
+  }
+  int exit_code = m.input_errors || write_failed ? GM_EXIT_USAGE
+                  : opt.verify                    ? (m.verify_problems ? GM_EXIT_FINDINGS : 0)
+                  : m.findings                    ? GM_EXIT_FINDINGS
+                                                  : GM_EXIT_CLEAN;
+  for (size_t i = 0; i < run.nfiles; i++) {
+    free((void *)files[i].findings);
+    gm_report_clear(&run.results[i].report);
+    gm_source_free(&run.results[i].src);
+    free(run.results[i].messages);
+    free(run.results[i].first_error);
+  }
+  free(files);
+  free(run.results);
+  GM_VEC_FREE(all);
+  GM_VEC_FREE(errors);
+  gm_baseline_free(m.baseline);
+  gm_compdb_close(run.db);
+  gm_options_free(&opt);
+  return exit_code;
+}

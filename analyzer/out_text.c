@@ -1,0 +1,45 @@
+#include "output.h"
+
+#include <string.h>
+
+#define BOLD "\033[1m"
+#define RESET "\033[0m"
+#define MAGENTA "\033[1;35m"
+#define RED "\033[1;31m"
+#define CYAN "\033[1;36m"
+#define GREEN "\033[1;32m"
+
+static void print_caret(FILE *out, const gm_source *src, gm_loc loc, int color) {
+  size_t len;
+  const char *line = src ? gm_source_line(src, loc.line, &len) : NULL;
+  if (!line || !loc.file)
+    return;
+  fprintf(out, "%.*s\n", (int)len, line);
+  /* keep tabs so the caret lines up whatever the tab width */
+  for (unsigned i = 0; i + 1 < loc.col && i < len; i++)
+    fputc(line[i] == '\t' ? '\t' : ' ', out);
+  fprintf(out, "%s^%s\n", color ? GREEN : "", color ? RESET : "");
+}
+
+static void print_head(FILE *out, gm_loc loc, const char *kind, const char *kind_color,
+                       int color) {
+  fprintf(out, "%s%s:%u:%u:%s %s%s:%s ", color ? BOLD : "", loc.file, loc.line, loc.col,
+          color ? RESET : "", color ? kind_color : "", kind, color ? RESET : "");
+}
+
+void gm_print_text(FILE *out, const gm_output_file *file, int color) {
+  for (size_t i = 0; i < file->nfindings; i++) {
+    const gm_finding *f = &file->findings[i];
+    print_head(out, f->loc, f->error ? "error" : "warning", f->error ? RED : MAGENTA, color);
+    fprintf(out, "%s%s [%s %s]%s\n", color ? BOLD : "", f->message, f->rule->id, f->rule->name,
+            color ? RESET : "");
+    print_caret(out, strcmp(f->loc.file, file->path) == 0 ? file->src : NULL, f->loc, color);
+    for (int r = 0; r < f->nrelated; r++) {
+      const gm_related *rel = &f->related[r];
+      print_head(out, rel->loc, "note", CYAN, color);
+      fprintf(out, "%s\n", rel->message);
+      print_caret(out, strcmp(rel->loc.file, file->path) == 0 ? file->src : NULL, rel->loc,
+                  color);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+/* Printers: every format prints the same findings; they differ only here. */
+#ifndef GM_OUTPUT_H
+#define GM_OUTPUT_H
+
+#include "report.h"
+#include "source.h"
+
+#include <stdio.h>
+
+typedef struct gm_output_file {
+  const char *path;
+  const gm_source *src;
+  const gm_finding *findings;
+  size_t nfindings;
+} gm_output_file;
+
+/* Text, GCC/clang style: file:line:col: warning: message [GM001 name], source line, caret,
+ * then notes. */
+void gm_print_text(FILE *out, const gm_output_file *file, int color);
+
+/* JSON and SARIF print all files at once. */
+int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles);
+int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const char *sarif_root,
+                   const char *const *input_errors, size_t ninput_errors);
+
+#endif

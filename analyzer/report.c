@@ -1,0 +1,72 @@
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *vformat(const char *fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  char *s = gm_xmalloc((size_t)n + 1);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  return s;
+}
+
+static gm_loc own_loc(gm_loc loc) {
+  loc.file = gm_xstrdup(loc.file ? loc.file : "<unknown>");
+  return loc;
+}
+
+gm_finding *gm_report_add(gm_report *r, const gm_rule *rule, gm_loc loc, const char *function,
+                          const char *fmt, ...) {
+  gm_finding f = {0};
+  f.rule = rule;
+  f.loc = own_loc(loc);
+  f.function = gm_xstrdup(function ? function : "");
+  va_list ap;
+  va_start(ap, fmt);
+  f.message = vformat(fmt, ap);
+  va_end(ap);
+  GM_PUSH(r->findings, f);
+  return &r->findings.items[r->findings.len - 1];
+}
+
+void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...) {
+  f->related = gm_xrealloc(f->related, sizeof(gm_related) * (size_t)(f->nrelated + 1));
+  gm_related *rel = &f->related[f->nrelated++];
+  rel->loc = own_loc(loc);
+  va_list ap;
+  va_start(ap, fmt);
+  rel->message = vformat(fmt, ap);
+  va_end(ap);
+}
+
+void gm_finding_free(gm_finding *f) {
+  free((char *)f->loc.file);
+  free(f->function);
+  free(f->message);
+  free(f->fingerprint);
+  for (int i = 0; i < f->nrelated; i++) {
+    free((char *)f->related[i].loc.file);
+    free(f->related[i].message);
+  }
+  free(f->related);
+}
+
+void gm_report_clear(gm_report *r) {
+  for (size_t i = 0; i < r->findings.len; i++)
+    gm_finding_free(&r->findings.items[i]);
+  GM_VEC_FREE(r->findings);
+}
+
+const char *gm_call_display_name(const gm_node *call) {
+  if (!call || !call->name)
+    return "the allocation";
+  if (strcmp(call->name, "new-array") == 0)
+    return "new[]";
+  if (strcmp(call->name, "delete-array") == 0)
+    return "delete[]";
+  return call->name;
+}

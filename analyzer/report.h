@@ -1,0 +1,58 @@
+/* Findings: what rules produce and every output format prints. One path for all formats. */
+#ifndef GM_REPORT_H
+#define GM_REPORT_H
+
+#include "flow.h"
+#include "model.h"
+
+typedef struct gm_rule gm_rule;
+
+typedef struct gm_related {
+  gm_loc loc;
+  char *message;
+} gm_related;
+
+typedef struct gm_finding {
+  const gm_rule *rule;
+  gm_loc loc; /* loc.file is owned by the finding */
+  char *function;
+  char *message;
+  gm_related *related;
+  int nrelated;
+  char *fingerprint; /* "hash:occurrence", set by the driver */
+  int error;         /* reported as an error (--werror) */
+  int baselined;     /* in the --baseline file: kept for --write-baseline, not reported */
+} gm_finding;
+
+typedef struct gm_report {
+  GM_VEC(gm_finding) findings;
+} gm_report;
+
+/* What a rule's check sees: one function's model and the flow engine's facts for it. */
+typedef struct gm_check_ctx {
+  const gm_func *fn;
+  const gm_fact *facts;
+  int nfacts;
+  gm_report *report;
+} gm_check_ctx;
+
+struct gm_rule {
+  const char *id;          /* "GM001": stable, never reused */
+  const char *name;        /* "unpaired-allocation" */
+  const char *summary;     /* one line */
+  const char *description; /* a paragraph: what it flags and why it matters */
+  const char *fix;         /* what to do instead */
+  void (*check)(const gm_check_ctx *ctx);
+};
+
+gm_finding *gm_report_add(gm_report *r, const gm_rule *rule, gm_loc loc, const char *function,
+                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void gm_report_clear(gm_report *r);
+void gm_finding_free(gm_finding *f);
+
+/* "cudaMalloc", "new", "new[]": how an allocation or free call is named in messages. */
+const char *gm_call_display_name(const gm_node *call);
+
+#endif

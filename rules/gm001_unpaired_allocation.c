@@ -1,0 +1,76 @@
+/* GM001 unpaired-allocation
+ *
+ * Flags an allocation that some path leaves without freeing: an early return on an error path, a
+ * free in only one branch, the only pointer overwritten (often in a loop). Leaked device memory
+ * is not returned until the process exits, so a long-running service or a training loop runs out
+ * of memory a little at a time.
+ *
+ *   bad:  cudaMalloc(&a, n); if (cudaMalloc(&b, n) != cudaSuccess) return -1;  // a leaks
+ *   good: ... if (cudaMalloc(&b, n) != cudaSuccess) { cudaFree(a); return -1; }
+ *
+ * Not raised when ownership leaves the function: returned, stored through an out-parameter, into
+ * a struct, a global or a member, or passed to a function that may keep it. */
+#include "rules.h"
+
+extern const gm_rule gm001_unpaired_allocation;
+
+#include <stdlib.h>
+
+static void check(const gm_check_ctx *ctx) {
+  for (int i = 0; i < ctx->nfacts; i++) {
+    const gm_fact *f = &ctx->facts[i];
+    if (f->kind != GM_FACT_LEAK)
+      continue;
+    char *what = gm_describe_allocation(f);
+    const char *free_fn = f->family ? f->family->free_fn : "the matching free";
+    gm_finding *out = NULL;
+    switch (f->exit) {
+    case GM_EXIT_RETURN:
+      out = gm_report_add(ctx->report, &gm001_unpaired_allocation, f->alloc->loc, ctx->fn->name,
+                          "%s is not freed on every path: a return leaves '%s' without "
+                          "releasing it; call %s before returning",
+                          what, ctx->fn->name, free_fn);
+      gm_finding_note(out, f->at->loc, "this return leaves without freeing %s%s%s",
+                      f->var ? "'" : "", f->var ? f->var : "it", f->var ? "'" : "");
+      break;
+    case GM_EXIT_END:
+      out = gm_report_add(ctx->report, &gm001_unpaired_allocation, f->alloc->loc, ctx->fn->name,
+                          "%s is not freed on every path through '%s'; call %s when it is no "
+                          "longer needed",
+                          what, ctx->fn->name, free_fn);
+      gm_finding_note(out, f->at->loc, "'%s' ends here without freeing %s%s%s", ctx->fn->name,
+                      f->var ? "'" : "", f->var ? f->var : "it", f->var ? "'" : "");
+      break;
+    case GM_EXIT_OVERWRITE:
+      out = gm_report_add(ctx->report, &gm001_unpaired_allocation, f->alloc->loc, ctx->fn->name,
+                          "%s leaks: its only pointer is overwritten before it is freed; call %s "
+                          "first, or allocate once outside the loop",
+                          what, free_fn);
+      gm_finding_note(out, f->at->loc, "overwritten here while it still owns the memory");
+      break;
+    case GM_EXIT_REDECLARE:
+      out = gm_report_add(ctx->report, &gm001_unpaired_allocation, f->alloc->loc, ctx->fn->name,
+                          "%s leaks on every iteration: the variable is declared again before "
+                          "the memory is freed; call %s at the end of the iteration",
+                          what, free_fn);
+      gm_finding_note(out, f->at->loc, "declared again here on the next iteration");
+      break;
+    }
+    free(what);
+  }
+}
+
+const gm_rule gm001_unpaired_allocation = {
+    .id = "GM001",
+    .name = "unpaired-allocation",
+    .summary = "An allocation has a path out of its owner without a matching free.",
+    .description =
+        "An allocation (cudaMalloc, cudaMallocHost, cudaMallocManaged, cuMemAlloc, malloc, new, "
+        "or a same-file wrapper around one) can leave the function that owns it without being "
+        "freed: an early return on an error path, a free in only one branch, or the only pointer "
+        "overwritten in a loop. Device memory leaked this way stays allocated until the process "
+        "exits, so a service or a training loop runs out of memory a little at a time.",
+    .fix = "Free the memory on every path (a single cleanup label, or an RAII owner), or hand "
+           "ownership on explicitly (return it, store it in a struct or member that frees it).",
+    .check = check,
+};

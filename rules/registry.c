@@ -1,0 +1,34 @@
+/* The one place a rule is registered. Adding a rule: its file under rules/, a line here, a doc
+ * page under docs/rules/, and tests under tests/analyzer/. */
+#include "rules.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+extern const gm_rule gm001_unpaired_allocation;
+extern const gm_rule gm002_mismatched_free;
+extern const gm_rule gm003_double_free;
+
+const gm_rule *const gm_rules[] = {
+    &gm001_unpaired_allocation,
+    &gm002_mismatched_free,
+    &gm003_double_free,
+};
+const size_t gm_rule_count = sizeof gm_rules / sizeof gm_rules[0];
+
+const gm_rule *gm_rule_find(const char *id_or_name) {
+  for (size_t i = 0; i < gm_rule_count; i++)
+    if (strcasecmp(gm_rules[i]->id, id_or_name) == 0 ||
+        strcmp(gm_rules[i]->name, id_or_name) == 0)
+      return gm_rules[i];
+  return NULL;
+}
+
+char *gm_describe_allocation(const gm_fact *f) {
+  const char *fam = f->family ? f->family->description : "memory";
+  const char *fn = gm_call_display_name(f->alloc);
+  if (f->var)
+    return gm_xasprintf("'%s' (%s from %s)", f->var, fam, fn);
+  return gm_xasprintf("%s from %s", fam, fn);
+}

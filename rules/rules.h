@@ -1,0 +1,17 @@
+/* The rule registry: one table (registry.c) lists every rule; each rule lives in its own file. */
+#ifndef GM_RULES_H
+#define GM_RULES_H
+
+#include "report.h"
+
+#include <stddef.h>
+
+extern const gm_rule *const gm_rules[];
+extern const size_t gm_rule_count;
+
+const gm_rule *gm_rule_find(const char *id_or_name);
+
+/* Shared wording for memory descriptions in messages: "'d_a' (device memory from cudaMalloc)". */
+char *gm_describe_allocation(const gm_fact *f);
+
+#endif

@@ -1,0 +1,20 @@
+// Two host tables; the second failing leaks the first.  The expectation
+// uses the @+N form.
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+struct Tables { int* keys; float* vals; };
+
+int build_tables(Tables* t, int n) {
+  // expected-warning@+1 {{GM001}}
+  int* keys = (int*)calloc(n, sizeof(int));
+  if (!keys)
+    return -1;
+  float* vals = (float*)calloc(n, sizeof(float));
+  if (!vals)
+    return -1;
+  for (int i = 0; i < n; ++i) { keys[i] = i; vals[i] = 0.5f * i; }
+  t->keys = keys;
+  t->vals = vals;
+  return 0;
+}

@@ -1,0 +1,19 @@
+// A host scratch buffer is malloc'ed and never freed.
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+double checksum_device(const float* d_data, int n) {
+  size_t bytes = (size_t)n * sizeof(float);
+  float* h = (float*)malloc(bytes); // expected-warning {{GM001}}
+  if (!h)
+    return 0.0;
+  memset(h, 0, bytes);
+  cudaMemcpy(h, d_data, bytes, cudaMemcpyDeviceToHost);
+  double s = 0.0;
+  for (int i = 0; i < n; ++i)
+    s += h[i];
+  printf("checksum %f\n", s);
+  return s;
+}

@@ -1,0 +1,26 @@
+// expected-no-diagnostics
+// Stream-ordered allocation released with cudaFreeAsync on every path.
+#include <cuda_runtime.h>
+
+__global__ void square(float* v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) v[i] = v[i] * v[i];
+}
+
+cudaError_t square_async(float* h, int n, cudaStream_t s) {
+  size_t bytes = (size_t)n * sizeof(float);
+  float* d = nullptr;
+  cudaError_t err = cudaMallocAsync(&d, bytes, s);
+  if (err != cudaSuccess)
+    return err;
+  cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, s);
+  square<<<(n + 255) / 256, 256, 0, s>>>(d, n);
+  err = cudaGetLastError();
+  if (err != cudaSuccess) {
+    cudaFreeAsync(d, s);
+    return err;
+  }
+  cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s);
+  cudaFreeAsync(d, s);
+  return cudaStreamSynchronize(s);
+}

@@ -1,0 +1,25 @@
+// expected-no-diagnostics
+// Virtual memory management: cuMemCreate paired with cuMemRelease on all paths.
+#include <cuda.h>
+
+CUresult map_physical(CUdeviceptr va, size_t size, int device) {
+  CUmemAllocationProp prop = {};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = device;
+  CUmemGenericAllocationHandle handle;
+  CUresult r = cuMemCreate(&handle, size, &prop, 0);
+  if (r != CUDA_SUCCESS)
+    return r;
+  r = cuMemMap(va, size, 0, handle, 0);
+  if (r != CUDA_SUCCESS) {
+    cuMemRelease(handle);
+    return r;
+  }
+  CUmemAccessDesc access = {};
+  access.location = prop.location;
+  access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  r = cuMemSetAccess(va, size, &access, 1);
+  cuMemRelease(handle);
+  return r;
+}

@@ -1,0 +1,19 @@
+// expected-no-diagnostics
+// Using the buffer with memcpy-like calls and printf, then freeing it.
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+void roundtrip(const char* msg) {
+  size_t len = strlen(msg) + 1;
+  char* d_msg = nullptr;
+  if (cudaMalloc(&d_msg, len) != cudaSuccess)
+    return;
+  cudaMemset(d_msg, 0, len);
+  cudaMemcpy(d_msg, msg, len, cudaMemcpyHostToDevice);
+  char back[256];
+  memset(back, 0, sizeof back);
+  cudaMemcpy(back, d_msg, len < sizeof back ? len : sizeof back, cudaMemcpyDeviceToHost);
+  printf("device copy at %p: %s\n", (void*)d_msg, back);
+  cudaFree(d_msg);
+}

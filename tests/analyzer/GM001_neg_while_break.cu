@@ -1,0 +1,28 @@
+// expected-no-diagnostics
+// A polling loop with break; the pinned buffer is freed after the loop on
+// both outcomes.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+int wait_for_flag(const int* d_flag, int max_polls) {
+  int* h_flag = nullptr;
+  if (cudaMallocHost(&h_flag, sizeof(int)) != cudaSuccess)
+    return -1;
+  int polls = 0;
+  bool done = false;
+  while (true) {
+    cudaMemcpy(h_flag, d_flag, sizeof(int), cudaMemcpyDeviceToHost);
+    if (*h_flag != 0) {
+      done = true;
+      break;
+    }
+    if (++polls >= max_polls)
+      break;
+  }
+  cudaFreeHost(h_flag);
+  if (!done) {
+    fprintf(stderr, "timed out after %d polls\n", polls);
+    return -2;
+  }
+  return polls;
+}

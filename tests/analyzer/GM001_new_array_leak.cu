@@ -1,0 +1,16 @@
+// A new[]'ed host mirror is not deleted on the validation-failure path.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+bool validate_device_copy(const int* d_vals, int n, int expected) {
+  int* mirror = new int[n]; // expected-warning {{GM001}}
+  cudaMemcpy(mirror, d_vals, n * sizeof(int), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i) {
+    if (mirror[i] != expected) {
+      printf("mismatch at %d\n", i);
+      return false;
+    }
+  }
+  delete[] mirror;
+  return true;
+}

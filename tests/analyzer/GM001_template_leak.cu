@@ -1,0 +1,25 @@
+// A function template leaks its scratch buffer on the early-out path.
+#include <cuda_runtime.h>
+
+template <typename T>
+__global__ void reduce_sum(const T* in, T* out, int n) {
+  T acc = T(0);
+  for (int i = threadIdx.x; i < n; i += blockDim.x) acc += in[i];
+  atomicAdd(out, acc);
+}
+
+template <typename T>
+T device_sum(const T* d_in, int n) {
+  T* d_out = nullptr;
+  cudaMalloc(&d_out, sizeof(T)); // expected-warning {{GM001}}
+  if (n == 0)
+    return T(0);
+  cudaMemset(d_out, 0, sizeof(T));
+  reduce_sum<T><<<1, 256>>>(d_in, d_out, n);
+  T h = T(0);
+  cudaMemcpy(&h, d_out, sizeof(T), cudaMemcpyDeviceToHost);
+  cudaFree(d_out);
+  return h;
+}
+
+float sum_floats(const float* d_in, int n) { return device_sum<float>(d_in, n); }

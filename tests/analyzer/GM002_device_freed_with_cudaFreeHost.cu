@@ -1,0 +1,15 @@
+// cudaFreeHost called on device memory from cudaMalloc.
+#include <cuda_runtime.h>
+
+struct Frame { int w, h; };
+
+int blank_frame(const Frame& f, unsigned char* out) {
+  size_t bytes = (size_t)f.w * f.h * 4;
+  unsigned char* d_rgba = nullptr;
+  if (cudaMalloc(&d_rgba, bytes) != cudaSuccess)
+    return -1;
+  cudaMemset(d_rgba, 0xff, bytes);
+  cudaMemcpy(out, d_rgba, bytes, cudaMemcpyDeviceToHost);
+  cudaFreeHost(d_rgba); // expected-warning {{GM002}}
+  return 0;
+}

@@ -1,0 +1,18 @@
+// The device pointer is advanced past a guard element and then freed.
+#include <cuda_runtime.h>
+
+__global__ void mark(int* v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) v[i] = 1;
+}
+
+void mark_with_guard(int n) {
+  int* d = nullptr;
+  if (cudaMalloc(&d, (n + 1) * sizeof(int)) != cudaSuccess)
+    return;
+  cudaMemset(d, 0, sizeof(int));
+  d++;
+  mark<<<(n + 255) / 256, 256>>>(d, n);
+  cudaDeviceSynchronize();
+  cudaFree(d); // expected-warning {{GM002}}
+}

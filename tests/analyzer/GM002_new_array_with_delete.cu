@@ -1,0 +1,11 @@
+// new[] memory released with scalar delete.
+#include <cuda_runtime.h>
+
+float mean_of_device(const float* d, int n) {
+  float* h = new float[n];
+  cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+  float s = 0.f;
+  for (int i = 0; i < n; ++i) s += h[i];
+  delete h; // expected-warning {{GM002}}
+  return n ? s / n : 0.f;
+}

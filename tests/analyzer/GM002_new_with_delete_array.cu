@@ -1,0 +1,23 @@
+// A single object from new released with delete[].
+#include <cuda_runtime.h>
+
+struct LaunchStats {
+  float ms;
+  int blocks;
+};
+
+float time_empty_launch() {
+  LaunchStats* stats = new LaunchStats();
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  cudaEventRecord(a);
+  cudaEventRecord(b);
+  cudaEventSynchronize(b);
+  cudaEventElapsedTime(&stats->ms, a, b);
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  float ms = stats->ms;
+  delete[] stats; // expected-warning {{GM002}}
+  return ms;
+}

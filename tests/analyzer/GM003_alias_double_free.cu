@@ -1,0 +1,19 @@
+// Freed once through the original pointer and again through an alias.
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+float upload_and_sum(float* d_dst, const float* src, int n) {
+  float* buf = (float*)malloc(n * sizeof(float));
+  if (!buf)
+    return 0.f;
+  memcpy(buf, src, n * sizeof(float));
+  float* cursor = buf;
+  float s = 0.f;
+  for (int i = 0; i < n; ++i)
+    s += cursor[i];
+  cudaMemcpy(d_dst, buf, n * sizeof(float), cudaMemcpyHostToDevice);
+  free(buf);
+  free(cursor); // expected-warning {{GM003}}
+  return s;
+}

@@ -1,0 +1,16 @@
+// Driver API: cuMemFree twice on the same CUdeviceptr.
+#include <cuda.h>
+
+CUresult clear_buffer(size_t bytes, CUstream s) {
+  CUdeviceptr d = 0;
+  CUresult r = cuMemAlloc(&d, bytes);
+  if (r != CUDA_SUCCESS)
+    return r;
+  r = cuMemsetD8Async(d, 0, bytes, s);
+  if (r != CUDA_SUCCESS) {
+    cuMemFree(d);
+  }
+  cuStreamSynchronize(s);
+  cuMemFree(d); // expected-warning {{GM003}}
+  return r;
+}

@@ -1,0 +1,20 @@
+// The error branch frees the buffer and then falls through to the common
+// cleanup, which frees it again.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+int transform(float* h, int n) {
+  int rc = 0;
+  float* d = nullptr;
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+    return -1;
+  if (cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice) != cudaSuccess) {
+    fprintf(stderr, "upload failed\n");
+    cudaFree(d);
+    rc = -1;
+  } else {
+    cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+  }
+  cudaFree(d); // expected-warning {{GM003}}
+  return rc;
+}

@@ -1,0 +1,19 @@
+// A scratch buffer allocated once before the loop is freed inside the loop
+// body, so the second iteration frees it again.
+#include <cuda_runtime.h>
+
+__global__ void step(float* s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) s[i] += 1.f;
+}
+
+void iterate(int n, int steps) {
+  float* scratch = nullptr;
+  if (cudaMalloc(&scratch, n * sizeof(float)) != cudaSuccess)
+    return;
+  for (int k = 0; k < steps; ++k) {
+    step<<<(n + 255) / 256, 256>>>(scratch, n);
+    cudaDeviceSynchronize();
+    cudaFree(scratch); // expected-warning {{GM003}}
+  }
+}
