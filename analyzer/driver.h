@@ -29,6 +29,7 @@ typedef struct gm_run {
   const char *cuda_path;
   uint64_t cli_enabled;  /* 0: all rules */
   uint64_t cli_disabled;
+  int use_pch;
   gm_file_result *results;
   size_t nfiles;
 } gm_run;

@@ -7,7 +7,7 @@
 enum opt_id {
   OPT_HELP, OPT_VERSION, OPT_LIST_RULES, OPT_ENABLE, OPT_DISABLE, OPT_COMPDB, OPT_CUDA_PATH,
   OPT_FORMAT, OPT_OUTPUT, OPT_JOBS, OPT_WERROR, OPT_VERIFY, OPT_SARIF_ROOT, OPT_BASELINE,
-  OPT_WRITE_BASELINE, OPT_CONFIG, OPT_COLOR, OPT_DUMP_MODEL, OPT_MAN
+  OPT_WRITE_BASELINE, OPT_CONFIG, OPT_COLOR, OPT_PCH, OPT_DUMP_MODEL, OPT_MAN
 };
 
 typedef struct opt_def {
@@ -42,6 +42,9 @@ static const opt_def options[] = {
      "use FILE instead of the nearest .gmemlint above each source", 0},
     {OPT_COLOR, 0, "color", "WHEN",
      "colour text output: auto (default: on a terminal, unless NO_COLOR is set), always, never", 0},
+    {OPT_PCH, 0, "pch", "WHEN",
+     "share one precompiled CUDA preamble between files: auto (default: from 3 .cu files), "
+     "always, never", 0},
     {OPT_DUMP_MODEL, 0, "dump-model", NULL, "print each function's memory model (debugging)", 1},
     {OPT_MAN, 0, "man", NULL, "print the manual page in roff format", 1},
 };
@@ -194,6 +197,16 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
       o->color = GM_COLOR_NEVER;
     else
       return usage_error("bad --color value '%s' (expected auto, always or never)", arg);
+    break;
+  case OPT_PCH:
+    if (strcmp(arg, "auto") == 0)
+      o->pch = GM_PCH_AUTO;
+    else if (strcmp(arg, "always") == 0)
+      o->pch = GM_PCH_ALWAYS;
+    else if (strcmp(arg, "never") == 0)
+      o->pch = GM_PCH_NEVER;
+    else
+      return usage_error("bad --pch value '%s' (expected auto, always or never)", arg);
     break;
   case OPT_DUMP_MODEL:
     o->dump_model = 1;

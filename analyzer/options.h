@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 enum gm_format { GM_FORMAT_TEXT, GM_FORMAT_JSON, GM_FORMAT_SARIF };
+enum gm_pch { GM_PCH_AUTO, GM_PCH_ALWAYS, GM_PCH_NEVER };
 enum gm_color { GM_COLOR_AUTO, GM_COLOR_ALWAYS, GM_COLOR_NEVER };
 
 /* Exit codes, documented in --help and the README. */
@@ -20,6 +21,7 @@ enum gm_exit {
 typedef struct gm_options {
   enum gm_format format;
   enum gm_color color;
+  enum gm_pch pch;
   const char *output;
   const char *compdb_dir;
   const char *cuda_path;
