@@ -45,6 +45,7 @@ typedef struct state {
   fact_rec *facts;
   int nfacts, capfacts;
   int dead;
+  const gm_node *skipped_by; /* the continue that ended this path's last iteration early */
 } state;
 
 typedef GM_VEC(state *) state_list;
@@ -121,6 +122,7 @@ static state *state_copy(const state *s) {
   c->facts = gm_xmalloc(sizeof(fact_rec) * (size_t)(s->nfacts ? s->nfacts : 1));
   memcpy(c->facts, s->facts, sizeof(fact_rec) * (size_t)s->nfacts);
   c->dead = s->dead;
+  c->skipped_by = s->skipped_by;
   return c;
 }
 
@@ -358,6 +360,11 @@ static int slot_out_param(engine *e, int slot) {
 static void add_fact(engine *e, gm_fact f) {
   if (e->summary_mode)
     return;
+  /* several paths reach the same wrong free: one finding */
+  for (size_t i = 0; i < e->facts.len; i++)
+    if (e->facts.items[i].kind == f.kind && e->facts.items[i].at == f.at &&
+        e->facts.items[i].alloc == f.alloc)
+      return;
   GM_PUSH(e->facts, f);
 }
 
@@ -381,6 +388,8 @@ static void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_
   f.var = o->owner;
   f.at = at;
   f.exit = how;
+  if ((how == GM_EXIT_REDECLARE || how == GM_EXIT_OVERWRITE) && s->skipped_by)
+    f.skipped_by = s->skipped_by;
   add_fact(e, f);
 }
 
@@ -1054,6 +1063,8 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
     memset(&cur, 0, sizeof cur);
     flow_out body = {0};
     exec(e, &t, gm_kid(n, 3), &body);
+    for (size_t i = 0; i < body.next.len; i++)
+      body.next.items[i]->skipped_by = NULL; /* this iteration ran to its end */
     list_move_all(e, &exits, &body.brk);
     list_move_all(e, &body.next, &body.cont);
     flow_out inc = {0};
@@ -1195,6 +1206,8 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
     list_move_all(e, &out->brk, in);
     return;
   case GM_N_CONTINUE:
+    for (size_t i = 0; i < in->len; i++)
+      in->items[i]->skipped_by = n;
     list_move_all(e, &out->cont, in);
     return;
   case GM_N_GOTO:

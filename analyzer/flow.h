@@ -30,6 +30,7 @@ typedef struct gm_fact {
   const gm_family *const *free_families; /* mismatch: what that function releases */
   int nfree_families;
   const char *via;            /* free through a same-TU helper: the inner free's name */
+  const gm_node *skipped_by;  /* leak on a later iteration: the continue that skipped the free */
 } gm_fact;
 
 typedef struct gm_func_facts {

@@ -1,19 +1,23 @@
 #include "frontend.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef GM_VEC(CXCursor) cursor_vec;
+typedef GM_VEC(gm_var) var_vec;
 
 typedef struct builder {
   gm_arena *arena;
   const gm_table *table;
   CXTranslationUnit tu;
   gm_func *fn;
-  GM_VEC(gm_var) vars;
+  var_vec vars;
   cursor_vec var_decls;
   int next_id;
   CXCursor func_cursor;
+  GM_VEC(gm_func *) lambdas; /* lambda bodies met while building, analysed as functions */
   CXFile last_file; /* a one-entry cache: most locations are in the same file */
   const char *last_file_name;
 } builder;
@@ -35,6 +39,21 @@ static const char *arena_cxstring(builder *b, CXString s) {
   const char *c = clang_getCString(s);
   const char *r = gm_arena_strdup(b->arena, c ? c : "");
   clang_disposeString(s);
+  return r;
+}
+
+/* Formats into the arena (the malloc'd temporary is released here). */
+static const char *gm_xasprintf_tmp(builder *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static const char *gm_xasprintf_tmp(builder *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *tmp = NULL;
+  if (vasprintf(&tmp, fmt, ap) < 0)
+    tmp = NULL;
+  va_end(ap);
+  const char *r = gm_arena_strdup(b->arena, tmp ? tmp : "");
+  free(tmp);
   return r;
 }
 
@@ -213,17 +232,39 @@ static gm_node *other_node(builder *b, CXCursor c, cursor_vec *kids) {
   return n;
 }
 
+/* The spelling of the first named cursor under c (depth-first), for unresolved callees. */
+static enum CXChildVisitResult first_name_visitor(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  CXString *out = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_OverloadedDeclRef || k == CXCursor_DeclRefExpr ||
+      k == CXCursor_MemberRefExpr || k == CXCursor_TemplateRef) {
+    CXString s = clang_getCursorSpelling(c);
+    if (clang_getCString(s) && *clang_getCString(s)) {
+      *out = s;
+      return CXChildVisit_Break;
+    }
+    clang_disposeString(s);
+  }
+  return CXChildVisit_Recurse;
+}
+
 static const char *callee_name(builder *b, CXCursor c, cursor_vec *kids) {
   CXString s = clang_getCursorSpelling(c);
   const char *name = clang_getCString(s);
-  const char *r;
+  const char *r = "";
   if (name && *name) {
     r = gm_arena_strdup(b->arena, name);
   } else if (kids->len) {
     /* dependent call in a template: the callee is an unresolved reference */
-    r = arena_cxstring(b, clang_getCursorSpelling(kids->items[0]));
-  } else {
-    r = "";
+    CXString found = {0};
+    first_name_visitor(kids->items[0], c, &found);
+    if (!found.data)
+      clang_visitChildren(kids->items[0], first_name_visitor, &found);
+    if (found.data) {
+      r = gm_arena_strdup(b->arena, clang_getCString(found) ? clang_getCString(found) : "");
+      clang_disposeString(found);
+    }
   }
   clang_disposeString(s);
   return r;
@@ -310,9 +351,37 @@ static enum CXChildVisitResult capture_visitor(CXCursor c, CXCursor parent, CXCl
   return CXChildVisit_Recurse;
 }
 
+static gm_func *build_function(builder *b, CXCursor c);
+
+/* A lambda's body is a function of its own; the enclosing function's state is set aside. */
+static void build_lambda_body(builder *b, CXCursor c) {
+  gm_func *outer = b->fn;
+  CXCursor outer_cursor = b->func_cursor;
+  int outer_next_id = b->next_id;
+  var_vec outer_vars = b->vars;
+  cursor_vec outer_decls = b->var_decls;
+  memset(&b->vars, 0, sizeof b->vars);
+  memset(&b->var_decls, 0, sizeof b->var_decls);
+  gm_func *fn = build_function(b, c);
+  if (fn) {
+    fn->name = gm_xasprintf_tmp(b, "lambda in %s", outer ? outer->name : "?");
+    fn->usr = gm_xasprintf_tmp(b, "lambda@%s:%u:%u", fn->loc.file ? fn->loc.file : "",
+                               fn->loc.line, fn->loc.col);
+    GM_PUSH(b->lambdas, fn);
+  }
+  GM_VEC_FREE(b->vars);
+  GM_VEC_FREE(b->var_decls);
+  b->vars = outer_vars;
+  b->var_decls = outer_decls;
+  b->fn = outer;
+  b->func_cursor = outer_cursor;
+  b->next_id = outer_next_id;
+}
+
 static gm_node *conv_lambda(builder *b, CXCursor c) {
   struct capture_ctx ctx = {b, {0}};
   clang_visitChildren(c, capture_visitor, &ctx);
+  build_lambda_body(b, c);
   gm_node *n = new_node(b, GM_N_LAMBDA, c, (int)ctx.refs.len);
   for (size_t i = 0; i < ctx.refs.len; i++)
     n->kids[i] = ctx.refs.items[i];
@@ -829,6 +898,9 @@ static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClien
       gm_func *fn = build_function(ctx->b, c);
       if (fn)
         GM_PUSH(ctx->funcs, fn);
+      for (size_t i = 0; i < ctx->b->lambdas.len; i++)
+        GM_PUSH(ctx->funcs, ctx->b->lambdas.items[i]);
+      ctx->b->lambdas.len = 0;
     }
     return CXChildVisit_Continue;
   }
@@ -879,6 +951,7 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   GM_VEC_FREE(ctx.funcs);
   GM_VEC_FREE(b.vars);
   GM_VEC_FREE(b.var_decls);
+  GM_VEC_FREE(b.lambdas);
   clang_disposeTranslationUnit(tu);
   out->tu = model;
   return 0;
