@@ -1,5 +1,6 @@
-// A scratch buffer allocated once before the loop is freed inside the loop
-// body, so the second iteration frees it again.
+// A scratch buffer allocated once before the loop is freed inside the
+// do/while body, so the second iteration frees it again (the first
+// iteration always runs, so there is no leak).
 #include <cuda_runtime.h>
 
 __global__ void step(float* s, int n) {
@@ -11,9 +12,10 @@ void iterate(int n, int steps) {
   float* scratch = nullptr;
   if (cudaMalloc(&scratch, n * sizeof(float)) != cudaSuccess)
     return;
-  for (int k = 0; k < steps; ++k) {
+  int k = 0;
+  do {
     step<<<(n + 255) / 256, 256>>>(scratch, n);
     cudaDeviceSynchronize();
     cudaFree(scratch); // expected-warning {{GM003}}
-  }
+  } while (++k < steps);
 }

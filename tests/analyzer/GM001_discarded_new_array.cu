@@ -1,0 +1,13 @@
+// A new[] expression whose result is discarded can never be deleted.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+static int reserve_host_pool(int n) {
+  new char[n]; // expected-warning {{GM001}}
+  int dev = 0;
+  cudaGetDevice(&dev);
+  printf("reserved %d bytes next to device %d\n", n, dev);
+  return dev;
+}
+
+int main() { return reserve_host_pool(1 << 16) < 0; }

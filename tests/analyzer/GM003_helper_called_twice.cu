@@ -1,0 +1,20 @@
+// A same-file release helper is called twice on the same buffer.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+static void release_staging(float* p) {
+  cudaFreeHost(p);
+}
+
+int copy_out(const float* d_src, int n, bool dump) {
+  float* h = nullptr;
+  if (cudaMallocHost(&h, n * sizeof(float)) != cudaSuccess)
+    return -1;
+  cudaMemcpy(h, d_src, n * sizeof(float), cudaMemcpyDeviceToHost);
+  if (dump) {
+    printf("h[0] = %f\n", h[0]);
+    release_staging(h);
+  }
+  release_staging(h); // expected-warning {{GM003}}
+  return 0;
+}

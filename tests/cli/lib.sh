@@ -1,0 +1,57 @@
+# Shared helpers for CLI tests: `source lib.sh`; $GMEMLINT is the binary, $ROOT the repo, $WORK a
+# scratch directory removed at exit. Every check names what it expected.
+set -u
+GMEMLINT=$(realpath "$1")
+ROOT=$(realpath "$2")
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+failures=0
+
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+# run CMD...: runs gmemlint, capturing stdout to $WORK/out, stderr to $WORK/err, status to $rc
+run() {
+  rc=0
+  "$GMEMLINT" "$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
+}
+expect_rc() { [ "$rc" -eq "$1" ] || fail "$2: exit status $rc, expected $1 (stderr: $(head -c 600 "$WORK/err"))"; }
+expect_out() { grep -qE -- "$1" "$WORK/out" || fail "$2: stdout lacks /$1/: $(head -c 600 "$WORK/out")"; }
+expect_err() { grep -qE -- "$1" "$WORK/err" || fail "$2: stderr lacks /$1/: $(head -c 600 "$WORK/err")"; }
+expect_no_out() { ! grep -qE -- "$1" "$WORK/out" || fail "$2: stdout has /$1/"; }
+count_out() { grep -cE -- "$1" "$WORK/out" || true; }
+finish() {
+  if [ "$failures" -ne 0 ]; then
+    echo "$failures check(s) failed" >&2
+    exit 1
+  fi
+  echo "all checks passed"
+}
+
+# A small source with one leak on an error path (GM001 at line 4, column 7).
+write_leak() {
+  cat >"$1" <<'SRC'
+#include <cuda_runtime.h>
+int setup(int n) {
+  float *a = nullptr, *b = nullptr;
+  if (cudaMalloc(&a, n) != cudaSuccess)
+    return -1;
+  if (cudaMalloc(&b, n) != cudaSuccess)
+    return -1;
+  cudaFree(a);
+  cudaFree(b);
+  return 0;
+}
+SRC
+}
+write_clean() {
+  cat >"$1" <<'SRC'
+#include <cuda_runtime.h>
+int setup(int n) {
+  float *a = nullptr;
+  if (cudaMalloc(&a, n) != cudaSuccess)
+    return -1;
+  cudaFree(a);
+  return 0;
+}
+SRC
+}
