@@ -1,6 +1,6 @@
 # Bad input: each gets a clear message naming the file and exit status 2 when nothing could be
 # analysed; a partly broken file is analysed as far as it parses.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/testlib.bash"
 cd "$WORK"
 
 run missing.cu
@@ -12,7 +12,7 @@ run adir
 expect_rc 2 "directory"
 expect_err "gmemlint: error: adir: is a directory" "directory message"
 
-python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.bind('sock.cu')"
+"$PY" -c "import socket; s=socket.socket(socket.AF_UNIX); s.bind('sock.cu')"
 run sock.cu
 expect_rc 2 "unreadable file"
 expect_err "gmemlint: error: sock.cu: cannot read" "unreadable message"
@@ -48,7 +48,7 @@ printf '// caf\xe9 \xff\xfe\n' >>utf8.cu
 run --format=json utf8.cu
 expect_rc 1 "invalid UTF-8 still analysed"
 expect_err "gmemlint: warning: utf8.cu:12: invalid UTF-8" "invalid UTF-8 warning"
-python3 -c "import json,sys; d=json.load(open(sys.argv[1], encoding='utf-8')); assert len(d['findings'])==1" "$WORK/out" || fail "JSON after invalid UTF-8"
+"$PY" -c "import json,sys; d=json.load(open(sys.argv[1], encoding='utf-8')); assert len(d['findings'])==1" "$WORK/out" || fail "JSON after invalid UTF-8"
 
 echo 'int x;' >notes.txt
 run notes.txt

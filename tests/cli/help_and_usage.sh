@@ -1,5 +1,5 @@
 # --help, --version, --list-rules, and misuse: each with its documented exit status.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/testlib.bash"
 
 run --help
 expect_rc 0 "--help"

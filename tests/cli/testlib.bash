@@ -1,4 +1,4 @@
-# Shared helpers for CLI tests: `source lib.sh`; $GMEMLINT is the binary, $ROOT the repo, $WORK a
+# Shared helpers for CLI tests: `source testlib.bash`; $GMEMLINT is the binary, $ROOT the repo, $WORK a
 # scratch directory removed at exit. Every check names what it expected.
 set -u
 GMEMLINT=$(realpath "$1")
@@ -6,6 +6,9 @@ ROOT=$(realpath "$2")
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 failures=0
+# Debian's python3 (with python3-jsonschema from bootstrap.sh), not whatever python3 is first on PATH
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
 
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 

@@ -1,0 +1,87 @@
+# NOLINT comments, .gmemlint configuration (rule switches and project allocators), --enable and
+# --disable, and baselines that survive moved lines.
+source "$(dirname "$0")/testlib.bash"
+cd "$WORK"
+mkdir proj
+write_leak proj/a.cu
+
+run proj/a.cu
+expect_rc 1 "leak found"
+run --disable=GM001 proj/a.cu
+expect_rc 0 "--disable"
+run --enable=GM002,GM003 proj/a.cu
+expect_rc 0 "--enable other rules"
+run --enable=unpaired-allocation proj/a.cu
+expect_rc 1 "--enable by name"
+
+printf '[rules]\ndisable = GM001\n' >proj/.gmemlint
+run proj/a.cu
+expect_rc 0 ".gmemlint disables a rule"
+run --config=/dev/null proj/a.cu
+expect_rc 1 "--config overrides the upward search"
+rm proj/.gmemlint
+
+# a project's own allocator and free, declared as a family
+cat >proj/pool.cu <<'SRC'
+#include <cuda_runtime.h>
+#include <stddef.h>
+extern "C" int pool_alloc(void **out, size_t bytes);
+extern "C" void pool_release(void *p);
+int work(size_t n) {
+  float *buf = nullptr;
+  if (pool_alloc((void **)&buf, n) != 0)
+    return -1;
+  if (n > 1024)
+    return -2;
+  pool_release(buf);
+  cudaFree(buf);
+  return 0;
+}
+SRC
+run proj/pool.cu
+expect_rc 0 "unknown wrappers are escapes without a config"
+cat >proj/.gmemlint <<'INI'
+; our stream-ordered pool
+[family team-pool]
+description = pool memory
+free = pool_release
+
+[alloc pool_alloc]
+family = team-pool
+pointer = 0
+size = 1
+
+[free pool_release]
+pointer = 0
+frees = team-pool
+INI
+run proj/pool.cu
+expect_rc 1 "declared wrappers are checked"
+expect_out "pool.cu:7:7: warning: 'buf' \(pool memory from pool_alloc\) is not freed on every path.*\[GM001" "leak through a declared allocator"
+expect_out "pool.cu:12:3: warning: .*freed twice.*\[GM003" "double free through a declared free"
+
+# baselines: adopt today's findings, fail only on new ones, survive moved lines
+write_leak b.cu
+run --write-baseline base.json b.cu
+expect_rc 1 "write-baseline still reports"
+"$PY" -c "import json; d=json.load(open('base.json')); assert d['version']==1 and len(d['findings'])==1" || fail "baseline content"
+run --baseline base.json b.cu
+expect_rc 0 "baselined finding is not reported"
+[ ! -s "$WORK/out" ] || fail "baselined finding printed"
+{ echo '// moved'; echo; cat b.cu; } >b2.cu && mv b2.cu b.cu
+run --baseline base.json b.cu
+expect_rc 0 "baseline survives moved lines"
+cat >>b.cu <<'SRC'
+void more(int n) {
+  float *h = (float *)malloc(n);
+  if (n > 4)
+    return;
+  free(h);
+}
+SRC
+sed -i '1i #include <stdlib.h>' b.cu
+run --baseline base.json b.cu
+expect_rc 1 "new finding fails"
+[ "$(count_out 'warning:')" -eq 1 ] || fail "only the new finding is reported: $(cat "$WORK/out")"
+expect_out "b.cu:[0-9]+:[0-9]+: warning: 'h' \(host heap memory from malloc\)" "the new finding"
+finish
