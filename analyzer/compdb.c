@@ -123,6 +123,9 @@ static void push_path_flag(gm_str_vec *flags, const char *flag, const char *valu
 int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags) {
   char real[PATH_MAX];
   const char *key = realpath(file, real) ? real : file;
+  int listed = 0;
+  for (size_t i = 0; i < db->nfiles && !listed; i++)
+    listed = strcmp(db->files[i], key) == 0;
   pthread_mutex_lock(&db->lock);
   CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db->db, key);
   unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
@@ -189,5 +192,5 @@ int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags) {
   if (cmds)
     clang_CompileCommands_dispose(cmds);
   pthread_mutex_unlock(&db->lock);
-  return found;
+  return !found ? 0 : listed ? 1 : 2;
 }

@@ -15,7 +15,8 @@ typedef struct gm_compdb gm_compdb;
 gm_compdb *gm_compdb_open(const char *dir, char *err, size_t errlen);
 void gm_compdb_close(gm_compdb *db);
 
-/* The parser flags for file; returns 0 if the database has no entry for it. Thread-safe. */
+/* The parser flags for file: returns 1 from its own entry, 2 inferred from a similar entry
+ * (libclang interpolates, as clang-tidy does), 0 if none. Thread-safe. */
 int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags);
 
 /* Every source file named in the database (absolute paths), for `gmemlint -p dir` alone. */

@@ -71,9 +71,15 @@ static int has_std_flag(char **args, size_t n) {
 static void build_args(gm_run *run, const char *path, enum lang lang, gm_str_vec *args,
                        file_ctx *c) {
   gm_str_vec extra = {0};
-  if (run->db && !gm_compdb_flags(run->db, path, &extra))
+  int how = run->db ? gm_compdb_flags(run->db, path, &extra) : 1;
+  if (how == 0)
     fprintf(c->msg,
             GM_PROGRAM ": warning: %s: no entry in compile_commands.json; using default flags\n",
+            path);
+  else if (how == 2)
+    fprintf(c->msg,
+            GM_PROGRAM ": warning: %s: no entry in compile_commands.json; using the flags of a "
+                       "similar entry\n",
             path);
   for (size_t i = 0; i < run->opt->extra_args.len; i++)
     GM_PUSH(extra, gm_xstrdup(run->opt->extra_args.items[i]));

@@ -1,0 +1,19 @@
+// The catch handler returns without releasing the device buffer.
+#include <cuda_runtime.h>
+#include <stdexcept>
+
+void validate_problem_size(int n);
+
+int solve(int n) {
+  double* d = nullptr;
+  if (cudaMalloc(&d, n * sizeof(double)) != cudaSuccess) // expected-warning {{GM001}}
+    return -1;
+  try {
+    validate_problem_size(n);
+  } catch (const std::exception&) {
+    return -2;
+  }
+  cudaMemset(d, 0, n * sizeof(double));
+  cudaFree(d);
+  return 0;
+}

@@ -1,0 +1,12 @@
+// cudaHostAlloc through a (void**) cast; the error path forgets it.
+#include <cuda_runtime.h>
+
+int mapped_counter(int** out_dev) {
+  int* h = nullptr;
+  if (cudaHostAlloc((void**)&h, sizeof(int), cudaHostAllocMapped) != cudaSuccess) // expected-warning {{GM001}}
+    return -1;
+  *h = 0;
+  if (cudaHostGetDevicePointer((void**)out_dev, h, 0) != cudaSuccess)
+    return -1;
+  return 0;
+}

@@ -1,0 +1,16 @@
+// Returning from inside a search loop skips the free.
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+int find_value(const int* d_vals, int n, int needle) {
+  int* h = (int*)malloc(n * sizeof(int)); // expected-warning {{GM001}}
+  if (!h)
+    return -1;
+  cudaMemcpy(h, d_vals, n * sizeof(int), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i) {
+    if (h[i] == needle)
+      return i;
+  }
+  free(h);
+  return -1;
+}

@@ -1,0 +1,16 @@
+// A void* release helper that calls free() is applied to device memory.
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+static void host_release(void* p) {
+  free(p);
+}
+
+int scratch(int n) {
+  float* d = nullptr;
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+    return -1;
+  cudaMemset(d, 0, n * sizeof(float));
+  host_release(d); // expected-warning {{GM002}}
+  return 0;
+}

@@ -1,0 +1,15 @@
+// The first release happens two helper layers down.
+#include <cuda_runtime.h>
+
+static void device_release(void* p) { cudaFree(p); }
+static void release_buffer(float* p) { device_release(p); }
+
+int twice(int n) {
+  float* d = nullptr;
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+    return -1;
+  release_buffer(d);
+  cudaDeviceSynchronize();
+  cudaFree(d); // expected-warning {{GM003}}
+  return 0;
+}

@@ -1,0 +1,21 @@
+// A case frees and then falls through into a case that frees again.
+#include <cuda_runtime.h>
+
+int by_level(int level, int n) {
+  int* d = nullptr;
+  if (cudaMalloc(&d, n * sizeof(int)) != cudaSuccess)
+    return -1;
+  switch (level) {
+  case 1:
+    cudaMemset(d, 0, sizeof(int));
+    cudaFree(d);
+    [[fallthrough]];
+  case 0:
+    cudaFree(d); // expected-warning {{GM003}}
+    break;
+  default:
+    cudaFree(d);
+    break;
+  }
+  return 0;
+}
