@@ -1,0 +1,16 @@
+// cudaMalloc through reinterpret_cast<void**>; never freed on the error path.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+int stats(const double* h, int n) {
+  double* d = nullptr;
+  if (cudaMalloc(reinterpret_cast<void**>(&d), n * sizeof(double)) != cudaSuccess) // expected-warning {{GM001}}
+    return -1;
+  cudaError_t e = cudaMemcpy(d, h, n * sizeof(double), cudaMemcpyHostToDevice);
+  if (e != cudaSuccess) {
+    fprintf(stderr, "%s\n", cudaGetErrorString(e));
+    return -1;
+  }
+  cudaFree(d);
+  return 0;
+}
