@@ -41,6 +41,7 @@ typedef struct state {
   obj *objs;
   int nobjs, capobjs;
   val *slots;
+  unsigned char *exposed; /* per slot: its address reached code we do not model */
   int nslots;
   fact_rec *facts;
   int nfacts, capfacts;
@@ -108,6 +109,13 @@ typedef struct engine {
 
 /* ---- state helpers ---- */
 
+static int slot_is_memory(const engine *e, int slot) {
+  if (slot >= e->fn->nvars)
+    return 1; /* a member or pointee path */
+  const gm_var *v = &e->fn->vars[slot];
+  return v->kind == GM_VAR_GLOBAL || v->kind == GM_VAR_REF || e->addr_taken[slot];
+}
+
 static state *state_new(void) { return gm_xcalloc(1, sizeof(state)); }
 
 static state *state_copy(const state *s) {
@@ -118,6 +126,8 @@ static state *state_copy(const state *s) {
   c->nslots = s->nslots;
   c->slots = gm_xmalloc(sizeof(val) * (size_t)(s->nslots ? s->nslots : 1));
   memcpy(c->slots, s->slots, sizeof(val) * (size_t)s->nslots);
+  c->exposed = gm_xmalloc((size_t)(s->nslots ? s->nslots : 1));
+  memcpy(c->exposed, s->exposed, (size_t)s->nslots);
   c->nfacts = c->capfacts = s->nfacts;
   c->facts = gm_xmalloc(sizeof(fact_rec) * (size_t)(s->nfacts ? s->nfacts : 1));
   memcpy(c->facts, s->facts, sizeof(fact_rec) * (size_t)s->nfacts);
@@ -131,6 +141,7 @@ static void state_free(state *s) {
     return;
   free(s->objs);
   free(s->slots);
+  free(s->exposed);
   free(s->facts);
   free(s);
 }
@@ -151,8 +162,11 @@ static val slot_get(const state *s, int slot) {
 static void slot_set_raw(state *s, int slot, val v) {
   if (slot >= s->nslots) {
     s->slots = gm_xrealloc(s->slots, sizeof(val) * (size_t)(slot + 1));
-    for (int i = s->nslots; i <= slot; i++)
+    s->exposed = gm_xrealloc(s->exposed, (size_t)(slot + 1));
+    for (int i = s->nslots; i <= slot; i++) {
       s->slots[i] = (val){V_UNKNOWN, 0, 0};
+      s->exposed[i] = 0;
+    }
     s->nslots = slot + 1;
   }
   s->slots[slot] = v;
@@ -175,10 +189,43 @@ static int obj_referenced(const state *s, int id, int except_slot) {
   return 0;
 }
 
-static uint64_t slot_bit(int slot) { return 1ULL << (slot & 63); }
+/* A branch fact's dependencies: one bit per local slot (modulo 62, conservatively), and
+ * MEMORY_DEP for anything read through memory (members, pointees, globals, references), which
+ * any store through a path or any call that may write memory invalidates. */
+#define MEMORY_DEP (1ULL << 62)
+#define GLOBAL_DEP (1ULL << 63) /* globals and locals whose address escaped: any call may write */
 
-static void facts_invalidate(state *s, int slot) {
-  uint64_t bit = slot_bit(slot);
+static uint64_t slot_bit(int slot) { return 1ULL << (slot % 62); }
+
+/* A call we do not model may write globals, and memory reachable from its arguments. */
+static uint64_t arg_roots(const gm_node *n) {
+  if (!n)
+    return 0;
+  uint64_t m = n->kind == GM_N_VAR ? slot_bit(n->var) : 0;
+  for (int i = 0; i < n->nkids; i++)
+    m |= arg_roots(n->kids[i]);
+  return m;
+}
+
+static void drop_memory_facts(state *s, const gm_node *call) {
+  uint64_t roots = 0;
+  for (int i = 0; call && i < call->nkids; i++)
+    roots |= arg_roots(call->kids[i]);
+  int w = 0;
+  for (int i = 0; i < s->nfacts; i++) {
+    uint64_t d = s->facts[i].deps;
+    if ((d & GLOBAL_DEP) || ((d & MEMORY_DEP) && (d & roots)))
+      continue;
+    s->facts[w++] = s->facts[i];
+  }
+  s->nfacts = w;
+}
+
+struct engine;
+static int slot_is_memory(const struct engine *e, int slot);
+
+static void facts_invalidate(const struct engine *e, state *s, int slot) {
+  uint64_t bit = slot_bit(slot) | (slot_is_memory(e, slot) ? MEMORY_DEP | GLOBAL_DEP : 0);
   int w = 0;
   for (int i = 0; i < s->nfacts; i++)
     if (!(s->facts[i].deps & bit))
@@ -244,6 +291,9 @@ static int state_equal(const state *a, const state *b) {
   for (int i = 0; i < n; i++) {
     val x = slot_get(a, i), y = slot_get(b, i);
     if (x.kind != y.kind || x.ref != y.ref || x.offset != y.offset)
+      return 0;
+    int ex = i < a->nslots && a->exposed[i], ey = i < b->nslots && b->exposed[i];
+    if (ex != ey)
       return 0;
   }
   for (int i = 0; i < a->nfacts; i++)
@@ -396,6 +446,13 @@ static void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_
 static void escape_val(state *s, val v) {
   if (v.kind == V_OBJ && v.ref < s->nobjs)
     s->objs[v.ref].escaped = 1;
+  if (v.kind == V_ADDR && v.ref < s->nslots) {
+    /* the variable's address got away: what it holds now, or later, may be freed through it */
+    val held = s->slots[v.ref];
+    if (held.kind == V_OBJ && held.ref < s->nobjs)
+      s->objs[held.ref].escaped = 1;
+    s->exposed[v.ref] = 1;
+  }
 }
 
 /* Stores v into slot, reporting the object the slot held if this loses its last pointer. */
@@ -403,7 +460,9 @@ static void assign_slot(engine *e, state *s, int slot, int owning, val v, const 
                         enum gm_exit_kind how) {
   val old = slot_get(s, slot);
   slot_set_raw(s, slot, v);
-  facts_invalidate(s, slot);
+  if (s->exposed[slot])
+    owning = 0;
+  facts_invalidate(e, s, slot);
   if (v.kind == V_OBJ) {
     obj *o = &s->objs[v.ref];
     if (!o->owner)
@@ -575,6 +634,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       do_free(e, s, n, args[row->ptr_arg], row, NULL);
   } else if (row && row->kind == GM_FN_USE) {
     /* reads or writes through its pointers; ownership stays here */
+    drop_memory_facts(s, n);
   } else if (n->is_launch) {
     /* kernel arguments are used on the device, not taken over */
   } else if (sum) {
@@ -585,7 +645,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         if (args[i].kind == V_ADDR) {
           escape_val(s, slot_get(s, args[i].ref));
           slot_set_raw(s, args[i].ref, mk(V_UNKNOWN, 0));
-          facts_invalidate(s, args[i].ref);
+          facts_invalidate(e, s, args[i].ref);
         }
       } else if (p->effect == P_FREES) {
         do_free(e, s, n, args[i], &p->free_row, p->via);
@@ -596,6 +656,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     }
     if (sum->returns_fresh)
       result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh, 1));
+    drop_memory_facts(s, n);
   } else {
     /* unknown callee: it may keep or free what it is given */
     for (int i = 0; i < n->nkids; i++) {
@@ -603,21 +664,11 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       if (args[i].kind == V_ADDR) {
         escape_val(s, slot_get(s, args[i].ref));
         slot_set_raw(s, args[i].ref, mk(V_UNKNOWN, 0));
-        facts_invalidate(s, args[i].ref);
+        facts_invalidate(e, s, args[i].ref);
       }
     }
     /* globals and members may have changed: forget branch facts that read them */
-    int w = 0;
-    for (int i = 0; i < s->nfacts; i++) {
-      uint64_t nonlocal = 0;
-      for (int k = 0; k < e->fn->nvars; k++)
-        if (e->fn->vars[k].kind == GM_VAR_GLOBAL || e->fn->vars[k].kind == GM_VAR_REF ||
-            e->addr_taken[k])
-          nonlocal |= slot_bit(k);
-      if (!(s->facts[i].deps & nonlocal) && !(s->facts[i].deps >> 63))
-        s->facts[w++] = s->facts[i];
-    }
-    s->nfacts = w;
+    drop_memory_facts(s, n);
   }
   free(args);
   return result;
@@ -652,8 +703,10 @@ static val eval(engine *e, state *s, const gm_node *n) {
   case GM_N_ADDR: {
     int owning;
     int slot = lvalue_slot(e, gm_kid(n, 0), &owning);
-    if (slot >= 0)
+    if (slot >= 0) {
+      slot_set_raw(s, slot, slot_get(s, slot)); /* materialise the slot so it can be exposed */
       return mk(V_ADDR, slot);
+    }
     (void)eval(e, s, gm_kid(n, 0));
     return unknown;
   }
@@ -679,7 +732,7 @@ static val eval(engine *e, state *s, const gm_node *n) {
       else
         old = unknown;
       slot_set_raw(s, slot, old);
-      facts_invalidate(s, slot);
+      facts_invalidate(e, s, slot);
       return old;
     }
     assign_slot(e, s, slot, owning, v, n, GM_EXIT_OVERWRITE);
@@ -707,7 +760,7 @@ static val eval(engine *e, state *s, const gm_node *n) {
     else
       old = unknown;
     slot_set_raw(s, slot, old);
-    facts_invalidate(s, slot);
+    facts_invalidate(e, s, slot);
     return old;
   }
   case GM_N_ARITH: {
@@ -742,8 +795,13 @@ static val eval(engine *e, state *s, const gm_node *n) {
     return v;
   }
   case GM_N_LAMBDA:
-    for (int i = 0; i < n->nkids; i++)
-      escape_val(s, slot_get(s, n->kids[i]->var));
+    /* captured variables: by reference, the lambda may free what they hold later */
+    for (int i = 0; i < n->nkids; i++) {
+      int var = n->kids[i]->var;
+      escape_val(s, slot_get(s, var));
+      slot_set_raw(s, var, slot_get(s, var));
+      s->exposed[var] = 1;
+    }
     return unknown;
   case GM_N_AGGREGATE:
     for (int i = 0; i < n->nkids; i++)
@@ -796,15 +854,16 @@ static int is_pure(const gm_node *n, uint64_t *deps, const engine *e) {
   case GM_N_THROW:
     return 0;
   case GM_N_VAR:
-    if (e->addr_taken[n->var] || e->fn->vars[n->var].kind == GM_VAR_GLOBAL ||
-        e->fn->vars[n->var].kind == GM_VAR_REF)
-      *deps |= 1ULL << 63; /* may change behind our back: mark as non-local */
+    if (e->addr_taken[n->var] || e->fn->vars[n->var].kind == GM_VAR_GLOBAL)
+      *deps |= GLOBAL_DEP; /* may change behind our back */
+    if (e->fn->vars[n->var].kind == GM_VAR_REF)
+      *deps |= MEMORY_DEP;
     *deps |= slot_bit(n->var);
     return 1;
   case GM_N_FIELD:
   case GM_N_DEREF:
   case GM_N_INDEX:
-    *deps |= 1ULL << 63;
+    *deps |= MEMORY_DEP;
     break;
   default:
     break;
@@ -883,7 +942,7 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
   }
   /* unknown: remember the decision so a later test of the same condition agrees */
   uint64_t deps = 0;
-  if (cond && is_pure(cond, &deps, e) && !(deps >> 63)) {
+  if (cond && is_pure(cond, &deps, e)) {
     uint64_t key = node_key(cond, 0);
     int known = fact_find(s, key);
     if (known >= 0) {
@@ -1175,6 +1234,32 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
   case GM_N_LOOP:
     exec_loop(e, in, n, out);
     return;
+  case GM_N_TRY: {
+    /* A handler may be entered from anywhere in the try block: model its two ends, before
+     * anything in it ran and after all of it did. */
+    state_list entry = {0};
+    for (size_t i = 0; i < in->len; i++)
+      GM_PUSH(entry, state_copy(in->items[i]));
+    flow_out body = {0};
+    exec(e, in, gm_kid(n, 0), &body);
+    list_move_all(e, &out->brk, &body.brk);
+    list_move_all(e, &out->cont, &body.cont);
+    for (int h = 1; h < n->nkids; h++) {
+      state_list hin = {0};
+      for (size_t i = 0; i < entry.len; i++)
+        list_add(e, &hin, state_copy(entry.items[i]));
+      for (size_t i = 0; i < body.next.len; i++)
+        list_add(e, &hin, state_copy(body.next.items[i]));
+      flow_out r = {0};
+      exec(e, &hin, n->kids[h], &r);
+      list_move_all(e, &out->next, &r.next);
+      list_move_all(e, &out->brk, &r.brk);
+      list_move_all(e, &out->cont, &r.cont);
+    }
+    list_move_all(e, &out->next, &body.next);
+    list_free(&entry);
+    return;
+  }
   case GM_N_SWITCH:
     exec_switch(e, in, n, out);
     return;
@@ -1252,16 +1337,24 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
 
 /* ---- driving one function ---- */
 
+/* Locals whose address reaches code we do not model (so their value may change behind our back).
+ * An address handed to a table function (cudaMalloc(&p), cudaMemcpy(&x, ...)) does not count:
+ * what those calls do with it is modelled. */
 static void mark_addr_taken(engine *e, const gm_node *n) {
   if (!n)
     return;
-  if (n->kind == GM_N_ADDR && gm_kid(n, 0) && n->kids[0]->kind == GM_N_VAR)
-    e->addr_taken[n->kids[0]->var] = 1;
-  if (n->kind == GM_N_LAMBDA)
-    for (int i = 0; i < n->nkids; i++)
-      e->addr_taken[n->kids[i]->var] = 1;
-  for (int i = 0; i < n->nkids; i++)
-    mark_addr_taken(e, n->kids[i]);
+  int known_call = n->kind == GM_N_CALL && (n->fn || n->is_launch);
+  for (int i = 0; i < n->nkids; i++) {
+    const gm_node *k = n->kids[i];
+    if (k && k->kind == GM_N_ADDR && gm_kid(k, 0) && k->kids[0]->kind == GM_N_VAR) {
+      if (!known_call)
+        e->addr_taken[k->kids[0]->var] = 1;
+      continue;
+    }
+    if (k && n->kind == GM_N_LAMBDA && k->kind == GM_N_VAR)
+      e->addr_taken[k->var] = 1;
+    mark_addr_taken(e, k);
+  }
 }
 
 static void run_function(engine *e, const gm_func *fn) {

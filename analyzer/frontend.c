@@ -807,8 +807,17 @@ static gm_node *conv_stmt(builder *b, CXCursor c) {
     n->kids[0] = kids.len ? conv_stmt(b, kids.items[kids.len - 1]) : NULL;
     break;
   case CXCursor_CXXTryStmt:
-    /* the try block; handlers are paths the model does not follow */
-    n = kids.len ? conv_stmt(b, kids.items[0]) : new_node(b, GM_N_NOP, c, 0);
+    n = new_node(b, GM_N_TRY, c, (int)kids.len);
+    for (size_t i = 0; i < kids.len; i++) {
+      CXCursor k = kids.items[i];
+      if (clang_getCursorKind(k) == CXCursor_CXXCatchStmt) {
+        cursor_vec hk = children_of(k);
+        n->kids[i] = hk.len ? conv_stmt(b, hk.items[hk.len - 1]) : NULL;
+        GM_VEC_FREE(hk);
+      } else {
+        n->kids[i] = conv_stmt(b, k);
+      }
+    }
     break;
   case CXCursor_NullStmt:
   case CXCursor_AsmStmt:
@@ -873,6 +882,23 @@ static gm_func *build_function(builder *b, CXCursor c) {
   }
   fn->nparams = nparams;
   fn->body = conv_stmt(b, body);
+  if (clang_getCursorKind(c) == CXCursor_Constructor) {
+    /* member initialisers (`: p_(p)`) run first; storing into a member hands the value over */
+    cursor_vec inits = {0};
+    for (size_t i = 0; i < kids.len; i++)
+      if (clang_isExpression(clang_getCursorKind(kids.items[i])))
+        GM_PUSH(inits, kids.items[i]);
+    if (inits.len) {
+      gm_node *seq = new_node(b, GM_N_SEQ, c, 2);
+      gm_node *agg = new_node(b, GM_N_AGGREGATE, c, (int)inits.len);
+      for (size_t i = 0; i < inits.len; i++)
+        agg->kids[i] = conv_expr(b, inits.items[i]);
+      seq->kids[0] = agg;
+      seq->kids[1] = fn->body;
+      fn->body = seq;
+    }
+    GM_VEC_FREE(inits);
+  }
   fn->nvars = (int)b->vars.len;
   fn->vars = gm_arena_alloc(b->arena, sizeof(gm_var) * (b->vars.len ? b->vars.len : 1));
   memcpy(fn->vars, b->vars.items, sizeof(gm_var) * b->vars.len);

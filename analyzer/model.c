@@ -5,6 +5,7 @@ static const char *const kind_names[] = {
     [GM_N_SWITCH] = "switch", [GM_N_CASE] = "case",     [GM_N_RETURN] = "return",
     [GM_N_BREAK] = "break",   [GM_N_CONTINUE] = "continue", [GM_N_GOTO] = "goto",
     [GM_N_LABEL] = "label",   [GM_N_THROW] = "throw",   [GM_N_DECL] = "decl",
+    [GM_N_TRY] = "try",
     [GM_N_NOP] = "nop",       [GM_N_CALL] = "call",     [GM_N_ASSIGN] = "assign",
     [GM_N_VAR] = "var",       [GM_N_FIELD] = "field",   [GM_N_DEREF] = "deref",
     [GM_N_INDEX] = "index",   [GM_N_ADDR] = "addr",     [GM_N_NULL] = "null",

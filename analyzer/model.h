@@ -28,6 +28,7 @@ enum gm_node_kind {
   GM_N_LABEL,    /* name: label; kids: body */
   GM_N_THROW,    /* kids: value or NULL; ends the path */
   GM_N_DECL,     /* var; kids: initialiser or NULL */
+  GM_N_TRY,      /* kids: the try block, then each handler's body */
   GM_N_NOP,
   /* expressions */
   GM_N_CALL,     /* name, fn, callee_usr; kids: arguments */

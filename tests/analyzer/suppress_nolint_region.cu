@@ -1,0 +1,28 @@
+// NOLINTBEGIN/NOLINTEND cover a region; findings after NOLINTEND are reported again.
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+// NOLINTBEGIN(GM002)
+void legacy_release(int n) {
+  float *h = nullptr;
+  if (cudaMallocHost(&h, n) != cudaSuccess)
+    return;
+  cudaFree(h);
+}
+// NOLINTEND(GM002)
+
+void current_release(int n) {
+  float *h = nullptr;
+  if (cudaMallocHost(&h, n) != cudaSuccess)
+    return;
+  cudaFree(h); // expected-warning {{GM002}}
+}
+
+/* NOLINTBEGIN */
+char *leaky_dup(int n) {
+  char *p = (char *)malloc(n);
+  char *q = (char *)malloc(n);
+  free(p);
+  return nullptr;
+}
+/* NOLINTEND */

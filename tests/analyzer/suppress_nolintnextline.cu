@@ -1,0 +1,27 @@
+// NOLINTNEXTLINE covers the next line only, for the rules it names.
+#include <cuda_runtime.h>
+
+void stage(int n) {
+  float *h = nullptr;
+  if (cudaMallocHost(&h, n) != cudaSuccess)
+    return;
+  // NOLINTNEXTLINE(GM001,GM002)
+  cudaFree(h);
+}
+
+void stage_twice(int n) {
+  float *h = nullptr;
+  if (cudaMallocHost(&h, n) != cudaSuccess)
+    return;
+  // NOLINTNEXTLINE(GM003)
+  cudaFree(h); // expected-warning {{GM002}}
+}
+
+void stage_far(int n) {
+  float *h = nullptr;
+  if (cudaMallocHost(&h, n) != cudaSuccess)
+    return;
+  // NOLINTNEXTLINE(GM002)
+
+  cudaFree(h); // expected-warning {{GM002}}
+}
