@@ -30,15 +30,14 @@ gm_baseline *gm_baseline_load(const char *path, char *err, size_t errlen) {
     if (jerr.line < 0)
       snprintf(err, errlen, "%s: %s", path, jerr.text);
     else
-      snprintf(err, errlen, "%s:%d:%d: invalid JSON: %s", path, jerr.line, jerr.column,
-               jerr.text);
+      snprintf(err, errlen, "%s:%d:%d: invalid JSON: %s", path, jerr.line, jerr.column, jerr.text);
     return NULL;
   }
   json_t *list = json_object_get(root, "findings");
   if (!json_is_object(root) || json_integer_value(json_object_get(root, "version")) != 1 ||
       !json_is_array(list)) {
-    snprintf(err, errlen, "%s: not a gmemlint baseline (expected {\"version\": 1, \"findings\": [...]})",
-             path);
+    snprintf(err, errlen,
+             "%s: not a gmemlint baseline (expected {\"version\": 1, \"findings\": [...]})", path);
     json_decref(root);
     return NULL;
   }
@@ -63,8 +62,7 @@ gm_baseline *gm_baseline_load(const char *path, char *err, size_t errlen) {
 }
 
 int gm_baseline_contains(const gm_baseline *b, const gm_finding *f) {
-  if (!f->fingerprint)
-    return 0;
+  if (!f->fingerprint) return 0;
   char *key = key_of(f->rule->id, f->loc.file, f->fingerprint);
   int found = 0;
   for (size_t i = 0; i < b->keys.len && !found; i++)
@@ -74,8 +72,7 @@ int gm_baseline_contains(const gm_baseline *b, const gm_finding *f) {
 }
 
 void gm_baseline_free(gm_baseline *b) {
-  if (!b)
-    return;
+  if (!b) return;
   for (size_t i = 0; i < b->keys.len; i++)
     free(b->keys.items[i]);
   GM_VEC_FREE(b->keys);

@@ -22,8 +22,7 @@ static int validate(const char *path, char *err, size_t errlen, char ***files, s
     if (jerr.line < 0)
       snprintf(err, errlen, "%s: %s", path, jerr.text);
     else
-      snprintf(err, errlen, "%s:%d:%d: invalid JSON: %s", path, jerr.line, jerr.column,
-               jerr.text);
+      snprintf(err, errlen, "%s:%d:%d: invalid JSON: %s", path, jerr.line, jerr.column, jerr.text);
     return 0;
   }
   int ok = 1;
@@ -34,8 +33,7 @@ static int validate(const char *path, char *err, size_t errlen, char ***files, s
   size_t i;
   json_t *entry;
   json_array_foreach(root, i, entry) {
-    if (!ok)
-      break;
+    if (!ok) break;
     json_t *dir = json_object_get(entry, "directory");
     json_t *file = json_object_get(entry, "file");
     json_t *cmd = json_object_get(entry, "command");
@@ -43,8 +41,8 @@ static int validate(const char *path, char *err, size_t errlen, char ***files, s
     if (!json_is_object(entry) || !json_is_string(dir) || !json_is_string(file) ||
         !(json_is_string(cmd) || json_is_array(args))) {
       snprintf(err, errlen,
-               "%s: entry %zu needs \"directory\", \"file\" and \"command\" or \"arguments\"",
-               path, i + 1);
+               "%s: entry %zu needs \"directory\", \"file\" and \"command\" or \"arguments\"", path,
+               i + 1);
       ok = 0;
       break;
     }
@@ -66,8 +64,7 @@ gm_compdb *gm_compdb_open(const char *dir, char *err, size_t errlen) {
   char *path = gm_xasprintf("%s/compile_commands.json", dir);
   FILE *probe = fopen(path, "r");
   if (!probe) {
-    snprintf(err, errlen, "%s: cannot open compile database (is %s a build directory?)", path,
-             dir);
+    snprintf(err, errlen, "%s: cannot open compile database (is %s a build directory?)", path, dir);
     free(path);
     return NULL;
   }
@@ -92,10 +89,8 @@ gm_compdb *gm_compdb_open(const char *dir, char *err, size_t errlen) {
 }
 
 void gm_compdb_close(gm_compdb *db) {
-  if (!db)
-    return;
-  if (db->db)
-    clang_CompilationDatabase_dispose(db->db);
+  if (!db) return;
+  if (db->db) clang_CompilationDatabase_dispose(db->db);
   for (size_t i = 0; i < db->nfiles; i++)
     free(db->files[i]);
   free(db->files);
@@ -142,8 +137,8 @@ int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags) {
       args[i] = gm_xstrdup(clang_getCString(s));
       clang_disposeString(s);
     }
-    static const char *const path_flags[] = {"-I", "-isystem", "-iquote", "-idirafter",
-                                             "-include", "--include-path"};
+    static const char *const path_flags[] = {"-I",         "-isystem", "-iquote",
+                                             "-idirafter", "-include", "--include-path"};
     for (unsigned i = 1; i < nargs; i++) {
       const char *a = args[i];
       int handled = 0;
@@ -170,8 +165,7 @@ int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags) {
           handled = 1;
         }
       }
-      if (handled)
-        continue;
+      if (handled) continue;
       if ((strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0) && i + 1 < nargs) {
         GM_PUSH(*flags, gm_xasprintf("%s%s", a, args[++i]));
       } else if (starts(a, "-D") || starts(a, "-U") || starts(a, "-std=")) {
@@ -189,8 +183,7 @@ int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags) {
     free(args);
     free(dir);
   }
-  if (cmds)
-    clang_CompileCommands_dispose(cmds);
+  if (cmds) clang_CompileCommands_dispose(cmds);
   pthread_mutex_unlock(&db->lock);
   return !found ? 0 : listed ? 1 : 2;
 }

@@ -12,7 +12,7 @@ typedef struct gm_config {
   const gm_table *table;   /* built-in table, extended by the file */
   uint64_t disabled_rules; /* bit i: gm_rules[i] */
   uint64_t enabled_rules;
-  char *error;             /* set when the file could not be used */
+  char *error; /* set when the file could not be used */
 } gm_config;
 
 /* The config for a source file: `explicit_path` if given, else the nearest .gmemlint in its

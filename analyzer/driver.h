@@ -15,10 +15,10 @@ typedef struct gm_file_result {
   const char *path;
   gm_source src;
   gm_report report;
-  char *messages;        /* diagnostics about the input, for stderr, in order */
+  char *messages; /* diagnostics about the input, for stderr, in order */
   size_t messages_len;
-  char *first_error;     /* the first input error, for SARIF notifications */
-  int input_error;       /* nothing (or not everything) could be analysed: exit 2 */
+  char *first_error; /* the first input error, for SARIF notifications */
+  int input_error;   /* nothing (or not everything) could be analysed: exit 2 */
   int verify_problems;
   int done;
 } gm_file_result;
@@ -27,7 +27,7 @@ typedef struct gm_run {
   const gm_options *opt;
   gm_compdb *db;
   const char *cuda_path;
-  uint64_t cli_enabled;  /* 0: all rules */
+  uint64_t cli_enabled; /* 0: all rules */
   uint64_t cli_disabled;
   int use_pch;
   gm_file_result *results;

@@ -20,11 +20,11 @@ typedef struct gm_family {
 typedef struct gm_fn {
   const char *name;
   enum gm_fn_kind kind;
-  const gm_family *family;             /* alloc, realloc */
-  int ptr_arg;                         /* alloc/realloc/free: argument index or GM_ARG_RETURN */
-  const char *ptr_field;               /* alloc: field of the out-parameter, e.g. "ptr" */
-  int size_arg;                        /* alloc: argument index or GM_ARG_NONE */
-  int old_arg;                         /* realloc: the argument it releases */
+  const gm_family *family;              /* alloc, realloc */
+  int ptr_arg;                          /* alloc/realloc/free: argument index or GM_ARG_RETURN */
+  const char *ptr_field;                /* alloc: field of the out-parameter, e.g. "ptr" */
+  int size_arg;                         /* alloc: argument index or GM_ARG_NONE */
+  int old_arg;                          /* realloc: the argument it releases */
   const gm_family *frees[GM_MAX_FREES]; /* free: the families it may release */
   int nfrees;
 } gm_fn;

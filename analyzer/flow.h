@@ -20,17 +20,17 @@ enum gm_exit_kind {
 
 typedef struct gm_fact {
   enum gm_fact_kind kind;
-  const gm_node *alloc;       /* the allocation call (or the wrapper call that allocates) */
-  const gm_family *family;    /* the allocation's family */
-  const char *var;            /* the variable that received it, or NULL */
-  const gm_node *at;          /* leak: where it is lost; free facts: the free call */
-  enum gm_exit_kind exit;     /* leak only */
-  const gm_node *first_free;  /* double free: the earlier free */
-  const char *free_name;      /* free facts: the function that frees */
+  const gm_node *alloc;      /* the allocation call (or the wrapper call that allocates) */
+  const gm_family *family;   /* the allocation's family */
+  const char *var;           /* the variable that received it, or NULL */
+  const gm_node *at;         /* leak: where it is lost; free facts: the free call */
+  enum gm_exit_kind exit;    /* leak only */
+  const gm_node *first_free; /* double free: the earlier free */
+  const char *free_name;     /* free facts: the function that frees */
   const gm_family *const *free_families; /* mismatch: what that function releases */
   int nfree_families;
-  const char *via;            /* free through a same-TU helper: the inner free's name */
-  const gm_node *skipped_by;  /* leak on a later iteration: the continue that skipped the free */
+  const char *via;           /* free through a same-TU helper: the inner free's name */
+  const gm_node *skipped_by; /* leak on a later iteration: the continue that skipped the free */
 } gm_fact;
 
 typedef struct gm_func_facts {

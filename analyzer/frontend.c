@@ -18,7 +18,7 @@ typedef struct builder {
   int next_id;
   CXCursor func_cursor;
   GM_VEC(gm_func *) lambdas; /* lambda bodies met while building, analysed as functions */
-  CXFile last_file; /* a one-entry cache: most locations are in the same file */
+  CXFile last_file;          /* a one-entry cache: most locations are in the same file */
   const char *last_file_name;
 } builder;
 
@@ -49,8 +49,7 @@ static const char *gm_xasprintf_tmp(builder *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   char *tmp = NULL;
-  if (vasprintf(&tmp, fmt, ap) < 0)
-    tmp = NULL;
+  if (vasprintf(&tmp, fmt, ap) < 0) tmp = NULL;
   va_end(ap);
   const char *r = gm_arena_strdup(b->arena, tmp ? tmp : "");
   free(tmp);
@@ -158,15 +157,13 @@ static const char *new_kind(builder *b, CXCursor c) {
   CXToken *toks = NULL;
   unsigned n = 0;
   const char *kind = "new";
-  if (!tokens_in(b, clang_getCursorExtent(c), &toks, &n))
-    return kind;
+  if (!tokens_in(b, clang_getCursorExtent(c), &toks, &n)) return kind;
   unsigned i = 0;
   while (i < n) { /* skip `::` and find `new` */
     char *t = token_text(b, toks[i++]);
     int is_new = strcmp(t, "new") == 0;
     free(t);
-    if (is_new)
-      break;
+    if (is_new) break;
   }
   int depth = 0;
   for (int first = 1; i < n; i++, first = 0) {
@@ -198,16 +195,14 @@ static const char *delete_kind(builder *b, CXCursor c) {
   CXToken *toks = NULL;
   unsigned n = 0;
   const char *kind = "delete";
-  if (!tokens_in(b, clang_getCursorExtent(c), &toks, &n))
-    return kind;
+  if (!tokens_in(b, clang_getCursorExtent(c), &toks, &n)) return kind;
   for (unsigned i = 0; i + 1 < n; i++) {
     char *t = token_text(b, toks[i]);
     int is_delete = strcmp(t, "delete") == 0;
     free(t);
     if (is_delete) {
       char *next = token_text(b, toks[i + 1]);
-      if (strcmp(next, "[") == 0)
-        kind = "delete-array";
+      if (strcmp(next, "[") == 0) kind = "delete-array";
       free(next);
       break;
     }
@@ -237,8 +232,8 @@ static enum CXChildVisitResult first_name_visitor(CXCursor c, CXCursor parent, C
   (void)parent;
   CXString *out = d;
   enum CXCursorKind k = clang_getCursorKind(c);
-  if (k == CXCursor_OverloadedDeclRef || k == CXCursor_DeclRefExpr ||
-      k == CXCursor_MemberRefExpr || k == CXCursor_TemplateRef) {
+  if (k == CXCursor_OverloadedDeclRef || k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr ||
+      k == CXCursor_TemplateRef) {
     CXString s = clang_getCursorSpelling(c);
     if (clang_getCString(s) && *clang_getCString(s)) {
       *out = s;
@@ -259,8 +254,7 @@ static const char *callee_name(builder *b, CXCursor c, cursor_vec *kids) {
     /* dependent call in a template: the callee is an unresolved reference */
     CXString found = {0};
     first_name_visitor(kids->items[0], c, &found);
-    if (!found.data)
-      clang_visitChildren(kids->items[0], first_name_visitor, &found);
+    if (!found.data) clang_visitChildren(kids->items[0], first_name_visitor, &found);
     if (found.data) {
       r = gm_arena_strdup(b->arena, clang_getCString(found) ? clang_getCString(found) : "");
       clang_disposeString(found);
@@ -279,8 +273,7 @@ static gm_node *conv_call(builder *b, CXCursor c, cursor_vec *kids) {
       CXString ks = clang_getCursorSpelling(k);
       launch = strcmp(clang_getCString(ks), "__cudaPushCallConfiguration") == 0;
       clang_disposeString(ks);
-      if (launch)
-        break;
+      if (launch) break;
     }
   }
   int nargs = clang_Cursor_getNumArguments(c);
@@ -303,15 +296,12 @@ static gm_node *conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   enum CXCursorKind rk = clang_getCursorKind(ref);
   int is_member = rk == CXCursor_CXXMethod || rk == CXCursor_Constructor ||
                   rk == CXCursor_Destructor || rk == CXCursor_ConversionFunction;
-  if (!launch && !is_member)
-    n->fn = gm_table_lookup(b->table, name);
-  if (n->fn && n->fn->kind == GM_FN_NORETURN)
-    n->noreturn = 1;
+  if (!launch && !is_member) n->fn = gm_table_lookup(b->table, name);
+  if (n->fn && n->fn->kind == GM_FN_NORETURN) n->noreturn = 1;
   if (!clang_Cursor_isNull(ref) && is_function_kind(rk)) {
     n->in_system = clang_Location_isInSystemHeader(clang_getCursorLocation(ref)) != 0;
     CXString ts = clang_getTypeSpelling(clang_getCursorType(ref));
-    if (strstr(clang_getCString(ts), "noreturn"))
-      n->noreturn = 1;
+    if (strstr(clang_getCString(ts), "noreturn")) n->noreturn = 1;
     clang_disposeString(ts);
     if (!n->in_system)
       n->callee_usr = arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(ref)));
@@ -322,8 +312,7 @@ static gm_node *conv_call(builder *b, CXCursor c, cursor_vec *kids) {
 
 static int literal_is_zero(CXCursor c) {
   CXEvalResult r = clang_Cursor_Evaluate(c);
-  if (!r)
-    return 0;
+  if (!r) return 0;
   int zero = clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
   clang_EvalResult_dispose(r);
   return zero;
@@ -365,8 +354,8 @@ static void build_lambda_body(builder *b, CXCursor c) {
   gm_func *fn = build_function(b, c);
   if (fn) {
     fn->name = gm_xasprintf_tmp(b, "lambda in %s", outer ? outer->name : "?");
-    fn->usr = gm_xasprintf_tmp(b, "lambda@%s:%u:%u", fn->loc.file ? fn->loc.file : "",
-                               fn->loc.line, fn->loc.col);
+    fn->usr = gm_xasprintf_tmp(b, "lambda@%s:%u:%u", fn->loc.file ? fn->loc.file : "", fn->loc.line,
+                               fn->loc.col);
     GM_PUSH(b->lambdas, fn);
   }
   GM_VEC_FREE(b->vars);
@@ -406,8 +395,7 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
     /* conversions: the value passes through; type references among the kids are skipped */
     cursor_vec exprs = {0};
     for (size_t i = 0; i < kids.len; i++)
-      if (clang_isExpression(clang_getCursorKind(kids.items[i])))
-        GM_PUSH(exprs, kids.items[i]);
+      if (clang_isExpression(clang_getCursorKind(kids.items[i]))) GM_PUSH(exprs, kids.items[i]);
     if (exprs.len == 1)
       n = conv_expr(b, exprs.items[0]);
     else if (exprs.len == 0 && k == CXCursor_CStyleCastExpr && literal_is_zero(c))
@@ -470,8 +458,7 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
     n = new_node(b, GM_N_CALL, c, kids.len ? 1 : 0);
     n->name = delete_kind(b, c);
     n->fn = gm_table_lookup(b->table, n->name);
-    if (kids.len)
-      n->kids[0] = conv_expr(b, kids.items[kids.len - 1]);
+    if (kids.len) n->kids[0] = conv_expr(b, kids.items[kids.len - 1]);
     break;
   }
   case CXCursor_BinaryOperator:
@@ -479,8 +466,8 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
     enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
     enum gm_node_kind nk = GM_N_OTHER;
     int nop = 0;
-    if (k == CXCursor_CompoundAssignOperator || (op >= CXBinaryOperator_MulAssign &&
-                                                 op <= CXBinaryOperator_OrAssign))
+    if (k == CXCursor_CompoundAssignOperator ||
+        (op >= CXBinaryOperator_MulAssign && op <= CXBinaryOperator_OrAssign))
       nk = GM_N_ASSIGN, nop = 1;
     else if (op == CXBinaryOperator_Assign)
       nk = GM_N_ASSIGN;
@@ -505,8 +492,7 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
     n = other_node(b, c, &kids);
     n->kind = nk;
     n->op = nop;
-    if ((nk == GM_N_ASSIGN || nk == GM_N_LAND || nk == GM_N_LOR || nk == GM_N_CMP) &&
-        n->nkids != 2)
+    if ((nk == GM_N_ASSIGN || nk == GM_N_LAND || nk == GM_N_LOR || nk == GM_N_CMP) && n->nkids != 2)
       n->kind = GM_N_OTHER;
     break;
   }
@@ -531,24 +517,20 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
   case CXCursor_MemberRefExpr: {
     cursor_vec exprs = {0};
     for (size_t i = 0; i < kids.len; i++)
-      if (clang_isExpression(clang_getCursorKind(kids.items[i])))
-        GM_PUSH(exprs, kids.items[i]);
+      if (clang_isExpression(clang_getCursorKind(kids.items[i]))) GM_PUSH(exprs, kids.items[i]);
     n = new_node(b, GM_N_FIELD, c, exprs.len ? 1 : 0);
     n->name = arena_cxstring(b, clang_getCursorSpelling(c));
-    if (exprs.len)
-      n->kids[0] = conv_expr(b, exprs.items[0]);
+    if (exprs.len) n->kids[0] = conv_expr(b, exprs.items[0]);
     GM_VEC_FREE(exprs);
     break;
   }
   case CXCursor_ArraySubscriptExpr:
     n = other_node(b, c, &kids);
-    if (n->nkids == 2)
-      n->kind = GM_N_INDEX;
+    if (n->nkids == 2) n->kind = GM_N_INDEX;
     break;
   case CXCursor_ConditionalOperator:
     n = other_node(b, c, &kids);
-    if (n->nkids == 3)
-      n->kind = GM_N_COND;
+    if (n->nkids == 3) n->kind = GM_N_COND;
     break;
   case CXCursor_LambdaExpr:
     n = conv_lambda(b, c);
@@ -590,15 +572,13 @@ static gm_node *conv_decl(builder *b, CXCursor var) {
       n->kids[0] = conv_expr(b, kids.items[i]);
       break;
     }
-  if (!n->kids[0])
-    n->nkids = 0;
+  if (!n->kids[0]) n->nkids = 0;
   GM_VEC_FREE(kids);
   return n;
 }
 
 static gm_node *comma2(builder *b, CXCursor c, gm_node *first, gm_node *second) {
-  if (!first)
-    return second;
+  if (!first) return second;
   gm_node *n = new_node(b, GM_N_COMMA, c, 2);
   n->kids[0] = first;
   n->kids[1] = second;
@@ -607,10 +587,8 @@ static gm_node *comma2(builder *b, CXCursor c, gm_node *first, gm_node *second) 
 
 /* A condition with an optional declaration in front (`if (T *p = f())`, `while (T x = g())`). */
 static gm_node *conv_cond_part(builder *b, CXCursor c) {
-  if (clang_getCursorKind(c) == CXCursor_VarDecl)
-    return conv_decl(b, c);
-  if (clang_getCursorKind(c) == CXCursor_DeclStmt)
-    return conv_stmt(b, c);
+  if (clang_getCursorKind(c) == CXCursor_VarDecl) return conv_decl(b, c);
+  if (clang_getCursorKind(c) == CXCursor_DeclStmt) return conv_stmt(b, c);
   return conv_expr(b, c);
 }
 
@@ -631,8 +609,7 @@ static void for_parts(builder *b, CXCursor c, cursor_vec *kids, CXCursor parts[3
       parts[i] = kids->items[i], present[i] = 1;
     return;
   }
-  if (nparts == 0)
-    return;
+  if (nparts == 0) return;
   CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
   CXSourceLocation body = clang_getRangeStart(clang_getCursorExtent(kids->items[kids->len - 1]));
   CXToken *toks = NULL;
@@ -646,8 +623,7 @@ static void for_parts(builder *b, CXCursor c, cursor_vec *kids, CXCursor parts[3
     clang_tokenize(b->tu, clang_getRange(start, body), &toks, &ntoks);
   int depth = 0;
   for (unsigned i = 0; i < ntoks && nsemis < 2; i++) {
-    if (clang_getTokenKind(toks[i]) != CXToken_Punctuation)
-      continue;
+    if (clang_getTokenKind(toks[i]) != CXToken_Punctuation) continue;
     CXString s = clang_getTokenSpelling(b->tu, toks[i]);
     const char *t = clang_getCString(s);
     if (strcmp(t, "(") == 0)
@@ -658,8 +634,7 @@ static void for_parts(builder *b, CXCursor c, cursor_vec *kids, CXCursor parts[3
       semis[nsemis++] = offset_of(clang_getTokenLocation(b->tu, toks[i]));
     clang_disposeString(s);
   }
-  if (ntoks)
-    clang_disposeTokens(b->tu, toks, ntoks);
+  if (ntoks) clang_disposeTokens(b->tu, toks, ntoks);
   if (nsemis == 2) {
     for (size_t i = 0; i < nparts; i++) {
       unsigned off = offset_of(clang_getRangeStart(clang_getCursorExtent(kids->items[i])));
@@ -688,8 +663,7 @@ static gm_node *conv_stmt(builder *b, CXCursor c) {
   case CXCursor_DeclStmt: {
     cursor_vec vars = {0};
     for (size_t i = 0; i < kids.len; i++)
-      if (clang_getCursorKind(kids.items[i]) == CXCursor_VarDecl)
-        GM_PUSH(vars, kids.items[i]);
+      if (clang_getCursorKind(kids.items[i]) == CXCursor_VarDecl) GM_PUSH(vars, kids.items[i]);
     n = new_node(b, GM_N_SEQ, c, (int)vars.len);
     for (size_t i = 0; i < vars.len; i++)
       n->kids[i] = conv_decl(b, vars.items[i]);
@@ -699,8 +673,9 @@ static gm_node *conv_stmt(builder *b, CXCursor c) {
   case CXCursor_IfStmt: {
     size_t i = 0;
     gm_node *pre = NULL;
-    if (kids.len >= 3 && (clang_getCursorKind(kids.items[0]) == CXCursor_DeclStmt ||
-                          (kids.len >= 4 && clang_getCursorKind(kids.items[1]) == CXCursor_VarDecl)))
+    if (kids.len >= 3 &&
+        (clang_getCursorKind(kids.items[0]) == CXCursor_DeclStmt ||
+         (kids.len >= 4 && clang_getCursorKind(kids.items[1]) == CXCursor_VarDecl)))
       pre = conv_stmt(b, kids.items[i++]);
     if (i < kids.len && clang_getCursorKind(kids.items[i]) == CXCursor_VarDecl)
       pre = comma2(b, c, pre, conv_decl(b, kids.items[i++]));
@@ -729,8 +704,7 @@ static gm_node *conv_stmt(builder *b, CXCursor c) {
     n->op = GM_LOOP_WHILE;
     if (kids.len >= 2) {
       gm_node *cond = conv_expr(b, kids.items[kids.len - 2]);
-      if (kids.len >= 3)
-        cond = comma2(b, c, conv_cond_part(b, kids.items[kids.len - 3]), cond);
+      if (kids.len >= 3) cond = comma2(b, c, conv_cond_part(b, kids.items[kids.len - 3]), cond);
       n->kids[1] = cond;
       n->kids[3] = conv_stmt(b, kids.items[kids.len - 1]);
     }
@@ -788,8 +762,7 @@ static gm_node *conv_stmt(builder *b, CXCursor c) {
   case CXCursor_ReturnStmt:
     n = new_node(b, GM_N_RETURN, c, 1);
     n->kids[0] = kids.len ? conv_expr(b, kids.items[0]) : NULL;
-    if (!n->kids[0])
-      n->nkids = 0;
+    if (!n->kids[0]) n->nkids = 0;
     break;
   case CXCursor_BreakStmt:
     n = new_node(b, GM_N_BREAK, c, 0);
@@ -862,8 +835,7 @@ static gm_func *build_function(builder *b, CXCursor c) {
   fn->usr = arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(c)));
   fn->loc = loc_of(b, c);
   fn->end_loc = loc_of_location(b, clang_getRangeEnd(clang_getCursorExtent(body)));
-  if (fn->end_loc.col > 1)
-    fn->end_loc.col--; /* the range ends just past the brace */
+  if (fn->end_loc.col > 1) fn->end_loc.col--; /* the range ends just past the brace */
   fn->in_main_file = clang_Location_isFromMainFile(clang_getCursorLocation(c)) != 0;
   fn->is_kernel = has_child_attr(c, CXCursor_CUDAGlobalAttr);
   int nparams = clang_Cursor_getNumArguments(c);
@@ -886,8 +858,7 @@ static gm_func *build_function(builder *b, CXCursor c) {
     /* member initialisers (`: p_(p)`) run first; storing into a member hands the value over */
     cursor_vec inits = {0};
     for (size_t i = 0; i < kids.len; i++)
-      if (clang_isExpression(clang_getCursorKind(kids.items[i])))
-        GM_PUSH(inits, kids.items[i]);
+      if (clang_isExpression(clang_getCursorKind(kids.items[i]))) GM_PUSH(inits, kids.items[i]);
     if (inits.len) {
       gm_node *seq = new_node(b, GM_N_SEQ, c, 2);
       gm_node *agg = new_node(b, GM_N_AGGREGATE, c, (int)inits.len);
@@ -916,14 +887,12 @@ static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClien
   (void)parent;
   struct collect_ctx *ctx = data;
   CXSourceLocation l = clang_getCursorLocation(c);
-  if (clang_Location_isInSystemHeader(l))
-    return CXChildVisit_Continue;
+  if (clang_Location_isInSystemHeader(l)) return CXChildVisit_Continue;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (is_function_kind(k) && k != CXCursor_LambdaExpr) {
     if (clang_isCursorDefinition(c)) {
       gm_func *fn = build_function(ctx->b, c);
-      if (fn)
-        GM_PUSH(ctx->funcs, fn);
+      if (fn) GM_PUSH(ctx->funcs, fn);
       for (size_t i = 0; i < ctx->b->lambdas.len; i++)
         GM_PUSH(ctx->funcs, ctx->b->lambdas.items[i]);
       ctx->b->lambdas.len = 0;
@@ -941,11 +910,11 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
                       const gm_table *table, gm_parse *out) {
   memset(out, 0, sizeof *out);
   CXTranslationUnit tu = NULL;
-  unsigned options = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+  unsigned options =
+      CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
   enum CXErrorCode rc =
       clang_parseTranslationUnit2(index, path, args, nargs, NULL, 0, options, &tu);
-  if (rc != CXError_Success || !tu)
-    return -1;
+  if (rc != CXError_Success || !tu) return -1;
   builder b = {0};
   b.arena = gm_arena_new();
   b.table = table;
@@ -984,8 +953,7 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
 }
 
 void gm_parse_free(gm_parse *p) {
-  if (p->tu)
-    gm_arena_free(p->tu->arena);
+  if (p->tu) gm_arena_free(p->tu->arena);
   for (size_t i = 0; i < p->diags.len; i++)
     free(p->diags.items[i].message);
   GM_VEC_FREE(p->diags);

@@ -15,8 +15,8 @@ typedef struct gm_clang_diag {
 } gm_clang_diag;
 
 typedef struct gm_parse {
-  gm_tu *tu;                    /* NULL when clang produced no AST at all */
-  GM_VEC(gm_clang_diag) diags;  /* clang errors, reported as notes */
+  gm_tu *tu;                   /* NULL when clang produced no AST at all */
+  GM_VEC(gm_clang_diag) diags; /* clang errors, reported as notes */
   int error_count;
 } gm_parse;
 

@@ -29,8 +29,7 @@ typedef struct main_ctx {
 static void on_file_done(gm_run *run, size_t i, void *arg) {
   main_ctx *m = arg;
   gm_file_result *r = &run->results[i];
-  if (r->messages_len)
-    fwrite(r->messages, 1, r->messages_len, stderr);
+  if (r->messages_len) fwrite(r->messages, 1, r->messages_len, stderr);
   fflush(stderr);
   m->input_errors += r->input_error;
   m->verify_problems += r->verify_problems;
@@ -44,8 +43,7 @@ static void on_file_done(gm_run *run, size_t i, void *arg) {
     gm_finding *shown = gm_xcalloc(r->report.findings.len + 1, sizeof(gm_finding));
     size_t n = 0;
     for (size_t k = 0; k < r->report.findings.len; k++)
-      if (!r->report.findings.items[k].baselined)
-        shown[n++] = r->report.findings.items[k];
+      if (!r->report.findings.items[k].baselined) shown[n++] = r->report.findings.items[k];
     gm_output_file of = {r->path, &r->src, shown, n};
     gm_print_text(m->out, &of, m->color);
     fflush(m->out);
@@ -62,18 +60,15 @@ static int list_rules(void) {
 static const char *find_cuda(const gm_options *opt, int *explicit_path) {
   const char *env = getenv("CUDA_PATH");
   *explicit_path = opt->cuda_path || (env && *env);
-  if (opt->cuda_path)
-    return opt->cuda_path;
-  if (env && *env)
-    return env;
+  if (opt->cuda_path) return opt->cuda_path;
+  if (env && *env) return env;
   return "/usr/local/cuda";
 }
 
 int main(int argc, char **argv) {
   gm_options opt;
   int rc = gm_options_parse(&opt, argc, argv);
-  if (rc)
-    return rc;
+  if (rc) return rc;
   if (opt.show_help == 1) {
     gm_options_help(stdout);
     return GM_EXIT_CLEAN;
@@ -88,8 +83,7 @@ int main(int argc, char **argv) {
     clang_disposeString(v);
     return GM_EXIT_CLEAN;
   }
-  if (opt.list_rules)
-    return list_rules();
+  if (opt.list_rules) return list_rules();
 
   gm_run run = {0};
   run.opt = &opt;
@@ -182,19 +176,17 @@ int main(int argc, char **argv) {
     size_t n = 0;
     for (size_t k = 0; k < r->report.findings.len; k++) {
       gm_finding *f = &r->report.findings.items[k];
-      if (!f->baselined)
-        shown[n++] = *f;
+      if (!f->baselined) shown[n++] = *f;
     }
     files[i] = (gm_output_file){r->path, &r->src, shown, n};
-    if (r->first_error)
-      GM_PUSH(errors, r->first_error);
+    if (r->first_error) GM_PUSH(errors, r->first_error);
   }
   int write_failed = 0;
   if (opt.format == GM_FORMAT_JSON && !opt.verify)
     write_failed = gm_print_json(m.out, files, run.nfiles) != 0;
   else if (opt.format == GM_FORMAT_SARIF && !opt.verify)
-    write_failed = gm_print_sarif(m.out, files, run.nfiles, opt.sarif_root, errors.items,
-                                  errors.len) != 0;
+    write_failed =
+        gm_print_sarif(m.out, files, run.nfiles, opt.sarif_root, errors.items, errors.len) != 0;
   if (opt.write_baseline) {
     /* every finding, including those the old baseline already held */
     for (size_t i = 0; i < run.nfiles; i++)
@@ -205,8 +197,7 @@ int main(int argc, char **argv) {
       write_failed = 1;
     }
   }
-  if (fflush(m.out) != 0 || ferror(m.out))
-    write_failed = 1;
+  if (fflush(m.out) != 0 || ferror(m.out)) write_failed = 1;
   if (opt.output) {
     if (fclose(m.out) != 0 || write_failed || rename(tmp_out, opt.output) != 0) {
       fprintf(stderr, GM_PROGRAM ": error: %s: cannot write: %s\n", opt.output, strerror(errno));
@@ -221,9 +212,9 @@ int main(int argc, char **argv) {
               run.nfiles);
   }
   int exit_code = m.input_errors || write_failed ? GM_EXIT_USAGE
-                  : opt.verify                    ? (m.verify_problems ? GM_EXIT_FINDINGS : 0)
-                  : m.findings                    ? GM_EXIT_FINDINGS
-                                                  : GM_EXIT_CLEAN;
+                  : opt.verify                   ? (m.verify_problems ? GM_EXIT_FINDINGS : 0)
+                  : m.findings                   ? GM_EXIT_FINDINGS
+                                                 : GM_EXIT_CLEAN;
   for (size_t i = 0; i < run.nfiles; i++) {
     free((void *)files[i].findings);
     gm_report_clear(&run.results[i].report);

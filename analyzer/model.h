@@ -16,41 +16,41 @@ typedef struct gm_loc {
 
 enum gm_node_kind {
   /* statements */
-  GM_N_SEQ,      /* kids in order */
-  GM_N_IF,       /* kids: cond, then, else (then/else may be NULL) */
-  GM_N_LOOP,     /* kids: init, cond, inc, body (any may be NULL); op: enum gm_loop_kind */
-  GM_N_SWITCH,   /* kids: cond, body */
-  GM_N_CASE,     /* kids: body; op 1 for `default:` */
-  GM_N_RETURN,   /* kids: value or NULL */
+  GM_N_SEQ,    /* kids in order */
+  GM_N_IF,     /* kids: cond, then, else (then/else may be NULL) */
+  GM_N_LOOP,   /* kids: init, cond, inc, body (any may be NULL); op: enum gm_loop_kind */
+  GM_N_SWITCH, /* kids: cond, body */
+  GM_N_CASE,   /* kids: body; op 1 for `default:` */
+  GM_N_RETURN, /* kids: value or NULL */
   GM_N_BREAK,
   GM_N_CONTINUE,
-  GM_N_GOTO,     /* name: label */
-  GM_N_LABEL,    /* name: label; kids: body */
-  GM_N_THROW,    /* kids: value or NULL; ends the path */
-  GM_N_DECL,     /* var; kids: initialiser or NULL */
-  GM_N_TRY,      /* kids: the try block, then each handler's body */
+  GM_N_GOTO,  /* name: label */
+  GM_N_LABEL, /* name: label; kids: body */
+  GM_N_THROW, /* kids: value or NULL; ends the path */
+  GM_N_DECL,  /* var; kids: initialiser or NULL */
+  GM_N_TRY,   /* kids: the try block, then each handler's body */
   GM_N_NOP,
   /* expressions */
-  GM_N_CALL,     /* name, fn, callee_usr; kids: arguments */
-  GM_N_ASSIGN,   /* kids: lhs, rhs; op: 0 plain, 1 compound (+=, -=, ...) */
-  GM_N_VAR,      /* var */
-  GM_N_FIELD,    /* name: member; kids: base or NULL (implicit this) */
-  GM_N_DEREF,    /* kids: pointer */
-  GM_N_INDEX,    /* kids: base, index */
-  GM_N_ADDR,     /* kids: lvalue */
-  GM_N_NULL,     /* null pointer, 0, false, or an enumerator equal to 0 (cudaSuccess) */
-  GM_N_CONST,    /* any other constant */
-  GM_N_ARITH,    /* kids: lhs, rhs; op: '+', '-', or 0 for any other operator */
-  GM_N_INCDEC,   /* kids: lvalue */
-  GM_N_LAND,     /* kids: lhs, rhs */
-  GM_N_LOR,      /* kids: lhs, rhs */
-  GM_N_NOT,      /* kids: operand */
-  GM_N_CMP,      /* kids: lhs, rhs; op: '=' for ==, '!' for !=, '<' for others */
-  GM_N_COND,     /* kids: cond, then, else */
-  GM_N_COMMA,    /* kids in order; value of the last */
-  GM_N_LAMBDA,   /* kids: VAR nodes of captured locals */
-  GM_N_AGGREGATE,/* kids: elements of an initialiser list */
-  GM_N_OTHER     /* kids evaluated; value unknown */
+  GM_N_CALL,      /* name, fn, callee_usr; kids: arguments */
+  GM_N_ASSIGN,    /* kids: lhs, rhs; op: 0 plain, 1 compound (+=, -=, ...) */
+  GM_N_VAR,       /* var */
+  GM_N_FIELD,     /* name: member; kids: base or NULL (implicit this) */
+  GM_N_DEREF,     /* kids: pointer */
+  GM_N_INDEX,     /* kids: base, index */
+  GM_N_ADDR,      /* kids: lvalue */
+  GM_N_NULL,      /* null pointer, 0, false, or an enumerator equal to 0 (cudaSuccess) */
+  GM_N_CONST,     /* any other constant */
+  GM_N_ARITH,     /* kids: lhs, rhs; op: '+', '-', or 0 for any other operator */
+  GM_N_INCDEC,    /* kids: lvalue */
+  GM_N_LAND,      /* kids: lhs, rhs */
+  GM_N_LOR,       /* kids: lhs, rhs */
+  GM_N_NOT,       /* kids: operand */
+  GM_N_CMP,       /* kids: lhs, rhs; op: '=' for ==, '!' for !=, '<' for others */
+  GM_N_COND,      /* kids: cond, then, else */
+  GM_N_COMMA,     /* kids in order; value of the last */
+  GM_N_LAMBDA,    /* kids: VAR nodes of captured locals */
+  GM_N_AGGREGATE, /* kids: elements of an initialiser list */
+  GM_N_OTHER      /* kids evaluated; value unknown */
 };
 
 enum gm_loop_kind { GM_LOOP_FOR, GM_LOOP_WHILE, GM_LOOP_DO, GM_LOOP_RANGE };
@@ -62,14 +62,14 @@ typedef struct gm_node {
   struct gm_node **kids;
   int nkids;
   const char *name;
-  int var;                 /* GM_N_VAR, GM_N_DECL: index into the function's vars */
-  const gm_fn *fn;         /* GM_N_CALL: allocator-table row, or NULL */
-  const char *callee_usr;  /* GM_N_CALL: callee's USR, for same-TU summaries; NULL if unknown */
-  unsigned is_launch : 1;  /* GM_N_CALL: a kernel launch k<<<...>>>(args) */
-  unsigned noreturn : 1;   /* GM_N_CALL: the callee is declared noreturn */
-  unsigned in_system : 1;  /* GM_N_CALL: the callee is declared in a system header */
+  int var;                /* GM_N_VAR, GM_N_DECL: index into the function's vars */
+  const gm_fn *fn;        /* GM_N_CALL: allocator-table row, or NULL */
+  const char *callee_usr; /* GM_N_CALL: callee's USR, for same-TU summaries; NULL if unknown */
+  unsigned is_launch : 1; /* GM_N_CALL: a kernel launch k<<<...>>>(args) */
+  unsigned noreturn : 1;  /* GM_N_CALL: the callee is declared noreturn */
+  unsigned in_system : 1; /* GM_N_CALL: the callee is declared in a system header */
   unsigned is_kernel_callee : 1; /* GM_N_CALL: the callee is a __global__ function */
-  int id;                  /* unique within the function, for state keys */
+  int id;                        /* unique within the function, for state keys */
 } gm_node;
 
 enum gm_var_kind {
@@ -82,8 +82,8 @@ enum gm_var_kind {
 typedef struct gm_var {
   const char *name;
   enum gm_var_kind kind;
-  int param_index;  /* for parameters, else -1 */
-  unsigned hash;    /* clang_hashCursor of the declaration, for lookup while building */
+  int param_index; /* for parameters, else -1 */
+  unsigned hash;   /* clang_hashCursor of the declaration, for lookup while building */
   unsigned is_pointer : 1;
   unsigned is_pointer_to_pointer : 1;
   unsigned is_handle : 1; /* a pointer, or an integer handle such as CUdeviceptr */

@@ -5,9 +5,26 @@
 #include <unistd.h>
 
 enum opt_id {
-  OPT_HELP, OPT_VERSION, OPT_LIST_RULES, OPT_ENABLE, OPT_DISABLE, OPT_COMPDB, OPT_CUDA_PATH,
-  OPT_FORMAT, OPT_OUTPUT, OPT_JOBS, OPT_WERROR, OPT_VERIFY, OPT_SARIF_ROOT, OPT_BASELINE,
-  OPT_WRITE_BASELINE, OPT_CONFIG, OPT_COLOR, OPT_PCH, OPT_DUMP_MODEL, OPT_MAN
+  OPT_HELP,
+  OPT_VERSION,
+  OPT_LIST_RULES,
+  OPT_ENABLE,
+  OPT_DISABLE,
+  OPT_COMPDB,
+  OPT_CUDA_PATH,
+  OPT_FORMAT,
+  OPT_OUTPUT,
+  OPT_JOBS,
+  OPT_WERROR,
+  OPT_VERIFY,
+  OPT_SARIF_ROOT,
+  OPT_BASELINE,
+  OPT_WRITE_BASELINE,
+  OPT_CONFIG,
+  OPT_COLOR,
+  OPT_PCH,
+  OPT_DUMP_MODEL,
+  OPT_MAN
 };
 
 typedef struct opt_def {
@@ -23,7 +40,8 @@ static const opt_def options[] = {
     {OPT_HELP, 'h', "help", NULL, "print this help and exit", 0},
     {OPT_VERSION, 0, "version", NULL, "print the version and exit", 0},
     {OPT_LIST_RULES, 0, "list-rules", NULL, "list the rules with their ids and exit", 0},
-    {OPT_ENABLE, 0, "enable", "IDS", "enable only these rules (comma-separated ids or names, or all)", 0},
+    {OPT_ENABLE, 0, "enable", "IDS",
+     "enable only these rules (comma-separated ids or names, or all)", 0},
     {OPT_DISABLE, 0, "disable", "IDS", "disable these rules (comma-separated ids or names)", 0},
     {OPT_COMPDB, 'p', NULL, "DIR",
      "read compile flags from DIR/compile_commands.json (with no files: analyse every entry)", 0},
@@ -35,16 +53,18 @@ static const opt_def options[] = {
     {OPT_WERROR, 0, "werror", NULL, "report findings as errors", 0},
     {OPT_VERIFY, 0, "verify", NULL,
      "check findings against // expected-warning {{...}} comments in each file", 0},
-    {OPT_SARIF_ROOT, 0, "sarif-root", "DIR", "make SARIF file URIs relative to DIR (default: .)", 0},
+    {OPT_SARIF_ROOT, 0, "sarif-root", "DIR", "make SARIF file URIs relative to DIR (default: .)",
+     0},
     {OPT_BASELINE, 0, "baseline", "FILE", "report only findings that are not in FILE", 0},
     {OPT_WRITE_BASELINE, 0, "write-baseline", "FILE", "write all current findings to FILE", 0},
-    {OPT_CONFIG, 0, "config", "FILE",
-     "use FILE instead of the nearest .gmemlint above each source", 0},
+    {OPT_CONFIG, 0, "config", "FILE", "use FILE instead of the nearest .gmemlint above each source",
+     0},
     {OPT_COLOR, 0, "color", "WHEN",
      "colour text output: auto (default: on a terminal, unless NO_COLOR is set), always, never", 0},
     {OPT_PCH, 0, "pch", "WHEN",
      "share one precompiled CUDA preamble between files: auto (default: from 3 .cu files), "
-     "always, never", 0},
+     "always, never",
+     0},
     {OPT_DUMP_MODEL, 0, "dump-model", NULL, "print each function's memory model (debugging)", 1},
     {OPT_MAN, 0, "man", NULL, "print the manual page in roff format", 1},
 };
@@ -68,8 +88,7 @@ void gm_options_help(FILE *out) {
   fprintf(out, "%s\n\nFind GPU memory problems in CUDA C/C++ sources.\n\nOptions:\n", usage_line);
   for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
     const opt_def *d = &options[i];
-    if (d->hidden)
-      continue;
+    if (d->hidden) continue;
     char left[64];
     if (d->short_name && d->long_name)
       snprintf(left, sizeof left, "-%c, --%s%s%s", d->short_name, d->long_name, d->arg ? "=" : "",
@@ -86,8 +105,7 @@ void gm_options_help(FILE *out) {
 
 static void roff_escape(FILE *out, const char *s) {
   for (; *s; s++) {
-    if (*s == '-' || *s == '\\')
-      fputc('\\', out);
+    if (*s == '-' || *s == '\\') fputc('\\', out);
     fputc(*s, out);
   }
 }
@@ -98,17 +116,14 @@ void gm_options_man(FILE *out) {
         out);
   for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
     const opt_def *d = &options[i];
-    if (d->hidden)
-      continue;
+    if (d->hidden) continue;
     fputs(".TP\n.B ", out);
-    if (d->short_name)
-      fprintf(out, "\\-%c%s", d->short_name, d->long_name ? ", " : "");
+    if (d->short_name) fprintf(out, "\\-%c%s", d->short_name, d->long_name ? ", " : "");
     if (d->long_name) {
       fputs("\\-\\-", out);
       roff_escape(out, d->long_name);
     }
-    if (d->arg)
-      fprintf(out, " %s", d->arg);
+    if (d->arg) fprintf(out, " %s", d->arg);
     fputs("\n", out);
     roff_escape(out, d->help);
     fputs("\n", out);
@@ -242,31 +257,24 @@ int gm_options_parse(gm_options *o, int argc, char **argv) {
         if (options[k].long_name && strlen(options[k].long_name) == len &&
             strncmp(options[k].long_name, name, len) == 0)
           d = &options[k];
-      if (!d)
-        return usage_error("unknown option '%s'", a);
-      if (eq && !d->arg)
-        return usage_error("option '--%s' takes no value", d->long_name);
-      if (d->arg)
-        arg = eq ? eq + 1 : NULL;
+      if (!d) return usage_error("unknown option '%s'", a);
+      if (eq && !d->arg) return usage_error("option '--%s' takes no value", d->long_name);
+      if (d->arg) arg = eq ? eq + 1 : NULL;
     } else {
       for (size_t k = 0; k < nopts && !d; k++)
-        if (options[k].short_name == a[1])
-          d = &options[k];
-      if (!d)
-        return usage_error("unknown option '%s'", a);
+        if (options[k].short_name == a[1]) d = &options[k];
+      if (!d) return usage_error("unknown option '%s'", a);
       if (d->arg && a[2])
         arg = a[2] == '=' ? a + 3 : a + 2;
       else if (!d->arg && a[2])
         return usage_error("unknown option '%s'", a);
     }
     if (d->arg && !arg) {
-      if (i + 1 >= argc)
-        return usage_error("option '%s' needs a value", a);
+      if (i + 1 >= argc) return usage_error("option '%s' needs a value", a);
       arg = argv[++i];
     }
     int rc = apply(o, d, arg);
-    if (rc)
-      return rc;
+    if (rc) return rc;
   }
   return 0;
 }

@@ -71,8 +71,8 @@ static json_t *rules_json(void) {
     json_object_set_new(o, "shortDescription", text_obj(r->summary));
     json_object_set_new(o, "fullDescription", text_obj(r->description));
     char *help = gm_xasprintf("%s\n\nFix: %s", r->description, r->fix);
-    char *md = gm_xasprintf("**%s %s**: %s\n\n**Fix:** %s\n\nSee docs/rules/%s.md.", r->id,
-                            r->name, r->description, r->fix, r->id);
+    char *md = gm_xasprintf("**%s %s**: %s\n\n**Fix:** %s\n\nSee docs/rules/%s.md.", r->id, r->name,
+                            r->description, r->fix, r->id);
     json_t *h = text_obj(help);
     json_object_set_new(h, "markdown", gm_json_string(md));
     json_object_set_new(o, "help", h);
@@ -94,8 +94,7 @@ static json_t *rules_json(void) {
 
 static int rule_index(const gm_rule *r) {
   for (size_t i = 0; i < gm_rule_count; i++)
-    if (gm_rules[i] == r)
-      return (int)i;
+    if (gm_rules[i] == r) return (int)i;
   return 0;
 }
 
@@ -122,8 +121,7 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
     gm_strbuf sb = {0};
     gm_sb_append(&sb, "file://");
     append_uri_escaped(&sb, root);
-    if (sb.data[sb.len - 1] != '/')
-      gm_sb_append(&sb, "/");
+    if (sb.data[sb.len - 1] != '/') gm_sb_append(&sb, "/");
     json_object_set_new(base, "uri", gm_json_string(sb.data));
     free(sb.data);
     json_object_set_new(bases, "SRCROOT", base);

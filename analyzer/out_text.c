@@ -12,8 +12,7 @@
 static void print_caret(FILE *out, const gm_source *src, gm_loc loc, int color) {
   size_t len;
   const char *line = src ? gm_source_line(src, loc.line, &len) : NULL;
-  if (!line || !loc.file)
-    return;
+  if (!line || !loc.file) return;
   fprintf(out, "%.*s\n", (int)len, line);
   /* keep tabs so the caret lines up whatever the tab width */
   for (unsigned i = 0; i + 1 < loc.col && i < len; i++)
@@ -21,8 +20,7 @@ static void print_caret(FILE *out, const gm_source *src, gm_loc loc, int color) 
   fprintf(out, "%s^%s\n", color ? GREEN : "", color ? RESET : "");
 }
 
-static void print_head(FILE *out, gm_loc loc, const char *kind, const char *kind_color,
-                       int color) {
+static void print_head(FILE *out, gm_loc loc, const char *kind, const char *kind_color, int color) {
   fprintf(out, "%s%s:%u:%u:%s %s%s:%s ", color ? BOLD : "", loc.file, loc.line, loc.col,
           color ? RESET : "", color ? kind_color : "", kind, color ? RESET : "");
 }
@@ -38,8 +36,7 @@ void gm_print_text(FILE *out, const gm_output_file *file, int color) {
       const gm_related *rel = &f->related[r];
       print_head(out, rel->loc, "note", CYAN, color);
       fprintf(out, "%s\n", rel->message);
-      print_caret(out, strcmp(rel->loc.file, file->path) == 0 ? file->src : NULL, rel->loc,
-                  color);
+      print_caret(out, strcmp(rel->loc.file, file->path) == 0 ? file->src : NULL, rel->loc, color);
     }
   }
 }

@@ -1,4 +1,5 @@
-/* A source file's text with a line index: for carets, NOLINT comments, fingerprints and --verify. */
+/* A source file's text with a line index: for carets, NOLINT comments, fingerprints and --verify.
+ */
 #ifndef GM_SOURCE_H
 #define GM_SOURCE_H
 

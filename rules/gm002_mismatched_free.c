@@ -17,8 +17,7 @@ extern const gm_rule gm002_mismatched_free;
 static void check(const gm_check_ctx *ctx) {
   for (int i = 0; i < ctx->nfacts; i++) {
     const gm_fact *f = &ctx->facts[i];
-    if (f->kind != GM_FACT_MISMATCH && f->kind != GM_FACT_OFFSET_FREE)
-      continue;
+    if (f->kind != GM_FACT_MISMATCH && f->kind != GM_FACT_OFFSET_FREE) continue;
     char *what = gm_describe_allocation(f);
     char *freer = f->via ? gm_xasprintf("%s (which calls %s)", f->free_name, f->via)
                          : gm_xstrdup(f->free_name);
@@ -37,8 +36,7 @@ static void check(const gm_check_ctx *ctx) {
                           what, freer);
     }
     if (f->alloc)
-      gm_finding_note(out, f->alloc->loc, "allocated here with %s",
-                      gm_call_display_name(f->alloc));
+      gm_finding_note(out, f->alloc->loc, "allocated here with %s", gm_call_display_name(f->alloc));
     free(what);
     free(freer);
   }

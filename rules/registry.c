@@ -19,8 +19,7 @@ const size_t gm_rule_count = sizeof gm_rules / sizeof gm_rules[0];
 
 const gm_rule *gm_rule_find(const char *id_or_name) {
   for (size_t i = 0; i < gm_rule_count; i++)
-    if (strcasecmp(gm_rules[i]->id, id_or_name) == 0 ||
-        strcmp(gm_rules[i]->name, id_or_name) == 0)
+    if (strcasecmp(gm_rules[i]->id, id_or_name) == 0 || strcmp(gm_rules[i]->name, id_or_name) == 0)
       return gm_rules[i];
   return NULL;
 }
@@ -28,7 +27,6 @@ const gm_rule *gm_rule_find(const char *id_or_name) {
 char *gm_describe_allocation(const gm_fact *f) {
   const char *fam = f->family ? f->family->description : "memory";
   const char *fn = gm_call_display_name(f->alloc);
-  if (f->var)
-    return gm_xasprintf("'%s' (%s from %s)", f->var, fam, fn);
+  if (f->var) return gm_xasprintf("'%s' (%s from %s)", f->var, fam, fn);
   return gm_xasprintf("%s from %s", fam, fn);
 }
