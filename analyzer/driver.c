@@ -242,7 +242,8 @@ static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
       r->report.findings.items[w++] = *f;
   }
   r->report.findings.len = w;
-  qsort(r->report.findings.items, r->report.findings.len, sizeof(gm_finding), finding_cmp);
+  if (r->report.findings.len)
+    qsort(r->report.findings.items, r->report.findings.len, sizeof(gm_finding), finding_cmp);
   for (size_t i = 0; i < r->report.findings.len; i++)
     r->report.findings.items[i].error = run->opt->werror;
   fingerprint(r);

@@ -124,15 +124,17 @@ static state *state_copy(const state *s) {
   state *c = gm_xcalloc(1, sizeof *c);
   c->nobjs = c->capobjs = s->nobjs;
   c->objs = gm_xmalloc(sizeof(obj) * (size_t)(s->nobjs ? s->nobjs : 1));
-  memcpy(c->objs, s->objs, sizeof(obj) * (size_t)s->nobjs);
+  if (s->nobjs) memcpy(c->objs, s->objs, sizeof(obj) * (size_t)s->nobjs);
   c->nslots = s->nslots;
   c->slots = gm_xmalloc(sizeof(val) * (size_t)(s->nslots ? s->nslots : 1));
-  memcpy(c->slots, s->slots, sizeof(val) * (size_t)s->nslots);
   c->exposed = gm_xmalloc((size_t)(s->nslots ? s->nslots : 1));
-  memcpy(c->exposed, s->exposed, (size_t)s->nslots);
+  if (s->nslots) {
+    memcpy(c->slots, s->slots, sizeof(val) * (size_t)s->nslots);
+    memcpy(c->exposed, s->exposed, (size_t)s->nslots);
+  }
   c->nfacts = c->capfacts = s->nfacts;
   c->facts = gm_xmalloc(sizeof(fact_rec) * (size_t)(s->nfacts ? s->nfacts : 1));
-  memcpy(c->facts, s->facts, sizeof(fact_rec) * (size_t)s->nfacts);
+  if (s->nfacts) memcpy(c->facts, s->facts, sizeof(fact_rec) * (size_t)s->nfacts);
   c->dead = s->dead;
   c->skipped_by = s->skipped_by;
   return c;
@@ -917,8 +919,9 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
     route(e, other, 0, t, f);
     return;
   }
+  state *other = state_copy(s); /* before routing: route() may free a duplicate state */
   route(e, s, 1, t, f);
-  route(e, state_copy(s), 0, t, f);
+  route(e, other, 0, t, f);
 }
 
 static int is_null_node(const gm_node *n) {
@@ -1438,7 +1441,7 @@ void gm_flow_analyze(const gm_tu *tu, gm_func_facts **out, int *nout) {
     r->truncated = e.truncated;
     r->nfacts = (int)e.facts.len;
     r->facts = gm_arena_alloc(tu->arena, sizeof(gm_fact) * (e.facts.len ? e.facts.len : 1));
-    memcpy(r->facts, e.facts.items, sizeof(gm_fact) * e.facts.len);
+    if (e.facts.len) memcpy(r->facts, e.facts.items, sizeof(gm_fact) * e.facts.len);
   }
   GM_VEC_FREE(e.facts);
   GM_VEC_FREE(e.reported);

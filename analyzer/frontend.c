@@ -448,7 +448,7 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
       call->fn = gm_table_lookup(b->table, kind);
       n->kind = GM_N_COMMA;
       gm_node **kids2 = gm_arena_alloc(b->arena, sizeof(gm_node *) * (size_t)(n->nkids + 1));
-      memcpy(kids2, n->kids, sizeof(gm_node *) * (size_t)n->nkids);
+      if (n->nkids) memcpy(kids2, n->kids, sizeof(gm_node *) * (size_t)n->nkids);
       kids2[n->nkids++] = call;
       n->kids = kids2;
     }
@@ -872,7 +872,7 @@ static gm_func *build_function(builder *b, CXCursor c) {
   }
   fn->nvars = (int)b->vars.len;
   fn->vars = gm_arena_alloc(b->arena, sizeof(gm_var) * (b->vars.len ? b->vars.len : 1));
-  memcpy(fn->vars, b->vars.items, sizeof(gm_var) * b->vars.len);
+  if (b->vars.len) memcpy(fn->vars, b->vars.items, sizeof(gm_var) * b->vars.len);
   fn->nnodes = b->next_id;
   GM_VEC_FREE(kids);
   return fn;
@@ -942,7 +942,7 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   model->path = gm_arena_strdup(b.arena, path);
   model->nfuncs = (int)ctx.funcs.len;
   model->funcs = gm_arena_alloc(b.arena, sizeof(gm_func *) * (ctx.funcs.len ? ctx.funcs.len : 1));
-  memcpy(model->funcs, ctx.funcs.items, sizeof(gm_func *) * ctx.funcs.len);
+  if (ctx.funcs.len) memcpy(model->funcs, ctx.funcs.items, sizeof(gm_func *) * ctx.funcs.len);
   GM_VEC_FREE(ctx.funcs);
   GM_VEC_FREE(b.vars);
   GM_VEC_FREE(b.var_decls);
