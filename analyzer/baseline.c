@@ -62,7 +62,8 @@ gm_baseline *gm_baseline_load(const char *path, char *err, size_t errlen) {
 }
 
 int gm_baseline_contains(const gm_baseline *b, const gm_finding *f) {
-  if (!f->fingerprint) return 0;
+  if (!f->fingerprint)
+    return 0;
   char *key = key_of(f->rule->id, f->loc.file, f->fingerprint);
   int found = 0;
   for (size_t i = 0; i < b->keys.len && !found; i++)
@@ -72,7 +73,8 @@ int gm_baseline_contains(const gm_baseline *b, const gm_finding *f) {
 }
 
 void gm_baseline_free(gm_baseline *b) {
-  if (!b) return;
+  if (!b)
+    return;
   for (size_t i = 0; i < b->keys.len; i++)
     free(b->keys.items[i]);
   GM_VEC_FREE(b->keys);

@@ -33,7 +33,8 @@ static int validate(const char *path, char *err, size_t errlen, char ***files, s
   size_t i;
   json_t *entry;
   json_array_foreach(root, i, entry) {
-    if (!ok) break;
+    if (!ok)
+      break;
     json_t *dir = json_object_get(entry, "directory");
     json_t *file = json_object_get(entry, "file");
     json_t *cmd = json_object_get(entry, "command");
@@ -89,8 +90,10 @@ gm_compdb *gm_compdb_open(const char *dir, char *err, size_t errlen) {
 }
 
 void gm_compdb_close(gm_compdb *db) {
-  if (!db) return;
-  if (db->db) clang_CompilationDatabase_dispose(db->db);
+  if (!db)
+    return;
+  if (db->db)
+    clang_CompilationDatabase_dispose(db->db);
   for (size_t i = 0; i < db->nfiles; i++)
     free(db->files[i]);
   free(db->files);
@@ -165,7 +168,8 @@ int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags) {
           handled = 1;
         }
       }
-      if (handled) continue;
+      if (handled)
+        continue;
       if ((strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0) && i + 1 < nargs) {
         GM_PUSH(*flags, gm_xasprintf("%s%s", a, args[++i]));
       } else if (starts(a, "-D") || starts(a, "-U") || starts(a, "-std=")) {
@@ -183,7 +187,8 @@ int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags) {
     free(args);
     free(dir);
   }
-  if (cmds) clang_CompileCommands_dispose(cmds);
+  if (cmds)
+    clang_CompileCommands_dispose(cmds);
   pthread_mutex_unlock(&db->lock);
   return !found ? 0 : listed ? 1 : 2;
 }

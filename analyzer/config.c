@@ -32,7 +32,8 @@ int gm_rules_parse_list(const char *list, uint64_t *bits, char *bad, size_t badl
       break;
     }
     for (size_t i = 0; i < gm_rule_count; i++)
-      if (gm_rules[i] == r) *bits |= 1ULL << i;
+      if (gm_rules[i] == r)
+        *bits |= 1ULL << i;
   }
   free(copy);
   return ok;
@@ -74,18 +75,22 @@ static gm_config *load(const char *path) {
 
 static char *find_upward(const char *source_path) {
   char dir[PATH_MAX];
-  if (!realpath(source_path, dir)) return NULL;
+  if (!realpath(source_path, dir))
+    return NULL;
   struct stat st;
   if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
     char *slash = strrchr(dir, '/');
-    if (slash) *(slash == dir ? slash + 1 : slash) = 0;
+    if (slash)
+      *(slash == dir ? slash + 1 : slash) = 0;
   }
   for (;;) {
     char *candidate = gm_xasprintf("%s/.gmemlint", strcmp(dir, "/") == 0 ? "" : dir);
-    if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode)) return candidate;
+    if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode))
+      return candidate;
     free(candidate);
     char *slash = strrchr(dir, '/');
-    if (!slash || strcmp(dir, "/") == 0) return NULL;
+    if (!slash || strcmp(dir, "/") == 0)
+      return NULL;
     if (slash == dir)
       dir[1] = 0;
     else
@@ -102,7 +107,8 @@ const gm_config *gm_config_for(const char *source_path, const char *explicit_pat
   pthread_mutex_lock(&lock);
   gm_config *found = NULL;
   for (size_t i = 0; i < cache.len && !found; i++)
-    if (strcmp(cache.items[i]->path, path) == 0) found = cache.items[i];
+    if (strcmp(cache.items[i]->path, path) == 0)
+      found = cache.items[i];
   if (!found) {
     found = load(path);
     GM_PUSH(cache, found);

@@ -21,17 +21,22 @@ enum lang { LANG_NONE, LANG_CUDA, LANG_C, LANG_CXX };
 static enum lang lang_of(const char *path) {
   const char *dot = strrchr(path, '.');
   const char *slash = strrchr(path, '/');
-  if (!dot || (slash && dot < slash)) return LANG_NONE;
+  if (!dot || (slash && dot < slash))
+    return LANG_NONE;
   char ext[16];
   size_t n = strlen(dot + 1);
-  if (n >= sizeof ext) return LANG_NONE;
+  if (n >= sizeof ext)
+    return LANG_NONE;
   for (size_t i = 0; i <= n; i++)
     ext[i] = (char)tolower((unsigned char)dot[1 + i]);
-  if (strcmp(ext, "cu") == 0 || strcmp(ext, "cuh") == 0) return LANG_CUDA;
-  if (strcmp(dot + 1, "c") == 0) return LANG_C;
+  if (strcmp(ext, "cu") == 0 || strcmp(ext, "cuh") == 0)
+    return LANG_CUDA;
+  if (strcmp(dot + 1, "c") == 0)
+    return LANG_C;
   static const char *const cxx[] = {"cc", "cpp", "cxx", "c++", "c", "h", "hh", "hpp", "hxx", "inl"};
   for (size_t i = 0; i < sizeof cxx / sizeof cxx[0]; i++)
-    if (strcmp(ext, cxx[i]) == 0) return LANG_CXX;
+    if (strcmp(ext, cxx[i]) == 0)
+      return LANG_CXX;
   return LANG_NONE;
 }
 
@@ -46,17 +51,20 @@ static void input_error(file_ctx *c, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   char *text = NULL;
-  if (vasprintf(&text, fmt, ap) < 0) text = NULL;
+  if (vasprintf(&text, fmt, ap) < 0)
+    text = NULL;
   va_end(ap);
   fprintf(c->msg, GM_PROGRAM ": error: %s\n", text ? text : fmt);
-  if (!c->r->first_error && text) c->r->first_error = gm_xstrdup(text);
+  if (!c->r->first_error && text)
+    c->r->first_error = gm_xstrdup(text);
   free(text);
   c->r->input_error = 1;
 }
 
 static int has_std_flag(char **args, size_t n) {
   for (size_t i = 0; i < n; i++)
-    if (strncmp(args[i], "-std=", 5) == 0) return 1;
+    if (strncmp(args[i], "-std=", 5) == 0)
+      return 1;
   return 0;
 }
 
@@ -98,9 +106,12 @@ static void build_args(gm_run *run, const char *path, enum lang lang, gm_str_vec
 static int finding_cmp(const void *a, const void *b) {
   const gm_finding *x = a, *y = b;
   int c = strcmp(x->loc.file, y->loc.file);
-  if (c) return c;
-  if (x->loc.line != y->loc.line) return x->loc.line < y->loc.line ? -1 : 1;
-  if (x->loc.col != y->loc.col) return x->loc.col < y->loc.col ? -1 : 1;
+  if (c)
+    return c;
+  if (x->loc.line != y->loc.line)
+    return x->loc.line < y->loc.line ? -1 : 1;
+  if (x->loc.col != y->loc.col)
+    return x->loc.col < y->loc.col ? -1 : 1;
   return strcmp(x->rule->id, y->rule->id);
 }
 
@@ -116,7 +127,8 @@ static void fingerprint(gm_file_result *r) {
     const char *line =
         strcmp(f->loc.file, r->path) == 0 ? gm_source_line(&r->src, f->loc.line, &len) : NULL;
     for (size_t k = 0; line && k < len; k++)
-      if (!isspace((unsigned char)line[k])) h = gm_hash64(&line[k], 1, h);
+      if (!isspace((unsigned char)line[k]))
+        h = gm_hash64(&line[k], 1, h);
     int occurrence = 1;
     for (size_t k = 0; k < seen.len; k++)
       occurrence += seen.items[k] == h;
@@ -129,9 +141,12 @@ static void fingerprint(gm_file_result *r) {
 
 static int rule_enabled(gm_run *run, const gm_config *cfg, size_t i) {
   uint64_t bit = 1ULL << i;
-  if (run->cli_enabled) return (run->cli_enabled & bit) && !(run->cli_disabled & bit);
-  if (run->cli_disabled & bit) return 0;
-  if (cfg->enabled_rules && (cfg->enabled_rules & bit)) return 1;
+  if (run->cli_enabled)
+    return (run->cli_enabled & bit) && !(run->cli_disabled & bit);
+  if (run->cli_disabled & bit)
+    return 0;
+  if (cfg->enabled_rules && (cfg->enabled_rules & bit))
+    return 1;
   return !(cfg->disabled_rules & bit);
 }
 
@@ -220,7 +235,8 @@ static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
   }
   if (parse.tu && run->opt->dump_model)
     for (int i = 0; i < parse.tu->nfuncs; i++)
-      if (parse.tu->funcs[i]->in_main_file) gm_model_dump(parse.tu->funcs[i], c.msg);
+      if (parse.tu->funcs[i]->in_main_file)
+        gm_model_dump(parse.tu->funcs[i], c.msg);
 
   if (parse.tu) {
     gm_func_facts *facts;
@@ -229,7 +245,8 @@ static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
     for (int i = 0; i < nfacts; i++) {
       gm_check_ctx ctx = {facts[i].fn, facts[i].facts, facts[i].nfacts, &r->report};
       for (size_t k = 0; k < gm_rule_count; k++)
-        if (rule_enabled(run, cfg, k)) gm_rules[k]->check(&ctx);
+        if (rule_enabled(run, cfg, k))
+          gm_rules[k]->check(&ctx);
     }
   }
   /* suppressions, then a stable order */
@@ -270,7 +287,8 @@ static void *worker(void *arg) {
     pthread_mutex_lock(&p->lock);
     size_t i = p->next++;
     pthread_mutex_unlock(&p->lock);
-    if (i >= p->run->nfiles) break;
+    if (i >= p->run->nfiles)
+      break;
     analyze_file(p->run, index, &p->run->results[i]);
     pthread_mutex_lock(&p->lock);
     p->run->results[i].done = 1;
@@ -290,8 +308,10 @@ void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ct
       run->opt->pch == GM_PCH_ALWAYS || (run->opt->pch == GM_PCH_AUTO && cuda_files >= 3);
   pool p = {run, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
   size_t nthreads = (size_t)run->opt->jobs;
-  if (nthreads > run->nfiles) nthreads = run->nfiles;
-  if (nthreads < 1) nthreads = 1;
+  if (nthreads > run->nfiles)
+    nthreads = run->nfiles;
+  if (nthreads < 1)
+    nthreads = 1;
   pthread_t *threads = gm_xcalloc(nthreads, sizeof(pthread_t));
   pthread_attr_t attr;
   pthread_attr_init(&attr);

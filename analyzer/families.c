@@ -56,20 +56,23 @@ const gm_fn *gm_table_lookup(const gm_table *t, const char *name) {
   unsigned b = bucket_of(name);
   for (; t; t = t->base)
     for (struct entry *e = t->buckets[b]; e; e = e->next)
-      if (strcmp(e->fn.name, name) == 0) return &e->fn;
+      if (strcmp(e->fn.name, name) == 0)
+        return &e->fn;
   return NULL;
 }
 
 const gm_family *gm_table_family(const gm_table *t, const char *name) {
   for (; t; t = t->base)
     for (struct fam_entry *f = t->families; f; f = f->next)
-      if (strcmp(f->fam.name, name) == 0) return &f->fam;
+      if (strcmp(f->fam.name, name) == 0)
+        return &f->fam;
   return NULL;
 }
 
 int gm_fn_frees_family(const gm_fn *fn, const gm_family *fam) {
   for (int i = 0; i < fn->nfrees; i++)
-    if (fn->frees[i] == fam) return 1;
+    if (fn->frees[i] == fam)
+      return 1;
   return 0;
 }
 
@@ -118,7 +121,8 @@ static int for_each_item(struct parse_ctx *c, const char *value,
   for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && ok;
        tok = strtok_r(NULL, ",", &save)) {
     char *item = trim(tok);
-    if (*item) ok = fn(c, item, arg);
+    if (*item)
+      ok = fn(c, item, arg);
   }
   free(copy);
   return ok;
@@ -128,7 +132,8 @@ static int parse_arg_index(const char *v, int allow_return, int allow_none, int 
                            const char **field) {
   if (allow_return && strncmp(v, "return", 6) == 0 && (v[6] == 0 || v[6] == '.')) {
     *out = GM_ARG_RETURN;
-    if (field) *field = v[6] == '.' ? v + 7 : NULL;
+    if (field)
+      *field = v[6] == '.' ? v + 7 : NULL;
     return v[6] == 0 || (field && v[7]);
   }
   if (allow_none && strcmp(v, "none") == 0) {
@@ -137,7 +142,8 @@ static int parse_arg_index(const char *v, int allow_return, int allow_none, int 
   }
   char *end;
   long n = strtol(v, &end, 10);
-  if (end == v || n < 0 || n > 64) return 0;
+  if (end == v || n < 0 || n > 64)
+    return 0;
   if (*end == '.' && field && end[1]) {
     *field = end + 1;
   } else if (*end) {
@@ -161,7 +167,8 @@ static int add_free_family(struct parse_ctx *c, const char *name, void *fnp) {
 
 static int handler(void *user, const char *section, const char *name, const char *value) {
   struct parse_ctx *c = user;
-  if (c->failed) return 0;
+  if (c->failed)
+    return 0;
   char *sec = trim(strcpy(gm_xmalloc(strlen(section) + 1), section));
   char *space = strchr(sec, ' ');
   const char *what = sec, *subject = NULL;
@@ -177,7 +184,8 @@ static int handler(void *user, const char *section, const char *name, const char
     if (!sb)
       ok = fail(c, "unknown key '%s' in [rules] (expected enable or disable)", name, "");
     else {
-      if (sb->len) gm_sb_append(sb, ",");
+      if (sb->len)
+        gm_sb_append(sb, ",");
       gm_sb_append(sb, value);
     }
   } else if ((strcmp(what, "use") == 0 || strcmp(what, "noreturn") == 0) && !subject) {
@@ -189,7 +197,8 @@ static int handler(void *user, const char *section, const char *name, const char
   } else if (strcmp(what, "family") == 0 && subject) {
     struct fam_entry *f = NULL;
     for (struct fam_entry *e = c->table->families; e; e = e->next)
-      if (strcmp(e->fam.name, subject) == 0) f = e;
+      if (strcmp(e->fam.name, subject) == 0)
+        f = e;
     if (!f) {
       f = gm_xcalloc(1, sizeof *f);
       f->fam.name = own(c->table, subject);
@@ -310,7 +319,8 @@ gm_table *gm_table_extend(const gm_table *base, const char *text, const char *or
 }
 
 void gm_table_free(gm_table *t) {
-  if (!t) return;
+  if (!t)
+    return;
   for (unsigned b = 0; b < TABLE_BUCKETS; b++)
     for (struct entry *e = t->buckets[b], *n; e; e = n) {
       n = e->next;

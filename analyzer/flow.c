@@ -111,7 +111,8 @@ typedef struct engine {
 /* ---- state helpers ---- */
 
 static int slot_is_memory(const engine *e, int slot) {
-  if (slot >= e->fn->nvars) return 1; /* a member or pointee path */
+  if (slot >= e->fn->nvars)
+    return 1; /* a member or pointee path */
   const gm_var *v = &e->fn->vars[slot];
   return v->kind == GM_VAR_GLOBAL || v->kind == GM_VAR_REF || e->addr_taken[slot];
 }
@@ -124,7 +125,8 @@ static state *state_copy(const state *s) {
   state *c = gm_xcalloc(1, sizeof *c);
   c->nobjs = c->capobjs = s->nobjs;
   c->objs = gm_xmalloc(sizeof(obj) * (size_t)(s->nobjs ? s->nobjs : 1));
-  if (s->nobjs) memcpy(c->objs, s->objs, sizeof(obj) * (size_t)s->nobjs);
+  if (s->nobjs)
+    memcpy(c->objs, s->objs, sizeof(obj) * (size_t)s->nobjs);
   c->nslots = s->nslots;
   c->slots = gm_xmalloc(sizeof(val) * (size_t)(s->nslots ? s->nslots : 1));
   c->exposed = gm_xmalloc((size_t)(s->nslots ? s->nslots : 1));
@@ -134,14 +136,16 @@ static state *state_copy(const state *s) {
   }
   c->nfacts = c->capfacts = s->nfacts;
   c->facts = gm_xmalloc(sizeof(fact_rec) * (size_t)(s->nfacts ? s->nfacts : 1));
-  if (s->nfacts) memcpy(c->facts, s->facts, sizeof(fact_rec) * (size_t)s->nfacts);
+  if (s->nfacts)
+    memcpy(c->facts, s->facts, sizeof(fact_rec) * (size_t)s->nfacts);
   c->dead = s->dead;
   c->skipped_by = s->skipped_by;
   return c;
 }
 
 static void state_free(state *s) {
-  if (!s) return;
+  if (!s)
+    return;
   free(s->objs);
   free(s->slots);
   free(s->exposed);
@@ -157,7 +161,8 @@ static void list_free(state_list *l) {
 
 static val slot_get(const state *s, int slot) {
   val v = {V_UNKNOWN, 0, 0};
-  if (slot >= 0 && slot < s->nslots) return s->slots[slot];
+  if (slot >= 0 && slot < s->nslots)
+    return s->slots[slot];
   return v;
 }
 
@@ -203,7 +208,8 @@ static uint64_t slot_bit(int slot) {
 
 /* A call we do not model may write globals, and memory reachable from its arguments. */
 static uint64_t arg_roots(const gm_node *n) {
-  if (!n) return 0;
+  if (!n)
+    return 0;
   uint64_t m = n->kind == GM_N_VAR ? slot_bit(n->var) : 0;
   for (int i = 0; i < n->nkids; i++)
     m |= arg_roots(n->kids[i]);
@@ -217,7 +223,8 @@ static void drop_memory_facts(state *s, const gm_node *call) {
   int w = 0;
   for (int i = 0; i < s->nfacts; i++) {
     uint64_t d = s->facts[i].deps;
-    if ((d & GLOBAL_DEP) || ((d & MEMORY_DEP) && (d & roots))) continue;
+    if ((d & GLOBAL_DEP) || ((d & MEMORY_DEP) && (d & roots)))
+      continue;
     s->facts[w++] = s->facts[i];
   }
   s->nfacts = w;
@@ -230,7 +237,8 @@ static void facts_invalidate(const struct engine *e, state *s, int slot) {
   uint64_t bit = slot_bit(slot) | (slot_is_memory(e, slot) ? MEMORY_DEP | GLOBAL_DEP : 0);
   int w = 0;
   for (int i = 0; i < s->nfacts; i++)
-    if (!(s->facts[i].deps & bit)) s->facts[w++] = s->facts[i];
+    if (!(s->facts[i].deps & bit))
+      s->facts[w++] = s->facts[i];
   s->nfacts = w;
 }
 
@@ -244,7 +252,8 @@ static void fact_add(state *s, uint64_t key, uint64_t deps, int truth) {
 
 static int fact_find(const state *s, uint64_t key) {
   for (int i = 0; i < s->nfacts; i++)
-    if (s->facts[i].key == key) return s->facts[i].truth;
+    if (s->facts[i].key == key)
+      return s->facts[i].truth;
   return -1;
 }
 
@@ -262,7 +271,8 @@ static void state_gc(state *s) {
         keep = s->slots[k].kind == V_RESULT && s->slots[k].ref == i;
     }
     map[i] = keep ? w : -1;
-    if (keep) s->objs[w++] = *o;
+    if (keep)
+      s->objs[w++] = *o;
   }
   s->nobjs = w;
   for (int k = 0; k < s->nslots; k++) {
@@ -278,7 +288,8 @@ static void state_gc(state *s) {
 }
 
 static int state_equal(const state *a, const state *b) {
-  if (a->nobjs != b->nobjs || a->nfacts != b->nfacts) return 0;
+  if (a->nobjs != b->nobjs || a->nfacts != b->nfacts)
+    return 0;
   for (int i = 0; i < a->nobjs; i++) {
     const obj *x = &a->objs[i], *y = &b->objs[i];
     if (x->site != y->site || x->state != y->state || x->escaped != y->escaped ||
@@ -288,12 +299,15 @@ static int state_equal(const state *a, const state *b) {
   int n = a->nslots > b->nslots ? a->nslots : b->nslots;
   for (int i = 0; i < n; i++) {
     val x = slot_get(a, i), y = slot_get(b, i);
-    if (x.kind != y.kind || x.ref != y.ref || x.offset != y.offset) return 0;
+    if (x.kind != y.kind || x.ref != y.ref || x.offset != y.offset)
+      return 0;
     int ex = i < a->nslots && a->exposed[i], ey = i < b->nslots && b->exposed[i];
-    if (ex != ey) return 0;
+    if (ex != ey)
+      return 0;
   }
   for (int i = 0; i < a->nfacts; i++)
-    if (fact_find(b, a->facts[i].key) != a->facts[i].truth) return 0;
+    if (fact_find(b, a->facts[i].key) != a->facts[i].truth)
+      return 0;
   return 1;
 }
 
@@ -326,20 +340,23 @@ static void list_move_all(engine *e, state_list *to, state_list *from) {
 /* ---- paths (pseudo-variables for members and dereferences) ---- */
 
 static char *path_text(engine *e, const gm_node *n) {
-  if (!n) return gm_xstrdup("this");
+  if (!n)
+    return gm_xstrdup("this");
   switch (n->kind) {
   case GM_N_VAR:
     return gm_xasprintf("v%d", n->var);
   case GM_N_FIELD: {
     char *base = path_text(e, gm_kid(n, 0));
-    if (!base) return NULL;
+    if (!base)
+      return NULL;
     char *r = gm_xasprintf("%s.%s", base, n->name);
     free(base);
     return r;
   }
   case GM_N_DEREF: {
     char *base = path_text(e, gm_kid(n, 0));
-    if (!base) return NULL;
+    if (!base)
+      return NULL;
     char *r = gm_xasprintf("*%s", base);
     free(base);
     return r;
@@ -363,7 +380,8 @@ static int path_slot(engine *e, char *text) {
  * this function (automatic locals and by-value parameters). */
 static int lvalue_slot(engine *e, const gm_node *n, int *owning) {
   *owning = 0;
-  if (!n) return -1;
+  if (!n)
+    return -1;
   if (n->kind == GM_N_VAR) {
     const gm_var *v = &e->fn->vars[n->var];
     *owning = v->kind == GM_VAR_LOCAL || v->kind == GM_VAR_PARAM;
@@ -377,7 +395,8 @@ static int lvalue_slot(engine *e, const gm_node *n, int *owning) {
 }
 
 static const char *slot_name(engine *e, int slot) {
-  if (slot < e->fn->nvars) return e->fn->vars[slot].name;
+  if (slot < e->fn->nvars)
+    return e->fn->vars[slot].name;
   return NULL;
 }
 
@@ -398,7 +417,8 @@ static int slot_out_param(engine *e, int slot) {
 /* ---- facts ---- */
 
 static void add_fact(engine *e, gm_fact f) {
-  if (e->summary_mode) return;
+  if (e->summary_mode)
+    return;
   /* several paths reach the same wrong free: one finding */
   for (size_t i = 0; i < e->facts.len; i++)
     if (e->facts.items[i].kind == f.kind && e->facts.items[i].at == f.at &&
@@ -409,14 +429,16 @@ static void add_fact(engine *e, gm_fact f) {
 
 static int site_reported(engine *e, const gm_node *site) {
   for (size_t i = 0; i < e->reported.len; i++)
-    if (e->reported.items[i] == site) return 1;
+    if (e->reported.items[i] == site)
+      return 1;
   return 0;
 }
 
 static void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how) {
   obj *o = &s->objs[id];
   o->escaped = 1; /* reported once; it no longer matters on this path */
-  if (!o->site || site_reported(e, o->site) || e->summary_mode) return;
+  if (!o->site || site_reported(e, o->site) || e->summary_mode)
+    return;
   GM_PUSH(e->reported, o->site);
   gm_fact f = {0};
   f.kind = GM_FACT_LEAK;
@@ -431,11 +453,13 @@ static void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_
 }
 
 static void escape_val(state *s, val v) {
-  if (v.kind == V_OBJ && v.ref < s->nobjs) s->objs[v.ref].escaped = 1;
+  if (v.kind == V_OBJ && v.ref < s->nobjs)
+    s->objs[v.ref].escaped = 1;
   if (v.kind == V_ADDR && v.ref < s->nslots) {
     /* the variable's address got away: what it holds now, or later, may be freed through it */
     val held = s->slots[v.ref];
-    if (held.kind == V_OBJ && held.ref < s->nobjs) s->objs[held.ref].escaped = 1;
+    if (held.kind == V_OBJ && held.ref < s->nobjs)
+      s->objs[held.ref].escaped = 1;
     s->exposed[v.ref] = 1;
   }
 }
@@ -445,12 +469,15 @@ static void assign_slot(engine *e, state *s, int slot, int owning, val v, const 
                         enum gm_exit_kind how) {
   val old = slot_get(s, slot);
   slot_set_raw(s, slot, v);
-  if (s->exposed[slot]) owning = 0;
+  if (s->exposed[slot])
+    owning = 0;
   facts_invalidate(e, s, slot);
   if (v.kind == V_OBJ) {
     obj *o = &s->objs[v.ref];
-    if (!o->owner) o->owner = slot_name(e, slot);
-    if (!owning) o->escaped = 1;
+    if (!o->owner)
+      o->owner = slot_name(e, slot);
+    if (!owning)
+      o->escaped = 1;
   }
   if (old.kind == V_OBJ && !(v.kind == V_OBJ && v.ref == old.ref)) {
     obj *o = &s->objs[old.ref];
@@ -462,7 +489,8 @@ static void assign_slot(engine *e, state *s, int slot, int owning, val v, const 
 /* ---- summaries lookup ---- */
 
 static summary *summary_for(engine *e, const char *usr) {
-  if (!usr) return NULL;
+  if (!usr)
+    return NULL;
   uint64_t h = gm_hash64(usr, strlen(usr), 0);
   for (int i = 0; i < e->nsummaries; i++)
     if (e->summaries[i].usr_hash == h && strcmp(e->summaries[i].fn->usr, usr) == 0)
@@ -480,9 +508,11 @@ static val mk(int kind, int ref) {
 
 static void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row,
                     const char *via) {
-  if (v.kind != V_OBJ) return; /* null, unknown or not a pointer we know: nothing to judge */
+  if (v.kind != V_OBJ)
+    return; /* null, unknown or not a pointer we know: nothing to judge */
   obj *o = &s->objs[v.ref];
-  if (o->state == OBJ_FAILED) return;
+  if (o->state == OBJ_FAILED)
+    return;
   if (o->state == OBJ_FREED) {
     if (o->param < 0 || !e->summary_mode) {
       gm_fact f = {0};
@@ -507,7 +537,8 @@ static void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn
     f.at = call;
     f.free_name = row->name;
     f.via = via;
-    if (o->site) add_fact(e, f);
+    if (o->site)
+      add_fact(e, f);
   } else if (o->family && !gm_fn_frees_family(row, o->family)) {
     gm_fact f = {0};
     f.kind = GM_FACT_MISMATCH;
@@ -538,13 +569,15 @@ static void bind_out_arg(engine *e, state *s, const gm_node *arg, const char *fi
   } else if (arg) {
     /* `cudaMalloc(out, n)` with `T **out`: the pointee of out receives it */
     char *base = path_text(e, arg);
-    if (base) text = gm_xasprintf("*%s", base);
+    if (base)
+      text = gm_xasprintf("*%s", base);
     free(base);
   }
   if (lv && !field) {
     slot = lvalue_slot(e, lv, &owning);
   } else {
-    if (lv) text = path_text(e, lv);
+    if (lv)
+      text = path_text(e, lv);
     if (text && field) {
       char *t = gm_xasprintf("%s.%s", text, field);
       free(text);
@@ -580,11 +613,14 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   const gm_fn *row = n->fn;
   summary *sum = row ? NULL : summary_for(e, n->callee_usr);
   int out_arg = -1;
-  if (row && row->kind == GM_FN_ALLOC && row->ptr_arg >= 0) out_arg = row->ptr_arg;
+  if (row && row->kind == GM_FN_ALLOC && row->ptr_arg >= 0)
+    out_arg = row->ptr_arg;
   val *args = gm_xcalloc((size_t)(n->nkids ? n->nkids : 1), sizeof(val));
   for (int i = 0; i < n->nkids; i++) {
-    if (i == out_arg) continue;
-    if (sum && i < sum->nparams && sum->params[i].effect == P_OUT_ALLOC) continue;
+    if (i == out_arg)
+      continue;
+    if (sum && i < sum->nparams && sum->params[i].effect == P_OUT_ALLOC)
+      continue;
     args[i] = eval(e, s, n->kids[i]);
   }
   val result = mk(V_UNKNOWN, 0);
@@ -605,7 +641,8 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       s->objs[id].escaped = 1;
     }
   } else if (row && row->kind == GM_FN_FREE) {
-    if (row->ptr_arg < n->nkids) do_free(e, s, n, args[row->ptr_arg], row, NULL);
+    if (row->ptr_arg < n->nkids)
+      do_free(e, s, n, args[row->ptr_arg], row, NULL);
   } else if (row && row->kind == GM_FN_USE) {
     /* reads or writes through its pointers; ownership stays here */
     drop_memory_facts(s, n);
@@ -628,7 +665,8 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         bind_out_arg(e, s, n->kids[i], NULL, id, n);
       }
     }
-    if (sum->returns_fresh) result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh, 1));
+    if (sum->returns_fresh)
+      result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh, 1));
     drop_memory_facts(s, n);
   } else {
     /* unknown callee: it may keep or free what it is given */
@@ -649,7 +687,8 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
 
 static val eval(engine *e, state *s, const gm_node *n) {
   val unknown = mk(V_UNKNOWN, 0);
-  if (!n || s->dead) return unknown;
+  if (!n || s->dead)
+    return unknown;
   e->steps++;
   switch (n->kind) {
   case GM_N_NULL:
@@ -662,8 +701,10 @@ static val eval(engine *e, state *s, const gm_node *n) {
   case GM_N_DEREF: {
     int owning;
     int slot = lvalue_slot(e, n, &owning);
-    if (slot >= 0 && slot < s->nslots) return s->slots[slot];
-    if (n->kind == GM_N_DEREF || gm_kid(n, 0)) (void)eval(e, s, gm_kid(n, 0));
+    if (slot >= 0 && slot < s->nslots)
+      return s->slots[slot];
+    if (n->kind == GM_N_DEREF || gm_kid(n, 0))
+      (void)eval(e, s, gm_kid(n, 0));
     return unknown;
   }
   case GM_N_INDEX:
@@ -750,8 +791,10 @@ static val eval(engine *e, state *s, const gm_node *n) {
     (void)eval(e, s, gm_kid(n, 0));
     val a = eval(e, s, gm_kid(n, 1));
     val b = eval(e, s, gm_kid(n, 2));
-    if (a.kind == V_OBJ && (b.kind == V_NULL || (b.kind == V_OBJ && b.ref == a.ref))) return a;
-    if (b.kind == V_OBJ && a.kind == V_NULL) return b;
+    if (a.kind == V_OBJ && (b.kind == V_NULL || (b.kind == V_OBJ && b.ref == a.ref)))
+      return a;
+    if (b.kind == V_OBJ && a.kind == V_NULL)
+      return b;
     escape_val(s, a);
     escape_val(s, b);
     return unknown;
@@ -811,7 +854,8 @@ static val eval(engine *e, state *s, const gm_node *n) {
 /* ---- conditions ---- */
 
 static int is_pure(const gm_node *n, uint64_t *deps, const engine *e) {
-  if (!n) return 1;
+  if (!n)
+    return 1;
   switch (n->kind) {
   case GM_N_CALL:
   case GM_N_ASSIGN:
@@ -823,7 +867,8 @@ static int is_pure(const gm_node *n, uint64_t *deps, const engine *e) {
   case GM_N_VAR:
     if (e->addr_taken[n->var] || e->fn->vars[n->var].kind == GM_VAR_GLOBAL)
       *deps |= GLOBAL_DEP; /* may change behind our back */
-    if (e->fn->vars[n->var].kind == GM_VAR_REF) *deps |= MEMORY_DEP;
+    if (e->fn->vars[n->var].kind == GM_VAR_REF)
+      *deps |= MEMORY_DEP;
     *deps |= slot_bit(n->var);
     return 1;
   case GM_N_FIELD:
@@ -835,15 +880,18 @@ static int is_pure(const gm_node *n, uint64_t *deps, const engine *e) {
     break;
   }
   for (int i = 0; i < n->nkids; i++)
-    if (!is_pure(n->kids[i], deps, e)) return 0;
+    if (!is_pure(n->kids[i], deps, e))
+      return 0;
   return 1;
 }
 
 static uint64_t node_key(const gm_node *n, uint64_t h) {
-  if (!n) return gm_hash64("~", 1, h);
+  if (!n)
+    return gm_hash64("~", 1, h);
   int parts[3] = {(int)n->kind, n->op, n->var};
   h = gm_hash64(parts, sizeof parts, h);
-  if (n->name) h = gm_hash64(n->name, strlen(n->name), h);
+  if (n->name)
+    h = gm_hash64(n->name, strlen(n->name), h);
   for (int i = 0; i < n->nkids; i++)
     h = node_key(n->kids[i], h);
   return h;
@@ -985,7 +1033,8 @@ static void cond_split(engine *e, state *s, const gm_node *c, state_list *t, sta
       if (va.kind == V_RESULT && vb.kind == V_CONST && c->op == '=') {
         /* err == cudaErrorMemoryAllocation: the true branch is a failure */
         state *bad = state_copy(s);
-        if (bad->objs[va.ref].state == OBJ_LIVE) bad->objs[va.ref].state = OBJ_FAILED;
+        if (bad->objs[va.ref].state == OBJ_LIVE)
+          bad->objs[va.ref].state = OBJ_FAILED;
         route(e, bad, 1, t, f);
         route(e, s, 0, t, f);
         return;
@@ -1012,7 +1061,8 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out);
 static void check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how) {
   for (int i = 0; i < s->nobjs; i++) {
     obj *o = &s->objs[i];
-    if (o->state == OBJ_LIVE && !o->escaped && o->site) report_leak(e, s, i, at, how);
+    if (o->state == OBJ_LIVE && !o->escaped && o->site)
+      report_leak(e, s, i, at, how);
   }
 }
 
@@ -1022,7 +1072,8 @@ static void observe_exit(engine *e, state *s, val ret) {
   if (ret.kind == V_OBJ && s->objs[ret.ref].site && !s->objs[ret.ref].escaped &&
       s->objs[ret.ref].state == OBJ_LIVE && !ret.offset) {
     const gm_family *fam = s->objs[ret.ref].family;
-    if (ob->ret_family && ob->ret_family != fam) ob->ret_other++;
+    if (ob->ret_family && ob->ret_family != fam)
+      ob->ret_other++;
     ob->ret_family = fam;
     ob->ret_fresh++;
   } else if (ret.kind != V_NULL) {
@@ -1031,17 +1082,20 @@ static void observe_exit(engine *e, state *s, val ret) {
   int np = e->fn->nparams;
   for (int i = 0; i < s->nobjs; i++) {
     obj *o = &s->objs[i];
-    if (o->param < 0 || o->param >= np) continue;
+    if (o->param < 0 || o->param >= np)
+      continue;
     if (o->state == OBJ_FREED && o->freed_by) {
       ob->freed[o->param]++;
       ob->free_rows[o->param] = o->freed_by;
       ob->free_via[o->param] = o->freed_via;
     }
-    if (o->escaped) ob->escaped[o->param]++;
+    if (o->escaped)
+      ob->escaped[o->param]++;
   }
   for (int slot = 0; slot < s->nslots; slot++) {
     int p = slot_out_param(e, slot);
-    if (p < 0 || p >= np) continue;
+    if (p < 0 || p >= np)
+      continue;
     val v = s->slots[slot];
     if (v.kind == V_OBJ && s->objs[v.ref].site && s->objs[v.ref].state != OBJ_FREED) {
       ob->out_fresh[p]++;
@@ -1136,7 +1190,8 @@ static void exec_switch(engine *e, state_list *in, const gm_node *n, flow_out *o
   const gm_node *body = gm_kid(n, 1);
   for (int i = 0; body && i < body->nkids; i++)
     for (const gm_node *k = body->kids[i]; k && k->kind == GM_N_CASE; k = gm_kid(k, 0))
-      if (k->op) has_default = 1;
+      if (k->op)
+        has_default = 1;
   state_list none = {0};
   flow_out r = {0};
   exec(e, &none, body, &r);
@@ -1236,9 +1291,11 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
       state *s = in->items[i];
       val v = eval(e, s, gm_kid(n, 0));
       if (!s->dead) {
-        if (e->summary_mode) observe_exit(e, s, v);
+        if (e->summary_mode)
+          observe_exit(e, s, v);
         escape_val(s, v);
-        if (!e->summary_mode) check_exit(e, s, n, GM_EXIT_RETURN);
+        if (!e->summary_mode)
+          check_exit(e, s, n, GM_EXIT_RETURN);
       }
       state_free(s);
     }
@@ -1298,15 +1355,18 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
  * An address handed to a table function (cudaMalloc(&p), cudaMemcpy(&x, ...)) does not count:
  * what those calls do with it is modelled. */
 static void mark_addr_taken(engine *e, const gm_node *n) {
-  if (!n) return;
+  if (!n)
+    return;
   int known_call = n->kind == GM_N_CALL && (n->fn || n->is_launch);
   for (int i = 0; i < n->nkids; i++) {
     const gm_node *k = n->kids[i];
     if (k && k->kind == GM_N_ADDR && gm_kid(k, 0) && k->kids[0]->kind == GM_N_VAR) {
-      if (!known_call) e->addr_taken[k->kids[0]->var] = 1;
+      if (!known_call)
+        e->addr_taken[k->kids[0]->var] = 1;
       continue;
     }
-    if (k && n->kind == GM_N_LAMBDA && k->kind == GM_N_VAR) e->addr_taken[k->var] = 1;
+    if (k && n->kind == GM_N_LAMBDA && k->kind == GM_N_VAR)
+      e->addr_taken[k->var] = 1;
     mark_addr_taken(e, k);
   }
 }
@@ -1320,7 +1380,8 @@ static void run_function(engine *e, const gm_func *fn) {
   state *s = state_new();
   for (int v = 0; v < fn->nvars; v++) {
     const gm_var *var = &fn->vars[v];
-    if (var->param_index < 0 || !var->is_handle) continue;
+    if (var->param_index < 0 || !var->is_handle)
+      continue;
     obj o = {0};
     o.param = var->param_index;
     o.state = OBJ_LIVE; /* the caller owns it: no site, so never reported as a leak */
@@ -1425,14 +1486,16 @@ void gm_flow_analyze(const gm_tu *tu, gm_func_facts **out, int *nout) {
     int changed = 0;
     for (int i = 0; i < tu->nfuncs; i++)
       changed |= summarise(&e, &e.summaries[i]);
-    if (!changed) break;
+    if (!changed)
+      break;
   }
   gm_func_facts *results =
       gm_arena_alloc(tu->arena, sizeof(gm_func_facts) * (size_t)(tu->nfuncs ? tu->nfuncs : 1));
   int n = 0;
   for (int i = 0; i < tu->nfuncs; i++) {
     const gm_func *fn = tu->funcs[i];
-    if (!fn->in_main_file) continue;
+    if (!fn->in_main_file)
+      continue;
     e.facts.len = 0;
     e.reported.len = 0;
     run_function(&e, fn);
@@ -1441,7 +1504,8 @@ void gm_flow_analyze(const gm_tu *tu, gm_func_facts **out, int *nout) {
     r->truncated = e.truncated;
     r->nfacts = (int)e.facts.len;
     r->facts = gm_arena_alloc(tu->arena, sizeof(gm_fact) * (e.facts.len ? e.facts.len : 1));
-    if (e.facts.len) memcpy(r->facts, e.facts.items, sizeof(gm_fact) * e.facts.len);
+    if (e.facts.len)
+      memcpy(r->facts, e.facts.items, sizeof(gm_fact) * e.facts.len);
   }
   GM_VEC_FREE(e.facts);
   GM_VEC_FREE(e.reported);

@@ -49,7 +49,8 @@ static const char *gm_xasprintf_tmp(builder *b, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   char *tmp = NULL;
-  if (vasprintf(&tmp, fmt, ap) < 0) tmp = NULL;
+  if (vasprintf(&tmp, fmt, ap) < 0)
+    tmp = NULL;
   va_end(ap);
   const char *r = gm_arena_strdup(b->arena, tmp ? tmp : "");
   free(tmp);
@@ -157,13 +158,15 @@ static const char *new_kind(builder *b, CXCursor c) {
   CXToken *toks = NULL;
   unsigned n = 0;
   const char *kind = "new";
-  if (!tokens_in(b, clang_getCursorExtent(c), &toks, &n)) return kind;
+  if (!tokens_in(b, clang_getCursorExtent(c), &toks, &n))
+    return kind;
   unsigned i = 0;
   while (i < n) { /* skip `::` and find `new` */
     char *t = token_text(b, toks[i++]);
     int is_new = strcmp(t, "new") == 0;
     free(t);
-    if (is_new) break;
+    if (is_new)
+      break;
   }
   int depth = 0;
   for (int first = 1; i < n; i++, first = 0) {
@@ -195,14 +198,16 @@ static const char *delete_kind(builder *b, CXCursor c) {
   CXToken *toks = NULL;
   unsigned n = 0;
   const char *kind = "delete";
-  if (!tokens_in(b, clang_getCursorExtent(c), &toks, &n)) return kind;
+  if (!tokens_in(b, clang_getCursorExtent(c), &toks, &n))
+    return kind;
   for (unsigned i = 0; i + 1 < n; i++) {
     char *t = token_text(b, toks[i]);
     int is_delete = strcmp(t, "delete") == 0;
     free(t);
     if (is_delete) {
       char *next = token_text(b, toks[i + 1]);
-      if (strcmp(next, "[") == 0) kind = "delete-array";
+      if (strcmp(next, "[") == 0)
+        kind = "delete-array";
       free(next);
       break;
     }
@@ -254,7 +259,8 @@ static const char *callee_name(builder *b, CXCursor c, cursor_vec *kids) {
     /* dependent call in a template: the callee is an unresolved reference */
     CXString found = {0};
     first_name_visitor(kids->items[0], c, &found);
-    if (!found.data) clang_visitChildren(kids->items[0], first_name_visitor, &found);
+    if (!found.data)
+      clang_visitChildren(kids->items[0], first_name_visitor, &found);
     if (found.data) {
       r = gm_arena_strdup(b->arena, clang_getCString(found) ? clang_getCString(found) : "");
       clang_disposeString(found);
@@ -273,7 +279,8 @@ static gm_node *conv_call(builder *b, CXCursor c, cursor_vec *kids) {
       CXString ks = clang_getCursorSpelling(k);
       launch = strcmp(clang_getCString(ks), "__cudaPushCallConfiguration") == 0;
       clang_disposeString(ks);
-      if (launch) break;
+      if (launch)
+        break;
     }
   }
   int nargs = clang_Cursor_getNumArguments(c);
@@ -296,12 +303,15 @@ static gm_node *conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   enum CXCursorKind rk = clang_getCursorKind(ref);
   int is_member = rk == CXCursor_CXXMethod || rk == CXCursor_Constructor ||
                   rk == CXCursor_Destructor || rk == CXCursor_ConversionFunction;
-  if (!launch && !is_member) n->fn = gm_table_lookup(b->table, name);
-  if (n->fn && n->fn->kind == GM_FN_NORETURN) n->noreturn = 1;
+  if (!launch && !is_member)
+    n->fn = gm_table_lookup(b->table, name);
+  if (n->fn && n->fn->kind == GM_FN_NORETURN)
+    n->noreturn = 1;
   if (!clang_Cursor_isNull(ref) && is_function_kind(rk)) {
     n->in_system = clang_Location_isInSystemHeader(clang_getCursorLocation(ref)) != 0;
     CXString ts = clang_getTypeSpelling(clang_getCursorType(ref));
-    if (strstr(clang_getCString(ts), "noreturn")) n->noreturn = 1;
+    if (strstr(clang_getCString(ts), "noreturn"))
+      n->noreturn = 1;
     clang_disposeString(ts);
     if (!n->in_system)
       n->callee_usr = arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(ref)));
@@ -312,7 +322,8 @@ static gm_node *conv_call(builder *b, CXCursor c, cursor_vec *kids) {
 
 static int literal_is_zero(CXCursor c) {
   CXEvalResult r = clang_Cursor_Evaluate(c);
-  if (!r) return 0;
+  if (!r)
+    return 0;
   int zero = clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
   clang_EvalResult_dispose(r);
   return zero;
@@ -395,7 +406,8 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
     /* conversions: the value passes through; type references among the kids are skipped */
     cursor_vec exprs = {0};
     for (size_t i = 0; i < kids.len; i++)
-      if (clang_isExpression(clang_getCursorKind(kids.items[i]))) GM_PUSH(exprs, kids.items[i]);
+      if (clang_isExpression(clang_getCursorKind(kids.items[i])))
+        GM_PUSH(exprs, kids.items[i]);
     if (exprs.len == 1)
       n = conv_expr(b, exprs.items[0]);
     else if (exprs.len == 0 && k == CXCursor_CStyleCastExpr && literal_is_zero(c))
@@ -448,7 +460,8 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
       call->fn = gm_table_lookup(b->table, kind);
       n->kind = GM_N_COMMA;
       gm_node **kids2 = gm_arena_alloc(b->arena, sizeof(gm_node *) * (size_t)(n->nkids + 1));
-      if (n->nkids) memcpy(kids2, n->kids, sizeof(gm_node *) * (size_t)n->nkids);
+      if (n->nkids)
+        memcpy(kids2, n->kids, sizeof(gm_node *) * (size_t)n->nkids);
       kids2[n->nkids++] = call;
       n->kids = kids2;
     }
@@ -458,7 +471,8 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
     n = new_node(b, GM_N_CALL, c, kids.len ? 1 : 0);
     n->name = delete_kind(b, c);
     n->fn = gm_table_lookup(b->table, n->name);
-    if (kids.len) n->kids[0] = conv_expr(b, kids.items[kids.len - 1]);
+    if (kids.len)
+      n->kids[0] = conv_expr(b, kids.items[kids.len - 1]);
     break;
   }
   case CXCursor_BinaryOperator:
@@ -517,20 +531,24 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
   case CXCursor_MemberRefExpr: {
     cursor_vec exprs = {0};
     for (size_t i = 0; i < kids.len; i++)
-      if (clang_isExpression(clang_getCursorKind(kids.items[i]))) GM_PUSH(exprs, kids.items[i]);
+      if (clang_isExpression(clang_getCursorKind(kids.items[i])))
+        GM_PUSH(exprs, kids.items[i]);
     n = new_node(b, GM_N_FIELD, c, exprs.len ? 1 : 0);
     n->name = arena_cxstring(b, clang_getCursorSpelling(c));
-    if (exprs.len) n->kids[0] = conv_expr(b, exprs.items[0]);
+    if (exprs.len)
+      n->kids[0] = conv_expr(b, exprs.items[0]);
     GM_VEC_FREE(exprs);
     break;
   }
   case CXCursor_ArraySubscriptExpr:
     n = other_node(b, c, &kids);
-    if (n->nkids == 2) n->kind = GM_N_INDEX;
+    if (n->nkids == 2)
+      n->kind = GM_N_INDEX;
     break;
   case CXCursor_ConditionalOperator:
     n = other_node(b, c, &kids);
-    if (n->nkids == 3) n->kind = GM_N_COND;
+    if (n->nkids == 3)
+      n->kind = GM_N_COND;
     break;
   case CXCursor_LambdaExpr:
     n = conv_lambda(b, c);
@@ -572,13 +590,15 @@ static gm_node *conv_decl(builder *b, CXCursor var) {
       n->kids[0] = conv_expr(b, kids.items[i]);
       break;
     }
-  if (!n->kids[0]) n->nkids = 0;
+  if (!n->kids[0])
+    n->nkids = 0;
   GM_VEC_FREE(kids);
   return n;
 }
 
 static gm_node *comma2(builder *b, CXCursor c, gm_node *first, gm_node *second) {
-  if (!first) return second;
+  if (!first)
+    return second;
   gm_node *n = new_node(b, GM_N_COMMA, c, 2);
   n->kids[0] = first;
   n->kids[1] = second;
@@ -587,8 +607,10 @@ static gm_node *comma2(builder *b, CXCursor c, gm_node *first, gm_node *second) 
 
 /* A condition with an optional declaration in front (`if (T *p = f())`, `while (T x = g())`). */
 static gm_node *conv_cond_part(builder *b, CXCursor c) {
-  if (clang_getCursorKind(c) == CXCursor_VarDecl) return conv_decl(b, c);
-  if (clang_getCursorKind(c) == CXCursor_DeclStmt) return conv_stmt(b, c);
+  if (clang_getCursorKind(c) == CXCursor_VarDecl)
+    return conv_decl(b, c);
+  if (clang_getCursorKind(c) == CXCursor_DeclStmt)
+    return conv_stmt(b, c);
   return conv_expr(b, c);
 }
 
@@ -609,7 +631,8 @@ static void for_parts(builder *b, CXCursor c, cursor_vec *kids, CXCursor parts[3
       parts[i] = kids->items[i], present[i] = 1;
     return;
   }
-  if (nparts == 0) return;
+  if (nparts == 0)
+    return;
   CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(c));
   CXSourceLocation body = clang_getRangeStart(clang_getCursorExtent(kids->items[kids->len - 1]));
   CXToken *toks = NULL;
@@ -623,7 +646,8 @@ static void for_parts(builder *b, CXCursor c, cursor_vec *kids, CXCursor parts[3
     clang_tokenize(b->tu, clang_getRange(start, body), &toks, &ntoks);
   int depth = 0;
   for (unsigned i = 0; i < ntoks && nsemis < 2; i++) {
-    if (clang_getTokenKind(toks[i]) != CXToken_Punctuation) continue;
+    if (clang_getTokenKind(toks[i]) != CXToken_Punctuation)
+      continue;
     CXString s = clang_getTokenSpelling(b->tu, toks[i]);
     const char *t = clang_getCString(s);
     if (strcmp(t, "(") == 0)
@@ -634,7 +658,8 @@ static void for_parts(builder *b, CXCursor c, cursor_vec *kids, CXCursor parts[3
       semis[nsemis++] = offset_of(clang_getTokenLocation(b->tu, toks[i]));
     clang_disposeString(s);
   }
-  if (ntoks) clang_disposeTokens(b->tu, toks, ntoks);
+  if (ntoks)
+    clang_disposeTokens(b->tu, toks, ntoks);
   if (nsemis == 2) {
     for (size_t i = 0; i < nparts; i++) {
       unsigned off = offset_of(clang_getRangeStart(clang_getCursorExtent(kids->items[i])));
@@ -663,7 +688,8 @@ static gm_node *conv_stmt(builder *b, CXCursor c) {
   case CXCursor_DeclStmt: {
     cursor_vec vars = {0};
     for (size_t i = 0; i < kids.len; i++)
-      if (clang_getCursorKind(kids.items[i]) == CXCursor_VarDecl) GM_PUSH(vars, kids.items[i]);
+      if (clang_getCursorKind(kids.items[i]) == CXCursor_VarDecl)
+        GM_PUSH(vars, kids.items[i]);
     n = new_node(b, GM_N_SEQ, c, (int)vars.len);
     for (size_t i = 0; i < vars.len; i++)
       n->kids[i] = conv_decl(b, vars.items[i]);
@@ -704,7 +730,8 @@ static gm_node *conv_stmt(builder *b, CXCursor c) {
     n->op = GM_LOOP_WHILE;
     if (kids.len >= 2) {
       gm_node *cond = conv_expr(b, kids.items[kids.len - 2]);
-      if (kids.len >= 3) cond = comma2(b, c, conv_cond_part(b, kids.items[kids.len - 3]), cond);
+      if (kids.len >= 3)
+        cond = comma2(b, c, conv_cond_part(b, kids.items[kids.len - 3]), cond);
       n->kids[1] = cond;
       n->kids[3] = conv_stmt(b, kids.items[kids.len - 1]);
     }
@@ -762,7 +789,8 @@ static gm_node *conv_stmt(builder *b, CXCursor c) {
   case CXCursor_ReturnStmt:
     n = new_node(b, GM_N_RETURN, c, 1);
     n->kids[0] = kids.len ? conv_expr(b, kids.items[0]) : NULL;
-    if (!n->kids[0]) n->nkids = 0;
+    if (!n->kids[0])
+      n->nkids = 0;
     break;
   case CXCursor_BreakStmt:
     n = new_node(b, GM_N_BREAK, c, 0);
@@ -835,7 +863,8 @@ static gm_func *build_function(builder *b, CXCursor c) {
   fn->usr = arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(c)));
   fn->loc = loc_of(b, c);
   fn->end_loc = loc_of_location(b, clang_getRangeEnd(clang_getCursorExtent(body)));
-  if (fn->end_loc.col > 1) fn->end_loc.col--; /* the range ends just past the brace */
+  if (fn->end_loc.col > 1)
+    fn->end_loc.col--; /* the range ends just past the brace */
   fn->in_main_file = clang_Location_isFromMainFile(clang_getCursorLocation(c)) != 0;
   fn->is_kernel = has_child_attr(c, CXCursor_CUDAGlobalAttr);
   int nparams = clang_Cursor_getNumArguments(c);
@@ -858,7 +887,8 @@ static gm_func *build_function(builder *b, CXCursor c) {
     /* member initialisers (`: p_(p)`) run first; storing into a member hands the value over */
     cursor_vec inits = {0};
     for (size_t i = 0; i < kids.len; i++)
-      if (clang_isExpression(clang_getCursorKind(kids.items[i]))) GM_PUSH(inits, kids.items[i]);
+      if (clang_isExpression(clang_getCursorKind(kids.items[i])))
+        GM_PUSH(inits, kids.items[i]);
     if (inits.len) {
       gm_node *seq = new_node(b, GM_N_SEQ, c, 2);
       gm_node *agg = new_node(b, GM_N_AGGREGATE, c, (int)inits.len);
@@ -872,7 +902,8 @@ static gm_func *build_function(builder *b, CXCursor c) {
   }
   fn->nvars = (int)b->vars.len;
   fn->vars = gm_arena_alloc(b->arena, sizeof(gm_var) * (b->vars.len ? b->vars.len : 1));
-  if (b->vars.len) memcpy(fn->vars, b->vars.items, sizeof(gm_var) * b->vars.len);
+  if (b->vars.len)
+    memcpy(fn->vars, b->vars.items, sizeof(gm_var) * b->vars.len);
   fn->nnodes = b->next_id;
   GM_VEC_FREE(kids);
   return fn;
@@ -887,12 +918,14 @@ static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClien
   (void)parent;
   struct collect_ctx *ctx = data;
   CXSourceLocation l = clang_getCursorLocation(c);
-  if (clang_Location_isInSystemHeader(l)) return CXChildVisit_Continue;
+  if (clang_Location_isInSystemHeader(l))
+    return CXChildVisit_Continue;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (is_function_kind(k) && k != CXCursor_LambdaExpr) {
     if (clang_isCursorDefinition(c)) {
       gm_func *fn = build_function(ctx->b, c);
-      if (fn) GM_PUSH(ctx->funcs, fn);
+      if (fn)
+        GM_PUSH(ctx->funcs, fn);
       for (size_t i = 0; i < ctx->b->lambdas.len; i++)
         GM_PUSH(ctx->funcs, ctx->b->lambdas.items[i]);
       ctx->b->lambdas.len = 0;
@@ -914,7 +947,8 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
       CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
   enum CXErrorCode rc =
       clang_parseTranslationUnit2(index, path, args, nargs, NULL, 0, options, &tu);
-  if (rc != CXError_Success || !tu) return -1;
+  if (rc != CXError_Success || !tu)
+    return -1;
   builder b = {0};
   b.arena = gm_arena_new();
   b.table = table;
@@ -942,7 +976,8 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   model->path = gm_arena_strdup(b.arena, path);
   model->nfuncs = (int)ctx.funcs.len;
   model->funcs = gm_arena_alloc(b.arena, sizeof(gm_func *) * (ctx.funcs.len ? ctx.funcs.len : 1));
-  if (ctx.funcs.len) memcpy(model->funcs, ctx.funcs.items, sizeof(gm_func *) * ctx.funcs.len);
+  if (ctx.funcs.len)
+    memcpy(model->funcs, ctx.funcs.items, sizeof(gm_func *) * ctx.funcs.len);
   GM_VEC_FREE(ctx.funcs);
   GM_VEC_FREE(b.vars);
   GM_VEC_FREE(b.var_decls);
@@ -953,7 +988,8 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
 }
 
 void gm_parse_free(gm_parse *p) {
-  if (p->tu) gm_arena_free(p->tu->arena);
+  if (p->tu)
+    gm_arena_free(p->tu->arena);
   for (size_t i = 0; i < p->diags.len; i++)
     free(p->diags.items[i].message);
   GM_VEC_FREE(p->diags);

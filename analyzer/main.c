@@ -29,7 +29,8 @@ typedef struct main_ctx {
 static void on_file_done(gm_run *run, size_t i, void *arg) {
   main_ctx *m = arg;
   gm_file_result *r = &run->results[i];
-  if (r->messages_len) fwrite(r->messages, 1, r->messages_len, stderr);
+  if (r->messages_len)
+    fwrite(r->messages, 1, r->messages_len, stderr);
   fflush(stderr);
   m->input_errors += r->input_error;
   m->verify_problems += r->verify_problems;
@@ -43,7 +44,8 @@ static void on_file_done(gm_run *run, size_t i, void *arg) {
     gm_finding *shown = gm_xcalloc(r->report.findings.len + 1, sizeof(gm_finding));
     size_t n = 0;
     for (size_t k = 0; k < r->report.findings.len; k++)
-      if (!r->report.findings.items[k].baselined) shown[n++] = r->report.findings.items[k];
+      if (!r->report.findings.items[k].baselined)
+        shown[n++] = r->report.findings.items[k];
     gm_output_file of = {r->path, &r->src, shown, n};
     gm_print_text(m->out, &of, m->color);
     fflush(m->out);
@@ -60,15 +62,27 @@ static int list_rules(void) {
 static const char *find_cuda(const gm_options *opt, int *explicit_path) {
   const char *env = getenv("CUDA_PATH");
   *explicit_path = opt->cuda_path || (env && *env);
-  if (opt->cuda_path) return opt->cuda_path;
-  if (env && *env) return env;
+  if (opt->cuda_path)
+    return opt->cuda_path;
+  if (env && *env)
+    return env;
   return "/usr/local/cuda";
 }
+
+static int lint(gm_options *popt);
 
 int main(int argc, char **argv) {
   gm_options opt;
   int rc = gm_options_parse(&opt, argc, argv);
-  if (rc) return rc;
+  if (!rc)
+    rc = lint(&opt);
+  gm_options_free(&opt);
+  return rc;
+}
+
+/* Everything after option parsing; `popt` gets back the options (whose file list may grow). */
+static int lint(gm_options *popt) {
+  gm_options opt = *popt;
   if (opt.show_help == 1) {
     gm_options_help(stdout);
     return GM_EXIT_CLEAN;
@@ -83,7 +97,8 @@ int main(int argc, char **argv) {
     clang_disposeString(v);
     return GM_EXIT_CLEAN;
   }
-  if (opt.list_rules) return list_rules();
+  if (opt.list_rules)
+    return list_rules();
 
   gm_run run = {0};
   run.opt = &opt;
@@ -128,11 +143,13 @@ int main(int argc, char **argv) {
       size_t n = gm_compdb_files(run.db, &db_files);
       for (size_t i = 0; i < n; i++)
         GM_PUSH(opt.files, db_files[i]);
+      *popt = opt;
     }
   }
   if (!opt.files.len) {
     fprintf(stderr, GM_PROGRAM ": error: no input files\nTry '" GM_PROGRAM
                                " --help' for more information.\n");
+    gm_compdb_close(run.db);
     return GM_EXIT_USAGE;
   }
 
@@ -141,6 +158,8 @@ int main(int argc, char **argv) {
     m.baseline = gm_baseline_load(opt.baseline, err, sizeof err);
     if (!m.baseline) {
       fprintf(stderr, GM_PROGRAM ": error: %s\n", err);
+      gm_compdb_close(run.db);
+      *popt = opt;
       return GM_EXIT_USAGE;
     }
   }
@@ -152,6 +171,10 @@ int main(int argc, char **argv) {
     m.out = fopen(tmp_out, "w");
     if (!m.out) {
       fprintf(stderr, GM_PROGRAM ": error: %s: cannot write: %s\n", opt.output, strerror(errno));
+      free(tmp_out);
+      gm_baseline_free(m.baseline);
+      gm_compdb_close(run.db);
+      *popt = opt;
       return GM_EXIT_USAGE;
     }
   }
@@ -176,10 +199,12 @@ int main(int argc, char **argv) {
     size_t n = 0;
     for (size_t k = 0; k < r->report.findings.len; k++) {
       gm_finding *f = &r->report.findings.items[k];
-      if (!f->baselined) shown[n++] = *f;
+      if (!f->baselined)
+        shown[n++] = *f;
     }
     files[i] = (gm_output_file){r->path, &r->src, shown, n};
-    if (r->first_error) GM_PUSH(errors, r->first_error);
+    if (r->first_error)
+      GM_PUSH(errors, r->first_error);
   }
   int write_failed = 0;
   if (opt.format == GM_FORMAT_JSON && !opt.verify)
@@ -197,7 +222,8 @@ int main(int argc, char **argv) {
       write_failed = 1;
     }
   }
-  if (fflush(m.out) != 0 || ferror(m.out)) write_failed = 1;
+  if (fflush(m.out) != 0 || ferror(m.out))
+    write_failed = 1;
   if (opt.output) {
     if (fclose(m.out) != 0 || write_failed || rename(tmp_out, opt.output) != 0) {
       fprintf(stderr, GM_PROGRAM ": error: %s: cannot write: %s\n", opt.output, strerror(errno));
@@ -228,6 +254,6 @@ int main(int argc, char **argv) {
   GM_VEC_FREE(errors);
   gm_baseline_free(m.baseline);
   gm_compdb_close(run.db);
-  gm_options_free(&opt);
+  *popt = opt;
   return exit_code;
 }

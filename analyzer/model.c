@@ -47,12 +47,18 @@ static void dump(const gm_func *fn, const gm_node *n, int depth, FILE *out) {
     return;
   }
   fprintf(out, "%*s%s", depth * 2, "", kind_names[n->kind]);
-  if (n->name) fprintf(out, " '%s'", n->name);
-  if (n->var >= 0 && n->var < fn->nvars) fprintf(out, " var=%s", fn->vars[n->var].name);
-  if (n->op) fprintf(out, " op=%d", n->op);
-  if (n->fn) fprintf(out, " [%s]", n->fn->family ? n->fn->family->name : "table");
-  if (n->is_launch) fprintf(out, " launch");
-  if (n->noreturn) fprintf(out, " noreturn");
+  if (n->name)
+    fprintf(out, " '%s'", n->name);
+  if (n->var >= 0 && n->var < fn->nvars)
+    fprintf(out, " var=%s", fn->vars[n->var].name);
+  if (n->op)
+    fprintf(out, " op=%d", n->op);
+  if (n->fn)
+    fprintf(out, " [%s]", n->fn->family ? n->fn->family->name : "table");
+  if (n->is_launch)
+    fprintf(out, " launch");
+  if (n->noreturn)
+    fprintf(out, " noreturn");
   fprintf(out, " @%u:%u\n", n->loc.line, n->loc.col);
   for (int i = 0; i < n->nkids; i++)
     dump(fn, n->kids[i], depth + 1, out);

@@ -88,7 +88,8 @@ void gm_options_help(FILE *out) {
   fprintf(out, "%s\n\nFind GPU memory problems in CUDA C/C++ sources.\n\nOptions:\n", usage_line);
   for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
     const opt_def *d = &options[i];
-    if (d->hidden) continue;
+    if (d->hidden)
+      continue;
     char left[64];
     if (d->short_name && d->long_name)
       snprintf(left, sizeof left, "-%c, --%s%s%s", d->short_name, d->long_name, d->arg ? "=" : "",
@@ -105,7 +106,8 @@ void gm_options_help(FILE *out) {
 
 static void roff_escape(FILE *out, const char *s) {
   for (; *s; s++) {
-    if (*s == '-' || *s == '\\') fputc('\\', out);
+    if (*s == '-' || *s == '\\')
+      fputc('\\', out);
     fputc(*s, out);
   }
 }
@@ -116,14 +118,17 @@ void gm_options_man(FILE *out) {
         out);
   for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
     const opt_def *d = &options[i];
-    if (d->hidden) continue;
+    if (d->hidden)
+      continue;
     fputs(".TP\n.B ", out);
-    if (d->short_name) fprintf(out, "\\-%c%s", d->short_name, d->long_name ? ", " : "");
+    if (d->short_name)
+      fprintf(out, "\\-%c%s", d->short_name, d->long_name ? ", " : "");
     if (d->long_name) {
       fputs("\\-\\-", out);
       roff_escape(out, d->long_name);
     }
-    if (d->arg) fprintf(out, " %s", d->arg);
+    if (d->arg)
+      fprintf(out, " %s", d->arg);
     fputs("\n", out);
     roff_escape(out, d->help);
     fputs("\n", out);
@@ -257,24 +262,31 @@ int gm_options_parse(gm_options *o, int argc, char **argv) {
         if (options[k].long_name && strlen(options[k].long_name) == len &&
             strncmp(options[k].long_name, name, len) == 0)
           d = &options[k];
-      if (!d) return usage_error("unknown option '%s'", a);
-      if (eq && !d->arg) return usage_error("option '--%s' takes no value", d->long_name);
-      if (d->arg) arg = eq ? eq + 1 : NULL;
+      if (!d)
+        return usage_error("unknown option '%s'", a);
+      if (eq && !d->arg)
+        return usage_error("option '--%s' takes no value", d->long_name);
+      if (d->arg)
+        arg = eq ? eq + 1 : NULL;
     } else {
       for (size_t k = 0; k < nopts && !d; k++)
-        if (options[k].short_name == a[1]) d = &options[k];
-      if (!d) return usage_error("unknown option '%s'", a);
+        if (options[k].short_name == a[1])
+          d = &options[k];
+      if (!d)
+        return usage_error("unknown option '%s'", a);
       if (d->arg && a[2])
         arg = a[2] == '=' ? a + 3 : a + 2;
       else if (!d->arg && a[2])
         return usage_error("unknown option '%s'", a);
     }
     if (d->arg && !arg) {
-      if (i + 1 >= argc) return usage_error("option '%s' needs a value", a);
+      if (i + 1 >= argc)
+        return usage_error("option '%s' needs a value", a);
       arg = argv[++i];
     }
     int rc = apply(o, d, arg);
-    if (rc) return rc;
+    if (rc)
+      return rc;
   }
   return 0;
 }

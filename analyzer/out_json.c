@@ -36,7 +36,8 @@ static json_t *finding_json(const gm_finding *f) {
     json_array_append_new(rel, r);
   }
   json_object_set_new(o, "related", rel);
-  if (f->fingerprint) json_object_set_new(o, "fingerprint", gm_json_string(f->fingerprint));
+  if (f->fingerprint)
+    json_object_set_new(o, "fingerprint", gm_json_string(f->fingerprint));
   return o;
 }
 

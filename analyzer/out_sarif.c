@@ -94,7 +94,8 @@ static json_t *rules_json(void) {
 
 static int rule_index(const gm_rule *r) {
   for (size_t i = 0; i < gm_rule_count; i++)
-    if (gm_rules[i] == r) return (int)i;
+    if (gm_rules[i] == r)
+      return (int)i;
   return 0;
 }
 
@@ -121,7 +122,8 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
     gm_strbuf sb = {0};
     gm_sb_append(&sb, "file://");
     append_uri_escaped(&sb, root);
-    if (sb.data[sb.len - 1] != '/') gm_sb_append(&sb, "/");
+    if (sb.data[sb.len - 1] != '/')
+      gm_sb_append(&sb, "/");
     json_object_set_new(base, "uri", gm_json_string(sb.data));
     free(sb.data);
     json_object_set_new(bases, "SRCROOT", base);

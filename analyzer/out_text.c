@@ -12,7 +12,8 @@
 static void print_caret(FILE *out, const gm_source *src, gm_loc loc, int color) {
   size_t len;
   const char *line = src ? gm_source_line(src, loc.line, &len) : NULL;
-  if (!line || !loc.file) return;
+  if (!line || !loc.file)
+    return;
   fprintf(out, "%.*s\n", (int)len, line);
   /* keep tabs so the caret lines up whatever the tab width */
   for (unsigned i = 0; i + 1 < loc.col && i < len; i++)

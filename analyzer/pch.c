@@ -58,8 +58,10 @@ static char *build(CXIndex index, const char *const *args, int nargs, size_t n) 
       clang_disposeDiagnostic(d);
     }
   }
-  if (ok) ok = clang_saveTranslationUnit(tu, out, clang_defaultSaveOptions(tu)) == CXSaveError_None;
-  if (tu) clang_disposeTranslationUnit(tu);
+  if (ok)
+    ok = clang_saveTranslationUnit(tu, out, clang_defaultSaveOptions(tu)) == CXSaveError_None;
+  if (tu)
+    clang_disposeTranslationUnit(tu);
   free(src); /* the PCH records the empty source: it stays until cleanup */
   if (!ok) {
     remove(out);
@@ -95,7 +97,8 @@ void gm_pch_cleanup(void) {
     char *src = gm_xasprintf("%s/preamble%zu.cu", dir, i);
     remove(src);
     free(src);
-    if (entries.items[i].path) remove(entries.items[i].path);
+    if (entries.items[i].path)
+      remove(entries.items[i].path);
     free(entries.items[i].path);
     free(entries.items[i].key);
   }

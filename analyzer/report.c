@@ -62,8 +62,11 @@ void gm_report_clear(gm_report *r) {
 }
 
 const char *gm_call_display_name(const gm_node *call) {
-  if (!call || !call->name) return "the allocation";
-  if (strcmp(call->name, "new-array") == 0) return "new[]";
-  if (strcmp(call->name, "delete-array") == 0) return "delete[]";
+  if (!call || !call->name)
+    return "the allocation";
+  if (strcmp(call->name, "new-array") == 0)
+    return "new[]";
+  if (strcmp(call->name, "delete-array") == 0)
+    return "delete[]";
   return call->name;
 }

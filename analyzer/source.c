@@ -8,7 +8,8 @@ void gm_source_init(gm_source *s, char *text, size_t len) {
   s->line_starts.len = 0;
   GM_PUSH(s->line_starts, (size_t)0);
   for (size_t i = 0; i < len; i++)
-    if (text[i] == '\n') GM_PUSH(s->line_starts, i + 1);
+    if (text[i] == '\n')
+      GM_PUSH(s->line_starts, i + 1);
 }
 
 void gm_source_free(gm_source *s) {
@@ -19,13 +20,16 @@ void gm_source_free(gm_source *s) {
 }
 
 const char *gm_source_line(const gm_source *s, unsigned line, size_t *len) {
-  if (!s->text || line == 0 || line > s->line_starts.len) return NULL;
+  if (!s->text || line == 0 || line > s->line_starts.len)
+    return NULL;
   size_t start = s->line_starts.items[line - 1];
-  if (start > s->len) return NULL;
+  if (start > s->len)
+    return NULL;
   size_t end = start;
   while (end < s->len && s->text[end] != '\n')
     end++;
-  if (end > start && s->text[end - 1] == '\r') end--;
+  if (end > start && s->text[end - 1] == '\r')
+    end--;
   *len = end - start;
   return s->text + start;
 }

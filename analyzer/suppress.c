@@ -7,9 +7,11 @@
 /* Whether the check list that follows a NOLINT marker covers rule id. No list, or `*`, covers
  * every rule; a list that names no gm rule (e.g. NOLINT(bugprone-*)) covers none of ours. */
 static int list_covers(const char *after, const char *end, const char *id) {
-  if (after >= end || *after != '(') return 1;
+  if (after >= end || *after != '(')
+    return 1;
   const char *close = memchr(after, ')', (size_t)(end - after));
-  if (!close) return 0;
+  if (!close)
+    return 0;
   const char *p = after + 1;
   while (p < close) {
     while (p < close && (isspace((unsigned char)*p) || *p == ','))
@@ -39,13 +41,17 @@ static int line_has(const char *line, size_t len, const char *marker, const char
       comment = p;
       break;
     }
-  if (!comment) return 0;
+  if (!comment)
+    return 0;
   size_t mlen = strlen(marker);
   for (const char *p = comment; p + mlen <= end; p++) {
-    if (strncmp(p, marker, mlen) != 0) continue;
+    if (strncmp(p, marker, mlen) != 0)
+      continue;
     const char *after = p + mlen;
-    if (after < end && isalpha((unsigned char)*after)) continue;
-    if (list_covers(after, end, id)) return 1;
+    if (after < end && isalpha((unsigned char)*after))
+      continue;
+    if (list_covers(after, end, id))
+      return 1;
   }
   return 0;
 }
@@ -53,7 +59,8 @@ static int line_has(const char *line, size_t len, const char *marker, const char
 int gm_is_suppressed(const gm_source *src, unsigned line, const char *id) {
   size_t len;
   const char *text = gm_source_line(src, line, &len);
-  if (text && line_has(text, len, "NOLINT", id)) return 1;
+  if (text && line_has(text, len, "NOLINT", id))
+    return 1;
   if (line > 1 && (text = gm_source_line(src, line - 1, &len)) &&
       line_has(text, len, "NOLINTNEXTLINE", id))
     return 1;
@@ -61,9 +68,12 @@ int gm_is_suppressed(const gm_source *src, unsigned line, const char *id) {
   int open = 0;
   for (unsigned l = 1; l < line; l++) {
     text = gm_source_line(src, l, &len);
-    if (!text || !memchr(text, 'N', len)) continue;
-    if (line_has(text, len, "NOLINTBEGIN", id)) open++;
-    if (line_has(text, len, "NOLINTEND", id) && open > 0) open--;
+    if (!text || !memchr(text, 'N', len))
+      continue;
+    if (line_has(text, len, "NOLINTBEGIN", id))
+      open++;
+    if (line_has(text, len, "NOLINTEND", id) && open > 0)
+      open--;
   }
   return open > 0;
 }

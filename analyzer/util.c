@@ -13,19 +13,22 @@ static void out_of_memory(void) {
 
 void *gm_xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
-  if (!p) out_of_memory();
+  if (!p)
+    out_of_memory();
   return p;
 }
 
 void *gm_xcalloc(size_t count, size_t n) {
   void *p = calloc(count ? count : 1, n ? n : 1);
-  if (!p) out_of_memory();
+  if (!p)
+    out_of_memory();
   return p;
 }
 
 void *gm_xrealloc(void *p, size_t n) {
   void *q = realloc(p, n ? n : 1);
-  if (!q) out_of_memory();
+  if (!q)
+    out_of_memory();
   return q;
 }
 
@@ -61,7 +64,8 @@ gm_arena *gm_arena_new(void) {
 }
 
 void gm_arena_free(gm_arena *a) {
-  if (!a) return;
+  if (!a)
+    return;
   for (struct arena_block *b = a->head, *next; b; b = next) {
     next = b->next;
     free(b);
@@ -128,7 +132,8 @@ char *gm_sb_take(gm_strbuf *sb) {
 
 char *gm_read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
+  if (!f)
+    return NULL;
   struct stat st;
   if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
     fclose(f);
@@ -148,7 +153,8 @@ char *gm_read_file(const char *path, size_t *len) {
     errno = saved ? saved : EIO;
     return NULL;
   }
-  if (len) *len = sb.len;
+  if (len)
+    *len = sb.len;
   return gm_sb_take(&sb);
 }
 
@@ -165,7 +171,8 @@ uint64_t gm_hash64(const void *data, size_t n, uint64_t seed) {
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0 if invalid. */
 static size_t utf8_seq(const unsigned char *s, size_t n) {
-  if (s[0] < 0x80) return 1;
+  if (s[0] < 0x80)
+    return 1;
   size_t len;
   unsigned min;
   unsigned cp;
@@ -177,12 +184,15 @@ static size_t utf8_seq(const unsigned char *s, size_t n) {
     len = 4, min = 0x10000, cp = s[0] & 0x07;
   else
     return 0;
-  if (len > n) return 0;
+  if (len > n)
+    return 0;
   for (size_t i = 1; i < len; i++) {
-    if ((s[i] & 0xC0) != 0x80) return 0;
+    if ((s[i] & 0xC0) != 0x80)
+      return 0;
     cp = (cp << 6) | (s[i] & 0x3F);
   }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    return 0;
   return len;
 }
 
@@ -191,7 +201,8 @@ int gm_utf8_valid(const char *s, size_t n, size_t *bad_offset) {
   for (size_t i = 0; i < n;) {
     size_t k = utf8_seq(p + i, n - i);
     if (!k) {
-      if (bad_offset) *bad_offset = i;
+      if (bad_offset)
+        *bad_offset = i;
       return 0;
     }
     i += k;

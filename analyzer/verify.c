@@ -95,7 +95,8 @@ static int collect(const char *path, const gm_source *src, expectation_vec *out,
   for (unsigned line = 1; line <= src->line_starts.len; line++) {
     size_t len;
     const char *text = gm_source_line(src, line, &len);
-    if (!text) continue;
+    if (!text)
+      continue;
     const char *end = text + len;
     const char *comment = NULL;
     for (const char *p = text; p + 1 < end; p++)
@@ -103,10 +104,13 @@ static int collect(const char *path, const gm_source *src, expectation_vec *out,
         comment = p;
         break;
       }
-    if (!comment) continue;
+    if (!comment)
+      continue;
     for (const char *p = comment; p + 9 <= end; p++) {
-      if (strncmp(p, "expected-", 9) != 0) continue;
-      if (!parse_directive(path, p + 9, end, line, out, no_diags, err)) ok = 0;
+      if (strncmp(p, "expected-", 9) != 0)
+        continue;
+      if (!parse_directive(path, p + 9, end, line, out, no_diags, err))
+        ok = 0;
       p += 8;
     }
   }
@@ -122,7 +126,8 @@ int gm_verify_file(const char *path, const gm_source *src, const gm_report *repo
   expectation_vec exp = {0};
   int no_diags = 0;
   int problems = 0;
-  if (!collect(path, src, &exp, &no_diags, err)) problems++;
+  if (!collect(path, src, &exp, &no_diags, err))
+    problems++;
   if (clang_errors) {
     fprintf(err, "%s: verify: the file has %d parse error(s)\n", path, clang_errors);
     problems++;
@@ -156,7 +161,8 @@ int gm_verify_file(const char *path, const gm_source *src, const gm_report *repo
       problems++;
     }
     free(text);
-    if (!check_notes) continue;
+    if (!check_notes)
+      continue;
     for (int r = 0; r < f->nrelated; r++) {
       const gm_related *rel = &f->related[r];
       int note_matched = 0;
@@ -180,8 +186,10 @@ int gm_verify_file(const char *path, const gm_source *src, const gm_report *repo
     if (e->seen < e->count) {
       fprintf(err, "%s:%u: verify: expected %s not seen: {{%s}}", path, e->line,
               e->is_note ? "note" : "warning", e->text);
-      if (e->count > 1) fprintf(err, " (%d of %d seen)", e->seen, e->count);
-      if (e->line != e->src_line) fprintf(err, " (directive on line %u)", e->src_line);
+      if (e->count > 1)
+        fprintf(err, " (%d of %d seen)", e->seen, e->count);
+      if (e->line != e->src_line)
+        fprintf(err, " (directive on line %u)", e->src_line);
       fputc('\n', err);
       problems++;
     }

@@ -19,7 +19,8 @@ extern const gm_rule gm001_unpaired_allocation;
 static void check(const gm_check_ctx *ctx) {
   for (int i = 0; i < ctx->nfacts; i++) {
     const gm_fact *f = &ctx->facts[i];
-    if (f->kind != GM_FACT_LEAK) continue;
+    if (f->kind != GM_FACT_LEAK)
+      continue;
     char *what = gm_describe_allocation(f);
     const char *free_fn = f->family ? f->family->free_fn : "the matching free";
     gm_finding *out = NULL;
@@ -45,7 +46,8 @@ static void check(const gm_check_ctx *ctx) {
                           "%s leaks: its only pointer is overwritten before it is freed; call %s "
                           "first, or allocate once outside the loop",
                           what, free_fn);
-      if (f->skipped_by) gm_finding_note(out, f->skipped_by->loc, "this continue skips the free");
+      if (f->skipped_by)
+        gm_finding_note(out, f->skipped_by->loc, "this continue skips the free");
       gm_finding_note(out, f->at->loc, "overwritten here while it still owns the memory");
       break;
     case GM_EXIT_REDECLARE:

@@ -17,7 +17,8 @@ extern const gm_rule gm002_mismatched_free;
 static void check(const gm_check_ctx *ctx) {
   for (int i = 0; i < ctx->nfacts; i++) {
     const gm_fact *f = &ctx->facts[i];
-    if (f->kind != GM_FACT_MISMATCH && f->kind != GM_FACT_OFFSET_FREE) continue;
+    if (f->kind != GM_FACT_MISMATCH && f->kind != GM_FACT_OFFSET_FREE)
+      continue;
     char *what = gm_describe_allocation(f);
     char *freer = f->via ? gm_xasprintf("%s (which calls %s)", f->free_name, f->via)
                          : gm_xstrdup(f->free_name);

@@ -15,7 +15,8 @@ extern const gm_rule gm003_double_free;
 static void check(const gm_check_ctx *ctx) {
   for (int i = 0; i < ctx->nfacts; i++) {
     const gm_fact *f = &ctx->facts[i];
-    if (f->kind != GM_FACT_DOUBLE_FREE) continue;
+    if (f->kind != GM_FACT_DOUBLE_FREE)
+      continue;
     gm_finding *out;
     const char *first = f->first_free ? gm_call_display_name(f->first_free) : "a free";
     if (f->alloc) {
@@ -31,7 +32,8 @@ static void check(const gm_check_ctx *ctx) {
                           "pointer to null after freeing it, or free it in one place",
                           f->var ? f->var : "the pointer", first);
     }
-    if (f->first_free) gm_finding_note(out, f->first_free->loc, "first freed here");
+    if (f->first_free)
+      gm_finding_note(out, f->first_free->loc, "first freed here");
     if (f->alloc)
       gm_finding_note(out, f->alloc->loc, "allocated here with %s", gm_call_display_name(f->alloc));
   }

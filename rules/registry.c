@@ -27,6 +27,7 @@ const gm_rule *gm_rule_find(const char *id_or_name) {
 char *gm_describe_allocation(const gm_fact *f) {
   const char *fam = f->family ? f->family->description : "memory";
   const char *fn = gm_call_display_name(f->alloc);
-  if (f->var) return gm_xasprintf("'%s' (%s from %s)", f->var, fam, fn);
+  if (f->var)
+    return gm_xasprintf("'%s' (%s from %s)", f->var, fam, fn);
   return gm_xasprintf("%s from %s", fam, fn);
 }
