@@ -46,6 +46,8 @@ static gm_fn *table_add(gm_table *t, const char *name) {
   e->fn.name = own(t, name);
   e->fn.ptr_arg = 0;
   e->fn.size_arg = GM_ARG_NONE;
+  e->fn.dst_arg = 0;
+  e->fn.src_arg = 1;
   e->fn.old_arg = 0;
   e->next = t->buckets[b];
   t->buckets[b] = e;
@@ -188,8 +190,13 @@ static int handler(void *user, const char *section, const char *name, const char
         gm_sb_append(sb, ",");
       gm_sb_append(sb, value);
     }
-  } else if ((strcmp(what, "use") == 0 || strcmp(what, "noreturn") == 0) && !subject) {
-    enum gm_fn_kind kind = what[0] == 'u' ? GM_FN_USE : GM_FN_NORETURN;
+  } else if ((strcmp(what, "use") == 0 || strcmp(what, "noreturn") == 0 ||
+              strcmp(what, "prefetch") == 0 || strcmp(what, "launch") == 0) &&
+             !subject) {
+    enum gm_fn_kind kind = what[0] == 'u'   ? GM_FN_USE
+                           : what[0] == 'n' ? GM_FN_NORETURN
+                           : what[0] == 'p' ? GM_FN_PREFETCH
+                                            : GM_FN_LAUNCH;
     if (strcmp(name, "functions") != 0)
       ok = fail(c, "unknown key '%s' in [%s] (expected functions)", name, what);
     else
@@ -211,8 +218,27 @@ static int handler(void *user, const char *section, const char *name, const char
       f->fam.description = own(c->table, value);
     else if (strcmp(name, "free") == 0)
       f->fam.free_fn = own(c->table, value);
-    else
+    else if (strcmp(name, "managed") == 0 || strcmp(name, "gpu") == 0) {
+      int yes = strcmp(value, "yes") == 0 || strcmp(value, "true") == 0;
+      if (!yes && strcmp(value, "no") != 0 && strcmp(value, "false") != 0)
+        ok = fail(c, "bad value '%s' for %s (expected yes or no)", value, name);
+      else if (name[0] == 'm')
+        f->fam.managed = yes;
+      else
+        f->fam.gpu = yes;
+    } else
       ok = fail(c, "unknown key '%s' in [family %s]", name, subject);
+  } else if (strcmp(what, "copy") == 0 && subject) {
+    gm_fn *fn = table_add(c->table, subject);
+    fn->kind = GM_FN_COPY;
+    int *slot = strcmp(name, "dst") == 0    ? &fn->dst_arg
+                : strcmp(name, "src") == 0  ? &fn->src_arg
+                : strcmp(name, "size") == 0 ? &fn->size_arg
+                                            : NULL;
+    if (!slot)
+      ok = fail(c, "unknown key '%s' in [copy %s] (expected dst, src or size)", name, subject);
+    else if (!parse_arg_index(value, 0, slot == &fn->size_arg, slot, NULL))
+      ok = fail(c, "bad argument index '%s' in [copy %s]", value, subject);
   } else if ((strcmp(what, "alloc") == 0 || strcmp(what, "realloc") == 0 ||
               strcmp(what, "free") == 0) &&
              subject) {
@@ -241,7 +267,8 @@ static int handler(void *user, const char *section, const char *name, const char
     }
   } else {
     ok = fail(c, "unknown section [%s]%s", section,
-              " (expected rules, family, alloc, realloc, free, use or noreturn)");
+              " (expected rules, family, alloc, realloc, free, copy, use, prefetch, launch or "
+              "noreturn)");
   }
   free(sec);
   return ok;

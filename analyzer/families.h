@@ -5,7 +5,16 @@
 
 #include <stddef.h>
 
-enum gm_fn_kind { GM_FN_ALLOC, GM_FN_REALLOC, GM_FN_FREE, GM_FN_USE, GM_FN_NORETURN };
+enum gm_fn_kind {
+  GM_FN_ALLOC,
+  GM_FN_REALLOC,
+  GM_FN_FREE,
+  GM_FN_USE,      /* reads or writes through pointer arguments, takes no ownership */
+  GM_FN_COPY,     /* a memory copy: use, and what GM020/GM021 look for */
+  GM_FN_PREFETCH, /* cudaMemPrefetchAsync, cudaMemAdvise: places managed memory */
+  GM_FN_LAUNCH,   /* cudaLaunchKernel(kernel, grid, block, args, ...) */
+  GM_FN_NORETURN
+};
 
 #define GM_ARG_RETURN (-1)
 #define GM_ARG_NONE (-2)
@@ -15,6 +24,8 @@ typedef struct gm_family {
   const char *name;
   const char *description; /* "pinned host memory" */
   const char *free_fn;     /* "cudaFreeHost": named in messages */
+  int managed;             /* unified memory: pages migrate on demand */
+  int gpu;                 /* device, managed or pinned memory: what GM010 is about */
 } gm_family;
 
 typedef struct gm_fn {
@@ -23,7 +34,8 @@ typedef struct gm_fn {
   const gm_family *family;              /* alloc, realloc */
   int ptr_arg;                          /* alloc/realloc/free: argument index or GM_ARG_RETURN */
   const char *ptr_field;                /* alloc: field of the out-parameter, e.g. "ptr" */
-  int size_arg;                         /* alloc: argument index or GM_ARG_NONE */
+  int size_arg;                         /* alloc, copy: argument index or GM_ARG_NONE */
+  int dst_arg, src_arg;                 /* copy: destination and source arguments */
   int old_arg;                          /* realloc: the argument it releases */
   const gm_family *frees[GM_MAX_FREES]; /* free: the families it may release */
   int nfrees;

@@ -29,6 +29,7 @@ typedef struct obj {
   unsigned char escaped;
   unsigned char from_return; /* allocated as a return value (null on failure) */
   unsigned char nonnull;     /* a null test on this path found it non-null */
+  unsigned char prefetched;  /* managed memory placed by cudaMemPrefetchAsync/cudaMemAdvise */
 } obj;
 
 typedef struct fact_rec {
@@ -61,6 +62,10 @@ enum param_effect { P_NONE, P_ESCAPES, P_FREES, P_OUT_ALLOC };
 
 typedef struct param_summary {
   enum param_effect effect;
+  int prefetches;        /* prefetches or advises its parameter on every path */
+  const gm_node *launch; /* launches a kernel with it, unprefetched */
+  const char *kernel_usr, *kernel_name;
+  int kernel_param;
   const gm_family *family; /* P_OUT_ALLOC */
   gm_fn free_row;          /* P_FREES: acts as this free */
   const char *via;         /* P_FREES: the inner free's name */
@@ -85,6 +90,10 @@ typedef struct summary_obs {
   const gm_fn **free_rows;
   const char **free_via;
   const gm_family **out_family;
+  int *prefetched;
+  const gm_node **launch;
+  const char **kernel_usr, **kernel_name;
+  int *kernel_param;
 } summary_obs;
 
 typedef struct engine {
@@ -103,6 +112,7 @@ typedef struct engine {
   gotos;
   GM_VEC(state_list *) switch_entries;
   GM_VEC(const gm_node *) reported; /* leak sites already reported */
+  const gm_node **array_init;       /* per var: its initialiser list (cudaLaunchKernel args) */
   GM_VEC(gm_fact) facts;
   long steps;
   int truncated;
@@ -293,7 +303,8 @@ static int state_equal(const state *a, const state *b) {
   for (int i = 0; i < a->nobjs; i++) {
     const obj *x = &a->objs[i], *y = &b->objs[i];
     if (x->site != y->site || x->state != y->state || x->escaped != y->escaped ||
-        x->param != y->param || x->freed_at != y->freed_at || x->nonnull != y->nonnull)
+        x->param != y->param || x->freed_at != y->freed_at || x->nonnull != y->nonnull ||
+        x->prefetched != y->prefetched)
       return 0;
   }
   int n = a->nslots > b->nslots ? a->nslots : b->nslots;
@@ -422,7 +433,7 @@ static void add_fact(engine *e, gm_fact f) {
   /* several paths reach the same wrong free: one finding */
   for (size_t i = 0; i < e->facts.len; i++)
     if (e->facts.items[i].kind == f.kind && e->facts.items[i].at == f.at &&
-        e->facts.items[i].alloc == f.alloc)
+        e->facts.items[i].alloc == f.alloc && e->facts.items[i].flag == f.flag)
       return;
   GM_PUSH(e->facts, f);
 }
@@ -609,6 +620,121 @@ static int new_alloc(state *s, const gm_node *site, const gm_family *fam, int fr
   return obj_new(s, o);
 }
 
+static int is_managed(const state *s, val v) {
+  return v.kind == V_OBJ && s->objs[v.ref].family && s->objs[v.ref].family->managed;
+}
+
+/* Host code touching memory: GM031's evidence. Kernels and device functions do not count. */
+static void note_host_touch(engine *e, state *s, val v, const gm_node *at) {
+  if (!is_managed(s, v) || e->fn->is_kernel || e->fn->is_device || !s->objs[v.ref].site)
+    return;
+  gm_fact f = {0};
+  f.kind = GM_FACT_MANAGED_HOST;
+  f.alloc = s->objs[v.ref].site;
+  f.family = s->objs[v.ref].family;
+  f.var = s->objs[v.ref].owner;
+  f.at = at;
+  add_fact(e, f);
+}
+
+/* Memory handed to a kernel parameter: a managed allocation becomes a GM030/GM031 fact; a
+ * parameter of the function being summarised records that the helper launches it. */
+static void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const char *usr,
+                            const char *kname, int param, const gm_node *via) {
+  if (v.kind != V_OBJ)
+    return;
+  obj *o = &s->objs[v.ref];
+  if (e->summary_mode && o->param >= 0 && !o->prefetched && o->param < e->fn->nparams &&
+      e->obs.launch) {
+    e->obs.launch[o->param] = launch;
+    e->obs.kernel_usr[o->param] = usr;
+    e->obs.kernel_name[o->param] = kname;
+    e->obs.kernel_param[o->param] = param;
+  }
+  if (!is_managed(s, v) || !o->site)
+    return;
+  gm_fact f = {0};
+  f.kind = GM_FACT_MANAGED_LAUNCH;
+  f.alloc = o->site;
+  f.family = o->family;
+  f.var = o->owner;
+  f.at = launch;
+  f.flag = o->prefetched;
+  f.kernel_usr = usr;
+  f.kernel_name = kname;
+  f.kernel_param = param;
+  f.via_call = via;
+  add_fact(e, f);
+}
+
+static void note_prefetch(engine *e, state *s, val v, const gm_node *at) {
+  if (v.kind != V_OBJ)
+    return;
+  obj *o = &s->objs[v.ref];
+  o->prefetched = 1;
+  if (!is_managed(s, v) || !o->site)
+    return;
+  gm_fact f = {0};
+  f.kind = GM_FACT_MANAGED_PREFETCH;
+  f.alloc = o->site;
+  f.family = o->family;
+  f.at = at;
+  add_fact(e, f);
+}
+
+/* cudaLaunchKernel(kernel, grid, block, args, ...): args names an array initialised with the
+ * addresses of the kernel's arguments. */
+static void launch_through_api(engine *e, state *s, const gm_node *n) {
+  const gm_node *kernel = gm_arg(n, 0);
+  const gm_node *args = gm_arg(n, 3);
+  if (!kernel || !args || args->kind != GM_N_VAR || !e->array_init || !e->array_init[args->var])
+    return;
+  const gm_node *list = e->array_init[args->var];
+  for (int i = 0; i < list->nkids; i++) {
+    const gm_node *el = list->kids[i];
+    if (el && el->kind == GM_N_ADDR && gm_kid(el, 0) && el->kids[0]->kind == GM_N_VAR)
+      note_launch_arg(e, s, slot_get(s, el->kids[0]->var), n, kernel->callee_usr, kernel->name, i,
+                      NULL);
+  }
+}
+
+/* A lambda that launches a kernel with a captured variable: the launch is credited where the
+ * lambda is made (it is usually called right there). */
+struct lambda_launch_ctx {
+  engine *e;
+  state *s;
+  const gm_func *lambda;
+  const gm_node *made_at;
+};
+
+static void lambda_launch_visit(const gm_node *n, void *arg) {
+  struct lambda_launch_ctx *c = arg;
+  if (n->kind != GM_N_CALL || !n->is_launch)
+    return;
+  for (int i = 0; i < n->nkids; i++) {
+    const gm_node *a = n->kids[i];
+    if (!a || a->kind != GM_N_VAR || c->lambda->vars[a->var].param_index >= 0)
+      continue;
+    /* a captured variable: find it among the enclosing function's variables by name */
+    for (int v = 0; v < c->e->fn->nvars; v++)
+      if (strcmp(c->e->fn->vars[v].name, c->lambda->vars[a->var].name) == 0) {
+        note_launch_arg(c->e, c->s, slot_get(c->s, v), n, n->callee_usr, n->name, i, c->made_at);
+        break;
+      }
+  }
+}
+
+static void note_lambda_launches(engine *e, state *s, const gm_node *lambda_node) {
+  if (!lambda_node->callee_usr)
+    return;
+  for (int i = 0; i < e->tu->nfuncs; i++)
+    if (strcmp(e->tu->funcs[i]->usr, lambda_node->callee_usr) == 0) {
+      struct lambda_launch_ctx c = {e, s, e->tu->funcs[i], lambda_node};
+      gm_walk(e->tu->funcs[i]->body, lambda_launch_visit, &c);
+      return;
+    }
+}
+
 static val eval_call(engine *e, state *s, const gm_node *n) {
   const gm_fn *row = n->fn;
   summary *sum = row ? NULL : summary_for(e, n->callee_usr);
@@ -643,11 +769,21 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   } else if (row && row->kind == GM_FN_FREE) {
     if (row->ptr_arg < n->nkids)
       do_free(e, s, n, args[row->ptr_arg], row, NULL);
-  } else if (row && row->kind == GM_FN_USE) {
+  } else if (row && (row->kind == GM_FN_USE || row->kind == GM_FN_COPY)) {
     /* reads or writes through its pointers; ownership stays here */
     drop_memory_facts(s, n);
+    int host = strncmp(row->name, "cu", 2) != 0; /* memcpy, memset: the host touches it */
+    for (int i = 0; host && i < n->nkids; i++)
+      note_host_touch(e, s, args[i], n);
+  } else if (row && row->kind == GM_FN_PREFETCH) {
+    if (n->nkids)
+      note_prefetch(e, s, args[0], n);
+  } else if (row && row->kind == GM_FN_LAUNCH) {
+    launch_through_api(e, s, n);
   } else if (n->is_launch) {
     /* kernel arguments are used on the device, not taken over */
+    for (int i = 0; i < n->nkids; i++)
+      note_launch_arg(e, s, args[i], n, n->callee_usr, n->name, i, NULL);
   } else if (sum) {
     for (int i = 0; i < n->nkids; i++) {
       const param_summary *p = i < sum->nparams ? &sum->params[i] : NULL;
@@ -660,7 +796,13 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         }
       } else if (p->effect == P_FREES) {
         do_free(e, s, n, args[i], &p->free_row, p->via);
-      } else if (p->effect == P_OUT_ALLOC) {
+      }
+      if (p && p->prefetches)
+        note_prefetch(e, s, args[i], n);
+      if (p && p->launch && args[i].kind == V_OBJ && !s->objs[args[i].ref].prefetched)
+        note_launch_arg(e, s, args[i], p->launch, p->kernel_usr, p->kernel_name, p->kernel_param,
+                        n);
+      if (p && p->effect == P_OUT_ALLOC) {
         int id = new_alloc(s, n, p->family, 0);
         bind_out_arg(e, s, n->kids[i], NULL, id, n);
       }
@@ -699,6 +841,15 @@ static val eval(engine *e, state *s, const gm_node *n) {
     return slot_get(s, n->var);
   case GM_N_FIELD:
   case GM_N_DEREF: {
+    if (n->kind == GM_N_DEREF) {
+      /* *p and *(p + i): a host access to what p points at */
+      const gm_node *ptr = gm_kid(n, 0);
+      val pv = ptr && ptr->kind == GM_N_VAR ? slot_get(s, ptr->var)
+               : ptr && ptr->kind == GM_N_ARITH && gm_kid(ptr, 0) && ptr->kids[0]->kind == GM_N_VAR
+                   ? slot_get(s, ptr->kids[0]->var)
+                   : mk(V_UNKNOWN, 0);
+      note_host_touch(e, s, pv, n);
+    }
     int owning;
     int slot = lvalue_slot(e, n, &owning);
     if (slot >= 0 && slot < s->nslots)
@@ -707,10 +858,12 @@ static val eval(engine *e, state *s, const gm_node *n) {
       (void)eval(e, s, gm_kid(n, 0));
     return unknown;
   }
-  case GM_N_INDEX:
-    (void)eval(e, s, gm_kid(n, 0));
+  case GM_N_INDEX: {
+    val base = eval(e, s, gm_kid(n, 0));
+    note_host_touch(e, s, base, n);
     (void)eval(e, s, gm_kid(n, 1));
     return unknown;
+  }
   case GM_N_ADDR: {
     int owning;
     int slot = lvalue_slot(e, gm_kid(n, 0), &owning);
@@ -730,7 +883,8 @@ static val eval(engine *e, state *s, const gm_node *n) {
     int slot = lvalue_slot(e, lhs, &owning);
     if (slot < 0) {
       if (lhs && lhs->kind == GM_N_INDEX) {
-        (void)eval(e, s, gm_kid(lhs, 0));
+        val base = eval(e, s, gm_kid(lhs, 0));
+        note_host_touch(e, s, base, lhs);
         (void)eval(e, s, gm_kid(lhs, 1));
       }
       escape_val(s, v);
@@ -750,6 +904,8 @@ static val eval(engine *e, state *s, const gm_node *n) {
     return v;
   }
   case GM_N_DECL: {
+    if (n->nkids && n->kids[0]->kind == GM_N_AGGREGATE && e->array_init)
+      e->array_init[n->var] = n->kids[0];
     val v = n->nkids ? eval(e, s, n->kids[0]) : unknown;
     const gm_var *var = &e->fn->vars[n->var];
     int owning = var->kind == GM_VAR_LOCAL || var->kind == GM_VAR_PARAM;
@@ -777,7 +933,8 @@ static val eval(engine *e, state *s, const gm_node *n) {
   case GM_N_ARITH: {
     val a = eval(e, s, gm_kid(n, 0));
     val b = eval(e, s, gm_kid(n, 1));
-    if (n->op && a.kind == V_OBJ && b.kind != V_OBJ) {
+    int ptr_arith = n->op == '+' || n->op == '-';
+    if (ptr_arith && a.kind == V_OBJ && b.kind != V_OBJ) {
       a.offset = 1;
       return a;
     }
@@ -806,6 +963,7 @@ static val eval(engine *e, state *s, const gm_node *n) {
     return v;
   }
   case GM_N_LAMBDA:
+    note_lambda_launches(e, s, n);
     /* captured variables: by reference, the lambda may free what they hold later */
     for (int i = 0; i < n->nkids; i++) {
       int var = n->kids[i]->var;
@@ -1091,6 +1249,8 @@ static void observe_exit(engine *e, state *s, val ret) {
     }
     if (o->escaped)
       ob->escaped[o->param]++;
+    if (o->prefetched)
+      ob->prefetched[o->param]++;
   }
   for (int slot = 0; slot < s->nslots; slot++) {
     int p = slot_out_param(e, slot);
@@ -1376,6 +1536,7 @@ static void run_function(engine *e, const gm_func *fn) {
   e->steps = 0;
   e->truncated = 0;
   e->addr_taken = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
+  e->array_init = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), sizeof(gm_node *));
   mark_addr_taken(e, fn->body);
   state *s = state_new();
   for (int v = 0; v < fn->nvars; v++) {
@@ -1416,6 +1577,8 @@ static void run_function(engine *e, const gm_func *fn) {
   e->paths.len = 0;
   free(e->addr_taken);
   e->addr_taken = NULL;
+  free(e->array_init);
+  e->array_init = NULL;
 }
 
 static int summarise(engine *e, summary *sum) {
@@ -1430,6 +1593,11 @@ static int summarise(engine *e, summary *sum) {
   ob->free_rows = gm_xcalloc((size_t)np + 1, sizeof(gm_fn *));
   ob->free_via = gm_xcalloc((size_t)np + 1, sizeof(char *));
   ob->out_family = gm_xcalloc((size_t)np + 1, sizeof(gm_family *));
+  ob->prefetched = gm_xcalloc((size_t)np + 1, sizeof(int));
+  ob->launch = gm_xcalloc((size_t)np + 1, sizeof(gm_node *));
+  ob->kernel_usr = gm_xcalloc((size_t)np + 1, sizeof(char *));
+  ob->kernel_name = gm_xcalloc((size_t)np + 1, sizeof(char *));
+  ob->kernel_param = gm_xcalloc((size_t)np + 1, sizeof(int));
   e->summary_mode = 1;
   run_function(e, fn);
   e->summary_mode = 0;
@@ -1455,12 +1623,21 @@ static int summarise(engine *e, summary *sum) {
       ps[i].effect = P_NONE;
     }
   }
+  for (int i = 0; i < np; i++) {
+    ps[i].prefetches = ob->exits && ob->prefetched[i] == ob->exits;
+    ps[i].launch = ob->launch[i];
+    ps[i].kernel_usr = ob->kernel_usr[i];
+    ps[i].kernel_name = ob->kernel_name[i];
+    ps[i].kernel_param = ob->kernel_param[i];
+  }
   next.params = ps;
   next.nparams = np;
   int changed =
       !sum->known || next.noreturn != sum->noreturn || next.returns_fresh != sum->returns_fresh;
   for (int i = 0; i < np && !changed; i++)
-    changed = sum->params[i].effect != ps[i].effect;
+    changed = sum->params[i].effect != ps[i].effect ||
+              sum->params[i].prefetches != ps[i].prefetches ||
+              sum->params[i].launch != ps[i].launch;
   *sum = next;
   free(ob->freed);
   free(ob->escaped);
@@ -1469,6 +1646,11 @@ static int summarise(engine *e, summary *sum) {
   free(ob->free_rows);
   free(ob->free_via);
   free(ob->out_family);
+  free(ob->prefetched);
+  free(ob->launch);
+  free(ob->kernel_usr);
+  free(ob->kernel_name);
+  free(ob->kernel_param);
   memset(ob, 0, sizeof *ob);
   return changed;
 }

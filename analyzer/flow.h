@@ -9,7 +9,15 @@
 
 #include "model.h"
 
-enum gm_fact_kind { GM_FACT_LEAK, GM_FACT_MISMATCH, GM_FACT_OFFSET_FREE, GM_FACT_DOUBLE_FREE };
+enum gm_fact_kind {
+  GM_FACT_LEAK,
+  GM_FACT_MISMATCH,
+  GM_FACT_OFFSET_FREE,
+  GM_FACT_DOUBLE_FREE,
+  GM_FACT_MANAGED_LAUNCH,  /* managed memory passed to a kernel (flag: prefetched first) */
+  GM_FACT_MANAGED_HOST,    /* managed memory read or written by host code */
+  GM_FACT_MANAGED_PREFETCH /* managed memory prefetched or advised */
+};
 
 enum gm_exit_kind {
   GM_EXIT_RETURN,    /* a return statement */
@@ -31,6 +39,11 @@ typedef struct gm_fact {
   int nfree_families;
   const char *via;           /* free through a same-TU helper: the inner free's name */
   const gm_node *skipped_by; /* leak on a later iteration: the continue that skipped the free */
+  int flag;                  /* managed launch: it was prefetched or advised on this path */
+  const char *kernel_usr;    /* managed launch: the kernel (USR), and its name */
+  const char *kernel_name;
+  int kernel_param;        /* managed launch: which kernel parameter receives it */
+  const gm_node *via_call; /* managed launch inside a same-file helper: the call to it */
 } gm_fact;
 
 typedef struct gm_func_facts {

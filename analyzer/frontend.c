@@ -79,6 +79,15 @@ static gm_node *new_node(builder *b, enum gm_node_kind kind, CXCursor c, int nki
   gm_node *n = gm_arena_alloc(b->arena, sizeof *n);
   n->kind = kind;
   n->loc = loc_of(b, c);
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXSourceLocation start = clang_getRangeStart(r);
+  unsigned spell_off = 0;
+  CXFile spell_file = NULL, exp_file = NULL;
+  clang_getExpansionLocation(start, &exp_file, NULL, NULL, &n->offset);
+  clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &n->end_offset);
+  clang_getSpellingLocation(start, &spell_file, NULL, NULL, &spell_off);
+  n->in_macro = spell_off != n->offset || !spell_file || !exp_file ||
+                !clang_File_isEqual(spell_file, exp_file);
   n->var = -1;
   n->id = b->next_id++;
   n->nkids = nkids;
@@ -313,11 +322,26 @@ static gm_node *conv_call(builder *b, CXCursor c, cursor_vec *kids) {
     if (strstr(clang_getCString(ts), "noreturn"))
       n->noreturn = 1;
     clang_disposeString(ts);
-    if (!n->in_system)
-      n->callee_usr = arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(ref)));
+    if (!n->in_system) {
+      /* a call to a template specialisation resolves to the template we modelled */
+      CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
+      CXCursor target = clang_Cursor_isNull(tmpl) ? ref : tmpl;
+      n->callee_usr = arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(target)));
+    }
     n->is_kernel_callee = has_child_attr(ref, CXCursor_CUDAGlobalAttr);
   }
   return n;
+}
+
+static int evaluate_int(CXCursor c, long long *value) {
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  if (!r)
+    return 0;
+  int ok = clang_EvalResult_getKind(r) == CXEval_Int;
+  if (ok)
+    *value = clang_EvalResult_getAsLongLong(r);
+  clang_EvalResult_dispose(r);
+  return ok;
 }
 
 static int literal_is_zero(CXCursor c) {
@@ -354,7 +378,7 @@ static enum CXChildVisitResult capture_visitor(CXCursor c, CXCursor parent, CXCl
 static gm_func *build_function(builder *b, CXCursor c);
 
 /* A lambda's body is a function of its own; the enclosing function's state is set aside. */
-static void build_lambda_body(builder *b, CXCursor c) {
+static gm_func *build_lambda_body(builder *b, CXCursor c) {
   gm_func *outer = b->fn;
   CXCursor outer_cursor = b->func_cursor;
   int outer_next_id = b->next_id;
@@ -376,15 +400,17 @@ static void build_lambda_body(builder *b, CXCursor c) {
   b->fn = outer;
   b->func_cursor = outer_cursor;
   b->next_id = outer_next_id;
+  return fn;
 }
 
 static gm_node *conv_lambda(builder *b, CXCursor c) {
   struct capture_ctx ctx = {b, {0}};
   clang_visitChildren(c, capture_visitor, &ctx);
-  build_lambda_body(b, c);
+  gm_func *body = build_lambda_body(b, c);
   gm_node *n = new_node(b, GM_N_LAMBDA, c, (int)ctx.refs.len);
   for (size_t i = 0; i < ctx.refs.len; i++)
     n->kids[i] = ctx.refs.items[i];
+  n->callee_usr = body ? body->usr : NULL; /* the lambda's body, modelled as a function */
   GM_VEC_FREE(ctx.refs);
   return n;
 }
@@ -424,9 +450,23 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
       n = new_node(b, GM_N_VAR, c, 0);
       n->var = var_index(b, ref);
       n->name = b->vars.items[n->var].name;
+      if (clang_isConstQualifiedType(clang_getCursorType(ref)))
+        n->has_value = evaluate_int(c, &n->value);
     } else if (rk == CXCursor_EnumConstantDecl) {
       n = new_node(b, clang_getEnumConstantDeclValue(ref) == 0 ? GM_N_NULL : GM_N_CONST, c, 0);
       n->name = arena_cxstring(b, clang_getCursorSpelling(ref));
+      n->has_value = 1;
+      n->value = clang_getEnumConstantDeclValue(ref);
+    } else if (rk == CXCursor_NonTypeTemplateParameter) {
+      n = new_node(b, GM_N_CONST, c, 0); /* a compile-time constant such as BLOCK */
+    } else if (is_function_kind(rk)) {
+      /* a function named as a value: a kernel handed to cudaLaunchKernel, say */
+      n = new_node(b, GM_N_OTHER, c, 0);
+      n->name = arena_cxstring(b, clang_getCursorSpelling(ref));
+      CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
+      CXCursor target = clang_Cursor_isNull(tmpl) ? ref : tmpl;
+      if (!clang_Location_isInSystemHeader(clang_getCursorLocation(ref)))
+        n->callee_usr = arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(target)));
     } else {
       n = new_node(b, GM_N_OTHER, c, 0);
     }
@@ -435,15 +475,19 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
   case CXCursor_IntegerLiteral:
   case CXCursor_CXXBoolLiteralExpr:
     n = new_node(b, literal_is_zero(c) ? GM_N_NULL : GM_N_CONST, c, 0);
+    n->has_value = evaluate_int(c, &n->value);
     break;
   case CXCursor_CXXNullPtrLiteralExpr:
   case CXCursor_GNUNullExpr:
     n = new_node(b, GM_N_NULL, c, 0);
     break;
+  case CXCursor_UnaryExpr: /* sizeof, alignof: operands are not evaluated */
+  case CXCursor_CharacterLiteral:
+    n = new_node(b, GM_N_CONST, c, 0);
+    n->has_value = evaluate_int(c, &n->value);
+    break;
   case CXCursor_FloatingLiteral:
   case CXCursor_StringLiteral:
-  case CXCursor_CharacterLiteral:
-  case CXCursor_UnaryExpr: /* sizeof, alignof: operands are not evaluated */
   case CXCursor_CXXThisExpr:
     n = new_node(b, GM_N_CONST, c, 0);
     break;
@@ -501,6 +545,12 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
       nk = GM_N_ARITH, nop = '-';
     else if (op == CXBinaryOperator_Comma)
       nk = GM_N_COMMA;
+    else if (op == CXBinaryOperator_Mul)
+      nk = GM_N_ARITH, nop = '*';
+    else if (op == CXBinaryOperator_Div)
+      nk = GM_N_ARITH, nop = '/';
+    else if (op == CXBinaryOperator_Shl)
+      nk = GM_N_ARITH, nop = 'l';
     else
       nk = GM_N_ARITH;
     n = other_node(b, c, &kids);
@@ -867,6 +917,8 @@ static gm_func *build_function(builder *b, CXCursor c) {
     fn->end_loc.col--; /* the range ends just past the brace */
   fn->in_main_file = clang_Location_isFromMainFile(clang_getCursorLocation(c)) != 0;
   fn->is_kernel = has_child_attr(c, CXCursor_CUDAGlobalAttr);
+  fn->is_device =
+      has_child_attr(c, CXCursor_CUDADeviceAttr) && !has_child_attr(c, CXCursor_CUDAHostAttr);
   int nparams = clang_Cursor_getNumArguments(c);
   if (nparams < 0) { /* templates: parameters are the ParmDecl children */
     nparams = 0;
@@ -905,6 +957,7 @@ static gm_func *build_function(builder *b, CXCursor c) {
   if (b->vars.len)
     memcpy(fn->vars, b->vars.items, sizeof(gm_var) * b->vars.len);
   fn->nnodes = b->next_id;
+  gm_model_finish(fn, b->arena);
   GM_VEC_FREE(kids);
   return fn;
 }

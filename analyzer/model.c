@@ -73,3 +73,184 @@ void gm_model_dump(const gm_func *fn, FILE *out) {
             fn->vars[i].is_pointer ? " pointer" : "");
   dump(fn, fn->body, 1, out);
 }
+
+/* ---- derived facts ---- */
+
+static void set_parents(gm_node *n) {
+  for (int i = 0; i < n->nkids; i++)
+    if (n->kids[i]) {
+      n->kids[i]->parent = n;
+      set_parents(n->kids[i]);
+    }
+}
+
+static void mark_modified(const gm_node *n, unsigned char *mod, int nvars) {
+  if (!n)
+    return;
+  const gm_node *target = NULL;
+  if (n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC)
+    target = n->kids[0];
+  else if (n->kind == GM_N_ADDR)
+    target = n->kids[0]; /* its address may be written through */
+  if (n->kind == GM_N_DECL && n->var >= 0 && n->var < nvars)
+    mod[n->var] = 1;
+  if (target) {
+    int v = gm_root_var(target);
+    /* p[i] = x changes p's pointee, not p; only plain variables and member paths count */
+    if (v >= 0 && v < nvars &&
+        (target->kind == GM_N_VAR || target->kind == GM_N_FIELD || n->kind == GM_N_ADDR))
+      mod[v] = 1;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    mark_modified(n->kids[i], mod, nvars);
+}
+
+/* Whether every path through n ends in break, return, goto or a noreturn call. */
+static int always_leaves(const gm_node *n) {
+  if (!n)
+    return 0;
+  switch (n->kind) {
+  case GM_N_BREAK:
+  case GM_N_RETURN:
+  case GM_N_GOTO:
+  case GM_N_THROW:
+    return 1;
+  case GM_N_CALL:
+    return n->noreturn;
+  case GM_N_SEQ:
+    for (int i = 0; i < n->nkids; i++) {
+      if (n->kids[i] && n->kids[i]->kind == GM_N_CONTINUE)
+        return 0;
+      if (always_leaves(n->kids[i]))
+        return 1;
+    }
+    return 0;
+  case GM_N_IF:
+    return always_leaves(n->kids[1]) && always_leaves(n->kids[2]);
+  default:
+    return 0;
+  }
+}
+
+static int loop_runs_once(const gm_node *loop) {
+  const gm_node *cond = loop->kids[1];
+  if (loop->op == GM_LOOP_DO && cond && (cond->kind == GM_N_NULL))
+    return 1; /* do { ... } while (0) */
+  if (always_leaves(loop->kids[3]))
+    return 1;
+  /* for (int i = A; i < B; ...) with B - A <= 1 */
+  const gm_node *init = loop->kids[0];
+  if (loop->op == GM_LOOP_FOR && init && cond && cond->kind == GM_N_CMP && cond->op == '<') {
+    const gm_node *start = NULL;
+    int var = -1;
+    if (init->kind == GM_N_SEQ && init->nkids == 1 && init->kids[0]->kind == GM_N_DECL) {
+      var = init->kids[0]->var;
+      start = gm_kid(init->kids[0], 0);
+    } else if (init->kind == GM_N_DECL) {
+      var = init->var;
+      start = gm_kid(init, 0);
+    } else if (init->kind == GM_N_ASSIGN && init->kids[0]->kind == GM_N_VAR) {
+      var = init->kids[0]->var;
+      start = init->kids[1];
+    }
+    const gm_node *lhs = cond->kids[0], *rhs = cond->kids[1];
+    long long a = start && start->has_value ? start->value : 0;
+    int have_a = start && (start->has_value || start->kind == GM_N_NULL);
+    if (have_a && lhs->kind == GM_N_VAR && lhs->var == var && rhs->has_value && rhs->value - a <= 1)
+      return 1;
+  }
+  return 0;
+}
+
+static void finish_loops(gm_node *n, const gm_func *fn, gm_arena *arena) {
+  if (!n)
+    return;
+  if (n->kind == GM_N_LOOP) {
+    n->modified = gm_arena_alloc(arena, (size_t)(fn->nvars ? fn->nvars : 1));
+    mark_modified(n, n->modified, fn->nvars);
+    n->runs_once = loop_runs_once(n);
+  }
+  for (int i = 0; i < n->nkids; i++)
+    finish_loops(n->kids[i], fn, arena);
+}
+
+void gm_model_finish(gm_func *fn, gm_arena *arena) {
+  if (!fn->body)
+    return;
+  fn->body->parent = NULL;
+  set_parents(fn->body);
+  finish_loops(fn->body, fn, arena);
+}
+
+gm_node *gm_enclosing_loop(const gm_node *n) {
+  for (gm_node *p = n ? n->parent : NULL; p; p = p->parent) {
+    if (p->kind != GM_N_LOOP || p->runs_once)
+      continue;
+    /* a loop's init runs once: only its condition, increment and body repeat */
+    const gm_node *child = n;
+    while (child->parent != p)
+      child = child->parent;
+    if (child == p->kids[0])
+      continue;
+    return p;
+  }
+  return NULL;
+}
+
+int gm_root_var(const gm_node *e) {
+  while (e) {
+    switch (e->kind) {
+    case GM_N_VAR:
+      return e->var;
+    case GM_N_FIELD:
+    case GM_N_DEREF:
+    case GM_N_INDEX:
+    case GM_N_ADDR:
+    case GM_N_INCDEC:
+      e = gm_kid(e, 0);
+      break;
+    case GM_N_ARITH:
+      e = gm_kid(e, 0);
+      break;
+    default:
+      return -1;
+    }
+  }
+  return -1;
+}
+
+int gm_loop_invariant(const gm_func *fn, const gm_node *loop, const gm_node *e) {
+  if (!e)
+    return 1;
+  switch (e->kind) {
+  case GM_N_CALL:
+  case GM_N_ASSIGN:
+  case GM_N_INCDEC:
+  case GM_N_LAMBDA:
+    return 0;
+  case GM_N_VAR:
+    if (e->var < 0 || e->var >= fn->nvars)
+      return 0;
+    if (fn->vars[e->var].kind == GM_VAR_GLOBAL && !e->has_value)
+      return !loop->modified[e->var];
+    return !loop->modified[e->var];
+  default:
+    break;
+  }
+  for (int i = 0; i < e->nkids; i++)
+    if (!gm_loop_invariant(fn, loop, e->kids[i]))
+      return 0;
+  return 1;
+}
+
+void gm_walk(const gm_node *n, void (*visit)(const gm_node *, void *), void *ctx) {
+  if (!n)
+    return;
+  visit(n, ctx);
+  for (int i = 0; i < n->nkids; i++)
+    gm_walk(n->kids[i], visit, ctx);
+}
+
+const gm_node *gm_arg(const gm_node *call, int i) {
+  return call && i >= 0 && i < call->nkids ? call->kids[i] : NULL;
+}

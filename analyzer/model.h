@@ -69,7 +69,15 @@ typedef struct gm_node {
   unsigned noreturn : 1;  /* GM_N_CALL: the callee is declared noreturn */
   unsigned in_system : 1; /* GM_N_CALL: the callee is declared in a system header */
   unsigned is_kernel_callee : 1; /* GM_N_CALL: the callee is a __global__ function */
-  int id;                        /* unique within the function, for state keys */
+  unsigned has_value : 1;        /* an integer constant expression; its value is `value` */
+  unsigned in_macro : 1;         /* written inside a macro expansion */
+  long long value;
+  unsigned offset, end_offset; /* byte extent in loc.file (expansion range), for fix-its */
+  int id;                      /* unique within the function, for state keys */
+  struct gm_node *parent;      /* set by gm_model_finish */
+  /* GM_N_LOOP only, set by gm_model_finish: */
+  unsigned char *modified; /* per var: assigned somewhere in the loop (cond, inc, body) */
+  unsigned runs_once : 1;  /* provably runs at most once (do-while(0), i < 1, always exits) */
 } gm_node;
 
 enum gm_var_kind {
@@ -100,6 +108,7 @@ typedef struct gm_func {
   int nparams;
   int nnodes;
   unsigned is_kernel : 1;
+  unsigned is_device : 1; /* __device__ only: runs on the GPU, not host code */
   unsigned in_main_file : 1;
 } gm_func;
 
@@ -115,8 +124,22 @@ static inline gm_node *gm_kid(const gm_node *n, int i) {
   return n && i < n->nkids ? n->kids[i] : NULL;
 }
 
-/* Strips nodes that only convert a value (none remain after the front end, kept for clarity). */
 const char *gm_node_kind_name(enum gm_node_kind k);
+
+/* Derived facts every rule may read, computed once after the front end built a function: parent
+ * links, and for each loop what it modifies and whether it provably runs at most once. */
+void gm_model_finish(gm_func *fn, gm_arena *arena);
+
+/* The innermost loop around n (within its function) that can run more than once, or NULL. */
+gm_node *gm_enclosing_loop(const gm_node *n);
+/* Whether expression e reads only what `loop` leaves unchanged (and calls nothing). */
+int gm_loop_invariant(const gm_func *fn, const gm_node *loop, const gm_node *e);
+/* The variable an lvalue-ish expression is rooted at (`p`, `p[i]`, `*p`, `&p`, `s.p`), or -1. */
+int gm_root_var(const gm_node *e);
+/* Calls visit(n, ctx) for every node under n, parents first. */
+void gm_walk(const gm_node *n, void (*visit)(const gm_node *, void *), void *ctx);
+/* A call's argument with conversions seen through, or NULL. */
+const gm_node *gm_arg(const gm_node *call, int i);
 void gm_model_dump(const gm_func *fn, FILE *out);
 
 #endif

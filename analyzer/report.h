@@ -30,6 +30,7 @@ typedef struct gm_report {
 
 /* What a rule's check sees: one function's model and the flow engine's facts for it. */
 typedef struct gm_check_ctx {
+  const gm_tu *tu; /* the whole translation unit: kernels, callers */
   const gm_func *fn;
   const gm_fact *facts;
   int nfacts;

@@ -9,11 +9,16 @@
 extern const gm_rule gm001_unpaired_allocation;
 extern const gm_rule gm002_mismatched_free;
 extern const gm_rule gm003_double_free;
+extern const gm_rule gm010_allocation_in_loop;
+extern const gm_rule gm020_growing_concatenation;
+extern const gm_rule gm021_small_transfer_in_loop;
+extern const gm_rule gm030_managed_dense_access;
+extern const gm_rule gm031_managed_ping_pong;
 
 const gm_rule *const gm_rules[] = {
-    &gm001_unpaired_allocation,
-    &gm002_mismatched_free,
-    &gm003_double_free,
+    &gm001_unpaired_allocation,  &gm002_mismatched_free,       &gm003_double_free,
+    &gm010_allocation_in_loop,   &gm020_growing_concatenation, &gm021_small_transfer_in_loop,
+    &gm030_managed_dense_access, &gm031_managed_ping_pong,
 };
 const size_t gm_rule_count = sizeof gm_rules / sizeof gm_rules[0];
 

@@ -1,0 +1,339 @@
+#include "patterns.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int gm_alloc_target_var(const gm_node *call) {
+  if (!call || !call->fn)
+    return -1;
+  if (call->fn->ptr_arg >= 0) {
+    const gm_node *arg = gm_arg(call, call->fn->ptr_arg);
+    if (arg && arg->kind == GM_N_ADDR)
+      return gm_root_var(gm_kid(arg, 0));
+    return -1;
+  }
+  /* returned pointer: the enclosing assignment or declaration, through casts */
+  for (const gm_node *p = call->parent; p; p = p->parent) {
+    if (p->kind == GM_N_ASSIGN && p->kids[0]->kind == GM_N_VAR)
+      return p->kids[0]->var;
+    if (p->kind == GM_N_DECL)
+      return p->var;
+    if (p->kind != GM_N_COMMA && p->kind != GM_N_OTHER)
+      return -1;
+  }
+  return -1;
+}
+
+static int mentions_var(const gm_node *e, int var) {
+  if (!e)
+    return 0;
+  if (e->kind == GM_N_VAR && e->var == var)
+    return 1;
+  for (int i = 0; i < e->nkids; i++)
+    if (mentions_var(e->kids[i], var))
+      return 1;
+  return 0;
+}
+
+static int assigns_var(const gm_node *n, int var) {
+  if (!n)
+    return 0;
+  if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC) && n->kids[0]->kind == GM_N_VAR &&
+      n->kids[0]->var == var)
+    return 1;
+  for (int i = 0; i < n->nkids; i++)
+    if (assigns_var(n->kids[i], var))
+      return 1;
+  return 0;
+}
+
+/* Variables a condition compares (both sides of <, >, <=, >=, ==, !=). */
+static void compared_vars(const gm_node *c, int *vars, int *n, int max) {
+  if (!c)
+    return;
+  if (c->kind == GM_N_VAR && *n < max)
+    vars[(*n)++] = c->var;
+  for (int i = 0; i < c->nkids; i++)
+    compared_vars(c->kids[i], vars, n, max);
+}
+
+int gm_alloc_guarded(const gm_node *call, const gm_node *loop) {
+  int target = gm_alloc_target_var(call);
+  const gm_node *child = call;
+  for (const gm_node *p = call->parent; p && p != loop; child = p, p = p->parent) {
+    if (p->kind != GM_N_IF || child != p->kids[1])
+      continue;
+    const gm_node *cond = p->kids[0];
+    if (target >= 0 && mentions_var(cond, target))
+      return 1; /* if (!buf) cudaMalloc(&buf, ...) */
+    int vars[16], n = 0;
+    compared_vars(cond, vars, &n, 16);
+    for (int i = 0; i < n; i++)
+      if (vars[i] != target && assigns_var(p->kids[1], vars[i]))
+        return 1; /* if (need > cap) { ...; cap = need; } */
+  }
+  return 0;
+}
+
+int gm_depends_on_loop(const gm_node *loop, const gm_node *e) {
+  if (!e)
+    return 0;
+  if (e->kind == GM_N_VAR && e->var >= 0 && loop->modified[e->var])
+    return 1;
+  if (e->kind == GM_N_CALL && !e->fn)
+    return 1; /* an unknown call may return something new each time */
+  for (int i = 0; i < e->nkids; i++)
+    if (gm_depends_on_loop(loop, e->kids[i]))
+      return 1;
+  return 0;
+}
+
+int gm_address_advances(const gm_node *loop, const gm_node *e) {
+  if (!e)
+    return 0;
+  switch (e->kind) {
+  case GM_N_ADDR: {
+    const gm_node *lv = gm_kid(e, 0);
+    if (lv && lv->kind == GM_N_INDEX)
+      return gm_address_advances(loop, lv->kids[0]) || gm_depends_on_loop(loop, lv->kids[1]);
+    return 0; /* &x: the same address every time */
+  }
+  case GM_N_VAR:
+    return e->var >= 0 && loop->modified[e->var];
+  case GM_N_ARITH:
+    return gm_address_advances(loop, gm_kid(e, 0)) || gm_depends_on_loop(loop, gm_kid(e, 1));
+  case GM_N_FIELD:
+  case GM_N_INDEX:
+    return gm_depends_on_loop(loop, e);
+  case GM_N_OTHER:
+    return e->nkids == 1 ? gm_address_advances(loop, e->kids[0]) : gm_depends_on_loop(loop, e);
+  default:
+    return gm_depends_on_loop(loop, e);
+  }
+}
+
+int gm_retry_loop(const gm_node *loop, const gm_node *call) {
+  const gm_node *cond = loop->kids[1];
+  if (!cond)
+    return 0;
+  if (gm_inside(call, cond))
+    return 1; /* while (cudaMalloc(&p, n) != cudaSuccess) n /= 2; */
+  for (const gm_node *p = call->parent; p && p != loop; p = p->parent) {
+    int var = -1;
+    if (p->kind == GM_N_ASSIGN && p->kids[0]->kind == GM_N_VAR)
+      var = p->kids[0]->var;
+    else if (p->kind == GM_N_DECL)
+      var = p->var;
+    else if (p->kind == GM_N_COMMA || p->kind == GM_N_OTHER)
+      continue;
+    return var >= 0 && mentions_var(cond, var);
+  }
+  return 0;
+}
+
+struct find_ctx {
+  const gm_node *loop;
+  int var;
+  enum gm_fn_kind kind;
+  int role; /* copy: 0 = match on dst; free: the freed arg */
+  const gm_node *found;
+  int other_var;
+};
+
+static void find_copy(const gm_node *n, void *arg) {
+  struct find_ctx *c = arg;
+  if (c->found || n->kind != GM_N_CALL || !n->fn || n->fn->kind != GM_FN_COPY)
+    return;
+  int dst = gm_root_var(gm_arg(n, n->fn->dst_arg));
+  int src = gm_root_var(gm_arg(n, n->fn->src_arg));
+  if (dst == c->var && src >= 0 && src != c->var) {
+    c->found = n;
+    c->other_var = src;
+  }
+}
+
+static void find_free(const gm_node *n, void *arg) {
+  struct find_ctx *c = arg;
+  if (c->found || n->kind != GM_N_CALL || !n->fn || n->fn->kind != GM_FN_FREE)
+    return;
+  if (gm_root_var(gm_arg(n, n->fn->ptr_arg)) == c->var)
+    c->found = n;
+}
+
+int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loop,
+                      const gm_node **copy, const gm_node **free_call) {
+  (void)fn;
+  *copy = *free_call = NULL;
+  if (!call->fn || gm_alloc_guarded(call, loop))
+    return 0;
+  const gm_fn *row = call->fn;
+  const gm_node *size = row->size_arg >= 0 ? gm_arg(call, row->size_arg) : NULL;
+  if (!size || !gm_depends_on_loop(loop, size))
+    return 0; /* the same size every time: a fixed buffer, not a growing one */
+  int target = gm_alloc_target_var(call);
+  if (target < 0)
+    return 0;
+  if (row->kind == GM_FN_REALLOC)
+    return gm_root_var(gm_arg(call, row->old_arg)) == target;
+  struct find_ctx c = {loop, target, GM_FN_COPY, 0, NULL, -1};
+  gm_walk(loop->kids[3], find_copy, &c);
+  if (!c.found)
+    return 0;
+  *copy = c.found;
+  struct find_ctx f = {loop, c.other_var, GM_FN_FREE, 0, NULL, -1};
+  gm_walk(loop->kids[3], find_free, &f);
+  if (!f.found)
+    return 0;
+  *free_call = f.found;
+  return 1;
+}
+
+static void find_launch(const gm_node *n, void *arg) {
+  int *found = arg;
+  if (n->kind == GM_N_CALL &&
+      (n->is_launch || (n->fn && n->fn->kind == GM_FN_LAUNCH) || (!n->fn && n->callee_usr)))
+    *found = 1;
+}
+
+int gm_loop_launches(const gm_node *loop) {
+  int found = 0;
+  gm_walk(loop, find_launch, &found);
+  return found;
+}
+
+int gm_inside(const gm_node *n, const gm_node *ancestor) {
+  for (; n; n = n->parent)
+    if (n == ancestor)
+      return 1;
+  return 0;
+}
+
+const gm_func *gm_find_kernel(const gm_tu *tu, const char *usr, const char *name) {
+  for (int i = 0; usr && i < tu->nfuncs; i++)
+    if (tu->funcs[i]->is_kernel && strcmp(tu->funcs[i]->usr, usr) == 0)
+      return tu->funcs[i];
+  for (int i = 0; name && i < tu->nfuncs; i++)
+    if (tu->funcs[i]->is_kernel && strcmp(tu->funcs[i]->name, name) == 0)
+      return tu->funcs[i];
+  return NULL;
+}
+
+/* ---- dense access classification ---- */
+
+static int is_thread_builtin(const gm_func *k, const gm_node *e) {
+  if (!e || e->kind != GM_N_FIELD)
+    return 0;
+  const gm_node *base = gm_kid(e, 0);
+  if (!base || base->kind != GM_N_VAR)
+    return 0;
+  const char *v = k->vars[base->var].name;
+  return strcmp(v, "threadIdx") == 0 || strcmp(v, "blockIdx") == 0 || strcmp(v, "blockDim") == 0 ||
+         strcmp(v, "gridDim") == 0;
+}
+
+typedef struct affine_ctx {
+  const gm_func *k;
+  unsigned char *bad;    /* per var: assigned something data-dependent */
+  unsigned char *thread; /* per var: derived from the thread's position */
+} affine_ctx;
+
+/* Affine in thread position and plain integers: +, -, *, shifts, constants, variables that are
+ * not data-dependent. Returns -1 if not affine, else whether it depends on the thread. */
+static int affine(const affine_ctx *c, const gm_node *e) {
+  if (!e)
+    return -1;
+  if (is_thread_builtin(c->k, e))
+    return 1;
+  switch (e->kind) {
+  case GM_N_CONST:
+  case GM_N_NULL:
+    return 0;
+  case GM_N_VAR:
+    if (c->k->vars[e->var].is_pointer || c->bad[e->var])
+      return -1;
+    return c->thread[e->var];
+  case GM_N_ARITH: {
+    if (e->op != '+' && e->op != '-' && e->op != '*' && e->op != 'l')
+      return -1;
+    int a = affine(c, gm_kid(e, 0)), b = affine(c, gm_kid(e, 1));
+    if (a < 0 || b < 0)
+      return -1;
+    return a || b;
+  }
+  case GM_N_OTHER:
+    if (e->nkids == 1)
+      return affine(c, e->kids[0]);
+    return -1;
+  default:
+    return -1;
+  }
+}
+
+static void classify_assignments(const gm_node *n, void *arg) {
+  affine_ctx *c = arg;
+  int var = -1;
+  const gm_node *rhs = NULL;
+  int compound = 0;
+  if (n->kind == GM_N_DECL && n->nkids) {
+    var = n->var;
+    rhs = n->kids[0];
+  } else if (n->kind == GM_N_ASSIGN && n->kids[0]->kind == GM_N_VAR) {
+    var = n->kids[0]->var;
+    rhs = n->kids[1];
+    compound = n->op;
+  }
+  if (var < 0)
+    return;
+  int a = affine(c, rhs);
+  if (a < 0)
+    c->bad[var] = 1;
+  else if (a > 0 && !compound)
+    c->thread[var] = 1;
+}
+
+struct dense_ctx {
+  const affine_ctx *a;
+  int param_var;
+  const gm_node *found;
+};
+
+static int is_param_base(const struct dense_ctx *d, const gm_node *b) {
+  return b && b->kind == GM_N_VAR && b->var == d->param_var;
+}
+
+static void find_dense(const gm_node *n, void *arg) {
+  struct dense_ctx *d = arg;
+  if (d->found)
+    return;
+  const gm_node *index = NULL;
+  if (n->kind == GM_N_INDEX && is_param_base(d, n->kids[0]))
+    index = n->kids[1];
+  else if (n->kind == GM_N_DEREF && gm_kid(n, 0) && n->kids[0]->kind == GM_N_ARITH &&
+           n->kids[0]->op == '+' && is_param_base(d, gm_kid(n->kids[0], 0)))
+    index = gm_kid(n->kids[0], 1);
+  if (index && affine(d->a, index) == 1)
+    d->found = n;
+}
+
+const gm_node *gm_kernel_dense_access(const gm_func *kernel, int param) {
+  int param_var = -1;
+  for (int i = 0; i < kernel->nvars; i++)
+    if (kernel->vars[i].param_index == param)
+      param_var = i;
+  if (param_var < 0 || !kernel->body)
+    return NULL;
+  size_t n = (size_t)(kernel->nvars ? kernel->nvars : 1);
+  affine_ctx c = {kernel, calloc(n, 1), calloc(n, 1)};
+  /* a variable is thread-derived once everything assigned to it is; two passes settle chains
+   * such as `int tid = ...; int i = tid * 4;` */
+  for (int pass = 0; pass < 3; pass++)
+    gm_walk(kernel->body, classify_assignments, &c);
+  for (size_t i = 0; i < n; i++)
+    if (c.bad[i])
+      c.thread[i] = 0;
+  struct dense_ctx d = {&c, param_var, NULL};
+  gm_walk(kernel->body, find_dense, &d);
+  free(c.bad);
+  free(c.thread);
+  return d.found;
+}

@@ -1,0 +1,47 @@
+/* Model queries shared by the loop and managed-memory rules (GM010, GM020, GM021, GM030,
+ * GM031): read-only questions about one function's model, so each rule file stays short. */
+#ifndef GM_PATTERNS_H
+#define GM_PATTERNS_H
+
+#include "model.h"
+
+/* The variable an allocation call stores its pointer in (`cudaMalloc(&p, ..)`, `p = malloc(..)`,
+ * `T *p = new T[n]`), or -1. */
+int gm_alloc_target_var(const gm_node *call);
+
+/* Whether an allocation inside `loop` runs only now and then: under a null test of its own
+ * pointer (lazy initialisation), or under a size test whose branch also updates the variable it
+ * compares against (capacity-guarded regrowth). */
+int gm_alloc_guarded(const gm_node *call, const gm_node *loop);
+
+/* The regrow-and-copy pattern (GM020): in `loop`, `call` allocates a buffer whose size the loop
+ * changes, a copy moves the old buffer into it, and the old buffer is freed (or `call` is a
+ * realloc of its own pointer). Fills the copy and free nodes (either may be NULL for realloc). */
+int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loop,
+                      const gm_node **copy, const gm_node **free_call);
+
+/* Whether expression e reads a variable that `loop` modifies. */
+int gm_depends_on_loop(const gm_node *loop, const gm_node *e);
+
+/* Whether a pointer expression points somewhere new on each iteration of `loop` (`d + i`,
+ * `&h[i]`, a pointer variable the loop reassigns); `&x` of a variable is a fixed address. */
+int gm_address_advances(const gm_node *loop, const gm_node *e);
+
+/* A retry loop for this call: the loop's condition tests the call's result (or is the call). */
+int gm_retry_loop(const gm_node *loop, const gm_node *call);
+
+/* Whether `loop` launches a kernel (directly, through cudaLaunchKernel, or a same-file call). */
+int gm_loop_launches(const gm_node *loop);
+
+/* Whether n lies inside `ancestor`. */
+int gm_inside(const gm_node *n, const gm_node *ancestor);
+
+/* The kernel of `tu` with this USR (or, failing that, this name), or NULL. */
+const gm_func *gm_find_kernel(const gm_tu *tu, const char *usr, const char *name);
+
+/* A dense access of the kernel's parameter `param` (`p[i]` with i affine in threadIdx, blockIdx,
+ * blockDim, gridDim, including grid-stride loops), or NULL when every access is data-dependent
+ * or the parameter is not indexed by thread. */
+const gm_node *gm_kernel_dense_access(const gm_func *kernel, int param);
+
+#endif

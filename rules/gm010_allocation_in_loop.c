@@ -1,0 +1,123 @@
+/* GM010 allocation-in-loop
+ *
+ * Flags a GPU allocation (device, managed or pinned memory) made on every iteration of a loop,
+ * directly or through a same-file function called in the loop. On an H200 a cudaMalloc+cudaFree
+ * pair costs 70-140 us and cudaFree synchronises the device; when the size varies, the churn
+ * also fragments device memory.
+ *
+ *   bad:  for (b...) { cudaMalloc(&tmp, bytes); step<<<...>>>(tmp); cudaFree(tmp); }
+ *   good: cudaMalloc(&tmp, bytes); for (b...) step<<<...>>>(tmp); cudaFree(tmp);
+ *
+ * Not raised for loops that provably run once, lazy initialisation (`if (!buf) cudaMalloc`),
+ * capacity-guarded regrowth, stream-ordered cudaMallocAsync (the recommended fix), or the
+ * growing-concatenation pattern (GM020 reports that). */
+#include "patterns.h"
+#include "rules.h"
+
+#include <string.h>
+
+extern const gm_rule gm010_allocation_in_loop;
+
+static const char *const cost =
+    "on an H200 a cudaMalloc+cudaFree pair costs about 70-140 us and cudaFree synchronises the "
+    "device, while cudaMallocAsync+cudaFreeAsync from a stream-ordered pool costs about 1 us";
+
+static int in_loop_candidate(const gm_node *call) {
+  return call->kind == GM_N_CALL && call->fn &&
+         (call->fn->kind == GM_FN_ALLOC || call->fn->kind == GM_FN_REALLOC) && call->fn->family &&
+         call->fn->family->gpu;
+}
+
+/* Whether every argument but the out-parameter stays the same across iterations. */
+static int size_invariant(const gm_func *fn, const gm_node *loop, const gm_node *call) {
+  for (int i = 0; i < call->nkids; i++)
+    if (i != call->fn->ptr_arg && !gm_loop_invariant(fn, loop, call->kids[i]))
+      return 0;
+  return 1;
+}
+
+struct caller_ctx {
+  const char *usr;
+  const gm_node *call; /* a call to the function, inside a loop of its caller */
+  const gm_node *loop;
+};
+
+static void find_call_in_loop(const gm_node *n, void *arg) {
+  struct caller_ctx *c = arg;
+  if (c->call || n->kind != GM_N_CALL || !n->callee_usr || strcmp(n->callee_usr, c->usr) != 0)
+    return;
+  const gm_node *loop = gm_enclosing_loop(n);
+  if (loop && !gm_retry_loop(loop, n)) {
+    c->call = n;
+    c->loop = loop;
+  }
+}
+
+struct visit_ctx {
+  const gm_check_ctx *ctx;
+};
+
+static void visit(const gm_node *call, void *arg) {
+  const gm_check_ctx *ctx = ((struct visit_ctx *)arg)->ctx;
+  if (!in_loop_candidate(call))
+    return;
+  const gm_node *loop = gm_enclosing_loop(call);
+  const char *what = gm_call_display_name(call);
+  if (!loop) {
+    /* allocated once per call: is the function itself called in a loop? */
+    struct caller_ctx c = {ctx->fn->usr, NULL, NULL};
+    for (int i = 0; i < ctx->tu->nfuncs && !c.call; i++)
+      if (ctx->tu->funcs[i] != ctx->fn)
+        gm_walk(ctx->tu->funcs[i]->body, find_call_in_loop, &c);
+    if (!c.call)
+      return;
+    gm_finding *f = gm_report_add(
+        ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
+        "%s in '%s' runs on every iteration of a loop that calls '%s'; %s. Allocate once "
+        "outside the loop and pass the buffer in, or use cudaMallocAsync from a memory pool",
+        what, ctx->fn->name, ctx->fn->name, cost);
+    gm_finding_note(f, c.call->loc, "'%s' is called in a loop here", ctx->fn->name);
+    return;
+  }
+  if (gm_alloc_guarded(call, loop) || gm_retry_loop(loop, call))
+    return;
+  const gm_node *copy, *free_call;
+  if (gm_growing_concat(ctx->fn, call, loop, &copy, &free_call))
+    return; /* GM020's finding */
+  gm_finding *f;
+  if (size_invariant(ctx->fn, loop, call)) {
+    f = gm_report_add(ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
+                      "%s runs on every iteration of this loop with a loop-invariant size; %s. "
+                      "Hoist it: allocate once before the loop and free once after it",
+                      what, cost);
+  } else {
+    f = gm_report_add(ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
+                      "%s runs on every iteration of this loop and its size varies, which also "
+                      "fragments device memory; %s. Allocate the largest size once before the "
+                      "loop, or use cudaMallocAsync from a stream-ordered memory pool",
+                      what, cost);
+  }
+  gm_finding_note(f, loop->loc, "the loop");
+}
+
+static void check(const gm_check_ctx *ctx) {
+  if (ctx->fn->is_kernel || ctx->fn->is_device)
+    return;
+  struct visit_ctx v = {ctx};
+  gm_walk(ctx->fn->body, visit, &v);
+}
+
+const gm_rule gm010_allocation_in_loop = {
+    .id = "GM010",
+    .name = "allocation-in-loop",
+    .summary = "A GPU allocation runs on every iteration of a loop.",
+    .description =
+        "A cudaMalloc, cudaMallocManaged, cudaMallocHost or driver-API allocation runs on every "
+        "iteration of a loop (or in a function called in one). On an H200 a cudaMalloc+cudaFree "
+        "pair costs about 70-140 us and cudaFree synchronises the whole device; when the size "
+        "varies from one iteration to the next the churn also fragments device memory until a "
+        "large allocation fails with memory to spare.",
+    .fix = "Allocate once before the loop (the largest size when it varies) and free once after "
+           "it, or allocate with cudaMallocAsync/cudaFreeAsync from a stream-ordered memory pool.",
+    .check = check,
+};

@@ -1,0 +1,77 @@
+/* GM021 small-transfer-in-loop
+ *
+ * Flags many small copies in a loop where one batched copy would do: a cudaMemcpy whose size is
+ * a small constant (at most 4096 bytes) or the same every iteration, with a source or
+ * destination that advances with the loop. Each cudaMemcpy costs microseconds of fixed overhead,
+ * so a copy of a few bytes reaches a tiny fraction of PCIe or NVLink bandwidth.
+ *
+ *   bad:  for (i...) cudaMemcpy(d + i, h + i, sizeof(float), cudaMemcpyHostToDevice);
+ *   good: cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
+ *
+ * Not raised for fixed-address copies (reading back a scalar each step) or for loops that
+ * launch kernels between copies of a per-iteration size. */
+#include "patterns.h"
+#include "rules.h"
+
+#include <string.h>
+
+extern const gm_rule gm021_small_transfer_in_loop;
+
+enum { SMALL_COPY_BYTES = 4096 };
+
+static void visit(const gm_node *call, void *arg) {
+  const gm_check_ctx *ctx = arg;
+  if (call->kind != GM_N_CALL || !call->fn || call->fn->kind != GM_FN_COPY ||
+      strncmp(call->fn->name, "cu", 2) != 0)
+    return; /* GPU transfers only: cudaMemcpy*, cuMemcpy* */
+  const gm_node *loop = gm_enclosing_loop(call);
+  if (!loop)
+    return;
+  const gm_fn *row = call->fn;
+  const gm_node *size = gm_arg(call, row->size_arg);
+  const gm_node *dst = gm_arg(call, row->dst_arg), *src = gm_arg(call, row->src_arg);
+  if (!size || !dst || !src)
+    return;
+  if (!gm_address_advances(loop, dst) && !gm_address_advances(loop, src))
+    return; /* the same addresses each time: nothing to batch */
+  int small = size->has_value && size->value > 0 && size->value <= SMALL_COPY_BYTES;
+  int invariant = gm_loop_invariant(ctx->fn, loop, size);
+  if (!small && !(invariant && !gm_loop_launches(loop)))
+    return;
+  gm_finding *f;
+  if (size->has_value)
+    f = gm_report_add(ctx->report, &gm021_small_transfer_in_loop, call->loc, ctx->fn->name,
+                      "%s moves %lld bytes per iteration to or from an address that advances "
+                      "with the loop; the fixed cost of each call dominates such small copies. "
+                      "Copy the whole range with one %s, or a strided block with cudaMemcpy2D",
+                      gm_call_display_name(call), size->value, gm_call_display_name(call));
+  else
+    f = gm_report_add(ctx->report, &gm021_small_transfer_in_loop, call->loc, ctx->fn->name,
+                      "%s copies the same number of bytes on every iteration to or from an "
+                      "address that advances with the loop; one %s of the whole range (or "
+                      "cudaMemcpy2D for a strided layout) moves the same bytes without the "
+                      "per-call cost",
+                      gm_call_display_name(call), gm_call_display_name(call));
+  gm_finding_note(f, loop->loc, "the loop");
+}
+
+static void check(const gm_check_ctx *ctx) {
+  if (ctx->fn->is_kernel || ctx->fn->is_device)
+    return;
+  gm_walk(ctx->fn->body, visit, (void *)ctx);
+}
+
+const gm_rule gm021_small_transfer_in_loop = {
+    .id = "GM021",
+    .name = "small-transfer-in-loop",
+    .summary = "Many small cudaMemcpy calls in a loop where one batched copy would do.",
+    .description =
+        "A cudaMemcpy (or cuMemcpy*) in a loop moves a small constant number of bytes (at most "
+        "4096), or the same number every iteration, to or from an address that advances with "
+        "the loop. Each call has a fixed cost of several microseconds, so small copies reach a "
+        "tiny fraction of the link's bandwidth; one copy of the whole range moves the same bytes "
+        "at full speed.",
+    .fix = "Copy the whole range with one cudaMemcpy, a strided layout with cudaMemcpy2D, or "
+           "stage the elements in a host buffer and copy it once.",
+    .check = check,
+};

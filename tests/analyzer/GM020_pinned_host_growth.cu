@@ -1,0 +1,27 @@
+// Pinned host log buffer grown per message with host memcpy and freed with
+// cudaFreeHost.
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+const char* next_message(int i); // nullptr when there are no more
+
+char* build_log(size_t* len_out) {
+  char* log = nullptr;
+  size_t len = 0;
+  for (int i = 0;; ++i) {
+    const char* msg = next_message(i);
+    if (!msg)
+      break;
+    size_t m = strlen(msg);
+    char* bigger = nullptr;
+    cudaMallocHost(&bigger, len + m + 1); // expected-warning {{GM020}}
+    memcpy(bigger, log, len);
+    memcpy(bigger + len, msg, m + 1);
+    cudaFreeHost(log);
+    log = bigger;
+    len += m;
+  }
+  *len_out = len;
+  return log;
+}

@@ -1,0 +1,23 @@
+// Driver API: cuMemcpyHtoD of one element per call at an advancing offset.
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+CUresult upload_weights(CUdeviceptr d_w, const float* h_w, int n) {
+  for (int i = 0; i < n; ++i) {
+    CUresult r = cuMemcpyHtoD(d_w + i * sizeof(float), &h_w[i], sizeof(float)); // expected-warning {{GM021}}
+    if (r != CUDA_SUCCESS)
+      return r;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult load_layer(const float* h_w, int n, CUdeviceptr* out) {
+  CUresult r = cuMemAlloc(out, n * sizeof(float));
+  if (r != CUDA_SUCCESS)
+    return r;
+  r = upload_weights(*out, h_w, n);
+  if (r != CUDA_SUCCESS)
+    cuMemFree(*out);
+  return r;
+}

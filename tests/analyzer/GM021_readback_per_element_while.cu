@@ -1,0 +1,26 @@
+// Results read back one int at a time in a while loop, until a sentinel.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void label(int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (i % 7 == 0) ? -1 : i;
+}
+
+int count_until_sentinel(int n) {
+  int* d = nullptr;
+  cudaMalloc(&d, n * sizeof(int));
+  label<<<(n + 255) / 256, 256>>>(d, n);
+  int i = 1;
+  int v = 0;
+  int found = 0;
+  while (i < n) {
+    cudaMemcpy(&v, d + i, sizeof(int), cudaMemcpyDeviceToHost); // expected-warning {{GM021}}
+    if (v < 0)
+      break;
+    ++found;
+    ++i;
+  }
+  cudaFree(d);
+  return found;
+}

@@ -1,0 +1,18 @@
+// One float per cudaMemcpy, element by element.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void square(float* v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) v[i] *= v[i];
+}
+
+void square_on_gpu(float* h, int n) {
+  float* d = nullptr;
+  cudaMalloc(&d, n * sizeof(float));
+  for (int i = 0; i < n; ++i)
+    cudaMemcpy(&d[i], &h[i], sizeof(float), cudaMemcpyHostToDevice); // expected-warning {{GM021}}
+  square<<<(n + 255) / 256, 256>>>(d, n);
+  cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaFree(d);
+}

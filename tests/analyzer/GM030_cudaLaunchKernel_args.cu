@@ -1,0 +1,25 @@
+// cudaLaunchKernel with an argument array holding the managed pointer.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void clamp01(float* v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) v[i] = fminf(fmaxf(v[i], 0.f), 1.f);
+}
+
+int main() {
+  int n = 1 << 20;
+  float* p = nullptr;
+  cudaMallocManaged(&p, n * sizeof(float)); // expected-warning {{GM030}}
+  for (int i = 0; i < n; ++i)
+    p[i] = (float)(i % 3) - 1.f;
+  cudaStream_t stream;
+  cudaStreamCreate(&stream);
+  void* args[] = {&p, &n};
+  cudaLaunchKernel((void*)clamp01, dim3((n + 255) / 256), dim3(256), args, 0, stream);
+  cudaStreamSynchronize(stream);
+  printf("%f\n", p[1]);
+  cudaStreamDestroy(stream);
+  cudaFree(p);
+  return 0;
+}

@@ -1,0 +1,27 @@
+// Managed buffer initialised on the host and then read densely by a kernel
+// with no prefetch: every page faults over to the GPU on first touch.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+int main() {
+  const int n = 1 << 24;
+  float* x = nullptr;
+  float* y = nullptr;
+  cudaMallocManaged(&x, n * sizeof(float)); // expected-warning {{GM030}}
+  cudaMallocManaged(&y, n * sizeof(float)); // expected-warning {{GM030}}
+  for (int i = 0; i < n; ++i) {
+    x[i] = 1.f;
+    y[i] = 2.f;
+  }
+  saxpy<<<(n + 255) / 256, 256>>>(n, 3.f, x, y);
+  cudaDeviceSynchronize();
+  printf("%f\n", y[0]);
+  cudaFree(x);
+  cudaFree(y);
+  return 0;
+}

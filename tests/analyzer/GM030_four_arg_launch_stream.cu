@@ -1,0 +1,32 @@
+// Launch with all four configuration arguments (grid, block, dynamic shared
+// memory, stream) on a managed buffer with no prefetch on that stream.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void block_prefix(const int* in, int* out, int n) {
+  extern __shared__ int tile[];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[threadIdx.x] = i < n ? in[i] : 0;
+  __syncthreads();
+  for (int off = 1; off < blockDim.x; off *= 2) {
+    int v = threadIdx.x >= off ? tile[threadIdx.x - off] : 0;
+    __syncthreads();
+    tile[threadIdx.x] += v;
+    __syncthreads();
+  }
+  if (i < n) out[i] = tile[threadIdx.x];
+}
+
+void scan_blocks(const int* d_in, int n, int* h_out) {
+  cudaStream_t stream;
+  cudaStreamCreate(&stream);
+  int* out = nullptr;
+  cudaMallocManaged(&out, n * sizeof(int)); // expected-warning {{GM030}}
+  const int block = 256;
+  block_prefix<<<(n + block - 1) / block, block, block * sizeof(int), stream>>>(d_in, out, n);
+  cudaStreamSynchronize(stream);
+  for (int i = 0; i < n; ++i)
+    h_out[i] = out[i];
+  cudaFree(out);
+  cudaStreamDestroy(stream);
+}

@@ -1,0 +1,24 @@
+// A same-file helper does the launch; the managed buffer is passed to it and
+// never prefetched.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void histogram_clear(unsigned* bins, int nbins) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < nbins) bins[i] = 0u;
+}
+
+static void clear_bins(unsigned* bins, int nbins, cudaStream_t s) {
+  histogram_clear<<<(nbins + 255) / 256, 256, 0, s>>>(bins, nbins);
+}
+
+unsigned total(int nbins) {
+  unsigned* bins = nullptr;
+  cudaMallocManaged(&bins, nbins * sizeof(unsigned)); // expected-warning {{GM030}}
+  clear_bins(bins, nbins, 0);
+  cudaDeviceSynchronize();
+  unsigned t = 0;
+  for (int i = 0; i < nbins; ++i) t += bins[i];
+  cudaFree(bins);
+  return t;
+}

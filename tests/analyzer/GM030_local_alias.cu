@@ -1,0 +1,20 @@
+// The managed pointer reaches the launch through a local alias.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void add(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+void vector_add(const float* d_a, const float* d_b, int n) {
+  float* result = nullptr;
+  cudaMallocManaged(&result, n * sizeof(float)); // expected-warning {{GM030}}
+  float* out = result;
+  add<<<(n + 127) / 128, 128>>>(d_a, d_b, out, n);
+  cudaDeviceSynchronize();
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += result[i];
+  printf("%f\n", s);
+  cudaFree(result);
+}

@@ -1,0 +1,22 @@
+// The prefetch comes after the launch (back to the host): too late for the
+// kernel, which takes the faults.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void decay(float* v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) v[i] *= 0.99f;
+}
+
+void run(int n) {
+  float* v = nullptr;
+  cudaMallocManaged(&v, n * sizeof(float)); // expected-warning {{GM030}}
+  for (int i = 0; i < n; ++i) v[i] = 1.f;
+  decay<<<(n + 255) / 256, 256>>>(v, n);
+  cudaMemLocation host = {};
+  host.type = cudaMemLocationTypeHost;
+  cudaMemPrefetchAsync(v, n * sizeof(float), host, 0, 0);
+  cudaDeviceSynchronize();
+  printf("%f\n", v[0]);
+  cudaFree(v);
+}

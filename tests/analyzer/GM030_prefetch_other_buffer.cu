@@ -1,0 +1,27 @@
+// Two managed buffers; only the input is prefetched. The output is still
+// written densely without a prefetch or advice.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void copy_scaled(const float* in, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 2.f * in[i];
+}
+
+void run(int n) {
+  int dev = 0;
+  cudaGetDevice(&dev);
+  float* in = nullptr;
+  float* out = nullptr;
+  cudaMallocManaged(&in, n * sizeof(float));
+  cudaMallocManaged(&out, n * sizeof(float)); // expected-warning {{GM030}}
+  for (int i = 0; i < n; ++i) in[i] = (float)i;
+  cudaMemLocation loc = {};
+  loc.type = cudaMemLocationTypeDevice;
+  loc.id = dev;
+  cudaMemPrefetchAsync(in, n * sizeof(float), loc, 0, 0);
+  copy_scaled<<<(n + 255) / 256, 256>>>(in, out, n);
+  cudaDeviceSynchronize();
+  cudaFree(in);
+  cudaFree(out);
+}

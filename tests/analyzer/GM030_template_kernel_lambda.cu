@@ -1,0 +1,24 @@
+// A template kernel launched from inside a lambda; the managed buffer is
+// captured by reference and never prefetched.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+template <typename T, int BLOCK>
+__global__ void fill_value(T* v, T value, int n) {
+  int i = blockIdx.x * BLOCK + threadIdx.x;
+  if (i < n) v[i] = value;
+}
+
+int main() {
+  const int n = 1 << 18;
+  float* buf = nullptr;
+  cudaMallocManaged(&buf, n * sizeof(float)); // expected-warning {{GM030}}
+  auto launch = [&](float value) {
+    fill_value<float, 128><<<(n + 127) / 128, 128>>>(buf, value, n);
+  };
+  launch(3.f);
+  cudaDeviceSynchronize();
+  printf("%f\n", buf[n - 1]);
+  cudaFree(buf);
+  return 0;
+}

@@ -1,0 +1,36 @@
+// Managed buffer allocated through CUDA_CHECK; a while loop alternates host
+// updates and kernel launches. The finding is on the macro line.
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CUDA_CHECK(x)                                                   \
+  do {                                                                  \
+    cudaError_t e_ = (x);                                               \
+    if (e_ != cudaSuccess) {                                            \
+      fprintf(stderr, "%s\n", cudaGetErrorString(e_));                  \
+      exit(1);                                                          \
+    }                                                                   \
+  } while (0)
+
+__global__ void evolve(float* state, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) state[i] = 0.9f * state[i] + 0.1f;
+}
+
+int main() {
+  const int n = 1 << 16;
+  float* state = nullptr;
+  CUDA_CHECK(cudaMallocManaged(&state, n * sizeof(float))); // expected-warning {{GM031}}
+  for (int i = 0; i < n; ++i) state[i] = 0.f;
+  int step = 0;
+  while (step < 100) {
+    state[step % n] += 1.f;
+    evolve<<<n / 256, 256>>>(state, n);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    ++step;
+  }
+  printf("%f\n", state[0]);
+  CUDA_CHECK(cudaFree(state));
+  return 0;
+}

@@ -1,0 +1,22 @@
+// Per-frame loop: the host writes the managed input, then a kernel reads it.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void brighten(unsigned char* px, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) px[i] = px[i] > 200 ? 255 : px[i] + 55;
+}
+
+void pipeline(int nframes, int w, int h, void (*show)(const unsigned char*)) {
+  int n = w * h;
+  unsigned char* frame = nullptr;
+  cudaMallocManaged(&frame, n); // expected-warning {{GM031}}
+  for (int f = 0; f < nframes; ++f) {
+    for (int i = 0; i < n; ++i)
+      frame[i] = (unsigned char)((i + f) & 0xff);
+    brighten<<<(n + 255) / 256, 256>>>(frame, n);
+    cudaDeviceSynchronize();
+    show(frame);
+  }
+  cudaFree(frame);
+}

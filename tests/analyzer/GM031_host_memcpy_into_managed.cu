@@ -1,0 +1,26 @@
+// Each batch is memcpy'd by the host into a managed buffer, which a kernel
+// consumes in the same iteration (use pinned memory + cudaMemcpyAsync or a
+// prefetch instead).
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+__global__ void checksum(const int* v, unsigned long long* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(out, (unsigned long long)v[i]);
+}
+
+unsigned long long run(const int* const* h_batches, int nbatch, int n,
+                       unsigned long long* d_sum) {
+  int* buf = nullptr;
+  cudaMallocManaged(&buf, n * sizeof(int)); // expected-warning {{GM031}}
+  for (int b = 0; b < nbatch; ++b) {
+    memcpy(buf, h_batches[b], n * sizeof(int));
+    checksum<<<(n + 255) / 256, 256>>>(buf, d_sum, n);
+    cudaDeviceSynchronize();
+  }
+  unsigned long long s = 0;
+  cudaMemcpy(&s, d_sum, sizeof(s), cudaMemcpyDeviceToHost);
+  cudaFree(buf);
+  return s;
+}

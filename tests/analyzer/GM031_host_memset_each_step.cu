@@ -1,0 +1,21 @@
+// The host clears a managed histogram with memset before every launch.
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+
+__global__ void hist(const unsigned char* data, unsigned* bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&bins[data[i]], 1u);
+}
+
+void histograms(const unsigned char* const* d_batches, int nbatch, int n, unsigned* h_out) {
+  unsigned* bins = nullptr;
+  cudaMallocManaged(&bins, 256 * sizeof(unsigned)); // expected-warning {{GM031}}
+  for (int b = 0; b < nbatch; ++b) {
+    memset(bins, 0, 256 * sizeof(unsigned));
+    hist<<<(n + 255) / 256, 256>>>(d_batches[b], bins, n);
+    cudaDeviceSynchronize();
+    h_out[b] = bins[255];
+  }
+  cudaFree(bins);
+}

@@ -1,0 +1,32 @@
+// Iterative solver: the kernel updates a managed residual array and the host
+// sums it on every iteration to test convergence, so the pages migrate to
+// the GPU and back each time round.
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdio.h>
+
+__global__ void sweep(float* u, float* resid, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i > 0 && i < n - 1) {
+    float nu = 0.5f * (u[i - 1] + u[i + 1]);
+    resid[i] = fabsf(nu - u[i]);
+    u[i] = nu;
+  }
+}
+
+int solve(float* d_u, int n, float tol) {
+  float* resid = nullptr;
+  cudaMallocManaged(&resid, n * sizeof(float)); // expected-warning {{GM031}}
+  int it = 0;
+  for (; it < 10000; ++it) {
+    sweep<<<(n + 255) / 256, 256>>>(d_u, resid, n);
+    cudaDeviceSynchronize();
+    float sum = 0.f;
+    for (int i = 1; i < n - 1; ++i)
+      sum += resid[i];
+    if (sum < tol)
+      break;
+  }
+  cudaFree(resid);
+  return it;
+}

@@ -1,0 +1,26 @@
+// Four-argument launch on a stream; after cudaStreamSynchronize the host
+// reads the managed result in the same loop to pick the next step.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void scores(const float* w, float* out, int n, int step) {
+  extern __shared__ float s[];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = i < n ? w[i] * step : 0.f;
+  __syncthreads();
+  if (i < n) out[i] = s[threadIdx.x];
+}
+
+int greedy(const float* d_w, int n, int steps, cudaStream_t stream) {
+  float* out = nullptr;
+  cudaMallocManaged(&out, n * sizeof(float)); // expected-warning {{GM031}}
+  int best = 0;
+  for (int t = 0; t < steps; ++t) {
+    scores<<<(n + 255) / 256, 256, 256 * sizeof(float), stream>>>(d_w, out, n, t);
+    cudaStreamSynchronize(stream);
+    for (int i = 0; i < n; ++i)
+      if (out[i] > out[best]) best = i;
+  }
+  cudaFree(out);
+  return best;
+}
