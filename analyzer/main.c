@@ -212,6 +212,19 @@ static int lint(gm_options *popt) {
   else if (opt.format == GM_FORMAT_SARIF && !opt.verify)
     write_failed =
         gm_print_sarif(m.out, files, run.nfiles, opt.sarif_root, errors.items, errors.len) != 0;
+  if (opt.export_fixes) {
+    char *tmp = gm_xasprintf("%s.tmp.%d", opt.export_fixes, (int)getpid());
+    FILE *fx = fopen(tmp, "w");
+    int ok = fx && gm_print_fixes(fx, files, run.nfiles) == 0;
+    ok = fx && fclose(fx) == 0 && ok && rename(tmp, opt.export_fixes) == 0;
+    if (!ok) {
+      fprintf(stderr, GM_PROGRAM ": error: %s: cannot write: %s\n", opt.export_fixes,
+              strerror(errno));
+      remove(tmp);
+      write_failed = 1;
+    }
+    free(tmp);
+  }
   if (opt.write_baseline) {
     /* every finding, including those the old baseline already held */
     for (size_t i = 0; i < run.nfiles; i++)

@@ -22,6 +22,7 @@ enum opt_id {
   OPT_WRITE_BASELINE,
   OPT_CONFIG,
   OPT_COLOR,
+  OPT_EXPORT_FIXES,
   OPT_PCH,
   OPT_DUMP_MODEL,
   OPT_MAN
@@ -61,6 +62,8 @@ static const opt_def options[] = {
      0},
     {OPT_COLOR, 0, "color", "WHEN",
      "colour text output: auto (default: on a terminal, unless NO_COLOR is set), always, never", 0},
+    {OPT_EXPORT_FIXES, 0, "export-fixes", "FILE",
+     "write fix-its as YAML for clang-apply-replacements (see docs/fixes.md)", 0},
     {OPT_PCH, 0, "pch", "WHEN",
      "share one precompiled CUDA preamble between files: auto (default: from 3 .cu files), "
      "always, never",
@@ -217,6 +220,9 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
       o->color = GM_COLOR_NEVER;
     else
       return usage_error("bad --color value '%s' (expected auto, always or never)", arg);
+    break;
+  case OPT_EXPORT_FIXES:
+    o->export_fixes = arg;
     break;
   case OPT_PCH:
     if (strcmp(arg, "auto") == 0)

@@ -29,6 +29,7 @@ typedef struct gm_options {
   const char *baseline;
   const char *write_baseline;
   const char *config;
+  const char *export_fixes;
   int jobs;
   int werror;
   int verify;

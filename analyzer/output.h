@@ -23,4 +23,7 @@ int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles);
 int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const char *sarif_root,
                    const char *const *input_errors, size_t ninput_errors);
 
+/* --export-fixes: clang-tidy's YAML (clang-apply-replacements applies it). */
+int gm_print_fixes(FILE *out, const gm_output_file *files, size_t nfiles);
+
 #endif

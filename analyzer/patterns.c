@@ -3,6 +3,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+const gm_node *gm_statement_in(const gm_node *n, const gm_node *seq) {
+  for (; n && n->parent; n = n->parent)
+    if (n->parent == seq)
+      return n;
+  return NULL;
+}
+
+int gm_whole_lines(const gm_source *src, const gm_node *s, unsigned *begin, unsigned *end) {
+  if (!src->text || s->end_offset <= s->offset || s->end_offset > src->len)
+    return 0;
+  unsigned b = s->offset;
+  while (b > 0 && src->text[b - 1] != '\n') {
+    if (src->text[b - 1] != ' ' && src->text[b - 1] != '\t')
+      return 0;
+    b--;
+  }
+  unsigned e = s->end_offset;
+  while (e < src->len && src->text[e] != '\n') {
+    char ch = src->text[e];
+    if (ch == '/' && e + 1 < src->len && src->text[e + 1] == '/') {
+      while (e < src->len && src->text[e] != '\n')
+        e++;
+      break;
+    }
+    if (ch != ' ' && ch != '\t' && ch != ';' && ch != '\r')
+      return 0;
+    e++;
+  }
+  if (e < src->len)
+    e++; /* the newline */
+  *begin = b;
+  *end = e;
+  return 1;
+}
+
+char *gm_line_indent(const gm_source *src, unsigned offset) {
+  unsigned b = offset;
+  while (b > 0 && src->text[b - 1] != '\n')
+    b--;
+  unsigned e = b;
+  while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+    e++;
+  char *r = gm_xmalloc(e - b + 1);
+  memcpy(r, src->text + b, e - b);
+  r[e - b] = 0;
+  return r;
+}
+
 int gm_alloc_target_var(const gm_node *call) {
   if (!call || !call->fn)
     return -1;

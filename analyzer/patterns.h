@@ -4,6 +4,7 @@
 #define GM_PATTERNS_H
 
 #include "model.h"
+#include "source.h"
 
 /* The variable an allocation call stores its pointer in (`cudaMalloc(&p, ..)`, `p = malloc(..)`,
  * `T *p = new T[n]`), or -1. */
@@ -43,5 +44,15 @@ const gm_func *gm_find_kernel(const gm_tu *tu, const char *usr, const char *name
  * blockDim, gridDim, including grid-stride loops), or NULL when every access is data-dependent
  * or the parameter is not indexed by thread. */
 const gm_node *gm_kernel_dense_access(const gm_func *kernel, int param);
+
+/* The statement holding n that is a direct child of `seq` (a block), or NULL. */
+const gm_node *gm_statement_in(const gm_node *n, const gm_node *seq);
+
+/* The whole lines [*begin, *end) that statement s occupies, if nothing else shares them (only
+ * blanks before it; only blanks, `;` and a // comment after it). */
+int gm_whole_lines(const gm_source *src, const gm_node *s, unsigned *begin, unsigned *end);
+
+/* The leading blanks of the line holding byte `offset`, malloc'd. */
+char *gm_line_indent(const gm_source *src, unsigned offset);
 
 #endif

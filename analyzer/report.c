@@ -43,7 +43,22 @@ void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...) {
   va_end(ap);
 }
 
+void gm_finding_fix(gm_finding *f, const char *file, unsigned offset, unsigned length,
+                    const char *text) {
+  f->fixits = gm_xrealloc(f->fixits, sizeof(gm_fixit) * (size_t)(f->nfixits + 1));
+  gm_fixit *x = &f->fixits[f->nfixits++];
+  x->file = gm_xstrdup(file);
+  x->offset = offset;
+  x->length = length;
+  x->text = gm_xstrdup(text);
+}
+
 void gm_finding_free(gm_finding *f) {
+  for (int i = 0; i < f->nfixits; i++) {
+    free(f->fixits[i].file);
+    free(f->fixits[i].text);
+  }
+  free(f->fixits);
   free((char *)f->loc.file);
   free(f->function);
   free(f->message);

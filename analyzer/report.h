@@ -4,6 +4,7 @@
 
 #include "flow.h"
 #include "model.h"
+#include "source.h"
 
 typedef struct gm_rule gm_rule;
 
@@ -11,6 +12,13 @@ typedef struct gm_related {
   gm_loc loc;
   char *message;
 } gm_related;
+
+/* A mechanical edit that fixes a finding: replace `length` bytes at `offset` with `text`. */
+typedef struct gm_fixit {
+  char *file;
+  unsigned offset, length;
+  char *text;
+} gm_fixit;
 
 typedef struct gm_finding {
   const gm_rule *rule;
@@ -22,6 +30,8 @@ typedef struct gm_finding {
   char *fingerprint; /* "hash:occurrence", set by the driver */
   int error;         /* reported as an error (--werror) */
   int baselined;     /* in the --baseline file: kept for --write-baseline, not reported */
+  gm_fixit *fixits;  /* exported with --export-fixes */
+  int nfixits;
 } gm_finding;
 
 typedef struct gm_report {
@@ -30,7 +40,8 @@ typedef struct gm_report {
 
 /* What a rule's check sees: one function's model and the flow engine's facts for it. */
 typedef struct gm_check_ctx {
-  const gm_tu *tu; /* the whole translation unit: kernels, callers */
+  const gm_tu *tu;         /* the whole translation unit: kernels, callers */
+  const gm_source *source; /* the main file's text, for fix-its */
   const gm_func *fn;
   const gm_fact *facts;
   int nfacts;
@@ -50,6 +61,8 @@ gm_finding *gm_report_add(gm_report *r, const gm_rule *rule, gm_loc loc, const c
                           const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+void gm_finding_fix(gm_finding *f, const char *file, unsigned offset, unsigned length,
+                    const char *text);
 void gm_report_clear(gm_report *r);
 void gm_finding_free(gm_finding *f);
 

@@ -14,6 +14,7 @@
 #include "patterns.h"
 #include "rules.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 extern const gm_rule gm010_allocation_in_loop;
@@ -57,6 +58,94 @@ struct visit_ctx {
   const gm_check_ctx *ctx;
 };
 
+struct free_search {
+  int var;
+  const gm_node *found;
+  int count;
+};
+
+static void find_frees(const gm_node *n, void *arg) {
+  struct free_search *f = arg;
+  if (n->kind == GM_N_CALL && n->fn && n->fn->kind == GM_FN_FREE &&
+      gm_root_var(gm_arg(n, n->fn->ptr_arg)) == f->var) {
+    f->found = n;
+    f->count++;
+  }
+}
+
+static void count_stores(const gm_node *n, void *arg) {
+  struct free_search *f = arg;
+  if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC || n->kind == GM_N_DECL) &&
+      ((n->kind == GM_N_DECL && n->var == f->var) ||
+       (n->kind != GM_N_DECL && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == f->var)))
+    f->count++;
+}
+
+/* Appends the lines [b, e) of the source, re-indented to `indent`. */
+static void append_reindented(gm_strbuf *sb, const gm_source *src, unsigned b, unsigned e,
+                              const char *indent) {
+  while (b < e) {
+    unsigned line_end = b;
+    while (line_end < e && src->text[line_end] != '\n')
+      line_end++;
+    unsigned text = b;
+    while (text < line_end && (src->text[text] == ' ' || src->text[text] == '\t'))
+      text++;
+    gm_sb_append(sb, indent);
+    gm_sb_appendn(sb, src->text + text, line_end - text);
+    gm_sb_append(sb, "\n");
+    b = line_end + 1;
+  }
+}
+
+/* The hoisting fix for a loop-invariant allocation: move its statement before the loop and its
+ * free after it. Offered only when that is plainly the same program: one allocation statement
+ * and one free statement directly in the loop's block, each on lines of its own, the pointer
+ * declared outside the loop and not otherwise assigned in it. */
+static void add_hoist_fix(const gm_check_ctx *ctx, gm_finding *f, const gm_node *call,
+                          const gm_node *loop) {
+  const gm_node *body = loop->kids[3];
+  const gm_source *src = ctx->source;
+  if (!src || !body || body->kind != GM_N_SEQ || loop->in_macro || !call->loc.file)
+    return;
+  int var = gm_alloc_target_var(call);
+  if (var < 0)
+    return;
+  struct free_search frees = {var, NULL, 0};
+  gm_walk(body, find_frees, &frees);
+  struct free_search stores = {var, NULL, 0};
+  gm_walk(loop, count_stores, &stores);
+  if (frees.count != 1 || stores.count != 0)
+    return;
+  const gm_node *alloc_stmt = gm_statement_in(call, body);
+  const gm_node *free_stmt = gm_statement_in(frees.found, body);
+  if (!alloc_stmt || !free_stmt || alloc_stmt == free_stmt || alloc_stmt->offset > free_stmt->offset)
+    return;
+  unsigned ab, ae, fb, fe;
+  if (!gm_whole_lines(src, alloc_stmt, &ab, &ae) || !gm_whole_lines(src, free_stmt, &fb, &fe))
+    return;
+  /* before the loop's first line, after its last line */
+  unsigned loop_line = loop->offset, loop_end_line = loop->end_offset;
+  while (loop_line > 0 && src->text[loop_line - 1] != '\n')
+    loop_line--;
+  while (loop_end_line < src->len && src->text[loop_end_line] != '\n')
+    loop_end_line++;
+  if (loop_end_line < src->len)
+    loop_end_line++;
+  char *indent = gm_line_indent(src, loop->offset);
+  gm_strbuf before = {0}, after = {0};
+  append_reindented(&before, src, ab, ae, indent);
+  append_reindented(&after, src, fb, fe, indent);
+  const char *file = call->loc.file;
+  gm_finding_fix(f, file, loop_line, 0, before.data);
+  gm_finding_fix(f, file, ab, ae - ab, "");
+  gm_finding_fix(f, file, fb, fe - fb, "");
+  gm_finding_fix(f, file, loop_end_line, 0, after.data);
+  free(before.data);
+  free(after.data);
+  free(indent);
+}
+
 static void visit(const gm_node *call, void *arg) {
   const gm_check_ctx *ctx = ((struct visit_ctx *)arg)->ctx;
   if (!in_loop_candidate(call))
@@ -90,6 +179,7 @@ static void visit(const gm_node *call, void *arg) {
                       "%s runs on every iteration of this loop with a loop-invariant size; %s. "
                       "Hoist it: allocate once before the loop and free once after it",
                       what, cost);
+    add_hoist_fix(ctx, f, call, loop);
   } else {
     f = gm_report_add(ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
                       "%s runs on every iteration of this loop and its size varies, which also "
