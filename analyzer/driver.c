@@ -243,8 +243,8 @@ static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
     int nfacts;
     gm_flow_analyze(parse.tu, &facts, &nfacts);
     for (int i = 0; i < nfacts; i++) {
-      gm_check_ctx ctx = {parse.tu, &r->src, facts[i].fn, facts[i].facts, facts[i].nfacts,
-                          &r->report};
+      gm_check_ctx ctx = {parse.tu,       &r->src,         facts[i].fn,
+                          facts[i].facts, facts[i].nfacts, &r->report};
       for (size_t k = 0; k < gm_rule_count; k++)
         if (rule_enabled(run, cfg, k))
           gm_rules[k]->check(&ctx);

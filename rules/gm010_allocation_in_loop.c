@@ -119,7 +119,8 @@ static void add_hoist_fix(const gm_check_ctx *ctx, gm_finding *f, const gm_node 
     return;
   const gm_node *alloc_stmt = gm_statement_in(call, body);
   const gm_node *free_stmt = gm_statement_in(frees.found, body);
-  if (!alloc_stmt || !free_stmt || alloc_stmt == free_stmt || alloc_stmt->offset > free_stmt->offset)
+  if (!alloc_stmt || !free_stmt || alloc_stmt == free_stmt ||
+      alloc_stmt->offset > free_stmt->offset)
     return;
   unsigned ab, ae, fb, fe;
   if (!gm_whole_lines(src, alloc_stmt, &ab, &ae) || !gm_whole_lines(src, free_stmt, &fb, &fe))

@@ -28,7 +28,7 @@ void drain(const Job* jobs, int njobs, float* h_result) {
   while (next < njobs) {
     const Job& j = jobs[next++];
     float* d = nullptr;
-    CUDA_CHECK(cudaMalloc(&d, 4096 * sizeof(float))); // expected-warning {{GM010}}
+    CUDA_CHECK(cudaMalloc(&d, 4096 * sizeof(float))); // expected-warning {{loop-invariant}}
     CUDA_CHECK(cudaMemcpy(d, j.host, j.n * sizeof(float), cudaMemcpyHostToDevice));
     square<<<16, 256>>>(d, j.n);
     CUDA_CHECK(cudaMemcpy(h_result, d, j.n * sizeof(float), cudaMemcpyDeviceToHost));

@@ -29,6 +29,6 @@ static float block_sum(const float* d_in, int n) {
 float sum_all(const float* const* d_layers, int nlayers, int n) {
   float total = 0.f;
   for (int l = 0; l < nlayers; ++l)
-    total += block_sum(d_layers[l], n);
+    total += block_sum(d_layers[l], n); // expected-note {{called in a loop}}
   return total;
 }

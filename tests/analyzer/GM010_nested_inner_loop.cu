@@ -11,7 +11,7 @@ void epochs(const float* const* d_batches, int nbatches, int nepochs, int n, flo
   for (int e = 0; e < nepochs; ++e) {
     for (int b = 0; b < nbatches; ++b) {
       float* d_tmp = nullptr;
-      cudaMalloc((void**)&d_tmp, n * sizeof(float)); // expected-warning {{GM010}}
+      cudaMalloc((void**)&d_tmp, n * sizeof(float)); // expected-warning {{loop-invariant}}
       cudaMemcpy(d_tmp, d_batches[b], n * sizeof(float), cudaMemcpyDeviceToDevice);
       step<<<(n + 255) / 256, 256>>>(d_grad, d_tmp, n);
       cudaFree(d_tmp);

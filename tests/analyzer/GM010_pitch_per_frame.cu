@@ -18,7 +18,7 @@ void process_frames(const unsigned char* const* h_frames, int nframes, int w, in
   for (int f = 0; f < nframes; ++f) {
     unsigned char* d_frame = nullptr;
     size_t pitch = 0;
-    cudaMallocPitch((void**)&d_frame, &pitch, w, h); // expected-warning {{GM010}}
+    cudaMallocPitch((void**)&d_frame, &pitch, w, h); // expected-warning {{loop-invariant}}
     cudaMemcpy2D(d_frame, pitch, h_frames[f], w, w, h, cudaMemcpyHostToDevice);
     to_gray<<<grid, block>>>(d_frame, pitch, w, h);
     cudaMemcpy2D(h_out + (size_t)f * w * h, w, d_frame, pitch, w, h, cudaMemcpyDeviceToHost);

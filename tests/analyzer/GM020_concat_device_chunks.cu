@@ -17,9 +17,9 @@ float* collect(int nchunks, int chunk, int* total_out) {
     produce<<<(chunk + 255) / 256, 256>>>(d_chunk, chunk, c);
     float* grown = nullptr;
     cudaMalloc(&grown, (total + chunk) * sizeof(float)); // expected-warning {{GM020}}
-    cudaMemcpy(grown, acc, total * sizeof(float), cudaMemcpyDeviceToDevice);
+    cudaMemcpy(grown, acc, total * sizeof(float), cudaMemcpyDeviceToDevice); // expected-note {{copied}}
     cudaMemcpy(grown + total, d_chunk, chunk * sizeof(float), cudaMemcpyDeviceToDevice);
-    cudaFree(acc);
+    cudaFree(acc); // expected-note {{freed}}
     acc = grown;
     total += chunk;
   }

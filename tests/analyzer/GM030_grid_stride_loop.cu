@@ -5,7 +5,7 @@
 __global__ void scale(double* v, double s, size_t n) {
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)blockDim.x * gridDim.x)
-    v[i] *= s;
+    v[i] *= s; // expected-note {{indexes}}
 }
 
 void rescale(size_t n) {
@@ -15,7 +15,7 @@ void rescale(size_t n) {
     v[i] = (double)i;
   int sms = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-  scale<<<sms * 4, 256>>>(v, 0.5, n);
+  scale<<<sms * 4, 256>>>(v, 0.5, n); // expected-note {{launched}}
   cudaDeviceSynchronize();
   cudaFree(v);
 }

@@ -1,0 +1,26 @@
+// Growing concatenation with stream-ordered allocations: cheaper calls, but
+// the copying is still quadratic.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+int produce(float* d_dst, int max, cudaStream_t s); // device-side producer
+
+float* gather(cudaStream_t s, int* total_out) {
+  float* acc = nullptr;
+  int total = 0;
+  float* d_part = nullptr;
+  cudaMallocAsync(&d_part, 1024 * sizeof(float), s);
+  int got;
+  while ((got = produce(d_part, 1024, s)) > 0) {
+    float* grown = nullptr;
+    cudaMallocAsync(&grown, (total + got) * sizeof(float), s); // expected-warning {{GM020}}
+    cudaMemcpyAsync(grown, acc, total * sizeof(float), cudaMemcpyDeviceToDevice, s);
+    cudaMemcpyAsync(grown + total, d_part, got * sizeof(float), cudaMemcpyDeviceToDevice, s);
+    cudaFreeAsync(acc, s);
+    acc = grown;
+    total += got;
+  }
+  cudaFreeAsync(d_part, s);
+  *total_out = total;
+  return acc;
+}

@@ -1,0 +1,25 @@
+// 2-D image kernel: the index y * width + x is affine in the thread and block
+// indices, so the access is dense.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void invert(unsigned char* img, int width, int height) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < width && y < height) {
+    int idx = y * width + x;
+    img[idx] = 255 - img[idx];
+  }
+}
+
+void process(const unsigned char* src, int width, int height, unsigned char* dst) {
+  unsigned char* img = nullptr;
+  cudaMallocManaged(&img, (size_t)width * height); // expected-warning {{GM030}}
+  for (int i = 0; i < width * height; ++i) img[i] = src[i];
+  dim3 block(16, 16);
+  dim3 grid((width + 15) / 16, (height + 15) / 16);
+  invert<<<grid, block>>>(img, width, height);
+  cudaDeviceSynchronize();
+  for (int i = 0; i < width * height; ++i) dst[i] = img[i];
+  cudaFree(img);
+}

@@ -1,0 +1,24 @@
+// The prefetch is only done when a flag is set; on the other path the
+// kernel still faults the pages over.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void scale(float* v, float s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) v[i] *= s;
+}
+
+void run(int n, bool prefetch, cudaStream_t stream) {
+  float* v = nullptr;
+  cudaMallocManaged(&v, n * sizeof(float)); // expected-warning {{GM030}}
+  for (int i = 0; i < n; ++i) v[i] = 1.f;
+  if (prefetch) {
+    cudaMemLocation loc = {};
+    loc.type = cudaMemLocationTypeDevice;
+    loc.id = 0;
+    cudaMemPrefetchAsync(v, n * sizeof(float), loc, 0, stream);
+  }
+  scale<<<(n + 255) / 256, 256, 0, stream>>>(v, 2.f, n);
+  cudaStreamSynchronize(stream);
+  cudaFree(v);
+}

@@ -1,0 +1,28 @@
+// The host-side read happens in a same-file helper called from the loop.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void step(float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = x[i] * 0.5f + 1.f;
+}
+
+static float norm1(const float* x, int n) {
+  float s = 0.f;
+  for (int i = 0; i < n; ++i) s += x[i] < 0 ? -x[i] : x[i];
+  return s;
+}
+
+int iterate(int n) {
+  float* x = nullptr;
+  cudaMallocManaged(&x, n * sizeof(float)); // expected-warning {{GM031}}
+  cudaMemset(x, 0, n * sizeof(float));
+  int it = 0;
+  for (; it < 1000; ++it) {
+    step<<<(n + 255) / 256, 256>>>(x, n);
+    cudaDeviceSynchronize();
+    if (norm1(x, n) > 1.9f * n) break;
+  }
+  cudaFree(x);
+  return it;
+}

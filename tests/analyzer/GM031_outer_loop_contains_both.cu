@@ -1,0 +1,26 @@
+// Epoch loop: kernels run in the inner batch loop, and the host scans the
+// managed statistics at the end of each epoch; both happen inside the outer
+// loop, so the pages bounce once per epoch.
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+__global__ void accumulate(float* stats, const float* batch, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) stats[i] += batch[i];
+}
+
+void train(const float* const* d_batches, int nbatch, int nepochs, int n) {
+  float* stats = nullptr;
+  cudaMallocManaged(&stats, n * sizeof(float)); // expected-warning {{GM031}}
+  cudaMemset(stats, 0, n * sizeof(float));
+  for (int e = 0; e < nepochs; ++e) {
+    for (int b = 0; b < nbatch; ++b)
+      accumulate<<<(n + 255) / 256, 256>>>(stats, d_batches[b], n);
+    cudaDeviceSynchronize();
+    float mx = 0.f;
+    for (int i = 0; i < n; ++i)
+      if (stats[i] > mx) mx = stats[i];
+    printf("epoch %d max %f\n", e, mx);
+  }
+  cudaFree(stats);
+}
