@@ -63,7 +63,8 @@ enum param_effect { P_NONE, P_ESCAPES, P_FREES, P_OUT_ALLOC };
 typedef struct param_summary {
   enum param_effect effect;
   int prefetches;        /* prefetches or advises its parameter on every path */
-  const gm_node *launch; /* launches a kernel with it, unprefetched */
+  const gm_node *launch;     /* launches a kernel with it, unprefetched */
+  const gm_node *host_touch; /* host code reads or writes through it */
   const char *kernel_usr, *kernel_name;
   int kernel_param;
   const gm_family *family; /* P_OUT_ALLOC */
@@ -92,6 +93,7 @@ typedef struct summary_obs {
   const gm_family **out_family;
   int *prefetched;
   const gm_node **launch;
+  const gm_node **host_touch;
   const char **kernel_usr, **kernel_name;
   int *kernel_param;
 } summary_obs;
@@ -626,7 +628,12 @@ static int is_managed(const state *s, val v) {
 
 /* Host code touching memory: GM031's evidence. Kernels and device functions do not count. */
 static void note_host_touch(engine *e, state *s, val v, const gm_node *at) {
-  if (!is_managed(s, v) || e->fn->is_kernel || e->fn->is_device || !s->objs[v.ref].site)
+  if (v.kind != V_OBJ || e->fn->is_kernel || e->fn->is_device)
+    return;
+  const obj *o = &s->objs[v.ref];
+  if (e->summary_mode && o->param >= 0 && o->param < e->fn->nparams && e->obs.host_touch)
+    e->obs.host_touch[o->param] = at; /* a helper that touches its parameter on the host */
+  if (!is_managed(s, v) || !o->site)
     return;
   gm_fact f = {0};
   f.kind = GM_FACT_MANAGED_HOST;
@@ -799,6 +806,8 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       }
       if (p && p->prefetches)
         note_prefetch(e, s, args[i], n);
+      if (p && p->host_touch)
+        note_host_touch(e, s, args[i], n); /* the helper reads or writes it on the host */
       if (p && p->launch && args[i].kind == V_OBJ && !s->objs[args[i].ref].prefetched)
         note_launch_arg(e, s, args[i], p->launch, p->kernel_usr, p->kernel_name, p->kernel_param,
                         n);
@@ -850,6 +859,8 @@ static val eval(engine *e, state *s, const gm_node *n) {
                    : mk(V_UNKNOWN, 0);
       note_host_touch(e, s, pv, n);
     }
+    if (n->kind == GM_N_FIELD && gm_kid(n, 0) && n->kids[0]->kind == GM_N_VAR)
+      note_host_touch(e, s, slot_get(s, n->kids[0]->var), n); /* p->field */
     int owning;
     int slot = lvalue_slot(e, n, &owning);
     if (slot >= 0 && slot < s->nslots)
@@ -1595,6 +1606,7 @@ static int summarise(engine *e, summary *sum) {
   ob->out_family = gm_xcalloc((size_t)np + 1, sizeof(gm_family *));
   ob->prefetched = gm_xcalloc((size_t)np + 1, sizeof(int));
   ob->launch = gm_xcalloc((size_t)np + 1, sizeof(gm_node *));
+  ob->host_touch = gm_xcalloc((size_t)np + 1, sizeof(gm_node *));
   ob->kernel_usr = gm_xcalloc((size_t)np + 1, sizeof(char *));
   ob->kernel_name = gm_xcalloc((size_t)np + 1, sizeof(char *));
   ob->kernel_param = gm_xcalloc((size_t)np + 1, sizeof(int));
@@ -1626,6 +1638,7 @@ static int summarise(engine *e, summary *sum) {
   for (int i = 0; i < np; i++) {
     ps[i].prefetches = ob->exits && ob->prefetched[i] == ob->exits;
     ps[i].launch = ob->launch[i];
+    ps[i].host_touch = ob->host_touch[i];
     ps[i].kernel_usr = ob->kernel_usr[i];
     ps[i].kernel_name = ob->kernel_name[i];
     ps[i].kernel_param = ob->kernel_param[i];
@@ -1648,6 +1661,7 @@ static int summarise(engine *e, summary *sum) {
   free(ob->out_family);
   free(ob->prefetched);
   free(ob->launch);
+  free(ob->host_touch);
   free(ob->kernel_usr);
   free(ob->kernel_name);
   free(ob->kernel_param);

@@ -344,6 +344,35 @@ static int evaluate_int(CXCursor c, long long *value) {
   return ok;
 }
 
+/* Folds + - * / << of two constants, so `64 * sizeof(float)` has a value. */
+static void fold_constant(gm_node *n) {
+  long long x = n->kids[0]->value, y = n->kids[1]->value;
+  switch (n->op) {
+  case '+':
+    n->value = x + y;
+    break;
+  case '-':
+    n->value = x - y;
+    break;
+  case '*':
+    n->value = x * y;
+    break;
+  case '/':
+    if (y == 0)
+      return;
+    n->value = x / y;
+    break;
+  case 'l':
+    if (y < 0 || y > 62)
+      return;
+    n->value = x << y;
+    break;
+  default:
+    return;
+  }
+  n->has_value = 1;
+}
+
 static int literal_is_zero(CXCursor c) {
   CXEvalResult r = clang_Cursor_Evaluate(c);
   if (!r)
@@ -556,8 +585,12 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
     n = other_node(b, c, &kids);
     n->kind = nk;
     n->op = nop;
+    if (nk == GM_N_ASSIGN && nop) /* which compound assignment: "+=", "*=", ... */
+      n->name = arena_cxstring(b, clang_getBinaryOperatorKindSpelling(op));
     if ((nk == GM_N_ASSIGN || nk == GM_N_LAND || nk == GM_N_LOR || nk == GM_N_CMP) && n->nkids != 2)
       n->kind = GM_N_OTHER;
+    if (nk == GM_N_ARITH && n->nkids == 2 && n->kids[0]->has_value && n->kids[1]->has_value)
+      fold_constant(n);
     break;
   }
   case CXCursor_UnaryOperator: {

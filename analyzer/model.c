@@ -55,6 +55,8 @@ static void dump(const gm_func *fn, const gm_node *n, int depth, FILE *out) {
     fprintf(out, " op=%d", n->op);
   if (n->fn)
     fprintf(out, " [%s]", n->fn->family ? n->fn->family->name : "table");
+  if (n->has_value)
+    fprintf(out, " =%lld", n->value);
   if (n->is_launch)
     fprintf(out, " launch");
   if (n->noreturn)

@@ -136,6 +136,65 @@ int gm_depends_on_loop(const gm_node *loop, const gm_node *e) {
   return 0;
 }
 
+/* 1: an integer expression of +, -, *, shifts over variables the loop changes (it steps
+ * regularly); 0: the same every iteration; -1: it reads memory or calls something while
+ * depending on the loop (a table lookup or data-dependent index: not a regular stride). */
+static int stride_kind(const gm_node *loop, const gm_node *e) {
+  if (!e)
+    return 0;
+  switch (e->kind) {
+  case GM_N_CONST:
+  case GM_N_NULL:
+    return 0;
+  case GM_N_VAR:
+    return e->var >= 0 && loop->modified[e->var];
+  case GM_N_ARITH: {
+    if (e->op != '+' && e->op != '-' && e->op != '*' && e->op != 'l')
+      return gm_depends_on_loop(loop, e) ? -1 : 0;
+    int a = stride_kind(loop, gm_kid(e, 0)), b = stride_kind(loop, gm_kid(e, 1));
+    return a < 0 || b < 0 ? -1 : a || b;
+  }
+  case GM_N_OTHER:
+    if (e->nkids == 1)
+      return stride_kind(loop, e->kids[0]);
+    return gm_depends_on_loop(loop, e) ? -1 : 0;
+  default:
+    return gm_depends_on_loop(loop, e) ? -1 : 0;
+  }
+}
+
+struct var_updates {
+  const gm_node *loop;
+  int var;
+  int regular, other;
+};
+
+/* How the loop changes a pointer variable: `p++`, `p += k`, `p = base + i * k` step regularly;
+ * `p = table[i]` does not. */
+static void classify_updates(const gm_node *n, void *arg) {
+  struct var_updates *u = arg;
+  const gm_node *rhs = NULL;
+  if (n->kind == GM_N_INCDEC && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == u->var) {
+    u->regular++;
+    return;
+  }
+  if (n->kind == GM_N_DECL && n->var == u->var)
+    rhs = gm_kid(n, 0);
+  else if (n->kind == GM_N_ASSIGN && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == u->var)
+    rhs = n->kids[1];
+  else
+    return;
+  if (n->kind == GM_N_ASSIGN && n->op) {
+    u->regular++; /* p += k */
+    return;
+  }
+  if (rhs && rhs->kind == GM_N_ARITH && (rhs->op == '+' || rhs->op == '-') &&
+      stride_kind(u->loop, rhs) >= 0)
+    u->regular++; /* p = base + i * k */
+  else
+    u->other++;
+}
+
 int gm_address_advances(const gm_node *loop, const gm_node *e) {
   if (!e)
     return 0;
@@ -143,20 +202,26 @@ int gm_address_advances(const gm_node *loop, const gm_node *e) {
   case GM_N_ADDR: {
     const gm_node *lv = gm_kid(e, 0);
     if (lv && lv->kind == GM_N_INDEX)
-      return gm_address_advances(loop, lv->kids[0]) || gm_depends_on_loop(loop, lv->kids[1]);
+      return gm_address_advances(loop, lv->kids[0]) || stride_kind(loop, lv->kids[1]) == 1;
     return 0; /* &x: the same address every time */
   }
-  case GM_N_VAR:
-    return e->var >= 0 && loop->modified[e->var];
+  case GM_N_VAR: {
+    if (e->var < 0 || !loop->modified[e->var])
+      return 0;
+    struct var_updates u = {loop, e->var, 0, 0};
+    gm_walk(loop, classify_updates, &u);
+    return u.regular && !u.other;
+  }
   case GM_N_ARITH:
-    return gm_address_advances(loop, gm_kid(e, 0)) || gm_depends_on_loop(loop, gm_kid(e, 1));
-  case GM_N_FIELD:
-  case GM_N_INDEX:
-    return gm_depends_on_loop(loop, e);
+    if (e->op != '+' && e->op != '-')
+      return 0;
+    if (stride_kind(loop, gm_kid(e, 1)) < 0)
+      return 0; /* base + table[i]: a gather, not a stride */
+    return gm_address_advances(loop, gm_kid(e, 0)) || stride_kind(loop, gm_kid(e, 1)) == 1;
   case GM_N_OTHER:
-    return e->nkids == 1 ? gm_address_advances(loop, e->kids[0]) : gm_depends_on_loop(loop, e);
+    return e->nkids == 1 ? gm_address_advances(loop, e->kids[0]) : 0;
   default:
-    return gm_depends_on_loop(loop, e);
+    return 0; /* a pointer loaded from memory (a table of buffers): not a stride */
   }
 }
 
@@ -208,6 +273,59 @@ static void find_free(const gm_node *n, void *arg) {
     c->found = n;
 }
 
+struct growth_ctx {
+  int var;
+  int grows, other;
+};
+
+static void classify_growth(const gm_node *n, void *arg) {
+  struct growth_ctx *g = arg;
+  if (n->kind == GM_N_INCDEC && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == g->var) {
+    g->grows++;
+    return;
+  }
+  if (n->kind != GM_N_ASSIGN || n->kids[0]->kind != GM_N_VAR || n->kids[0]->var != g->var)
+    return;
+  if (n->op && n->name &&
+      (strcmp(n->name, "+=") == 0 || strcmp(n->name, "*=") == 0 || strcmp(n->name, "<<=") == 0))
+    g->grows++;
+  else if (!n->op && n->kids[1]->kind == GM_N_ARITH && n->kids[1]->op == '+' &&
+           mentions_var(n->kids[1], g->var))
+    g->grows++; /* total = total + len */
+  else
+    g->other++;
+}
+
+/* Whether a size expression grows with the loop: it adds something to a variable the loop
+ * changes, or reads a variable the loop only ever increases. */
+static int size_grows(const gm_node *loop, const gm_node *size) {
+  if (!size)
+    return 0;
+  if (size->kind == GM_N_ARITH && size->op == '+' && gm_depends_on_loop(loop, size))
+    return 1;
+  if (size->kind == GM_N_VAR && loop->modified[size->var]) {
+    struct growth_ctx g = {size->var, 0, 0};
+    gm_walk(loop, classify_growth, &g);
+    return g.grows && !g.other;
+  }
+  for (int i = 0; i < size->nkids; i++)
+    if (size_grows(loop, size->kids[i]))
+      return 1;
+  return 0;
+}
+
+struct assign_back {
+  int from, to;
+  int found;
+};
+
+static void find_assign_back(const gm_node *n, void *arg) {
+  struct assign_back *a = arg;
+  if (n->kind == GM_N_ASSIGN && !n->op && n->kids[0]->kind == GM_N_VAR &&
+      n->kids[0]->var == a->to && gm_root_var(n->kids[1]) == a->from)
+    a->found = 1;
+}
+
 int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loop,
                       const gm_node **copy, const gm_node **free_call) {
   (void)fn;
@@ -216,13 +334,19 @@ int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loo
     return 0;
   const gm_fn *row = call->fn;
   const gm_node *size = row->size_arg >= 0 ? gm_arg(call, row->size_arg) : NULL;
-  if (!size || !gm_depends_on_loop(loop, size))
-    return 0; /* the same size every time: a fixed buffer, not a growing one */
+  if (!size || !gm_depends_on_loop(loop, size) || !size_grows(loop, size))
+    return 0; /* the same size every time, or shrinking: not a growing buffer */
   int target = gm_alloc_target_var(call);
   if (target < 0)
     return 0;
-  if (row->kind == GM_FN_REALLOC)
-    return gm_root_var(gm_arg(call, row->old_arg)) == target;
+  if (row->kind == GM_FN_REALLOC) {
+    int old = gm_root_var(gm_arg(call, row->old_arg));
+    if (old == target)
+      return 1; /* p = realloc(p, bigger) */
+    struct assign_back a = {target, old, 0}; /* t = realloc(p, ..); ...; p = t; */
+    gm_walk(loop->kids[3], find_assign_back, &a);
+    return old >= 0 && a.found;
+  }
   struct find_ctx c = {loop, target, GM_FN_COPY, 0, NULL, -1};
   gm_walk(loop->kids[3], find_copy, &c);
   if (!c.found)

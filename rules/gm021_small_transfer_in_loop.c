@@ -34,6 +34,11 @@ static void visit(const gm_node *call, void *arg) {
     return;
   if (!gm_address_advances(loop, dst) && !gm_address_advances(loop, src))
     return; /* the same addresses each time: nothing to batch */
+  /* cudaMemcpyAsync on a different stream each iteration: chunks overlapped with compute on
+   * purpose (the copy-engine pipelining pattern) */
+  const gm_node *stream = gm_arg(call, 4);
+  if (stream && strcmp(call->fn->name, "cudaMemcpyAsync") == 0 && gm_depends_on_loop(loop, stream))
+    return;
   int small = size->has_value && size->value > 0 && size->value <= SMALL_COPY_BYTES;
   int invariant = gm_loop_invariant(ctx->fn, loop, size);
   if (!small && !(invariant && !gm_loop_launches(loop)))
