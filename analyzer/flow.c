@@ -62,7 +62,7 @@ enum param_effect { P_NONE, P_ESCAPES, P_FREES, P_OUT_ALLOC };
 
 typedef struct param_summary {
   enum param_effect effect;
-  int prefetches;        /* prefetches or advises its parameter on every path */
+  int prefetches;            /* prefetches or advises its parameter on every path */
   const gm_node *launch;     /* launches a kernel with it, unprefetched */
   const gm_node *host_touch; /* host code reads or writes through it */
   const char *kernel_usr, *kernel_name;

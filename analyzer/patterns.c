@@ -195,14 +195,17 @@ static void classify_updates(const gm_node *n, void *arg) {
     u->other++;
 }
 
-int gm_address_advances(const gm_node *loop, const gm_node *e) {
+int gm_address_stride(const gm_node *loop, const gm_node *e) {
   if (!e)
     return 0;
   switch (e->kind) {
   case GM_N_ADDR: {
     const gm_node *lv = gm_kid(e, 0);
-    if (lv && lv->kind == GM_N_INDEX)
-      return gm_address_advances(loop, lv->kids[0]) || stride_kind(loop, lv->kids[1]) == 1;
+    if (lv && lv->kind == GM_N_INDEX) {
+      int base = gm_address_stride(loop, lv->kids[0]);
+      int index = stride_kind(loop, lv->kids[1]);
+      return base < 0 || index < 0 ? -1 : base || index;
+    }
     return 0; /* &x: the same address every time */
   }
   case GM_N_VAR: {
@@ -210,18 +213,22 @@ int gm_address_advances(const gm_node *loop, const gm_node *e) {
       return 0;
     struct var_updates u = {loop, e->var, 0, 0};
     gm_walk(loop, classify_updates, &u);
-    return u.regular && !u.other;
+    return u.other ? -1 : u.regular ? 1 : 0;
   }
-  case GM_N_ARITH:
+  case GM_N_ARITH: {
     if (e->op != '+' && e->op != '-')
-      return 0;
-    if (stride_kind(loop, gm_kid(e, 1)) < 0)
-      return 0; /* base + table[i]: a gather, not a stride */
-    return gm_address_advances(loop, gm_kid(e, 0)) || stride_kind(loop, gm_kid(e, 1)) == 1;
+      return gm_depends_on_loop(loop, e) ? -1 : 0;
+    int base = gm_address_stride(loop, gm_kid(e, 0));
+    int offset = stride_kind(loop, gm_kid(e, 1));
+    return base < 0 || offset < 0 ? -1 : base || offset; /* base + table[i]: a gather */
+  }
   case GM_N_OTHER:
-    return e->nkids == 1 ? gm_address_advances(loop, e->kids[0]) : 0;
+    if (e->nkids == 1)
+      return gm_address_stride(loop, e->kids[0]);
+    return gm_depends_on_loop(loop, e) ? -1 : 0;
   default:
-    return 0; /* a pointer loaded from memory (a table of buffers): not a stride */
+    /* a pointer loaded from memory: a table of buffers when it depends on the loop */
+    return gm_depends_on_loop(loop, e) ? -1 : 0;
   }
 }
 
@@ -342,7 +349,7 @@ int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loo
   if (row->kind == GM_FN_REALLOC) {
     int old = gm_root_var(gm_arg(call, row->old_arg));
     if (old == target)
-      return 1; /* p = realloc(p, bigger) */
+      return 1;                              /* p = realloc(p, bigger) */
     struct assign_back a = {target, old, 0}; /* t = realloc(p, ..); ...; p = t; */
     gm_walk(loop->kids[3], find_assign_back, &a);
     return old >= 0 && a.found;

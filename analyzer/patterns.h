@@ -24,9 +24,10 @@ int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loo
 /* Whether expression e reads a variable that `loop` modifies. */
 int gm_depends_on_loop(const gm_node *loop, const gm_node *e);
 
-/* Whether a pointer expression points somewhere new on each iteration of `loop` (`d + i`,
- * `&h[i]`, a pointer variable the loop reassigns); `&x` of a variable is a fixed address. */
-int gm_address_advances(const gm_node *loop, const gm_node *e);
+/* How a pointer expression moves across iterations of `loop`: 1 it steps regularly (`d + i`,
+ * `&h[i]`, a pointer the loop increments or sets to `base + i * k`), 0 it stays put (`&x`, an
+ * unchanged pointer), -1 it jumps irregularly (loaded from a table, a data-dependent index). */
+int gm_address_stride(const gm_node *loop, const gm_node *e);
 
 /* A retry loop for this call: the loop's condition tests the call's result (or is the call). */
 int gm_retry_loop(const gm_node *loop, const gm_node *call);

@@ -85,13 +85,13 @@ const char *gm_call_display_name(const gm_node *call) {
     return "delete[]";
   /* cuda.h maps cuMemAlloc to cuMemAlloc_v2: name the call as the user wrote it */
   static const char *const versioned[] = {
-      "cuMemAlloc_v2", "cuMemAllocPitch_v2", "cuMemAllocHost_v2", "cuMemFree_v2",
-      "cuArrayCreate_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemcpyDtoD_v2",
+      "cuMemAlloc_v2",        "cuMemAllocPitch_v2",   "cuMemAllocHost_v2",   "cuMemFree_v2",
+      "cuArrayCreate_v2",     "cuMemcpyHtoD_v2",      "cuMemcpyDtoH_v2",     "cuMemcpyDtoD_v2",
       "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoDAsync_v2"};
-  static const char *const plain[] = {
-      "cuMemAlloc", "cuMemAllocPitch", "cuMemAllocHost", "cuMemFree", "cuArrayCreate",
-      "cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemcpyDtoD", "cuMemcpyHtoDAsync", "cuMemcpyDtoHAsync",
-      "cuMemcpyDtoDAsync"};
+  static const char *const plain[] = {"cuMemAlloc",        "cuMemAllocPitch",  "cuMemAllocHost",
+                                      "cuMemFree",         "cuArrayCreate",    "cuMemcpyHtoD",
+                                      "cuMemcpyDtoH",      "cuMemcpyDtoD",     "cuMemcpyHtoDAsync",
+                                      "cuMemcpyDtoHAsync", "cuMemcpyDtoDAsync"};
   for (size_t i = 0; i < sizeof versioned / sizeof versioned[0]; i++)
     if (strcmp(call->name, versioned[i]) == 0)
       return plain[i];

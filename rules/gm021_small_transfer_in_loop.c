@@ -8,8 +8,9 @@
  *   bad:  for (i...) cudaMemcpy(d + i, h + i, sizeof(float), cudaMemcpyHostToDevice);
  *   good: cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
  *
- * Not raised for fixed-address copies (reading back a scalar each step) or for loops that
- * launch kernels between copies of a per-iteration size. */
+ * Not raised for fixed-address copies (reading back a scalar each step), gathers through a
+ * table of buffers, per-stream pipelined chunks, or loops that launch kernels between copies
+ * of a per-iteration size. */
 #include "patterns.h"
 #include "rules.h"
 
@@ -32,8 +33,12 @@ static void visit(const gm_node *call, void *arg) {
   const gm_node *dst = gm_arg(call, row->dst_arg), *src = gm_arg(call, row->src_arg);
   if (!size || !dst || !src)
     return;
-  if (!gm_address_advances(loop, dst) && !gm_address_advances(loop, src))
-    return; /* the same addresses each time: nothing to batch */
+  /* One side must step regularly through memory (d + i, a row pointer); a table of buffers on
+   * the other side still allows staging small pieces into one block, but not a bigger chunk. */
+  int dst_stride = gm_address_stride(loop, dst), src_stride = gm_address_stride(loop, src);
+  if (dst_stride != 1 && src_stride != 1)
+    return; /* the same addresses each time, or a gather through a table */
+  int irregular = dst_stride < 0 || src_stride < 0;
   /* cudaMemcpyAsync on a different stream each iteration: chunks overlapped with compute on
    * purpose (the copy-engine pipelining pattern) */
   const gm_node *stream = gm_arg(call, 4);
@@ -41,15 +46,17 @@ static void visit(const gm_node *call, void *arg) {
     return;
   int small = size->has_value && size->value > 0 && size->value <= SMALL_COPY_BYTES;
   int invariant = gm_loop_invariant(ctx->fn, loop, size);
-  if (!small && !(invariant && !gm_loop_launches(loop)))
+  if (!small && !(invariant && !irregular && !gm_loop_launches(loop)))
     return;
   gm_finding *f;
   if (size->has_value)
-    f = gm_report_add(ctx->report, &gm021_small_transfer_in_loop, call->loc, ctx->fn->name,
-                      "%s moves %lld bytes per iteration to or from an address that advances "
-                      "with the loop; the fixed cost of each call dominates such small copies. "
-                      "Copy the whole range with one %s, or a strided block with cudaMemcpy2D",
-                      gm_call_display_name(call), size->value, gm_call_display_name(call));
+    f = gm_report_add(
+        ctx->report, &gm021_small_transfer_in_loop, call->loc, ctx->fn->name,
+        "%s moves %lld bytes per iteration to or from an address that advances "
+        "with the loop; the fixed cost of each call dominates such small copies. "
+        "Copy the whole range with one %s (staging the pieces in one buffer if they are "
+        "scattered), or a strided block with cudaMemcpy2D",
+        gm_call_display_name(call), size->value, gm_call_display_name(call));
   else
     f = gm_report_add(ctx->report, &gm021_small_transfer_in_loop, call->loc, ctx->fn->name,
                       "%s copies the same number of bytes on every iteration to or from an "
