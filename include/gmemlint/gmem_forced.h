@@ -1,0 +1,134 @@
+/* gmem_forced.h: the header gmemcc force-includes (-include) into every translation unit of an
+ * instrumented build. It routes the CUDA allocation, free and copy calls written in the user's
+ * sources to libgmemrt together with their site (file, line, column), and changes nothing else:
+ * each wrapper calls the real function and returns exactly what it returned.
+ *
+ * Function-like macros only rewrite calls (`cudaMalloc(&p, n)`), not a function's name used as
+ * a value (`&cudaMalloc`). Device code (__CUDA_ARCH__) is left alone. */
+#ifndef GMEMLINT_GMEM_FORCED_H
+#define GMEMLINT_GMEM_FORCED_H
+
+#include <cuda_runtime.h> /* declared before the macros below exist */
+#include <stddef.h>
+
+#include "gmemrt.h"
+
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_COLUMN)
+#define GMEMRT_COLUMN __builtin_COLUMN()
+#endif
+#endif
+#ifndef GMEMRT_COLUMN
+#define GMEMRT_COLUMN 0 /* no column: sites join on file and line */
+#endif
+#define GMEMRT_SITE __FILE__, __LINE__, GMEMRT_COLUMN
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+cudaError_t gmemrt_cudaMalloc(const char *file, int line, int col, void **ptr, size_t size);
+cudaError_t gmemrt_cudaMallocManaged(const char *file, int line, int col, void **ptr, size_t size,
+                                     unsigned int flags);
+cudaError_t gmemrt_cudaMallocHost(const char *file, int line, int col, void **ptr, size_t size);
+cudaError_t gmemrt_cudaHostAlloc(const char *file, int line, int col, void **ptr, size_t size,
+                                 unsigned int flags);
+cudaError_t gmemrt_cudaMallocPitch(const char *file, int line, int col, void **ptr,
+                                   size_t *pitch, size_t width, size_t height);
+cudaError_t gmemrt_cudaMallocAsync(const char *file, int line, int col, void **ptr, size_t size,
+                                   cudaStream_t stream);
+cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *file, int line, int col, void **ptr,
+                                           size_t size, cudaMemPool_t pool, cudaStream_t stream);
+cudaError_t gmemrt_cudaFree(const char *file, int line, int col, void *ptr);
+cudaError_t gmemrt_cudaFreeHost(const char *file, int line, int col, void *ptr);
+cudaError_t gmemrt_cudaFreeAsync(const char *file, int line, int col, void *ptr,
+                                 cudaStream_t stream);
+cudaError_t gmemrt_cudaMemcpy(const char *file, int line, int col, void *dst, const void *src,
+                              size_t count, enum cudaMemcpyKind kind);
+cudaError_t gmemrt_cudaMemcpyAsync(const char *file, int line, int col, void *dst,
+                                   const void *src, size_t count, enum cudaMemcpyKind kind,
+                                   cudaStream_t stream);
+const void *gmemrt_note_prefetch(const char *file, int line, int col, const void *ptr);
+
+#ifdef __cplusplus
+}
+
+/* The C++ conveniences of cuda_runtime.h: typed pointers and default arguments. */
+template <class T>
+static inline cudaError_t gmemrt_cudaMalloc(const char *f, int l, int c, T **p, size_t n) {
+  return gmemrt_cudaMalloc(f, l, c, (void **)(void *)p, n);
+}
+template <class T>
+static inline cudaError_t gmemrt_cudaMallocManaged(const char *f, int l, int c, T **p, size_t n,
+                                                   unsigned int flags = cudaMemAttachGlobal) {
+  return gmemrt_cudaMallocManaged(f, l, c, (void **)(void *)p, n, flags);
+}
+template <class T>
+static inline cudaError_t gmemrt_cudaMallocHost(const char *f, int l, int c, T **p, size_t n) {
+  return gmemrt_cudaMallocHost(f, l, c, (void **)(void *)p, n);
+}
+template <class T>
+static inline cudaError_t gmemrt_cudaMallocHost(const char *f, int l, int c, T **p, size_t n,
+                                                unsigned int flags) {
+  return gmemrt_cudaHostAlloc(f, l, c, (void **)(void *)p, n, flags);
+}
+template <class T>
+static inline cudaError_t gmemrt_cudaHostAlloc(const char *f, int l, int c, T **p, size_t n,
+                                               unsigned int flags) {
+  return gmemrt_cudaHostAlloc(f, l, c, (void **)(void *)p, n, flags);
+}
+template <class T>
+static inline cudaError_t gmemrt_cudaMallocPitch(const char *f, int l, int c, T **p, size_t *pitch,
+                                                 size_t w, size_t h) {
+  return gmemrt_cudaMallocPitch(f, l, c, (void **)(void *)p, pitch, w, h);
+}
+template <class T>
+static inline cudaError_t gmemrt_cudaMallocAsync(const char *f, int l, int c, T **p, size_t n,
+                                                 cudaStream_t s) {
+  return gmemrt_cudaMallocAsync(f, l, c, (void **)(void *)p, n, s);
+}
+template <class T>
+static inline cudaError_t gmemrt_cudaMallocAsync(const char *f, int l, int c, T **p, size_t n,
+                                                 cudaMemPool_t pool, cudaStream_t s) {
+  return gmemrt_cudaMallocFromPoolAsync(f, l, c, (void **)(void *)p, n, pool, s);
+}
+template <class T>
+static inline cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *f, int l, int c, T **p,
+                                                         size_t n, cudaMemPool_t pool,
+                                                         cudaStream_t s) {
+  return gmemrt_cudaMallocFromPoolAsync(f, l, c, (void **)(void *)p, n, pool, s);
+}
+static inline cudaError_t gmemrt_cudaMemcpyAsync(const char *f, int l, int c, void *dst,
+                                                 const void *src, size_t n,
+                                                 enum cudaMemcpyKind kind) {
+  return gmemrt_cudaMemcpyAsync(f, l, c, dst, src, n, kind, 0);
+}
+static inline cudaError_t gmemrt_cudaMallocManaged(const char *f, int l, int c, void **p,
+                                                   size_t n) {
+  return gmemrt_cudaMallocManaged(f, l, c, p, n, cudaMemAttachGlobal);
+}
+#endif
+
+#if !defined(__CUDA_ARCH__) && !defined(GMEMRT_BUILDING)
+#define cudaMalloc(...) gmemrt_cudaMalloc(GMEMRT_SITE, __VA_ARGS__)
+#define cudaMallocManaged(...) gmemrt_cudaMallocManaged(GMEMRT_SITE, __VA_ARGS__)
+#define cudaMallocHost(...) gmemrt_cudaMallocHost(GMEMRT_SITE, __VA_ARGS__)
+#define cudaHostAlloc(...) gmemrt_cudaHostAlloc(GMEMRT_SITE, __VA_ARGS__)
+#define cudaMallocPitch(...) gmemrt_cudaMallocPitch(GMEMRT_SITE, __VA_ARGS__)
+#define cudaMallocAsync(...) gmemrt_cudaMallocAsync(GMEMRT_SITE, __VA_ARGS__)
+#define cudaMallocFromPoolAsync(...) gmemrt_cudaMallocFromPoolAsync(GMEMRT_SITE, __VA_ARGS__)
+#define cudaFree(...) gmemrt_cudaFree(GMEMRT_SITE, __VA_ARGS__)
+#define cudaFreeHost(...) gmemrt_cudaFreeHost(GMEMRT_SITE, __VA_ARGS__)
+#define cudaFreeAsync(...) gmemrt_cudaFreeAsync(GMEMRT_SITE, __VA_ARGS__)
+#define cudaMemcpy(...) gmemrt_cudaMemcpy(GMEMRT_SITE, __VA_ARGS__)
+/* Per-thread default stream builds define these names as macros already: leave those alone. */
+#ifndef cudaMemcpyAsync
+#define cudaMemcpyAsync(...) gmemrt_cudaMemcpyAsync(GMEMRT_SITE, __VA_ARGS__)
+#endif
+#ifndef cudaMemPrefetchAsync
+#define cudaMemPrefetchAsync(ptr, ...)                                                             \
+  cudaMemPrefetchAsync(gmemrt_note_prefetch(GMEMRT_SITE, (ptr)), __VA_ARGS__)
+#endif
+#endif
+
+#endif

@@ -1,0 +1,143 @@
+/* The hooks gmem_forced.h routes calls to. Each calls the real function, records what happened
+ * at its site, and returns exactly what the real call returned. */
+#include "internal.h"
+
+#include <cuda_runtime.h>
+
+static int enabled(void) {
+  gmemrt_init();
+  return !gmemrt.broken && !gmemrt_opt.disabled;
+}
+
+static cudaError_t after_alloc(const char *file, int line, int col, const char *api, int family,
+                               cudaError_t rc, void **ptr, uint64_t size, uint64_t t0) {
+  uint64_t ns = gmemrt_now_ns() - t0;
+  pthread_mutex_lock(&gmemrt.lock);
+  int site = gmemrt_site_for(file, line, col, api, family);
+  if (rc == cudaSuccess && ptr) {
+    gmemrt_record_alloc(site, *ptr, size, family, ns);
+    gmemrt_capture_stack(site);
+  } else {
+    gmemrt_record_failed_alloc(site, size, ns);
+  }
+  pthread_mutex_unlock(&gmemrt.lock);
+  if (rc == cudaErrorMemoryAllocation)
+    gmemrt_oom_event(site, size);
+  return rc;
+}
+
+#define ALLOC_HOOK(api, family, size_expr, call)                                                   \
+  if (!enabled())                                                                                  \
+    return call;                                                                                   \
+  uint64_t t0 = gmemrt_now_ns();                                                                   \
+  cudaError_t rc = call;                                                                           \
+  return after_alloc(file, line, col, api, family, rc, ptr, (uint64_t)(size_expr), t0)
+
+cudaError_t gmemrt_cudaMalloc(const char *file, int line, int col, void **ptr, size_t size) {
+  ALLOC_HOOK("cudaMalloc", FAM_DEVICE, size, cudaMalloc(ptr, size));
+}
+
+cudaError_t gmemrt_cudaMallocManaged(const char *file, int line, int col, void **ptr, size_t size,
+                                     unsigned int flags) {
+  ALLOC_HOOK("cudaMallocManaged", FAM_MANAGED, size, cudaMallocManaged(ptr, size, flags));
+}
+
+cudaError_t gmemrt_cudaMallocHost(const char *file, int line, int col, void **ptr, size_t size) {
+  ALLOC_HOOK("cudaMallocHost", FAM_HOST, size, cudaMallocHost(ptr, size));
+}
+
+cudaError_t gmemrt_cudaHostAlloc(const char *file, int line, int col, void **ptr, size_t size,
+                                 unsigned int flags) {
+  ALLOC_HOOK("cudaHostAlloc", FAM_HOST, size, cudaHostAlloc(ptr, size, flags));
+}
+
+cudaError_t gmemrt_cudaMallocPitch(const char *file, int line, int col, void **ptr, size_t *pitch,
+                                   size_t width, size_t height) {
+  if (!enabled())
+    return cudaMallocPitch(ptr, pitch, width, height);
+  uint64_t t0 = gmemrt_now_ns();
+  cudaError_t rc = cudaMallocPitch(ptr, pitch, width, height);
+  uint64_t size = rc == cudaSuccess && pitch ? (uint64_t)*pitch * height : (uint64_t)width * height;
+  return after_alloc(file, line, col, "cudaMallocPitch", FAM_DEVICE, rc, ptr, size, t0);
+}
+
+cudaError_t gmemrt_cudaMallocAsync(const char *file, int line, int col, void **ptr, size_t size,
+                                   cudaStream_t stream) {
+  ALLOC_HOOK("cudaMallocAsync", FAM_ASYNC, size, cudaMallocAsync(ptr, size, stream));
+}
+
+cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *file, int line, int col, void **ptr,
+                                           size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+  ALLOC_HOOK("cudaMallocFromPoolAsync", FAM_ASYNC, size,
+             cudaMallocFromPoolAsync(ptr, size, pool, stream));
+}
+
+#define FREE_HOOK(api, free_api, call)                                                             \
+  if (!enabled())                                                                                  \
+    return call;                                                                                   \
+  struct live_entry saved;                                                                         \
+  pthread_mutex_lock(&gmemrt.lock);                                                                \
+  int site = gmemrt_site_for(file, line, col, api, -2);                                            \
+  int was_live = gmemrt_free_begin(ptr, free_api, &saved);                                         \
+  pthread_mutex_unlock(&gmemrt.lock);                                                              \
+  uint64_t t0 = gmemrt_now_ns();                                                                   \
+  cudaError_t rc = call;                                                                           \
+  uint64_t ns = gmemrt_now_ns() - t0;                                                              \
+  pthread_mutex_lock(&gmemrt.lock);                                                                \
+  if (site >= 0)                                                                                   \
+    gmemrt.sites[site].free_ns += ns;                                                              \
+  if (was_live && rc != cudaSuccess)                                                               \
+    gmemrt_free_failed(&saved);                                                                    \
+  pthread_mutex_unlock(&gmemrt.lock);                                                              \
+  return rc
+
+cudaError_t gmemrt_cudaFree(const char *file, int line, int col, void *ptr) {
+  FREE_HOOK("cudaFree", FREE_CUDA, cudaFree(ptr));
+}
+
+cudaError_t gmemrt_cudaFreeHost(const char *file, int line, int col, void *ptr) {
+  FREE_HOOK("cudaFreeHost", FREE_HOST, cudaFreeHost(ptr));
+}
+
+cudaError_t gmemrt_cudaFreeAsync(const char *file, int line, int col, void *ptr,
+                                 cudaStream_t stream) {
+  FREE_HOOK("cudaFreeAsync", FREE_ASYNC, cudaFreeAsync(ptr, stream));
+}
+
+static cudaError_t after_copy(const char *file, int line, int col, const char *api, uint64_t bytes,
+                              cudaError_t rc, uint64_t t0) {
+  uint64_t ns = gmemrt_now_ns() - t0;
+  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_record_copy(gmemrt_site_for(file, line, col, api, -1), bytes, ns);
+  pthread_mutex_unlock(&gmemrt.lock);
+  return rc;
+}
+
+cudaError_t gmemrt_cudaMemcpy(const char *file, int line, int col, void *dst, const void *src,
+                              size_t count, enum cudaMemcpyKind kind) {
+  if (!enabled())
+    return cudaMemcpy(dst, src, count, kind);
+  uint64_t t0 = gmemrt_now_ns();
+  cudaError_t rc = cudaMemcpy(dst, src, count, kind);
+  return after_copy(file, line, col, "cudaMemcpy", count, rc, t0);
+}
+
+cudaError_t gmemrt_cudaMemcpyAsync(const char *file, int line, int col, void *dst, const void *src,
+                                   size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) {
+  if (!enabled())
+    return cudaMemcpyAsync(dst, src, count, kind, stream);
+  uint64_t t0 = gmemrt_now_ns();
+  cudaError_t rc = cudaMemcpyAsync(dst, src, count, kind, stream);
+  return after_copy(file, line, col, "cudaMemcpyAsync", count, rc, t0);
+}
+
+const void *gmemrt_note_prefetch(const char *file, int line, int col, const void *ptr) {
+  if (!enabled())
+    return ptr;
+  pthread_mutex_lock(&gmemrt.lock);
+  int site = gmemrt_site_for(file, line, col, "cudaMemPrefetchAsync", -1);
+  if (site >= 0)
+    gmemrt.sites[site].prefetches++;
+  pthread_mutex_unlock(&gmemrt.lock);
+  return ptr;
+}

@@ -1,0 +1,133 @@
+/* libgmemrt internals. The runtime records facts only: counts, bytes, times, stacks and events
+ * by allocation site; every verdict is gmemlint's (DESIGN.md). One lock guards the tables: a
+ * cudaMalloc costs 70-140 us, a cudaMallocAsync about 1 us, an uncontended lock about 20 ns. */
+#ifndef GMEMRT_INTERNAL_H
+#define GMEMRT_INTERNAL_H
+
+#define GMEMRT_BUILDING 1
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- options (options.c): one table, read from GMEMRT_* environment variables ---- */
+typedef struct gmemrt_options {
+  const char *output;  /* GMEMRT_OUTPUT: telemetry path, %p = pid */
+  int stack_depth;     /* GMEMRT_STACK_DEPTH: frames per stack, 0 = none */
+  int stacks_per_site; /* GMEMRT_STACKS: distinct stacks kept per site */
+  int disabled;        /* GMEMRT_DISABLE */
+  int oom_probe;       /* GMEMRT_OOM_PROBE: probe the largest allocatable block on OOM */
+  int timeline;        /* GMEMRT_TIMELINE: live-bytes samples kept */
+  int verbose;         /* GMEMRT_VERBOSE */
+} gmemrt_options;
+
+extern gmemrt_options gmemrt_opt;
+void gmemrt_options_load(void);
+void gmemrt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- families ---- */
+enum gmemrt_family {
+  FAM_DEVICE,  /* cudaMalloc, cudaMallocPitch */
+  FAM_MANAGED, /* cudaMallocManaged */
+  FAM_HOST,    /* cudaMallocHost, cudaHostAlloc */
+  FAM_ASYNC,   /* cudaMallocAsync, cudaMallocFromPoolAsync */
+  FAM_COUNT
+};
+extern const char *const gmemrt_family_names[FAM_COUNT];
+
+enum gmemrt_free_api { FREE_CUDA, FREE_HOST, FREE_ASYNC, FREE_API_COUNT };
+extern const char *const gmemrt_free_names[FREE_API_COUNT];
+
+/* ---- records (record.c) ---- */
+enum { MAX_DISTINCT_SIZES = 16, MAX_FRAMES = 32, MAX_STACKS = 8 };
+
+typedef struct gmemrt_stack {
+  void *frames[MAX_FRAMES];
+  int depth;
+  uint64_t count;
+} gmemrt_stack;
+
+typedef struct gmemrt_site {
+  const char *file;
+  int line, column;
+  const char *api;
+  int family; /* -1 for copy sites */
+  int device;
+  uint64_t calls, failed_calls;
+  uint64_t bytes_total, bytes_min, bytes_max;
+  uint64_t sizes[MAX_DISTINCT_SIZES];
+  int nsizes, sizes_truncated;
+  uint64_t live_bytes, live_count, peak_live_bytes;
+  uint64_t frees[FREE_API_COUNT];
+  uint64_t wrong_family_frees, double_frees;
+  uint64_t alloc_ns, free_ns;
+  uint64_t last_size, increasing_sizes;
+  uint64_t copies, copy_bytes, copy_ns;
+  uint64_t prefetches;
+  uint64_t *step_live; /* live bytes at each gmem_step() */
+  size_t nsteps, capsteps;
+  gmemrt_stack stacks[MAX_STACKS];
+  int nstacks;
+  uint64_t stacks_dropped;
+} gmemrt_site;
+
+typedef struct gmemrt_oom {
+  int site;
+  uint64_t requested, free_bytes, total_bytes, largest_block;
+  int probed;
+  const char *verdict; /* "fragmentation" or "capacity": what the numbers say */
+  double time_ms;
+  uint64_t live_bytes;
+} gmemrt_oom;
+
+struct live_entry {
+  uintptr_t ptr; /* 0 = empty, 1 = deleted */
+  uint64_t size;
+  uint32_t site;
+  uint8_t family;
+};
+
+typedef struct gmemrt_state {
+  pthread_mutex_t lock;
+  gmemrt_site *sites;
+  size_t nsites, capsites;
+  uint32_t *site_index; /* hash: (file pointer, line, column, api) -> site + 1 */
+  size_t site_index_cap;
+  struct live_entry *live;
+  size_t live_cap, live_used, live_count;
+  uintptr_t freed_ring[1024]; /* recently freed pointers, for double-free attribution */
+  uint32_t freed_ring_site[1024];
+  size_t freed_next;
+  uint64_t live_bytes, peak_live_bytes;
+  uint64_t steps;
+  gmemrt_oom *ooms;
+  size_t nooms;
+  double *timeline; /* pairs: ms since start, live bytes */
+  size_t ntimeline, captimeline;
+  uint64_t timeline_stride, timeline_counter;
+  double start_ms;
+  int broken; /* the runtime failed: it stays out of the program's way */
+} gmemrt_state;
+
+extern gmemrt_state gmemrt;
+double gmemrt_now_ms(void);
+uint64_t gmemrt_now_ns(void);
+void gmemrt_init(void);
+
+/* All called with the lock held. */
+int gmemrt_site_for(const char *file, int line, int col, const char *api, int family);
+void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_t ns);
+void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns);
+int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved);
+void gmemrt_free_failed(const struct live_entry *saved);
+void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns);
+void gmemrt_capture_stack(int site);
+
+/* ---- out of memory (oom.c), called without the lock ---- */
+void gmemrt_oom_event(int site, uint64_t requested);
+
+/* ---- writer (writer.c) ---- */
+int gmemrt_write(const char *reason);
+void gmemrt_install_handlers(void);
+
+#endif

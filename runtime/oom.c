@@ -1,0 +1,62 @@
+/* Out-of-memory forensics: when an allocation fails for lack of memory, record what was asked,
+ * what cudaMemGetInfo says is free, the largest block that can still be allocated (a bounded
+ * binary search of real cudaMalloc/cudaFree calls, at most 24), and the live bytes; then name
+ * what the figures show: fragmentation (enough free memory, no block large enough) or capacity. */
+#include "internal.h"
+
+#include <cuda_runtime_api.h>
+#include <stdlib.h>
+
+enum { PROBE_STEPS = 24, MAX_OOMS = 256 };
+
+static uint64_t largest_block(uint64_t upper) {
+  uint64_t lo = 0, hi = upper;
+  for (int i = 0; i < PROBE_STEPS && hi - lo > (1u << 20); i++) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    void *p = NULL;
+    if (cudaMalloc(&p, (size_t)mid) == cudaSuccess) {
+      cudaFree(p);
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+void gmemrt_oom_event(int site, uint64_t requested) {
+  size_t free_b = 0, total_b = 0;
+  int have_info = cudaMemGetInfo(&free_b, &total_b) == cudaSuccess;
+  uint64_t largest = 0;
+  int probed = 0;
+  pthread_mutex_lock(&gmemrt.lock);
+  int family = site >= 0 ? gmemrt.sites[site].family : -1;
+  pthread_mutex_unlock(&gmemrt.lock);
+  /* the probe uses cudaMalloc, so it measures device memory: skip it for pinned host memory */
+  if (gmemrt_opt.oom_probe && have_info && family != FAM_HOST && family != FAM_MANAGED) {
+    largest = largest_block(free_b < requested ? free_b : requested);
+    probed = 1;
+  }
+  pthread_mutex_lock(&gmemrt.lock);
+  if (gmemrt.nooms < MAX_OOMS) {
+    gmemrt_oom *o = realloc(gmemrt.ooms, sizeof *o * (gmemrt.nooms + 1));
+    if (o) {
+      gmemrt.ooms = o;
+      gmemrt_oom *e = &o[gmemrt.nooms++];
+      e->site = site;
+      e->requested = requested;
+      e->free_bytes = free_b;
+      e->total_bytes = total_b;
+      e->largest_block = largest;
+      e->probed = probed;
+      e->verdict = !have_info                                             ? "unknown"
+                   : free_b >= requested && probed && largest < requested ? "fragmentation"
+                   : free_b >= requested && !probed                       ? "unknown"
+                   : free_b >= requested                                  ? "transient"
+                                                                          : "capacity";
+      e->time_ms = gmemrt_now_ms() - gmemrt.start_ms;
+      e->live_bytes = gmemrt.live_bytes;
+    }
+  }
+  pthread_mutex_unlock(&gmemrt.lock);
+}

@@ -1,0 +1,104 @@
+/* Runtime options: one table, each read from a GMEMRT_* environment variable, with a warning for
+ * an unknown variable or a malformed value (mimalloc's way). */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern char **environ;
+
+gmemrt_options gmemrt_opt = {
+    .output = "gmemlint-%p.json",
+    .stack_depth = 12,
+    .stacks_per_site = 4,
+    .oom_probe = 1,
+    .timeline = 4096,
+};
+
+enum opt_type { OPT_STRING, OPT_INT, OPT_BOOL };
+
+static const struct option_def {
+  const char *name;
+  enum opt_type type;
+  void *target;
+  int min, max;
+  const char *help;
+} options[] = {
+    {"GMEMRT_OUTPUT", OPT_STRING, &gmemrt_opt.output, 0, 0, "telemetry file; %p is the pid"},
+    {"GMEMRT_STACK_DEPTH", OPT_INT, &gmemrt_opt.stack_depth, 0, MAX_FRAMES,
+     "host frames per stack (0: no stacks)"},
+    {"GMEMRT_STACKS", OPT_INT, &gmemrt_opt.stacks_per_site, 0, MAX_STACKS,
+     "distinct stacks kept per site"},
+    {"GMEMRT_DISABLE", OPT_BOOL, &gmemrt_opt.disabled, 0, 1, "record nothing"},
+    {"GMEMRT_OOM_PROBE", OPT_BOOL, &gmemrt_opt.oom_probe, 0, 1,
+     "on out-of-memory, probe the largest block still allocatable"},
+    {"GMEMRT_TIMELINE", OPT_INT, &gmemrt_opt.timeline, 0, 1 << 20,
+     "live-bytes samples kept for the timeline"},
+    {"GMEMRT_VERBOSE", OPT_BOOL, &gmemrt_opt.verbose, 0, 1, "print options and file names"},
+};
+
+void gmemrt_warn(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("gmemrt: warning: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+static void set_option(const struct option_def *d, const char *value) {
+  if (d->type == OPT_STRING) {
+    if (!*value) {
+      gmemrt_warn("%s is empty; keeping '%s'", d->name, *(const char **)d->target);
+      return;
+    }
+    *(const char **)d->target = value;
+    return;
+  }
+  char *end;
+  long n = strtol(value, &end, 10);
+  if (d->type == OPT_BOOL && (strcmp(value, "yes") == 0 || strcmp(value, "true") == 0))
+    n = 1, end = (char *)value + strlen(value);
+  if (d->type == OPT_BOOL && (strcmp(value, "no") == 0 || strcmp(value, "false") == 0))
+    n = 0, end = (char *)value + strlen(value);
+  if (*value == 0 || *end || n < d->min || n > d->max) {
+    gmemrt_warn("%s=%s is not valid (expected %s from %d to %d); keeping %d", d->name, value,
+                d->type == OPT_BOOL ? "0 or 1" : "a number", d->min, d->max, *(int *)d->target);
+    return;
+  }
+  *(int *)d->target = (int)n;
+}
+
+void gmemrt_options_load(void) {
+  const size_t n = sizeof options / sizeof options[0];
+  for (char **env = environ; env && *env; env++) {
+    if (strncmp(*env, "GMEMRT_", 7) != 0)
+      continue;
+    const char *eq = strchr(*env, '=');
+    if (!eq)
+      continue;
+    size_t len = (size_t)(eq - *env);
+    const struct option_def *d = NULL;
+    for (size_t i = 0; i < n && !d; i++)
+      if (strlen(options[i].name) == len && strncmp(options[i].name, *env, len) == 0)
+        d = &options[i];
+    if (!d) {
+      gmemrt_warn("unknown option %.*s (known: GMEMRT_OUTPUT, GMEMRT_STACK_DEPTH, GMEMRT_STACKS, "
+                  "GMEMRT_DISABLE, GMEMRT_OOM_PROBE, GMEMRT_TIMELINE, GMEMRT_VERBOSE)",
+                  (int)len, *env);
+      continue;
+    }
+    set_option(d, eq + 1);
+  }
+  if (gmemrt_opt.verbose)
+    for (size_t i = 0; i < n; i++) {
+      if (options[i].type == OPT_STRING)
+        fprintf(stderr, "gmemrt: %s=%s (%s)\n", options[i].name, *(const char **)options[i].target,
+                options[i].help);
+      else
+        fprintf(stderr, "gmemrt: %s=%d (%s)\n", options[i].name, *(int *)options[i].target,
+                options[i].help);
+    }
+}

@@ -1,0 +1,366 @@
+/* The tables: allocation sites, live allocations, steps and the live-bytes timeline. Memory per
+ * live allocation: one 24-byte slot in a table kept at most half full, so 48 bytes or less. */
+#include "internal.h"
+
+#include <libunwind.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *const gmemrt_family_names[FAM_COUNT] = {"cuda-device", "cuda-managed", "cuda-host",
+                                                    "cuda-async"};
+const char *const gmemrt_free_names[FREE_API_COUNT] = {"cudaFree", "cudaFreeHost", "cudaFreeAsync"};
+
+gmemrt_state gmemrt = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+uint64_t gmemrt_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+double gmemrt_now_ms(void) {
+  return (double)gmemrt_now_ns() / 1e6;
+}
+
+/* The runtime's own allocation failures disable it rather than the program. */
+static void *grow(void *p, size_t n) {
+  void *q = realloc(p, n);
+  if (!q && !gmemrt.broken) {
+    gmemrt.broken = 1;
+    gmemrt_warn("out of host memory for telemetry; recording stops here");
+  }
+  return q;
+}
+
+static uint64_t hash_ptr(uintptr_t p) {
+  uint64_t x = (uint64_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return x;
+}
+
+static uint64_t hash_site(const char *file, int line, int col, const char *api) {
+  return hash_ptr((uintptr_t)file) ^ hash_ptr((uintptr_t)api + 1) ^
+         ((uint64_t)(unsigned)line * 0x9E3779B97F4A7C15ULL) ^ (uint64_t)(unsigned)col;
+}
+
+static int rehash_sites(size_t cap) {
+  uint32_t *idx = calloc(cap, sizeof *idx);
+  if (!idx) {
+    gmemrt.broken = 1;
+    return 0;
+  }
+  for (size_t i = 0; i < gmemrt.nsites; i++) {
+    gmemrt_site *s = &gmemrt.sites[i];
+    size_t h = hash_site(s->file, s->line, s->column, s->api) & (cap - 1);
+    while (idx[h])
+      h = (h + 1) & (cap - 1);
+    idx[h] = (uint32_t)i + 1;
+  }
+  free(gmemrt.site_index);
+  gmemrt.site_index = idx;
+  gmemrt.site_index_cap = cap;
+  return 1;
+}
+
+int gmemrt_site_for(const char *file, int line, int col, const char *api, int family) {
+  if (gmemrt.nsites * 2 >= gmemrt.site_index_cap &&
+      !rehash_sites(gmemrt.site_index_cap ? gmemrt.site_index_cap * 2 : 256))
+    return -1;
+  size_t mask = gmemrt.site_index_cap - 1;
+  size_t h = hash_site(file, line, col, api) & mask;
+  for (; gmemrt.site_index[h]; h = (h + 1) & mask) {
+    gmemrt_site *s = &gmemrt.sites[gmemrt.site_index[h] - 1];
+    if (s->file == file && s->line == line && s->column == col && s->api == api)
+      return (int)gmemrt.site_index[h] - 1;
+  }
+  if (gmemrt.nsites == gmemrt.capsites) {
+    size_t cap = gmemrt.capsites ? gmemrt.capsites * 2 : 64;
+    gmemrt_site *sites = grow(gmemrt.sites, cap * sizeof *sites);
+    if (!sites)
+      return -1;
+    gmemrt.sites = sites;
+    gmemrt.capsites = cap;
+  }
+  gmemrt_site *s = &gmemrt.sites[gmemrt.nsites];
+  memset(s, 0, sizeof *s);
+  s->file = file;
+  s->line = line;
+  s->column = col;
+  s->api = api;
+  s->family = family;
+  s->bytes_min = UINT64_MAX;
+  gmemrt.site_index[h] = (uint32_t)++gmemrt.nsites;
+  return (int)gmemrt.nsites - 1;
+}
+
+static int live_resize(size_t cap) {
+  struct live_entry *old = gmemrt.live;
+  size_t oldcap = gmemrt.live_cap;
+  struct live_entry *t = calloc(cap, sizeof *t);
+  if (!t) {
+    gmemrt.broken = 1;
+    gmemrt_warn("out of host memory for the live-allocation table; recording stops here");
+    return 0;
+  }
+  gmemrt.live = t;
+  gmemrt.live_cap = cap;
+  gmemrt.live_used = 0;
+  for (size_t i = 0; i < oldcap; i++)
+    if (old[i].ptr > 1) {
+      size_t h = hash_ptr(old[i].ptr) & (cap - 1);
+      while (t[h].ptr)
+        h = (h + 1) & (cap - 1);
+      t[h] = old[i];
+      gmemrt.live_used++;
+    }
+  free(old);
+  return 1;
+}
+
+static struct live_entry *live_find(uintptr_t p) {
+  if (!gmemrt.live_cap)
+    return NULL;
+  size_t mask = gmemrt.live_cap - 1;
+  for (size_t h = hash_ptr(p) & mask;; h = (h + 1) & mask) {
+    if (gmemrt.live[h].ptr == p)
+      return &gmemrt.live[h];
+    if (gmemrt.live[h].ptr == 0)
+      return NULL;
+  }
+}
+
+static void timeline_sample(void) {
+  if (!gmemrt_opt.timeline)
+    return;
+  if (++gmemrt.timeline_counter < gmemrt.timeline_stride)
+    return;
+  gmemrt.timeline_counter = 0;
+  if (gmemrt.ntimeline + 2 > gmemrt.captimeline) {
+    if (gmemrt.captimeline / 2 >= (size_t)gmemrt_opt.timeline) {
+      /* full: keep every other sample and sample half as often */
+      for (size_t i = 0; i < gmemrt.ntimeline / 4; i++) {
+        gmemrt.timeline[2 * i] = gmemrt.timeline[4 * i];
+        gmemrt.timeline[2 * i + 1] = gmemrt.timeline[4 * i + 1];
+      }
+      gmemrt.ntimeline = (gmemrt.ntimeline / 4) * 2;
+      gmemrt.timeline_stride = gmemrt.timeline_stride ? gmemrt.timeline_stride * 2 : 2;
+    } else {
+      size_t cap = gmemrt.captimeline ? gmemrt.captimeline * 2 : 256;
+      double *t = grow(gmemrt.timeline, cap * sizeof *t);
+      if (!t)
+        return;
+      gmemrt.timeline = t;
+      gmemrt.captimeline = cap;
+    }
+  }
+  gmemrt.timeline[gmemrt.ntimeline++] = gmemrt_now_ms() - gmemrt.start_ms;
+  gmemrt.timeline[gmemrt.ntimeline++] = (double)gmemrt.live_bytes;
+}
+
+static void note_size(gmemrt_site *s, uint64_t size) {
+  s->calls++;
+  s->bytes_total += size;
+  if (size < s->bytes_min)
+    s->bytes_min = size;
+  if (size > s->bytes_max)
+    s->bytes_max = size;
+  if (s->calls > 1 && size > s->last_size)
+    s->increasing_sizes++;
+  s->last_size = size;
+  for (int i = 0; i < s->nsizes; i++)
+    if (s->sizes[i] == size)
+      return;
+  if (s->nsizes < MAX_DISTINCT_SIZES)
+    s->sizes[s->nsizes++] = size;
+  else
+    s->sizes_truncated = 1;
+}
+
+void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_t ns) {
+  if (site < 0 || !ptr)
+    return;
+  gmemrt_site *s = &gmemrt.sites[site];
+  note_size(s, size);
+  s->alloc_ns += ns;
+  if ((gmemrt.live_used + 1) * 2 > gmemrt.live_cap &&
+      !live_resize(gmemrt.live_cap ? gmemrt.live_cap * 2 : 1024))
+    return;
+  uintptr_t p = (uintptr_t)ptr;
+  struct live_entry *e = live_find(p);
+  if (!e) {
+    size_t mask = gmemrt.live_cap - 1;
+    size_t h = hash_ptr(p) & mask;
+    while (gmemrt.live[h].ptr > 1)
+      h = (h + 1) & mask;
+    if (gmemrt.live[h].ptr == 0)
+      gmemrt.live_used++;
+    e = &gmemrt.live[h];
+    gmemrt.live_count++;
+  } else {
+    /* the same address again without a free we saw: drop the stale record */
+    gmemrt_site *old = &gmemrt.sites[e->site];
+    old->live_bytes -= e->size;
+    old->live_count--;
+    gmemrt.live_bytes -= e->size;
+  }
+  e->ptr = p;
+  e->size = size;
+  e->site = (uint32_t)site;
+  e->family = (uint8_t)family;
+  s->live_bytes += size;
+  s->live_count++;
+  if (s->live_bytes > s->peak_live_bytes)
+    s->peak_live_bytes = s->live_bytes;
+  gmemrt.live_bytes += size;
+  if (gmemrt.live_bytes > gmemrt.peak_live_bytes)
+    gmemrt.peak_live_bytes = gmemrt.live_bytes;
+  timeline_sample();
+}
+
+void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns) {
+  if (site < 0)
+    return;
+  gmemrt_site *s = &gmemrt.sites[site];
+  s->failed_calls++;
+  s->alloc_ns += ns;
+  (void)size;
+}
+
+static int free_accepts(int free_api, int family) {
+  switch (free_api) {
+  case FREE_CUDA:
+  case FREE_ASYNC:
+    return family == FAM_DEVICE || family == FAM_MANAGED || family == FAM_ASYNC;
+  case FREE_HOST:
+    return family == FAM_HOST;
+  default:
+    return 0;
+  }
+}
+
+/* A free is recorded before the real call, under the lock, so that another thread cannot be
+ * handed the same address (and record it) between the real free and our record of it. If the
+ * real call then fails, gmemrt_free_failed() puts the record back. */
+int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved) {
+  if (!ptr)
+    return 0; /* cudaFree(0): a no-op, and a common way to create the context */
+  uintptr_t p = (uintptr_t)ptr;
+  struct live_entry *e = live_find(p);
+  if (!e) {
+    /* not live: freed before (double free), or never seen (allocated elsewhere) */
+    for (size_t i = 0; i < sizeof gmemrt.freed_ring / sizeof gmemrt.freed_ring[0]; i++)
+      if (gmemrt.freed_ring[i] == p) {
+        gmemrt.sites[gmemrt.freed_ring_site[i]].double_frees++;
+        break;
+      }
+    return 0;
+  }
+  gmemrt_site *s = &gmemrt.sites[e->site];
+  s->frees[free_api]++;
+  if (!free_accepts(free_api, e->family))
+    s->wrong_family_frees++;
+  s->live_bytes -= e->size;
+  s->live_count--;
+  gmemrt.live_bytes -= e->size;
+  gmemrt.live_count--;
+  *saved = *e;
+  e->ptr = 1; /* deleted */
+  size_t slot = gmemrt.freed_next++ % (sizeof gmemrt.freed_ring / sizeof gmemrt.freed_ring[0]);
+  gmemrt.freed_ring[slot] = p;
+  gmemrt.freed_ring_site[slot] = saved->site;
+  timeline_sample();
+  return 1;
+}
+
+void gmemrt_free_failed(const struct live_entry *saved) {
+  /* the memory is still allocated (a wrong-family free fails): it is live again */
+  gmemrt_site *s = &gmemrt.sites[saved->site];
+  if ((gmemrt.live_used + 1) * 2 > gmemrt.live_cap && !live_resize(gmemrt.live_cap * 2))
+    return;
+  size_t mask = gmemrt.live_cap - 1;
+  size_t h = hash_ptr(saved->ptr) & mask;
+  while (gmemrt.live[h].ptr > 1)
+    h = (h + 1) & mask;
+  if (gmemrt.live[h].ptr == 0)
+    gmemrt.live_used++;
+  gmemrt.live[h] = *saved;
+  gmemrt.live_count++;
+  s->live_bytes += saved->size;
+  s->live_count++;
+  gmemrt.live_bytes += saved->size;
+  for (size_t i = 0; i < sizeof gmemrt.freed_ring / sizeof gmemrt.freed_ring[0]; i++)
+    if (gmemrt.freed_ring[i] == saved->ptr)
+      gmemrt.freed_ring[i] = 0;
+}
+
+void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns) {
+  if (site < 0)
+    return;
+  gmemrt_site *s = &gmemrt.sites[site];
+  s->copies++;
+  s->copy_bytes += bytes;
+  s->copy_ns += ns;
+}
+
+/* A few distinct stacks per site: the first calls are captured, repeats are only counted. */
+void gmemrt_capture_stack(int site) {
+  if (site < 0 || gmemrt_opt.stack_depth <= 0)
+    return;
+  gmemrt_site *s = &gmemrt.sites[site];
+  if (s->nstacks >= gmemrt_opt.stacks_per_site && s->calls > 64)
+    return; /* enough seen: keep the hot path cheap */
+  void *frames[MAX_FRAMES + 2];
+  int depth = unw_backtrace(frames, gmemrt_opt.stack_depth + 2);
+  int skip = depth > 2 ? 2 : 0; /* this function and the hook */
+  depth -= skip;
+  for (int i = 0; i < s->nstacks; i++)
+    if (s->stacks[i].depth == depth &&
+        memcmp(s->stacks[i].frames, frames + skip, sizeof(void *) * (size_t)depth) == 0) {
+      s->stacks[i].count++;
+      return;
+    }
+  if (s->nstacks >= gmemrt_opt.stacks_per_site) {
+    s->stacks_dropped++;
+    return;
+  }
+  gmemrt_stack *st = &s->stacks[s->nstacks++];
+  memcpy(st->frames, frames + skip, sizeof(void *) * (size_t)depth);
+  st->depth = depth;
+  st->count = 1;
+}
+
+/* gmem_step(): live bytes of every site at the end of an iteration. */
+void gmemrt_step(void) {
+  gmemrt_init();
+  if (gmemrt.broken || gmemrt_opt.disabled)
+    return;
+  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt.steps++;
+  for (size_t i = 0; i < gmemrt.nsites; i++) {
+    gmemrt_site *s = &gmemrt.sites[i];
+    if (s->family < 0)
+      continue;
+    if (s->capsteps < gmemrt.steps) {
+      size_t cap = s->capsteps ? s->capsteps : 16;
+      while (cap < gmemrt.steps)
+        cap *= 2;
+      uint64_t *v = grow(s->step_live, cap * sizeof *v);
+      if (!v)
+        break;
+      s->step_live = v;
+      s->capsteps = cap;
+    }
+    while (s->nsteps + 1 < gmemrt.steps) /* a site first seen after some steps */
+      s->step_live[s->nsteps++] = 0;
+    s->step_live[s->nsteps++] = s->live_bytes;
+  }
+  pthread_mutex_unlock(&gmemrt.lock);
+}
+
+/* The same entry points under the public names, for callers without the header (ctypes). */
+void gmem_step(void) {
+  gmemrt_step();
+}

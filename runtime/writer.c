@@ -1,0 +1,305 @@
+/* The telemetry file: versioned JSON (docs/telemetry-format.md), written atomically (temp file
+ * and rename) at exit, on fatal signals and on gmem_dump(). Also the runtime's start: options,
+ * handlers, fork. */
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TELEMETRY_VERSION 1
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static volatile sig_atomic_t writing;
+
+static void child_after_fork(void) {
+  /* the child writes its own file: start its records afresh */
+  pthread_mutex_init(&gmemrt.lock, NULL);
+  for (size_t i = 0; i < gmemrt.nsites; i++) {
+    free(gmemrt.sites[i].step_live);
+  }
+  gmemrt.nsites = 0;
+  free(gmemrt.site_index);
+  gmemrt.site_index = NULL;
+  gmemrt.site_index_cap = 0;
+  free(gmemrt.live);
+  gmemrt.live = NULL;
+  gmemrt.live_cap = gmemrt.live_used = gmemrt.live_count = 0;
+  gmemrt.live_bytes = gmemrt.peak_live_bytes = 0;
+  gmemrt.steps = 0;
+  gmemrt.nooms = 0;
+  gmemrt.ntimeline = 0;
+  gmemrt.start_ms = gmemrt_now_ms();
+}
+
+static void at_exit(void) {
+  gmemrt_write("exit");
+}
+
+static void init_once(void) {
+  gmemrt_options_load();
+  gmemrt.start_ms = gmemrt_now_ms();
+  if (gmemrt_opt.disabled)
+    return;
+  atexit(at_exit);
+  pthread_atfork(NULL, NULL, child_after_fork);
+  gmemrt_install_handlers();
+}
+
+void gmemrt_init(void) {
+  pthread_once(&once, init_once);
+}
+
+__attribute__((constructor)) static void gmemrt_constructor(void) {
+  gmemrt_init();
+}
+
+/* ---- fatal signals: write what we have, then let the signal do what it would have done ---- */
+
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
+static struct sigaction previous[sizeof fatal_signals / sizeof fatal_signals[0]];
+
+static void on_fatal(int sig) {
+  if (!writing) {
+    char reason[32];
+    snprintf(reason, sizeof reason, "signal %d", sig);
+    gmemrt_write(reason); /* not async-signal-safe; the process is ending anyway */
+  }
+  for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+    if (fatal_signals[i] == sig)
+      sigaction(sig, &previous[i], NULL);
+  raise(sig);
+}
+
+void gmemrt_install_handlers(void) {
+  for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    struct sigaction old;
+    if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_DFL) {
+      previous[i] = old; /* the program handles it: leave it alone */
+      sigaction(fatal_signals[i], &old, NULL);
+      continue;
+    }
+    sigaction(fatal_signals[i], &sa, &previous[i]);
+  }
+}
+
+/* ---- JSON ---- */
+
+static json_t *str(const char *s) {
+  json_t *j = json_string(s ? s : "");
+  return j ? j : json_string("?");
+}
+
+static json_t *frame_json(void *addr) {
+  Dl_info info;
+  char buf[512];
+  if (dladdr(addr, &info) && info.dli_fname) {
+    const char *mod = strrchr(info.dli_fname, '/');
+    mod = mod ? mod + 1 : info.dli_fname;
+    if (info.dli_sname)
+      snprintf(buf, sizeof buf, "%s+0x%lx (%s)", info.dli_sname,
+               (unsigned long)((char *)addr - (char *)info.dli_saddr), mod);
+    else
+      snprintf(buf, sizeof buf, "%s+0x%lx", mod,
+               (unsigned long)((char *)addr - (char *)info.dli_fbase));
+  } else {
+    snprintf(buf, sizeof buf, "%p", addr);
+  }
+  return str(buf);
+}
+
+static json_t *u64(uint64_t v) {
+  return json_integer((json_int_t)v);
+}
+
+static json_t *site_json(const gmemrt_site *s) {
+  json_t *o = json_object();
+  json_object_set_new(o, "file", str(s->file));
+  json_object_set_new(o, "line", json_integer(s->line));
+  json_object_set_new(o, "column", json_integer(s->column));
+  json_object_set_new(o, "api", str(s->api));
+  int is_alloc = s->family >= 0;
+  json_object_set_new(o, "kind", str(is_alloc ? "alloc" : s->family == -2 ? "free" : "other"));
+  if (is_alloc) {
+    json_object_set_new(o, "family", str(gmemrt_family_names[s->family]));
+    json_object_set_new(o, "device", json_integer(s->device));
+    json_object_set_new(o, "calls", u64(s->calls));
+    json_object_set_new(o, "failed_calls", u64(s->failed_calls));
+    json_object_set_new(o, "bytes_total", u64(s->bytes_total));
+    json_object_set_new(o, "bytes_min", u64(s->calls ? s->bytes_min : 0));
+    json_object_set_new(o, "bytes_max", u64(s->bytes_max));
+    json_t *sizes = json_array();
+    for (int i = 0; i < s->nsizes; i++)
+      json_array_append_new(sizes, u64(s->sizes[i]));
+    json_object_set_new(o, "distinct_sizes", sizes);
+    json_object_set_new(o, "distinct_sizes_truncated", json_boolean(s->sizes_truncated));
+    json_object_set_new(o, "increasing_sizes", u64(s->increasing_sizes));
+    json_object_set_new(o, "peak_live_bytes", u64(s->peak_live_bytes));
+    json_object_set_new(o, "live_bytes", u64(s->live_bytes));
+    json_object_set_new(o, "live_count", u64(s->live_count));
+    json_t *frees = json_object();
+    for (int i = 0; i < FREE_API_COUNT; i++)
+      if (s->frees[i])
+        json_object_set_new(frees, gmemrt_free_names[i], u64(s->frees[i]));
+    json_object_set_new(o, "frees", frees);
+    json_object_set_new(o, "wrong_family_frees", u64(s->wrong_family_frees));
+    json_object_set_new(o, "double_frees", u64(s->double_frees));
+    json_object_set_new(o, "alloc_ns", u64(s->alloc_ns));
+    json_t *steps = json_array();
+    for (size_t i = 0; i < s->nsteps; i++)
+      json_array_append_new(steps, u64(s->step_live[i]));
+    json_object_set_new(o, "step_live_bytes", steps);
+  }
+  if (s->free_ns)
+    json_object_set_new(o, "free_ns", u64(s->free_ns));
+  if (s->copies) {
+    json_object_set_new(o, "copies", u64(s->copies));
+    json_object_set_new(o, "copy_bytes", u64(s->copy_bytes));
+    json_object_set_new(o, "copy_ns", u64(s->copy_ns));
+  }
+  if (s->prefetches)
+    json_object_set_new(o, "prefetches", u64(s->prefetches));
+  json_t *stacks = json_array();
+  for (int i = 0; i < s->nstacks; i++) {
+    json_t *st = json_object();
+    json_object_set_new(st, "count", u64(s->stacks[i].count));
+    json_t *frames = json_array();
+    for (int f = 0; f < s->stacks[i].depth; f++)
+      json_array_append_new(frames, frame_json(s->stacks[i].frames[f]));
+    json_object_set_new(st, "frames", frames);
+    json_array_append_new(stacks, st);
+  }
+  json_object_set_new(o, "stacks", stacks);
+  return o;
+}
+
+static json_t *build(const char *reason) {
+  json_t *root = json_object();
+  json_object_set_new(root, "version", json_integer(TELEMETRY_VERSION));
+  json_object_set_new(root, "tool", str("gmemrt"));
+  json_object_set_new(root, "pid", json_integer(getpid()));
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  json_object_set_new(root, "program", str(exe));
+  json_object_set_new(root, "reason", str(reason));
+  json_object_set_new(root, "duration_ms", json_real(gmemrt_now_ms() - gmemrt.start_ms));
+  json_t *proc = json_object();
+  json_object_set_new(proc, "peak_live_bytes", u64(gmemrt.peak_live_bytes));
+  json_object_set_new(proc, "live_bytes", u64(gmemrt.live_bytes));
+  json_object_set_new(proc, "live_count", u64(gmemrt.live_count));
+  json_object_set_new(proc, "steps", u64(gmemrt.steps));
+  json_t *ooms = json_array();
+  for (size_t i = 0; i < gmemrt.nooms; i++) {
+    const gmemrt_oom *e = &gmemrt.ooms[i];
+    json_t *o = json_object();
+    if (e->site >= 0) {
+      json_object_set_new(o, "file", str(gmemrt.sites[e->site].file));
+      json_object_set_new(o, "line", json_integer(gmemrt.sites[e->site].line));
+      json_object_set_new(o, "column", json_integer(gmemrt.sites[e->site].column));
+      json_object_set_new(o, "api", str(gmemrt.sites[e->site].api));
+    }
+    json_object_set_new(o, "requested_bytes", u64(e->requested));
+    json_object_set_new(o, "free_bytes", u64(e->free_bytes));
+    json_object_set_new(o, "total_bytes", u64(e->total_bytes));
+    json_object_set_new(o, "largest_block_bytes", e->probed ? u64(e->largest_block) : json_null());
+    json_object_set_new(o, "live_bytes", u64(e->live_bytes));
+    json_object_set_new(o, "verdict", str(e->verdict));
+    json_object_set_new(o, "time_ms", json_real(e->time_ms));
+    json_array_append_new(ooms, o);
+  }
+  json_object_set_new(proc, "oom_events", ooms);
+  json_t *timeline = json_array();
+  for (size_t i = 0; i + 1 < gmemrt.ntimeline; i += 2) {
+    json_t *pt = json_array();
+    json_array_append_new(pt, json_real(gmemrt.timeline[i]));
+    json_array_append_new(pt, u64((uint64_t)gmemrt.timeline[i + 1]));
+    json_array_append_new(timeline, pt);
+  }
+  json_object_set_new(proc, "timeline", timeline);
+  json_object_set_new(root, "process", proc);
+  json_t *sites = json_array();
+  for (size_t i = 0; i < gmemrt.nsites; i++)
+    json_array_append_new(sites, site_json(&gmemrt.sites[i]));
+  json_object_set_new(root, "sites", sites);
+  json_t *um = json_object();
+  json_object_set_new(um, "available", json_false());
+  json_object_set_new(um, "reason", str("unified-memory counters are not collected yet"));
+  json_object_set_new(root, "unified_memory", um);
+  json_t *rt = json_object();
+  json_object_set_new(rt, "live_table_bytes", u64(gmemrt.live_cap * sizeof(*gmemrt.live)));
+  json_object_set_new(rt, "stack_depth", json_integer(gmemrt_opt.stack_depth));
+  json_object_set_new(root, "runtime", rt);
+  return root;
+}
+
+static char *output_path(void) {
+  const char *pattern = gmemrt_opt.output;
+  size_t cap = strlen(pattern) + 32;
+  char *out = malloc(cap);
+  if (!out)
+    return NULL;
+  size_t o = 0;
+  for (const char *p = pattern; *p && o + 24 < cap; p++) {
+    if (p[0] == '%' && p[1] == 'p') {
+      o += (size_t)snprintf(out + o, cap - o, "%d", (int)getpid());
+      p++;
+    } else {
+      out[o++] = *p;
+    }
+  }
+  out[o] = 0;
+  return out;
+}
+
+int gmemrt_write(const char *reason) {
+  gmemrt_init();
+  if (gmemrt_opt.disabled || writing)
+    return -1;
+  writing = 1;
+  pthread_mutex_lock(&gmemrt.lock);
+  json_t *root = build(reason);
+  pthread_mutex_unlock(&gmemrt.lock);
+  char *path = output_path();
+  int rc = -1;
+  if (path) {
+    char *tmp = malloc(strlen(path) + 32);
+    if (tmp) {
+      sprintf(tmp, "%s.tmp.%d", path, (int)getpid());
+      if (json_dump_file(root, tmp, JSON_INDENT(1) | JSON_PRESERVE_ORDER) == 0 &&
+          rename(tmp, path) == 0) {
+        rc = 0;
+        if (gmemrt_opt.verbose)
+          fprintf(stderr, "gmemrt: telemetry written to %s (%s)\n", path, reason);
+      } else {
+        static int warned;
+        if (!warned++)
+          gmemrt_warn("cannot write telemetry to %s: %s", path, strerror(errno));
+        remove(tmp);
+      }
+      free(tmp);
+    }
+    free(path);
+  }
+  json_decref(root);
+  writing = 0;
+  return rc;
+}
+
+int gmemrt_dump(void) {
+  return gmemrt_write("dump");
+}
+
+int gmem_dump(void) {
+  return gmemrt_write("dump");
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+"""Runs one scenario of tests/runtime/scenarios.c (built against the simulated CUDA runtime) and
+checks the telemetry file it leaves, figure by figure. Usage: check.py SCENARIO BINARY"""
+import glob
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+
+MiB = 1024 * 1024
+SRC = "scenarios.c"
+
+
+def run(binary, mode, env_extra=None, expect_rc=0):
+    work = tempfile.mkdtemp()
+    env = dict(os.environ)
+    env.update({"GMEMRT_OUTPUT": os.path.join(work, "gm-%p.json")})
+    env.update(env_extra or {})
+    proc = subprocess.run([binary, mode], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == expect_rc, (mode, proc.returncode, proc.stdout, proc.stderr)
+    files = sorted(glob.glob(os.path.join(work, "gm-*.json")))
+    docs = [json.load(open(f)) for f in files]
+    return proc, docs
+
+
+def site(doc, line, api=None):
+    found = [s for s in doc["sites"] if s["line"] == line and s["file"].endswith(SRC)
+             and (api is None or s["api"] == api)]
+    assert len(found) == 1, (line, api, [(s["line"], s["api"]) for s in doc["sites"]])
+    return found[0]
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def leak(binary):
+    _, docs = run(binary, "leak")
+    check(len(docs) == 1, "one telemetry file")
+    d = docs[0]
+    check(d["version"] == 1 and d["tool"] == "gmemrt" and d["reason"] == "exit", "header")
+    kept = site(d, 18)
+    check(kept["calls"] == 5 and kept["bytes_total"] == 10 * MiB, kept)
+    check(kept["live_bytes"] == 8 * MiB and kept["live_count"] == 4, "4 x 2 MiB live at exit")
+    check(kept["step_live_bytes"] == [2 * MiB, 4 * MiB, 6 * MiB, 8 * MiB, 10 * MiB],
+          ("grows 2 MiB a step", kept["step_live_bytes"]))
+    check(kept["peak_live_bytes"] == 10 * MiB, kept["peak_live_bytes"])
+    check(kept["stacks"] and kept["stacks"][0]["count"] >= 1, "a host stack")
+    freed = site(d, 17)
+    check(freed["live_bytes"] == 0 and freed["frees"] == {"cudaFree": 5}, freed)
+    check(freed["step_live_bytes"] == [0] * 5, freed["step_live_bytes"])
+    check(freed["distinct_sizes"] == [MiB] and freed["bytes_min"] == MiB, freed)
+    small = site(d, 19)
+    check(small["bytes_total"] == 5 * 4096, small)
+    p = d["process"]
+    check(p["steps"] == 5 and p["live_bytes"] == 8 * MiB and p["live_count"] == 4, p)
+    check(p["peak_live_bytes"] == 10 * MiB + MiB + 4096, p["peak_live_bytes"])
+    check(p["timeline"] and p["timeline"][-1][1] == 8 * MiB, "timeline ends at live bytes")
+
+
+def wrong_family(binary):
+    _, (d,) = run(binary, "wrong-family")
+    pinned = site(d, 30)
+    check(pinned["family"] == "cuda-host" and pinned["wrong_family_frees"] == 1, pinned)
+    # the wrong cudaFree fails and the memory stays live until cudaFreeHost releases it
+    check(pinned["frees"] == {"cudaFree": 1, "cudaFreeHost": 1}, pinned["frees"])
+    check(pinned["live_bytes"] == 0, pinned)
+    dev = site(d, 34)
+    check(dev["double_frees"] == 1 and dev["frees"] == {"cudaFree": 1}, dev)
+
+
+def fragmentation(binary):
+    proc, (d,) = run(binary, "fragmentation", {"SIMCUDA_CAPACITY": str(64 * MiB)})
+    check("fragmented allocation: 2" in proc.stdout, proc.stdout)  # the real result, unchanged
+    ooms = d["process"]["oom_events"]
+    check(len(ooms) == 2, ooms)
+    frag, cap = ooms
+    check(frag["line"] == 48 and frag["requested_bytes"] == 8 * MiB, frag)
+    check(frag["free_bytes"] == 32 * MiB and frag["total_bytes"] == 64 * MiB, frag)
+    check(frag["largest_block_bytes"] == 4 * MiB - 0 or
+          3 * MiB <= frag["largest_block_bytes"] <= 4 * MiB, frag)
+    check(frag["verdict"] == "fragmentation", frag)
+    check(cap["line"] == 51 and cap["verdict"] == "capacity", cap)
+    big = site(d, 48)
+    check(big["failed_calls"] == 1 and big["calls"] == 0, big)
+    blocks = site(d, 44)
+    check(blocks["live_bytes"] == 32 * MiB and blocks["live_count"] == 8, blocks)
+
+
+def threads(binary):
+    _, (d,) = run(binary, "threads")
+    s = site(d, 60)
+    check(s["calls"] == 4000 and s["frees"] == {"cudaFree": 4000} and s["live_bytes"] == 0, s)
+    check(d["process"]["peak_live_bytes"] <= 4 * 256, d["process"])
+
+
+def crash(binary):
+    _, docs = run(binary, "crash", expect_rc=-signal.SIGSEGV)
+    check(len(docs) == 1, "telemetry written on a fatal signal")
+    d = docs[0]
+    check(d["reason"] == "signal %d" % signal.SIGSEGV, d["reason"])
+    check(site(d, 77)["live_bytes"] == 3 * MiB, "the allocation live at the crash")
+
+
+def fork(binary):
+    proc, docs = run(binary, "fork")
+    check(len(docs) == 2, ("parent and child each write a file", len(docs)))
+    child_pid = int(proc.stdout.split("child ")[1])
+    child = [x for x in docs if x["pid"] == child_pid][0]
+    parent = [x for x in docs if x["pid"] != child_pid][0]
+    check(site(child, 88)["live_bytes"] == 5 * MiB, "the child's own leak")
+    check(all(s["line"] != 84 for s in child["sites"]), "the parent's site is not the child's")
+    check(site(parent, 84)["live_bytes"] == 0, "parent freed its buffer")
+    check(all(s["line"] != 88 for s in parent["sites"]), "the child's site is not the parent's")
+
+
+def copies(binary):
+    _, docs = run(binary, "copies")
+    d = docs[0]
+    check(d["reason"] in ("exit", "dump"), d["reason"])
+    m = site(d, 101)
+    check(m["family"] == "cuda-managed" and m["bytes_total"] == 64, m)
+    c = site(d, 103, "cudaMemcpy")
+    check(c["copies"] == 8 and c["copy_bytes"] == 64, c)
+    check(site(d, 105)["prefetches"] == 1, "prefetch counted")
+
+
+def options(binary):
+    proc, (d,) = run(binary, "leak", {"GMEMRT_STACK_DEPTH": "lots", "GMEMRT_BOGUS": "1"})
+    check("GMEMRT_STACK_DEPTH=lots is not valid" in proc.stderr, proc.stderr)
+    check("unknown option GMEMRT_BOGUS" in proc.stderr, proc.stderr)
+    _, docs = run(binary, "leak", {"GMEMRT_DISABLE": "1"})
+    check(docs == [], "disabled: no file")
+    proc, (d,) = run(binary, "leak", {"GMEMRT_STACK_DEPTH": "0"})
+    check(all(not s["stacks"] for s in d["sites"]), "no stacks at depth 0")
+
+
+if __name__ == "__main__":
+    scenario, binary = sys.argv[1], os.path.abspath(sys.argv[2])
+    globals()[scenario.replace("-", "_")](binary)
+    print(scenario + ": ok")

@@ -1,0 +1,128 @@
+/* Runtime scenarios, built with the forced-include header against the simulated CUDA runtime.
+ * Each is one mode of this program; tests/runtime/check.py checks the telemetry it leaves. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MiB (1024 * 1024)
+
+static int leak_steps(void) {
+  void *keep[5];
+  for (int step = 0; step < 5; step++) {
+    void *a, *b;
+    cudaMalloc(&a, 1 * MiB);          /* line 17: freed each step */
+    cudaMalloc(&keep[step], 2 * MiB); /* line 18: kept: grows by 2 MiB a step */
+    cudaMalloc(&b, 4096);             /* line 19: freed each step */
+    cudaFree(a);
+    cudaFree(b);
+    gmem_step();
+  }
+  cudaFree(keep[0]); /* 4 x 2 MiB still live at exit */
+  return 0;
+}
+
+static int wrong_family(void) {
+  float *h;
+  cudaMallocHost((void **)&h, 1000); /* line 30 */
+  cudaFree(h);                       /* wrong family: returns an error, memory stays */
+  cudaFreeHost(h);
+  void *d;
+  cudaMalloc(&d, 512); /* line 34 */
+  cudaFree(d);
+  cudaFree(d); /* double free */
+  return 0;
+}
+
+static int fragmentation(void) {
+  /* SIMCUDA_CAPACITY=64 MiB: 16 x 4 MiB, free every other one, then ask for 8 MiB */
+  void *blocks[16];
+  for (int i = 0; i < 16; i++)
+    cudaMalloc(&blocks[i], 4 * MiB); /* line 44 */
+  for (int i = 0; i < 16; i += 2)
+    cudaFree(blocks[i]);
+  void *big;
+  cudaError_t rc = cudaMalloc(&big, 8 * MiB); /* line 48: fails although 32 MiB are free */
+  printf("fragmented allocation: %d\n", (int)rc);
+  void *huge;
+  rc = cudaMalloc(&huge, 128 * MiB); /* line 51: more than the device has */
+  printf("oversized allocation: %d\n", (int)rc);
+  return 0;
+}
+
+static void *churn(void *arg) {
+  (void)arg;
+  for (int i = 0; i < 1000; i++) {
+    void *p;
+    cudaMalloc(&p, 256); /* line 60 */
+    cudaFree(p);
+  }
+  return NULL;
+}
+
+static int threads(void) {
+  pthread_t t[4];
+  for (int i = 0; i < 4; i++)
+    pthread_create(&t[i], NULL, churn, NULL);
+  for (int i = 0; i < 4; i++)
+    pthread_join(t[i], NULL);
+  return 0;
+}
+
+static int crash(void) {
+  void *p;
+  cudaMalloc(&p, 3 * MiB); /* line 77: live when the program dies */
+  raise(SIGSEGV);
+  return 1;
+}
+
+static int forked(void) {
+  void *p;
+  cudaMalloc(&p, 1 * MiB); /* line 84: parent only */
+  pid_t child = fork();
+  if (child == 0) {
+    void *q;
+    cudaMalloc(&q, 5 * MiB); /* line 88: child only, leaked */
+    exit(0);
+  }
+  int status;
+  waitpid(child, &status, 0);
+  printf("child %d\n", (int)child);
+  cudaFree(p);
+  return 0;
+}
+
+static int copies(void) {
+  char host[64];
+  void *d;
+  cudaMallocManaged(&d, 64, cudaMemAttachGlobal); /* line 101 */
+  for (int i = 0; i < 8; i++)
+    cudaMemcpy((char *)d + i * 8, host + i * 8, 8, cudaMemcpyHostToDevice); /* line 103 */
+  struct cudaMemLocation loc = {cudaMemLocationTypeDevice, 0};
+  cudaMemPrefetchAsync(d, 64, loc, 0, 0); /* line 105 */
+  cudaFree(d);
+  return gmem_dump() == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  if (strcmp(mode, "leak") == 0)
+    return leak_steps();
+  if (strcmp(mode, "wrong-family") == 0)
+    return wrong_family();
+  if (strcmp(mode, "fragmentation") == 0)
+    return fragmentation();
+  if (strcmp(mode, "threads") == 0)
+    return threads();
+  if (strcmp(mode, "crash") == 0)
+    return crash();
+  if (strcmp(mode, "fork") == 0)
+    return forked();
+  if (strcmp(mode, "copies") == 0)
+    return copies();
+  fprintf(stderr, "usage: scenarios leak|wrong-family|fragmentation|threads|crash|fork|copies\n");
+  return 2;
+}

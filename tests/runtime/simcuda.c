@@ -1,0 +1,153 @@
+/* A simulated CUDA runtime for CI, which has no GPU: exports the cudart functions libgmemrt's
+ * hooks call, over a simulated device with a fixed capacity and a first-fit address space, so
+ * that leaks, fragmentation and out-of-memory can be produced exactly.
+ *   SIMCUDA_CAPACITY  device bytes (default 1 GiB)
+ *   SIMCUDA_FAIL_AT   the Nth allocation call fails with cudaErrorMemoryAllocation */
+#include <cuda_runtime_api.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ALIGN = 256, MAX_BLOCKS = 1 << 16 };
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t capacity, base = 0x7f0000000000ULL;
+static struct block {
+  uint64_t addr, size;
+} blocks[MAX_BLOCKS]; /* live device blocks, sorted by address */
+static int nblocks;
+static long alloc_calls, fail_at = -1;
+static int configured;
+
+static void configure(void) {
+  if (configured)
+    return;
+  configured = 1;
+  const char *c = getenv("SIMCUDA_CAPACITY");
+  capacity = c ? strtoull(c, NULL, 10) : (1ULL << 30);
+  const char *f = getenv("SIMCUDA_FAIL_AT");
+  fail_at = f ? strtol(f, NULL, 10) : -1;
+}
+
+/* First fit in the simulated address space [base, base + capacity). */
+static cudaError_t device_alloc(void **ptr, size_t size) {
+  pthread_mutex_lock(&lock);
+  configure();
+  alloc_calls++;
+  uint64_t need = (size + ALIGN - 1) / ALIGN * ALIGN;
+  if (need == 0)
+    need = ALIGN;
+  uint64_t at = base;
+  int pos = 0;
+  for (; pos < nblocks; pos++) {
+    if (blocks[pos].addr - at >= need)
+      break;
+    at = blocks[pos].addr + blocks[pos].size;
+  }
+  cudaError_t rc = cudaSuccess;
+  if (alloc_calls == fail_at || at + need > base + capacity || nblocks == MAX_BLOCKS) {
+    rc = cudaErrorMemoryAllocation;
+  } else {
+    memmove(&blocks[pos + 1], &blocks[pos], sizeof blocks[0] * (size_t)(nblocks - pos));
+    blocks[pos].addr = at;
+    blocks[pos].size = need;
+    nblocks++;
+    *ptr = (void *)(uintptr_t)at;
+  }
+  pthread_mutex_unlock(&lock);
+  return rc;
+}
+
+static cudaError_t device_free(void *ptr) {
+  if (!ptr)
+    return cudaSuccess;
+  pthread_mutex_lock(&lock);
+  cudaError_t rc = cudaErrorInvalidValue;
+  for (int i = 0; i < nblocks; i++)
+    if (blocks[i].addr == (uint64_t)(uintptr_t)ptr) {
+      memmove(&blocks[i], &blocks[i + 1], sizeof blocks[0] * (size_t)(nblocks - i - 1));
+      nblocks--;
+      rc = cudaSuccess;
+      break;
+    }
+  pthread_mutex_unlock(&lock);
+  return rc;
+}
+
+cudaError_t cudaMalloc(void **ptr, size_t size) {
+  return device_alloc(ptr, size);
+}
+cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags) {
+  (void)flags;
+  return device_alloc(ptr, size);
+}
+cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream) {
+  (void)stream;
+  return device_alloc(ptr, size);
+}
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t pool,
+                                    cudaStream_t stream) {
+  (void)pool;
+  (void)stream;
+  return device_alloc(ptr, size);
+}
+cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) {
+  *pitch = (width + 511) / 512 * 512;
+  return device_alloc(ptr, *pitch * height);
+}
+cudaError_t cudaFree(void *ptr) {
+  return device_free(ptr);
+}
+cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream) {
+  (void)stream;
+  return device_free(ptr);
+}
+
+/* pinned host memory: ordinary host memory here */
+cudaError_t cudaMallocHost(void **ptr, size_t size) {
+  *ptr = malloc(size ? size : 1);
+  return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags) {
+  (void)flags;
+  return cudaMallocHost(ptr, size);
+}
+cudaError_t cudaFreeHost(void *ptr) {
+  free(ptr);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
+  pthread_mutex_lock(&lock);
+  configure();
+  uint64_t used = 0;
+  for (int i = 0; i < nblocks; i++)
+    used += blocks[i].size;
+  *free_bytes = capacity - used;
+  *total = capacity;
+  pthread_mutex_unlock(&lock);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+  (void)dst;
+  (void)src;
+  (void)count;
+  (void)kind;
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream) {
+  (void)stream;
+  return cudaMemcpy(dst, src, count, kind);
+}
+cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, struct cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream) {
+  (void)ptr;
+  (void)count;
+  (void)location;
+  (void)flags;
+  (void)stream;
+  return cudaSuccess;
+}
