@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Checks the telemetry the GPU programs left (tests/gpu/run.sh)."""
+import glob
+import json
+import sys
+
+MiB = 1024 * 1024
+res = sys.argv[1]
+
+
+def one(pattern):
+    files = glob.glob(f"{res}/{pattern}")
+    assert len(files) == 1, (pattern, files)
+    return json.load(open(files[0]))
+
+
+def site(doc, src, line):
+    found = [s for s in doc["sites"] if s["file"].endswith(src) and s["line"] == line]
+    assert len(found) == 1, (src, line, [(s["file"], s["line"]) for s in doc["sites"]])
+    return found[0]
+
+
+leak = one("leak-*.json")
+s = site(leak, "leak.cu", 15)
+assert s["calls"] == 3 and s["live_bytes"] == 16 * MiB and s["live_count"] == 2, s
+assert s["step_live_bytes"] == [8 * MiB, 16 * MiB, 24 * MiB], s["step_live_bytes"]
+assert s["stacks"], "a host stack for the leaking site"
+print(f"leak: site leak.cu:15 has {s['live_count']} allocations, {s['live_bytes'] // MiB} MiB "
+      f"live at exit; steps {[v // MiB for v in s['step_live_bytes']]} MiB; "
+      f"stack {s['stacks'][0]['frames'][:3]}")
+
+oom = one("oom-*.json")
+events = oom["process"]["oom_events"]
+cap = [e for e in events if e["line"] == 11]
+assert len(cap) == 1 and cap[0]["verdict"] == "capacity", events
+print(f"oom: oversized request {cap[0]['requested_bytes'] / 2**30:.0f} GiB with "
+      f"{cap[0]['free_bytes'] / 2**30:.1f} GiB free of {cap[0]['total_bytes'] / 2**30:.1f}: "
+      f"verdict {cap[0]['verdict']}")
+fill = [e for e in events if e["line"] == 16]
+print(f"oom: filling the device with 1 GiB blocks ended with {len(fill)} OOM event(s): "
+      + ", ".join(f"{e['verdict']} (free {e['free_bytes'] >> 20} MiB, largest "
+                  f"{(e['largest_block_bytes'] or 0) >> 20} MiB)" for e in fill))
+hole = [e for e in events if e["line"] == 25]
+print("oom: 2 GiB request into 1 GiB holes: " +
+      (f"failed, verdict {hole[0]['verdict']}, largest block "
+       f"{(hole[0]['largest_block_bytes'] or 0) >> 20} MiB" if hole
+       else "succeeded (the driver maps non-contiguous pages: no fragmentation OOM)"))
+print("telemetry checks: ok")
