@@ -83,12 +83,12 @@ cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *file, int line, int col, 
   uint64_t t0 = gmemrt_now_ns();                                                                   \
   cudaError_t rc = call;                                                                           \
   uint64_t ns = gmemrt_now_ns() - t0;                                                              \
-  pthread_mutex_lock(&gmemrt.lock);                                                                \
-  if (site >= 0)                                                                                   \
-    gmemrt.sites[site].free_ns += ns;                                                              \
-  if (was_live && rc != cudaSuccess)                                                               \
+  if (was_live && rc != cudaSuccess) {                                                             \
+    pthread_mutex_lock(&gmemrt.lock);                                                              \
     gmemrt_free_failed(&saved);                                                                    \
-  pthread_mutex_unlock(&gmemrt.lock);                                                              \
+    pthread_mutex_unlock(&gmemrt.lock);                                                            \
+  }                                                                                                \
+  gmemrt_add_free_ns(site, ns);                                                                    \
   return rc
 
 cudaError_t gmemrt_cudaFree(const char *file, int line, int col, void *ptr) {
@@ -137,7 +137,7 @@ const void *gmemrt_note_prefetch(const char *file, int line, int col, const void
   pthread_mutex_lock(&gmemrt.lock);
   int site = gmemrt_site_for(file, line, col, "cudaMemPrefetchAsync", -1);
   if (site >= 0)
-    gmemrt.sites[site].prefetches++;
+    gmemrt_site_at(site)->prefetches++;
   pthread_mutex_unlock(&gmemrt.lock);
   return ptr;
 }

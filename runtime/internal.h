@@ -40,6 +40,7 @@ extern const char *const gmemrt_free_names[FREE_API_COUNT];
 
 /* ---- records (record.c) ---- */
 enum { MAX_DISTINCT_SIZES = 16, MAX_FRAMES = 32, MAX_STACKS = 8 };
+enum { SITE_CHUNK = 256, SITE_CHUNKS = 4096 }; /* at most a million sites */
 
 typedef struct gmemrt_stack {
   void *frames[MAX_FRAMES];
@@ -89,8 +90,10 @@ struct live_entry {
 
 typedef struct gmemrt_state {
   pthread_mutex_t lock;
-  gmemrt_site *sites;
-  size_t nsites, capsites;
+  /* Sites live in fixed chunks that never move, so a hook may update a site's counters with
+   * atomics after it has dropped the lock. */
+  gmemrt_site *site_chunks[SITE_CHUNKS];
+  size_t nsites;
   uint32_t *site_index; /* hash: (file pointer, line, column, api) -> site + 1 */
   size_t site_index_cap;
   struct live_entry *live;
@@ -110,6 +113,15 @@ typedef struct gmemrt_state {
 } gmemrt_state;
 
 extern gmemrt_state gmemrt;
+
+static inline gmemrt_site *gmemrt_site_at(size_t i) {
+  return &gmemrt.site_chunks[i / SITE_CHUNK][i % SITE_CHUNK];
+}
+/* Time spent in a free, added after the lock is dropped (sites never move). */
+static inline void gmemrt_add_free_ns(int site, uint64_t ns) {
+  if (site >= 0)
+    __atomic_fetch_add(&gmemrt_site_at((size_t)site)->free_ns, ns, __ATOMIC_RELAXED);
+}
 double gmemrt_now_ms(void);
 uint64_t gmemrt_now_ns(void);
 void gmemrt_init(void);

@@ -30,7 +30,7 @@ void gmemrt_oom_event(int site, uint64_t requested) {
   uint64_t largest = 0;
   int probed = 0;
   pthread_mutex_lock(&gmemrt.lock);
-  int family = site >= 0 ? gmemrt.sites[site].family : -1;
+  int family = site >= 0 ? gmemrt_site_at(site)->family : -1;
   pthread_mutex_unlock(&gmemrt.lock);
   /* the probe uses cudaMalloc, so it measures device memory: skip it for pinned host memory */
   if (gmemrt_opt.oom_probe && have_info && family != FAM_HOST && family != FAM_MANAGED) {

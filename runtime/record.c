@@ -53,7 +53,7 @@ static int rehash_sites(size_t cap) {
     return 0;
   }
   for (size_t i = 0; i < gmemrt.nsites; i++) {
-    gmemrt_site *s = &gmemrt.sites[i];
+    gmemrt_site *s = gmemrt_site_at(i);
     size_t h = hash_site(s->file, s->line, s->column, s->api) & (cap - 1);
     while (idx[h])
       h = (h + 1) & (cap - 1);
@@ -72,19 +72,23 @@ int gmemrt_site_for(const char *file, int line, int col, const char *api, int fa
   size_t mask = gmemrt.site_index_cap - 1;
   size_t h = hash_site(file, line, col, api) & mask;
   for (; gmemrt.site_index[h]; h = (h + 1) & mask) {
-    gmemrt_site *s = &gmemrt.sites[gmemrt.site_index[h] - 1];
+    gmemrt_site *s = gmemrt_site_at(gmemrt.site_index[h] - 1);
     if (s->file == file && s->line == line && s->column == col && s->api == api)
       return (int)gmemrt.site_index[h] - 1;
   }
-  if (gmemrt.nsites == gmemrt.capsites) {
-    size_t cap = gmemrt.capsites ? gmemrt.capsites * 2 : 64;
-    gmemrt_site *sites = grow(gmemrt.sites, cap * sizeof *sites);
-    if (!sites)
+  if (gmemrt.nsites % SITE_CHUNK == 0) {
+    size_t chunk = gmemrt.nsites / SITE_CHUNK;
+    if (chunk >= SITE_CHUNKS)
       return -1;
-    gmemrt.sites = sites;
-    gmemrt.capsites = cap;
+    if (!gmemrt.site_chunks[chunk]) {
+      gmemrt.site_chunks[chunk] = calloc(SITE_CHUNK, sizeof(gmemrt_site));
+      if (!gmemrt.site_chunks[chunk]) {
+        gmemrt.broken = 1;
+        return -1;
+      }
+    }
   }
-  gmemrt_site *s = &gmemrt.sites[gmemrt.nsites];
+  gmemrt_site *s = gmemrt_site_at(gmemrt.nsites);
   memset(s, 0, sizeof *s);
   s->file = file;
   s->line = line;
@@ -182,7 +186,7 @@ static void note_size(gmemrt_site *s, uint64_t size) {
 void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_t ns) {
   if (site < 0 || !ptr)
     return;
-  gmemrt_site *s = &gmemrt.sites[site];
+  gmemrt_site *s = gmemrt_site_at(site);
   note_size(s, size);
   s->alloc_ns += ns;
   if ((gmemrt.live_used + 1) * 2 > gmemrt.live_cap &&
@@ -201,7 +205,7 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_
     gmemrt.live_count++;
   } else {
     /* the same address again without a free we saw: drop the stale record */
-    gmemrt_site *old = &gmemrt.sites[e->site];
+    gmemrt_site *old = gmemrt_site_at(e->site);
     old->live_bytes -= e->size;
     old->live_count--;
     gmemrt.live_bytes -= e->size;
@@ -223,7 +227,7 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_
 void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns) {
   if (site < 0)
     return;
-  gmemrt_site *s = &gmemrt.sites[site];
+  gmemrt_site *s = gmemrt_site_at(site);
   s->failed_calls++;
   s->alloc_ns += ns;
   (void)size;
@@ -253,12 +257,12 @@ int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved) {
     /* not live: freed before (double free), or never seen (allocated elsewhere) */
     for (size_t i = 0; i < sizeof gmemrt.freed_ring / sizeof gmemrt.freed_ring[0]; i++)
       if (gmemrt.freed_ring[i] == p) {
-        gmemrt.sites[gmemrt.freed_ring_site[i]].double_frees++;
+        gmemrt_site_at(gmemrt.freed_ring_site[i])->double_frees++;
         break;
       }
     return 0;
   }
-  gmemrt_site *s = &gmemrt.sites[e->site];
+  gmemrt_site *s = gmemrt_site_at(e->site);
   s->frees[free_api]++;
   if (!free_accepts(free_api, e->family))
     s->wrong_family_frees++;
@@ -277,7 +281,7 @@ int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved) {
 
 void gmemrt_free_failed(const struct live_entry *saved) {
   /* the memory is still allocated (a wrong-family free fails): it is live again */
-  gmemrt_site *s = &gmemrt.sites[saved->site];
+  gmemrt_site *s = gmemrt_site_at(saved->site);
   if ((gmemrt.live_used + 1) * 2 > gmemrt.live_cap && !live_resize(gmemrt.live_cap * 2))
     return;
   size_t mask = gmemrt.live_cap - 1;
@@ -299,7 +303,7 @@ void gmemrt_free_failed(const struct live_entry *saved) {
 void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns) {
   if (site < 0)
     return;
-  gmemrt_site *s = &gmemrt.sites[site];
+  gmemrt_site *s = gmemrt_site_at(site);
   s->copies++;
   s->copy_bytes += bytes;
   s->copy_ns += ns;
@@ -309,9 +313,11 @@ void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns) {
 void gmemrt_capture_stack(int site) {
   if (site < 0 || gmemrt_opt.stack_depth <= 0)
     return;
-  gmemrt_site *s = &gmemrt.sites[site];
-  if (s->nstacks >= gmemrt_opt.stacks_per_site && s->calls > 64)
-    return; /* enough seen: keep the hot path cheap */
+  gmemrt_site *s = gmemrt_site_at(site);
+  /* Unwinding costs about a microsecond, as much as a whole cudaMallocAsync: capture the first
+   * 16 calls of a site, then one call in 1024, so hot sites stay cheap. */
+  if (s->calls > 16 && (s->calls & 1023) != 0)
+    return;
   void *frames[MAX_FRAMES + 2];
   int depth = unw_backtrace(frames, gmemrt_opt.stack_depth + 2);
   int skip = depth > 2 ? 2 : 0; /* this function and the hook */
@@ -340,7 +346,7 @@ void gmemrt_step(void) {
   pthread_mutex_lock(&gmemrt.lock);
   gmemrt.steps++;
   for (size_t i = 0; i < gmemrt.nsites; i++) {
-    gmemrt_site *s = &gmemrt.sites[i];
+    gmemrt_site *s = gmemrt_site_at(i);
     if (s->family < 0)
       continue;
     if (s->capsteps < gmemrt.steps) {

@@ -21,7 +21,7 @@ static void child_after_fork(void) {
   /* the child writes its own file: start its records afresh */
   pthread_mutex_init(&gmemrt.lock, NULL);
   for (size_t i = 0; i < gmemrt.nsites; i++) {
-    free(gmemrt.sites[i].step_live);
+    free(gmemrt_site_at(i)->step_live);
   }
   gmemrt.nsites = 0;
   free(gmemrt.site_index);
@@ -204,10 +204,10 @@ static json_t *build(const char *reason) {
     const gmemrt_oom *e = &gmemrt.ooms[i];
     json_t *o = json_object();
     if (e->site >= 0) {
-      json_object_set_new(o, "file", str(gmemrt.sites[e->site].file));
-      json_object_set_new(o, "line", json_integer(gmemrt.sites[e->site].line));
-      json_object_set_new(o, "column", json_integer(gmemrt.sites[e->site].column));
-      json_object_set_new(o, "api", str(gmemrt.sites[e->site].api));
+      json_object_set_new(o, "file", str(gmemrt_site_at(e->site)->file));
+      json_object_set_new(o, "line", json_integer(gmemrt_site_at(e->site)->line));
+      json_object_set_new(o, "column", json_integer(gmemrt_site_at(e->site)->column));
+      json_object_set_new(o, "api", str(gmemrt_site_at(e->site)->api));
     }
     json_object_set_new(o, "requested_bytes", u64(e->requested));
     json_object_set_new(o, "free_bytes", u64(e->free_bytes));
@@ -230,7 +230,7 @@ static json_t *build(const char *reason) {
   json_object_set_new(root, "process", proc);
   json_t *sites = json_array();
   for (size_t i = 0; i < gmemrt.nsites; i++)
-    json_array_append_new(sites, site_json(&gmemrt.sites[i]));
+    json_array_append_new(sites, site_json(gmemrt_site_at(i)));
   json_object_set_new(root, "sites", sites);
   json_t *um = json_object();
   json_object_set_new(um, "available", json_false());

@@ -35,8 +35,8 @@ GMEMRT_OUTPUT="$RES/leak-%p.json" "$B/leak"
 GMEMRT_OUTPUT="$RES/oom-%p.json" GMEMRT_STACK_DEPTH=0 "$B/oom" | tee "$RES/oom.txt"
 python3 tests/gpu/check_gpu.py "$RES"
 
-echo "== overhead: plain vs instrumented, alternating, three runs each"
-for i in 1 2 3; do
+echo "== overhead: plain vs instrumented, alternating, five runs each"
+for i in 1 2 3 4 5; do
   echo "plain        $("$B/churn_plain" 20000 200000)"
   echo "instrumented $(GMEMRT_OUTPUT="$RES/churn-%p.json" "$B/churn" 20000 200000)"
 done | tee "$RES/overhead.txt"
