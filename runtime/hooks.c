@@ -12,8 +12,14 @@ static int enabled(void) {
 static cudaError_t after_alloc(const char *file, int line, int col, const char *api, int family,
                                cudaError_t rc, void **ptr, uint64_t size, uint64_t t0) {
   uint64_t ns = gmemrt_now_ns() - t0;
+  int device = 0;
+  cudaGetDevice(&device); /* the calling thread's current device */
   pthread_mutex_lock(&gmemrt.lock);
   int site = gmemrt_site_for(file, line, col, api, family);
+  if (site >= 0 && gmemrt_site_at((size_t)site)->calls == 0)
+    gmemrt_site_at((size_t)site)->device = device;
+  else if (site >= 0 && gmemrt_site_at((size_t)site)->device != device)
+    gmemrt_site_at((size_t)site)->device = -1; /* several devices */
   if (rc == cudaSuccess && ptr) {
     gmemrt_record_alloc(site, *ptr, size, family, ns);
     gmemrt_capture_stack(site);

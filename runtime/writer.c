@@ -132,7 +132,7 @@ static json_t *site_json(const gmemrt_site *s) {
   json_object_set_new(o, "kind", str(is_alloc ? "alloc" : s->family == -2 ? "free" : "other"));
   if (is_alloc) {
     json_object_set_new(o, "family", str(gmemrt_family_names[s->family]));
-    json_object_set_new(o, "device", json_integer(s->device));
+    json_object_set_new(o, "device", json_integer(s->device)); /* -1: several devices */
     json_object_set_new(o, "calls", u64(s->calls));
     json_object_set_new(o, "failed_calls", u64(s->failed_calls));
     json_object_set_new(o, "bytes_total", u64(s->bytes_total));

@@ -44,6 +44,7 @@ def leak(binary):
     check(d["version"] == 1 and d["tool"] == "gmemrt" and d["reason"] == "exit", "header")
     kept = site(d, 18)
     check(kept["calls"] == 5 and kept["bytes_total"] == 10 * MiB, kept)
+    check(kept["device"] == 0 and kept["family"] == "cuda-device", kept)
     check(kept["live_bytes"] == 8 * MiB and kept["live_count"] == 4, "4 x 2 MiB live at exit")
     check(kept["step_live_bytes"] == [2 * MiB, 4 * MiB, 6 * MiB, 8 * MiB, 10 * MiB],
           ("grows 2 MiB a step", kept["step_live_bytes"]))

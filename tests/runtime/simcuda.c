@@ -151,3 +151,13 @@ cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, struct cudaMemLo
   (void)stream;
   return cudaSuccess;
 }
+
+static __thread int current_device;
+cudaError_t cudaGetDevice(int *device) {
+  *device = current_device;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) {
+  current_device = device;
+  return cudaSuccess;
+}
