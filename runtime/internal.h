@@ -12,13 +12,15 @@
 
 /* ---- options (options.c): one table, read from GMEMRT_* environment variables ---- */
 typedef struct gmemrt_options {
-  const char *output;  /* GMEMRT_OUTPUT: telemetry path, %p = pid */
-  int stack_depth;     /* GMEMRT_STACK_DEPTH: frames per stack, 0 = none */
-  int stacks_per_site; /* GMEMRT_STACKS: distinct stacks kept per site */
-  int disabled;        /* GMEMRT_DISABLE */
-  int oom_probe;       /* GMEMRT_OOM_PROBE: probe the largest allocatable block on OOM */
-  int timeline;        /* GMEMRT_TIMELINE: live-bytes samples kept */
-  int verbose;         /* GMEMRT_VERBOSE */
+  const char *output;        /* GMEMRT_OUTPUT: telemetry path, %p = pid */
+  int stack_depth;           /* GMEMRT_STACK_DEPTH: frames per stack, 0 = none */
+  int stacks_per_site;       /* GMEMRT_STACKS: distinct stacks kept per site */
+  int disabled;              /* GMEMRT_DISABLE */
+  int oom_probe;             /* GMEMRT_OOM_PROBE: probe the largest allocatable block on OOM */
+  int timeline;              /* GMEMRT_TIMELINE: live-bytes samples kept */
+  int verbose;               /* GMEMRT_VERBOSE */
+  int cupti;                 /* GMEMRT_CUPTI: collect unified-memory counters */
+  const char *cupti_library; /* GMEMRT_CUPTI_LIBRARY */
 } gmemrt_options;
 
 extern gmemrt_options gmemrt_opt;
@@ -48,6 +50,11 @@ typedef struct gmemrt_stack {
   uint64_t count;
 } gmemrt_stack;
 
+/* Unified-memory counters attributed to a managed allocation site (um.c). */
+typedef struct gmemrt_um_counts {
+  uint64_t gpu_page_faults, cpu_page_faults, htod_bytes, dtoh_bytes, thrashing;
+} gmemrt_um_counts;
+
 typedef struct gmemrt_site {
   const char *file;
   int line, column;
@@ -65,6 +72,7 @@ typedef struct gmemrt_site {
   uint64_t last_size, increasing_sizes;
   uint64_t copies, copy_bytes, copy_ns;
   uint64_t prefetches;
+  gmemrt_um_counts um;
   uint64_t *step_live; /* live bytes at each gmem_step() */
   size_t nsteps, capsteps;
   gmemrt_stack stacks[MAX_STACKS];
@@ -108,6 +116,12 @@ typedef struct gmemrt_state {
   double *timeline; /* pairs: ms since start, live bytes */
   size_t ntimeline, captimeline;
   uint64_t timeline_stride, timeline_counter;
+  struct managed_range {
+    uintptr_t ptr;
+    uint64_t size;
+    uint32_t site;
+  } * managed; /* every managed allocation, for attributing CUPTI records by address */
+  size_t nmanaged, capmanaged;
   double start_ms;
   int broken; /* the runtime failed: it stays out of the program's way */
 } gmemrt_state;
@@ -134,6 +148,16 @@ int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved);
 void gmemrt_free_failed(const struct live_entry *saved);
 void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns);
 void gmemrt_capture_stack(int site);
+
+/* The managed allocation site holding an address (latest first), or -1. Lock held. */
+int gmemrt_managed_site(uint64_t address);
+
+/* ---- unified memory (um.c) ---- */
+extern int gmemrt_um_available;
+extern gmemrt_um_counts gmemrt_um_unattributed;
+void gmemrt_um_start(void);
+void gmemrt_um_flush(void); /* without the lock: CUPTI calls back into us */
+const char *gmemrt_um_reason(void);
 
 /* ---- out of memory (oom.c), called without the lock ---- */
 void gmemrt_oom_event(int site, uint64_t requested);

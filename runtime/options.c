@@ -15,6 +15,8 @@ gmemrt_options gmemrt_opt = {
     .stacks_per_site = 4,
     .oom_probe = 1,
     .timeline = 4096,
+    .cupti = 1,
+    .cupti_library = "libcupti.so.13",
 };
 
 enum opt_type { OPT_STRING, OPT_INT, OPT_BOOL };
@@ -37,6 +39,10 @@ static const struct option_def {
     {"GMEMRT_TIMELINE", OPT_INT, &gmemrt_opt.timeline, 0, 1 << 20,
      "live-bytes samples kept for the timeline"},
     {"GMEMRT_VERBOSE", OPT_BOOL, &gmemrt_opt.verbose, 0, 1, "print options and file names"},
+    {"GMEMRT_CUPTI", OPT_BOOL, &gmemrt_opt.cupti, 0, 1,
+     "collect unified-memory counters through CUPTI"},
+    {"GMEMRT_CUPTI_LIBRARY", OPT_STRING, &gmemrt_opt.cupti_library, 0, 0,
+     "the CUPTI library to load"},
 };
 
 void gmemrt_warn(const char *fmt, ...) {
@@ -86,7 +92,8 @@ void gmemrt_options_load(void) {
         d = &options[i];
     if (!d) {
       gmemrt_warn("unknown option %.*s (known: GMEMRT_OUTPUT, GMEMRT_STACK_DEPTH, GMEMRT_STACKS, "
-                  "GMEMRT_DISABLE, GMEMRT_OOM_PROBE, GMEMRT_TIMELINE, GMEMRT_VERBOSE)",
+                  "GMEMRT_DISABLE, GMEMRT_OOM_PROBE, GMEMRT_TIMELINE, GMEMRT_VERBOSE, "
+                  "GMEMRT_CUPTI, GMEMRT_CUPTI_LIBRARY)",
                   (int)len, *env);
       continue;
     }

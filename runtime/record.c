@@ -221,7 +221,27 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_
   gmemrt.live_bytes += size;
   if (gmemrt.live_bytes > gmemrt.peak_live_bytes)
     gmemrt.peak_live_bytes = gmemrt.live_bytes;
+  if (family == FAM_MANAGED && gmemrt.nmanaged < (1u << 16)) {
+    if (gmemrt.nmanaged == gmemrt.capmanaged) {
+      size_t cap = gmemrt.capmanaged ? gmemrt.capmanaged * 2 : 64;
+      struct managed_range *m = grow(gmemrt.managed, cap * sizeof *m);
+      if (m) {
+        gmemrt.managed = m;
+        gmemrt.capmanaged = cap;
+      }
+    }
+    if (gmemrt.nmanaged < gmemrt.capmanaged)
+      gmemrt.managed[gmemrt.nmanaged++] = (struct managed_range){p, size, (uint32_t)site};
+  }
   timeline_sample();
+}
+
+int gmemrt_managed_site(uint64_t address) {
+  for (size_t i = gmemrt.nmanaged; i-- > 0;)
+    if (address >= gmemrt.managed[i].ptr &&
+        address < gmemrt.managed[i].ptr + gmemrt.managed[i].size)
+      return (int)gmemrt.managed[i].site;
+  return -1;
 }
 
 void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns) {

@@ -49,6 +49,7 @@ static void init_once(void) {
   atexit(at_exit);
   pthread_atfork(NULL, NULL, child_after_fork);
   gmemrt_install_handlers();
+  gmemrt_um_start();
 }
 
 void gmemrt_init(void) {
@@ -122,6 +123,16 @@ static json_t *u64(uint64_t v) {
   return json_integer((json_int_t)v);
 }
 
+static json_t *um_json(const gmemrt_um_counts *c) {
+  json_t *o = json_object();
+  json_object_set_new(o, "gpu_page_faults", u64(c->gpu_page_faults));
+  json_object_set_new(o, "cpu_page_faults", u64(c->cpu_page_faults));
+  json_object_set_new(o, "htod_bytes", u64(c->htod_bytes));
+  json_object_set_new(o, "dtoh_bytes", u64(c->dtoh_bytes));
+  json_object_set_new(o, "thrashing", u64(c->thrashing));
+  return o;
+}
+
 static json_t *site_json(const gmemrt_site *s) {
   json_t *o = json_object();
   json_object_set_new(o, "file", str(s->file));
@@ -169,6 +180,8 @@ static json_t *site_json(const gmemrt_site *s) {
   }
   if (s->prefetches)
     json_object_set_new(o, "prefetches", u64(s->prefetches));
+  if (s->family == FAM_MANAGED)
+    json_object_set_new(o, "unified_memory", um_json(&s->um));
   json_t *stacks = json_array();
   for (int i = 0; i < s->nstacks; i++) {
     json_t *st = json_object();
@@ -233,8 +246,9 @@ static json_t *build(const char *reason) {
     json_array_append_new(sites, site_json(gmemrt_site_at(i)));
   json_object_set_new(root, "sites", sites);
   json_t *um = json_object();
-  json_object_set_new(um, "available", json_false());
-  json_object_set_new(um, "reason", str("unified-memory counters are not collected yet"));
+  json_object_set_new(um, "available", json_boolean(gmemrt_um_available));
+  json_object_set_new(um, "reason", str(gmemrt_um_reason()));
+  json_object_set_new(um, "unattributed", um_json(&gmemrt_um_unattributed));
   json_object_set_new(root, "unified_memory", um);
   json_t *rt = json_object();
   json_object_set_new(rt, "live_table_bytes", u64(gmemrt.live_cap * sizeof(*gmemrt.live)));
@@ -267,6 +281,7 @@ int gmemrt_write(const char *reason) {
   if (gmemrt_opt.disabled || writing)
     return -1;
   writing = 1;
+  gmemrt_um_flush(); /* CUPTI delivers its last records through a callback that takes the lock */
   pthread_mutex_lock(&gmemrt.lock);
   json_t *root = build(reason);
   pthread_mutex_unlock(&gmemrt.lock);

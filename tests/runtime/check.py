@@ -129,6 +129,43 @@ def copies(binary):
     check(site(d, 105)["prefetches"] == 1, "prefetch counted")
 
 
+FAKECUPTI = os.environ.get("FAKECUPTI", "")
+BASE = 0x7F0000000000  # the simulated device's first address
+
+
+def um(binary):
+    records = ";".join([f"{BASE + 0x1000}:4:12",        # GPU page faults (fault groups)
+                        f"{BASE + 0x2000}:1:65536",     # host to device bytes
+                        f"{BASE + 0x3000}:3:4196521",   # CPU fault: value is a PC, counts 1
+                        f"{BASE + MiB + 16}:2:4096",    # device to host, second buffer
+                        "16:1:512"])                    # an address no allocation holds
+    _, (d,) = run(binary, "managed", {"GMEMRT_CUPTI_LIBRARY": FAKECUPTI,
+                                      "FAKECUPTI_RECORDS": records})
+    u = d["unified_memory"]
+    check(u["available"] is True and u["reason"] == "collected through CUPTI", u)
+    first = [s for s in d["sites"] if s["api"] == "cudaMallocManaged"]
+    check(len(first) == 2, first)
+    a, b = sorted(first, key=lambda s: s["line"])
+    check(a["unified_memory"] == {"gpu_page_faults": 12, "cpu_page_faults": 1,
+                                  "htod_bytes": 65536, "dtoh_bytes": 0, "thrashing": 0},
+          a["unified_memory"])
+    check(b["unified_memory"]["dtoh_bytes"] == 4096 and b["unified_memory"]["gpu_page_faults"] == 0,
+          b["unified_memory"])
+    check(u["unattributed"]["htod_bytes"] == 512, u["unattributed"])
+
+
+def um_busy(binary):
+    _, (d,) = run(binary, "managed", {"GMEMRT_CUPTI_LIBRARY": FAKECUPTI, "FAKECUPTI_BUSY": "1"})
+    u = d["unified_memory"]
+    check(u["available"] is False and "in use by another tool" in u["reason"], u)
+
+
+def um_missing(binary):
+    _, (d,) = run(binary, "managed", {"GMEMRT_CUPTI_LIBRARY": "libnot-cupti.so"})
+    u = d["unified_memory"]
+    check(u["available"] is False and u["reason"].startswith("CUPTI not loaded"), u)
+
+
 def options(binary):
     proc, (d,) = run(binary, "leak", {"GMEMRT_STACK_DEPTH": "lots", "GMEMRT_BOGUS": "1"})
     check("GMEMRT_STACK_DEPTH=lots is not valid" in proc.stderr, proc.stderr)

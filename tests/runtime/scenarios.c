@@ -107,6 +107,15 @@ static int copies(void) {
   return gmem_dump() == 0 ? 0 : 1;
 }
 
+static int managed(void) {
+  void *a, *b;
+  cudaMallocManaged(&a, 1 * MiB, cudaMemAttachGlobal); /* first block: the device's base */
+  cudaMallocManaged(&b, 1 * MiB, cudaMemAttachGlobal); /* the next megabyte */
+  cudaFree(a);
+  cudaFree(b);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -123,6 +132,8 @@ int main(int argc, char **argv) {
     return forked();
   if (strcmp(mode, "copies") == 0)
     return copies();
+  if (strcmp(mode, "managed") == 0)
+    return managed();
   fprintf(stderr, "usage: scenarios leak|wrong-family|fragmentation|threads|crash|fork|copies\n");
   return 2;
 }

@@ -1,0 +1,161 @@
+/* Unified-memory counters through CUPTI's activity API: GPU page faults, CPU page faults and
+ * bytes migrated each way, attributed to managed allocation sites by address range. libcupti is
+ * loaded with dlopen (GMEMRT_CUPTI_LIBRARY names another), so programs need no link to it. CUPTI
+ * takes one subscriber per process: when another tool holds it (compute-sanitizer, Nsight), or
+ * the library or the device is missing, the reason is recorded and the run carries on. */
+#include "internal.h"
+
+#include <cupti.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct {
+  CUptiResult (*configure)(CUpti_ActivityUnifiedMemoryCounterConfig *, uint32_t);
+  CUptiResult (*enable)(CUpti_ActivityKind);
+  CUptiResult (*register_callbacks)(CUpti_BuffersCallbackRequestFunc,
+                                    CUpti_BuffersCallbackCompleteFunc);
+  CUptiResult (*next_record)(uint8_t *, size_t, CUpti_Activity **);
+  CUptiResult (*flush_all)(uint32_t);
+  CUptiResult (*subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
+  CUptiResult (*result_string)(CUptiResult, const char **);
+} cupti;
+
+static char reason[256] = "not started";
+int gmemrt_um_available;
+gmemrt_um_counts gmemrt_um_unattributed;
+
+const char *gmemrt_um_reason(void) {
+  return reason;
+}
+
+static const char *result_text(CUptiResult rc) {
+  const char *s = NULL;
+  if (cupti.result_string && cupti.result_string(rc, &s) == CUPTI_SUCCESS && s)
+    return s;
+  return "unknown CUPTI error";
+}
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records) {
+  *size = 4u << 20;
+  *buffer = aligned_alloc(8, *size);
+  *max_records = 0;
+}
+
+static void add(gmemrt_um_counts *c, const CUpti_ActivityUnifiedMemoryCounter3 *r) {
+  switch (r->counterKind) {
+  case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
+    c->htod_bytes += r->value;
+    break;
+  case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
+    c->dtoh_bytes += r->value;
+    break;
+  case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT:
+    c->gpu_page_faults += r->value; /* the number of fault groups */
+    break;
+  case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT:
+    c->cpu_page_faults++; /* `value` is the faulting PC here, not a count */
+    break;
+  case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING:
+    c->thrashing++;
+    break;
+  default:
+    break;
+  }
+}
+
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size,
+                                      size_t valid) {
+  (void)ctx;
+  (void)stream;
+  (void)size;
+  CUpti_Activity *rec = NULL;
+  pthread_mutex_lock(&gmemrt.lock);
+  while (valid && cupti.next_record(buffer, valid, &rec) == CUPTI_SUCCESS) {
+    if (rec->kind != CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)
+      continue;
+    const CUpti_ActivityUnifiedMemoryCounter3 *r = (const void *)rec;
+    int site = gmemrt_managed_site(r->address);
+    add(site >= 0 ? &gmemrt_site_at((size_t)site)->um : &gmemrt_um_unattributed, r);
+  }
+  pthread_mutex_unlock(&gmemrt.lock);
+  free(buffer);
+}
+
+static void CUPTIAPI probe_callback(void *data, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                                    const void *info) {
+  (void)data;
+  (void)domain;
+  (void)id;
+  (void)info;
+}
+
+void gmemrt_um_start(void) {
+  if (!gmemrt_opt.cupti) {
+    snprintf(reason, sizeof reason, "turned off (GMEMRT_CUPTI=0)");
+    return;
+  }
+  const char *name = gmemrt_opt.cupti_library;
+  void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+  if (!lib && strcmp(name, "libcupti.so.13") == 0)
+    lib = dlopen("libcupti.so", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    snprintf(reason, sizeof reason, "CUPTI not loaded: %s", dlerror());
+    return;
+  }
+  *(void **)&cupti.configure = dlsym(lib, "cuptiActivityConfigureUnifiedMemoryCounter");
+  *(void **)&cupti.enable = dlsym(lib, "cuptiActivityEnable");
+  *(void **)&cupti.register_callbacks = dlsym(lib, "cuptiActivityRegisterCallbacks");
+  *(void **)&cupti.next_record = dlsym(lib, "cuptiActivityGetNextRecord");
+  *(void **)&cupti.flush_all = dlsym(lib, "cuptiActivityFlushAll");
+  *(void **)&cupti.subscribe = dlsym(lib, "cuptiSubscribe");
+  *(void **)&cupti.result_string = dlsym(lib, "cuptiGetResultString");
+  if (!cupti.configure || !cupti.enable || !cupti.register_callbacks || !cupti.next_record ||
+      !cupti.flush_all || !cupti.subscribe) {
+    snprintf(reason, sizeof reason, "%s lacks the activity API", name);
+    return;
+  }
+  /* One subscriber per process: find out now whether another tool holds CUPTI. */
+  CUpti_SubscriberHandle handle;
+  CUptiResult rc = cupti.subscribe(&handle, probe_callback, NULL);
+  if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    snprintf(reason, sizeof reason,
+             "CUPTI is in use by another tool (compute-sanitizer or Nsight): no unified-memory "
+             "counters in this run");
+    return;
+  }
+  if (rc != CUPTI_SUCCESS) {
+    snprintf(reason, sizeof reason, "cuptiSubscribe failed: %s", result_text(rc));
+    return;
+  }
+  rc = cupti.register_callbacks(buffer_requested, buffer_completed);
+  static const CUpti_ActivityUnifiedMemoryCounterKind kinds[] = {
+      CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+      CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
+      CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT,
+      CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT,
+      CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING};
+  CUpti_ActivityUnifiedMemoryCounterConfig config[sizeof kinds / sizeof kinds[0]];
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    config[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
+    config[i].kind = kinds[i];
+    config[i].deviceId = 0;
+    config[i].enable = 1;
+  }
+  if (rc == CUPTI_SUCCESS)
+    rc = cupti.configure(config, sizeof kinds / sizeof kinds[0]);
+  if (rc == CUPTI_SUCCESS)
+    rc = cupti.enable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
+  if (rc != CUPTI_SUCCESS) {
+    snprintf(reason, sizeof reason, "unified-memory counters unavailable: %s", result_text(rc));
+    return;
+  }
+  gmemrt_um_available = 1;
+  snprintf(reason, sizeof reason, "collected through CUPTI");
+}
+
+void gmemrt_um_flush(void) {
+  if (gmemrt_um_available)
+    cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}

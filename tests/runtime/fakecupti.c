@@ -1,0 +1,79 @@
+/* A stand-in for libcupti in CI (loaded through GMEMRT_CUPTI_LIBRARY): delivers the
+ * unified-memory records named in FAKECUPTI_RECORDS ("address:counter-kind:value;...") when the
+ * runtime flushes, and plays another tool holding CUPTI when FAKECUPTI_BUSY=1. */
+#include <cupti.h>
+#include <stdlib.h>
+#include <string.h>
+
+static CUpti_BuffersCallbackRequestFunc requested;
+static CUpti_BuffersCallbackCompleteFunc completed;
+static int enabled;
+
+CUptiResult cuptiSubscribe(CUpti_SubscriberHandle *h, CUpti_CallbackFunc cb, void *data) {
+  (void)cb;
+  (void)data;
+  *h = NULL;
+  const char *busy = getenv("FAKECUPTI_BUSY");
+  return busy && *busy == '1' ? CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED : CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiGetResultString(CUptiResult rc, const char **s) {
+  *s = rc == CUPTI_SUCCESS ? "CUPTI_SUCCESS" : "CUPTI_ERROR";
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc req,
+                                           CUpti_BuffersCallbackCompleteFunc done) {
+  requested = req;
+  completed = done;
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityConfigureUnifiedMemoryCounter(CUpti_ActivityUnifiedMemoryCounterConfig *c,
+                                                       uint32_t n) {
+  (void)c;
+  (void)n;
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityEnable(CUpti_ActivityKind kind) {
+  enabled = kind == CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER;
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Activity **record) {
+  uint8_t *next =
+      *record ? (uint8_t *)*record + sizeof(CUpti_ActivityUnifiedMemoryCounter3) : buffer;
+  if (next + sizeof(CUpti_ActivityUnifiedMemoryCounter3) > buffer + valid)
+    return CUPTI_ERROR_MAX_LIMIT_REACHED;
+  *record = (CUpti_Activity *)next;
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult cuptiActivityFlushAll(uint32_t flag) {
+  (void)flag;
+  const char *spec = getenv("FAKECUPTI_RECORDS");
+  if (!enabled || !spec || !requested || !completed)
+    return CUPTI_SUCCESS;
+  uint8_t *buffer;
+  size_t size, max_records, valid = 0;
+  requested(&buffer, &size, &max_records);
+  char *copy = strdup(spec);
+  for (char *save = NULL, *item = strtok_r(copy, ";", &save); item;
+       item = strtok_r(NULL, ";", &save)) {
+    CUpti_ActivityUnifiedMemoryCounter3 r;
+    memset(&r, 0, sizeof r);
+    r.kind = CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER;
+    char *end;
+    r.address = strtoull(item, &end, 0);
+    r.counterKind = (CUpti_ActivityUnifiedMemoryCounterKind)strtoul(end + 1, &end, 10);
+    r.value = strtoull(end + 1, NULL, 10);
+    if (valid + sizeof r <= size) {
+      memcpy(buffer + valid, &r, sizeof r);
+      valid += sizeof r;
+    }
+  }
+  free(copy);
+  completed(NULL, 0, buffer, size, valid);
+  return CUPTI_SUCCESS;
+}
