@@ -45,4 +45,14 @@ print("oom: 2 GiB request into 1 GiB holes: " +
       (f"failed, verdict {hole[0]['verdict']}, largest block "
        f"{(hole[0]['largest_block_bytes'] or 0) >> 20} MiB" if hole
        else "succeeded (the driver maps non-contiguous pages: no fragmentation OOM)"))
+managed = one("managed-*.json")
+um = managed["unified_memory"]
+print(f"unified memory: available={um['available']} ({um['reason']})")
+assert um["available"], um
+fault = site(managed, "managed.cu", 15)["unified_memory"]
+pre = site(managed, "managed.cu", 16)["unified_memory"]
+print(f"managed, host-touched, no prefetch: {fault}")
+print(f"managed, host-touched, prefetched:  {pre}")
+assert fault["gpu_page_faults"] > 0 and fault["htod_bytes"] > 0, fault
+assert pre["gpu_page_faults"] < fault["gpu_page_faults"] / 10, (pre, fault)
 print("telemetry checks: ok")

@@ -25,7 +25,7 @@ LIBS=(-L"$B" -lgmemrt -L"$DEPS/lib" -ljansson -lunwind -Xlinker -rpath-link="$DE
 FLAGS=(-O2 -std=c++17 -arch=sm_90 -Iinclude/gmemlint)
 
 echo "== build programs (instrumented with -include gmem_forced.h, and churn also plain)"
-for p in leak oom churn; do
+for p in leak oom churn managed; do
   nvcc "${FLAGS[@]}" -include gmem_forced.h "tests/gpu/$p.cu" -o "$B/$p" "${LIBS[@]}"
 done
 nvcc "${FLAGS[@]}" tests/gpu/churn.cu -o "$B/churn_plain"
@@ -33,6 +33,7 @@ nvcc "${FLAGS[@]}" tests/gpu/churn.cu -o "$B/churn_plain"
 echo "== run"
 GMEMRT_OUTPUT="$RES/leak-%p.json" "$B/leak"
 GMEMRT_OUTPUT="$RES/oom-%p.json" GMEMRT_STACK_DEPTH=0 "$B/oom" | tee "$RES/oom.txt"
+GMEMRT_OUTPUT="$RES/managed-%p.json" "$B/managed"
 python3 tests/gpu/check_gpu.py "$RES"
 
 echo "== overhead: plain vs instrumented, alternating, five runs each"
