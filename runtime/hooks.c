@@ -12,6 +12,7 @@ static int enabled(void) {
 static cudaError_t after_alloc(const char *file, int line, int col, const char *api, int family,
                                cudaError_t rc, void **ptr, uint64_t size, uint64_t t0) {
   uint64_t ns = gmemrt_now_ns() - t0;
+  gmemrt_um_after_cuda_call();
   int device = 0;
   cudaGetDevice(&device); /* the calling thread's current device */
   pthread_mutex_lock(&gmemrt.lock);

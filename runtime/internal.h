@@ -156,7 +156,8 @@ int gmemrt_managed_site(uint64_t address);
 extern int gmemrt_um_available;
 extern gmemrt_um_counts gmemrt_um_unattributed;
 void gmemrt_um_start(void);
-void gmemrt_um_flush(void); /* without the lock: CUPTI calls back into us */
+void gmemrt_um_flush(void);           /* without the lock: CUPTI calls back into us */
+void gmemrt_um_after_cuda_call(void); /* enables the counters once the driver is up */
 const char *gmemrt_um_reason(void);
 
 /* ---- out of memory (oom.c), called without the lock ---- */

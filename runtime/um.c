@@ -23,6 +23,8 @@ static struct {
 } cupti;
 
 static char reason[256] = "not started";
+static int loaded;
+static pthread_once_t enable_once = PTHREAD_ONCE_INIT;
 int gmemrt_um_available;
 gmemrt_um_counts gmemrt_um_unattributed;
 
@@ -129,7 +131,14 @@ void gmemrt_um_start(void) {
     snprintf(reason, sizeof reason, "cuptiSubscribe failed: %s", result_text(rc));
     return;
   }
-  rc = cupti.register_callbacks(buffer_requested, buffer_completed);
+  loaded = 1;
+  snprintf(reason, sizeof reason, "waiting for the first CUDA call");
+}
+
+/* Unified-memory counters can be configured only once the driver is initialised (before that
+ * CUPTI answers NOT_READY), so this runs after the program's first hooked CUDA call returns. */
+static void enable_counters(void) {
+  CUptiResult rc = cupti.register_callbacks(buffer_requested, buffer_completed);
   static const CUpti_ActivityUnifiedMemoryCounterKind kinds[] = {
       CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
       CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
@@ -153,6 +162,11 @@ void gmemrt_um_start(void) {
   }
   gmemrt_um_available = 1;
   snprintf(reason, sizeof reason, "collected through CUPTI");
+}
+
+void gmemrt_um_after_cuda_call(void) {
+  if (loaded)
+    pthread_once(&enable_once, enable_counters);
 }
 
 void gmemrt_um_flush(void) {
