@@ -53,6 +53,8 @@ typedef struct gmemrt_stack {
 /* Unified-memory counters attributed to a managed allocation site (um.c). */
 typedef struct gmemrt_um_counts {
   uint64_t gpu_page_faults, cpu_page_faults, htod_bytes, dtoh_bytes, thrashing;
+  uint64_t htod_on_demand_bytes; /* migrated because something touched it (coherence) */
+  uint64_t htod_prefetch_bytes;  /* migrated by cudaMemPrefetchAsync */
 } gmemrt_um_counts;
 
 typedef struct gmemrt_site {
@@ -155,6 +157,7 @@ int gmemrt_managed_site(uint64_t address);
 /* ---- unified memory (um.c) ---- */
 extern int gmemrt_um_available;
 extern gmemrt_um_counts gmemrt_um_unattributed;
+extern uint64_t gmemrt_um_records[16]; /* records seen, by counter kind */
 void gmemrt_um_start(void);
 void gmemrt_um_flush(void);           /* without the lock: CUPTI calls back into us */
 void gmemrt_um_after_cuda_call(void); /* enables the counters once the driver is up */

@@ -27,6 +27,7 @@ static int loaded;
 static pthread_once_t enable_once = PTHREAD_ONCE_INIT;
 int gmemrt_um_available;
 gmemrt_um_counts gmemrt_um_unattributed;
+uint64_t gmemrt_um_records[16];
 
 const char *gmemrt_um_reason(void) {
   return reason;
@@ -49,6 +50,12 @@ static void add(gmemrt_um_counts *c, const CUpti_ActivityUnifiedMemoryCounter3 *
   switch (r->counterKind) {
   case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
     c->htod_bytes += r->value;
+    /* for transfers, flags holds the migration cause */
+    if (r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE)
+      c->htod_on_demand_bytes += r->value;
+    else if (r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH ||
+             r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER)
+      c->htod_prefetch_bytes += r->value;
     break;
   case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
     c->dtoh_bytes += r->value;
@@ -78,6 +85,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     if (rec->kind != CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)
       continue;
     const CUpti_ActivityUnifiedMemoryCounter3 *r = (const void *)rec;
+    gmemrt_um_records[(unsigned)r->counterKind & 15]++;
     int site = gmemrt_managed_site(r->address);
     add(site >= 0 ? &gmemrt_site_at((size_t)site)->um : &gmemrt_um_unattributed, r);
   }
@@ -133,10 +141,19 @@ void gmemrt_um_start(void) {
   }
   loaded = 1;
   snprintf(reason, sizeof reason, "waiting for the first CUDA call");
+  /* GPU page-fault records need the counters on before the program's context exists, and CUPTI
+   * configures them only once the driver is initialised: cuInit (idempotent, creates no
+   * context) lets that happen now. Without a driver, it waits for the first CUDA call. */
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  int (*cu_init)(unsigned) = driver ? (int (*)(unsigned))dlsym(driver, "cuInit") : NULL;
+  if (cu_init && cu_init(0) == 0)
+    gmemrt_um_after_cuda_call();
 }
 
 /* Unified-memory counters can be configured only once the driver is initialised (before that
  * CUPTI answers NOT_READY), so this runs after the program's first hooked CUDA call returns. */
+void gmemrt_um_after_cuda_call(void);
+
 static void enable_counters(void) {
   CUptiResult rc = cupti.register_callbacks(buffer_requested, buffer_completed);
   static const CUpti_ActivityUnifiedMemoryCounterKind kinds[] = {

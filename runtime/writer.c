@@ -130,6 +130,8 @@ static json_t *um_json(const gmemrt_um_counts *c) {
   json_object_set_new(o, "htod_bytes", u64(c->htod_bytes));
   json_object_set_new(o, "dtoh_bytes", u64(c->dtoh_bytes));
   json_object_set_new(o, "thrashing", u64(c->thrashing));
+  json_object_set_new(o, "htod_on_demand_bytes", u64(c->htod_on_demand_bytes));
+  json_object_set_new(o, "htod_prefetch_bytes", u64(c->htod_prefetch_bytes));
   return o;
 }
 
@@ -249,6 +251,14 @@ static json_t *build(const char *reason) {
   json_object_set_new(um, "available", json_boolean(gmemrt_um_available));
   json_object_set_new(um, "reason", str(gmemrt_um_reason()));
   json_object_set_new(um, "unattributed", um_json(&gmemrt_um_unattributed));
+  json_t *kinds = json_object();
+  for (int k = 0; k < 16; k++)
+    if (gmemrt_um_records[k]) {
+      char key[8];
+      snprintf(key, sizeof key, "%d", k);
+      json_object_set_new(kinds, key, u64(gmemrt_um_records[k]));
+    }
+  json_object_set_new(um, "records_by_counter_kind", kinds);
   json_object_set_new(root, "unified_memory", um);
   json_t *rt = json_object();
   json_object_set_new(rt, "live_table_bytes", u64(gmemrt.live_cap * sizeof(*gmemrt.live)));

@@ -147,8 +147,11 @@ def um(binary):
     check(len(first) == 2, first)
     a, b = sorted(first, key=lambda s: s["line"])
     check(a["unified_memory"] == {"gpu_page_faults": 12, "cpu_page_faults": 1,
-                                  "htod_bytes": 65536, "dtoh_bytes": 0, "thrashing": 0},
+                                  "htod_bytes": 65536, "dtoh_bytes": 0, "thrashing": 0,
+                                  "htod_on_demand_bytes": 0, "htod_prefetch_bytes": 0},
           a["unified_memory"])
+    check(u["records_by_counter_kind"] == {"1": 2, "2": 1, "3": 1, "4": 1},
+          u["records_by_counter_kind"])
     check(b["unified_memory"]["dtoh_bytes"] == 4096 and b["unified_memory"]["gpu_page_faults"] == 0,
           b["unified_memory"])
     check(u["unattributed"]["htod_bytes"] == 512, u["unattributed"])
