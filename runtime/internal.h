@@ -70,7 +70,9 @@ typedef struct gmemrt_site {
   uint64_t live_bytes, live_count, peak_live_bytes;
   uint64_t frees[FREE_API_COUNT];
   uint64_t wrong_family_frees, double_frees;
-  uint64_t alloc_ns, free_ns;
+  uint64_t alloc_ns, free_ns;       /* measured time in the real calls */
+  uint64_t alloc_timed, free_timed; /* how many calls were measured */
+  uint64_t free_calls;
   uint64_t last_size, increasing_sizes;
   uint64_t copies, copy_bytes, copy_ns;
   uint64_t prefetches;
@@ -135,8 +137,14 @@ static inline gmemrt_site *gmemrt_site_at(size_t i) {
 }
 /* Time spent in a free, added after the lock is dropped (sites never move). */
 static inline void gmemrt_add_free_ns(int site, uint64_t ns) {
-  if (site >= 0)
-    __atomic_fetch_add(&gmemrt_site_at((size_t)site)->free_ns, ns, __ATOMIC_RELAXED);
+  if (site < 0)
+    return;
+  gmemrt_site *s = gmemrt_site_at((size_t)site);
+  __atomic_fetch_add(&s->free_calls, 1, __ATOMIC_RELAXED);
+  if (ns) {
+    __atomic_fetch_add(&s->free_ns, ns, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&s->free_timed, 1, __ATOMIC_RELAXED);
+  }
 }
 double gmemrt_now_ms(void);
 uint64_t gmemrt_now_ns(void);

@@ -189,6 +189,7 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_
   gmemrt_site *s = gmemrt_site_at(site);
   note_size(s, size);
   s->alloc_ns += ns;
+  s->alloc_timed += ns != 0;
   if ((gmemrt.live_used + 1) * 2 > gmemrt.live_cap &&
       !live_resize(gmemrt.live_cap ? gmemrt.live_cap * 2 : 1024))
     return;
@@ -250,6 +251,7 @@ void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns) {
   gmemrt_site *s = gmemrt_site_at(site);
   s->failed_calls++;
   s->alloc_ns += ns;
+  s->alloc_timed += ns != 0;
   (void)size;
 }
 

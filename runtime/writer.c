@@ -167,14 +167,20 @@ static json_t *site_json(const gmemrt_site *s) {
     json_object_set_new(o, "frees", frees);
     json_object_set_new(o, "wrong_family_frees", u64(s->wrong_family_frees));
     json_object_set_new(o, "double_frees", u64(s->double_frees));
-    json_object_set_new(o, "alloc_ns", u64(s->alloc_ns));
+    uint64_t made = s->calls + s->failed_calls;
+    json_object_set_new(o, "alloc_ns",
+                        u64(s->alloc_timed ? s->alloc_ns * made / s->alloc_timed : 0));
+    json_object_set_new(o, "alloc_timed_calls", u64(s->alloc_timed));
     json_t *steps = json_array();
     for (size_t i = 0; i < s->nsteps; i++)
       json_array_append_new(steps, u64(s->step_live[i]));
     json_object_set_new(o, "step_live_bytes", steps);
   }
-  if (s->free_ns)
-    json_object_set_new(o, "free_ns", u64(s->free_ns));
+  if (s->free_calls) {
+    json_object_set_new(o, "free_calls", u64(s->free_calls));
+    json_object_set_new(o, "free_ns",
+                        u64(s->free_timed ? s->free_ns * s->free_calls / s->free_timed : 0));
+  }
   if (s->copies) {
     json_object_set_new(o, "copies", u64(s->copies));
     json_object_set_new(o, "copy_bytes", u64(s->copy_bytes));
