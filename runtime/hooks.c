@@ -26,7 +26,7 @@ static inline uint64_t stop_clock(uint64_t t0) {
 static cudaError_t after_alloc(const char *file, int line, int col, const char *api, int family,
                                cudaError_t rc, void **ptr, uint64_t size, uint64_t t0) {
   uint64_t ns = stop_clock(t0);
-  gmemrt_um_after_cuda_call();
+  gmemrt_after_cuda_call();
   pthread_mutex_lock(&gmemrt.lock);
   int site = gmemrt_site_for(file, line, col, api, family);
   gmemrt_site *s = site >= 0 ? gmemrt_site_at((size_t)site) : NULL;
@@ -86,15 +86,51 @@ cudaError_t gmemrt_cudaMallocPitch(const char *file, int line, int col, void **p
   return after_alloc(file, line, col, "cudaMallocPitch", FAM_DEVICE, rc, ptr, size, t0);
 }
 
+/* Remembers the pool an allocation came from, and samples the pools now and then. */
+static void note_pool(cudaMemPool_t pool) {
+  int device = 0;
+  pthread_mutex_lock(&gmemrt.lock);
+  int first = gmemrt.async_calls++ == 0;
+  int sample = (gmemrt.async_calls & 4095) == 0;
+  int known = 0;
+  for (int i = 0; i < gmemrt.npools; i++)
+    known |= gmemrt.pools[i].handle == (void *)pool;
+  pthread_mutex_unlock(&gmemrt.lock);
+  if (!pool && (first || !known)) {
+    cudaGetDevice(&device);
+    pthread_mutex_lock(&gmemrt.lock);
+    gmemrt_pool_note(NULL, device);
+    pthread_mutex_unlock(&gmemrt.lock);
+  } else if (pool && !known) {
+    pthread_mutex_lock(&gmemrt.lock);
+    gmemrt_pool_note((void *)pool, -1);
+    pthread_mutex_unlock(&gmemrt.lock);
+  }
+  if (sample)
+    gmemrt_pools_sample();
+}
+
 cudaError_t gmemrt_cudaMallocAsync(const char *file, int line, int col, void **ptr, size_t size,
                                    cudaStream_t stream) {
-  ALLOC_HOOK("cudaMallocAsync", FAM_ASYNC, size, cudaMallocAsync(ptr, size, stream));
+  if (!enabled())
+    return cudaMallocAsync(ptr, size, stream);
+  uint64_t t0 = start_clock();
+  cudaError_t rc = cudaMallocAsync(ptr, size, stream);
+  cudaError_t out = after_alloc(file, line, col, "cudaMallocAsync", FAM_ASYNC, rc, ptr, size, t0);
+  note_pool(NULL);
+  return out;
 }
 
 cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *file, int line, int col, void **ptr,
                                            size_t size, cudaMemPool_t pool, cudaStream_t stream) {
-  ALLOC_HOOK("cudaMallocFromPoolAsync", FAM_ASYNC, size,
-             cudaMallocFromPoolAsync(ptr, size, pool, stream));
+  if (!enabled())
+    return cudaMallocFromPoolAsync(ptr, size, pool, stream);
+  uint64_t t0 = start_clock();
+  cudaError_t rc = cudaMallocFromPoolAsync(ptr, size, pool, stream);
+  cudaError_t out =
+      after_alloc(file, line, col, "cudaMallocFromPoolAsync", FAM_ASYNC, rc, ptr, size, t0);
+  note_pool(pool);
+  return out;
 }
 
 #define FREE_HOOK(api, free_api, call)                                                             \

@@ -93,6 +93,14 @@ typedef struct gmemrt_oom {
   uint64_t live_bytes;
 } gmemrt_oom;
 
+typedef struct gmemrt_pool {
+  void *handle; /* cudaMemPool_t */
+  int device;   /* -1 for a pool the program created */
+  uint64_t reserved, used, reserved_high, used_high;
+  int sampled;
+} gmemrt_pool;
+enum { MAX_POOLS = 32 };
+
 struct live_entry {
   uintptr_t ptr; /* 0 = empty, 1 = deleted */
   uint64_t size;
@@ -126,6 +134,9 @@ typedef struct gmemrt_state {
     uint32_t site;
   } * managed; /* every managed allocation, for attributing CUPTI records by address */
   size_t nmanaged, capmanaged;
+  gmemrt_pool pools[MAX_POOLS];
+  int npools;
+  uint64_t async_calls;
   double start_ms;
   int broken; /* the runtime failed: it stays out of the program's way */
 } gmemrt_state;
@@ -170,6 +181,12 @@ void gmemrt_um_start(void);
 void gmemrt_um_flush(void);           /* without the lock: CUPTI calls back into us */
 void gmemrt_um_after_cuda_call(void); /* enables the counters once the driver is up */
 const char *gmemrt_um_reason(void);
+
+/* ---- stream-ordered pools (pools.c) ---- */
+void gmemrt_pool_note(void *pool, int device); /* lock held */
+void gmemrt_pools_sample(void);                /* without the lock */
+void gmemrt_after_cuda_call(void); /* registers the exit writer that runs before cudart's
+                                      teardown, while pools and CUPTI can still be read */
 
 /* ---- out of memory (oom.c), called without the lock ---- */
 void gmemrt_oom_event(int site, uint64_t requested);

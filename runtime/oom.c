@@ -25,6 +25,7 @@ static uint64_t largest_block(uint64_t upper) {
 }
 
 void gmemrt_oom_event(int site, uint64_t requested) {
+  gmemrt_pools_sample();
   size_t free_b = 0, total_b = 0;
   int have_info = cudaMemGetInfo(&free_b, &total_b) == cudaSuccess;
   uint64_t largest = 0;

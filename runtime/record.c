@@ -365,6 +365,7 @@ void gmemrt_step(void) {
   gmemrt_init();
   if (gmemrt.broken || gmemrt_opt.disabled)
     return;
+  gmemrt_pools_sample();
   pthread_mutex_lock(&gmemrt.lock);
   gmemrt.steps++;
   for (size_t i = 0; i < gmemrt.nsites; i++) {

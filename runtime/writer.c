@@ -248,6 +248,20 @@ static json_t *build(const char *reason) {
     json_array_append_new(timeline, pt);
   }
   json_object_set_new(proc, "timeline", timeline);
+  json_t *pools = json_array();
+  for (int i = 0; i < gmemrt.npools; i++) {
+    const gmemrt_pool *pl = &gmemrt.pools[i];
+    json_t *o = json_object();
+    json_object_set_new(o, "pool", str(pl->device >= 0 ? "default" : "program"));
+    json_object_set_new(o, "device", json_integer(pl->device));
+    json_object_set_new(o, "sampled", json_boolean(pl->sampled));
+    json_object_set_new(o, "reserved_bytes", u64(pl->reserved));
+    json_object_set_new(o, "used_bytes", u64(pl->used));
+    json_object_set_new(o, "reserved_high_bytes", u64(pl->reserved_high));
+    json_object_set_new(o, "used_high_bytes", u64(pl->used_high));
+    json_array_append_new(pools, o);
+  }
+  json_object_set_new(proc, "pools", pools);
   json_object_set_new(root, "process", proc);
   json_t *sites = json_array();
   for (size_t i = 0; i < gmemrt.nsites; i++)

@@ -169,6 +169,16 @@ def um_missing(binary):
     check(u["available"] is False and u["reason"].startswith("CUPTI not loaded"), u)
 
 
+def pools(binary):
+    _, (d,) = run(binary, "pools")
+    (pool,) = d["process"]["pools"]
+    check(pool["pool"] == "default" and pool["device"] == 0 and pool["sampled"], pool)
+    check(pool["used_bytes"] == 3 * MiB and pool["reserved_bytes"] == 4 * MiB, pool)
+    check(pool["used_high_bytes"] == 4 * MiB and pool["reserved_high_bytes"] == 4 * MiB, pool)
+    s = [x for x in d["sites"] if x["api"] == "cudaMallocAsync"]
+    check(len(s) == 2 and sum(x["live_bytes"] for x in s) == 3 * MiB, s)
+
+
 def options(binary):
     proc, (d,) = run(binary, "leak", {"GMEMRT_STACK_DEPTH": "lots", "GMEMRT_BOGUS": "1"})
     check("GMEMRT_STACK_DEPTH=lots is not valid" in proc.stderr, proc.stderr)

@@ -52,9 +52,11 @@ CUptiResult cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Acti
 
 CUptiResult cuptiActivityFlushAll(uint32_t flag) {
   (void)flag;
+  static int delivered; /* like CUPTI, a record is delivered once */
   const char *spec = getenv("FAKECUPTI_RECORDS");
-  if (!enabled || !spec || !requested || !completed)
+  if (!enabled || !spec || !requested || !completed || delivered)
     return CUPTI_SUCCESS;
+  delivered = 1;
   uint8_t *buffer;
   size_t size, max_records, valid = 0;
   requested(&buffer, &size, &max_records);

@@ -116,6 +116,16 @@ static int managed(void) {
   return 0;
 }
 
+static int pools(void) {
+  void *a, *b;
+  cudaStream_t stream = 0;
+  cudaMallocAsync(&a, 3 * MiB, stream);
+  cudaMallocAsync(&b, 1 * MiB, stream);
+  cudaFreeAsync(b, stream);
+  gmem_step();
+  return 0; /* a stays allocated */
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -134,6 +144,8 @@ int main(int argc, char **argv) {
     return copies();
   if (strcmp(mode, "managed") == 0)
     return managed();
+  if (strcmp(mode, "pools") == 0)
+    return pools();
   fprintf(stderr, "usage: scenarios leak|wrong-family|fragmentation|threads|crash|fork|copies\n");
   return 2;
 }

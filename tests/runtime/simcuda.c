@@ -82,9 +82,19 @@ cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags) {
   (void)flags;
   return device_alloc(ptr, size);
 }
+static uint64_t async_used, async_used_high, async_reserved_high;
 cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream) {
   (void)stream;
-  return device_alloc(ptr, size);
+  cudaError_t rc = device_alloc(ptr, size);
+  if (rc == cudaSuccess) {
+    async_used += size;
+    if (async_used > async_used_high)
+      async_used_high = async_used;
+    uint64_t reserved = (async_used + (2u << 20) - 1) / (2u << 20) * (2u << 20);
+    if (reserved > async_reserved_high)
+      async_reserved_high = reserved;
+  }
+  return rc;
 }
 cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t pool,
                                     cudaStream_t stream) {
@@ -101,6 +111,9 @@ cudaError_t cudaFree(void *ptr) {
 }
 cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream) {
   (void)stream;
+  for (int i = 0; i < nblocks; i++)
+    if (blocks[i].addr == (uint64_t)(uintptr_t)ptr)
+      async_used -= blocks[i].size;
   return device_free(ptr);
 }
 
@@ -159,5 +172,38 @@ cudaError_t cudaGetDevice(int *device) {
 }
 cudaError_t cudaSetDevice(int device) {
   current_device = device;
+  return cudaSuccess;
+}
+
+/* the default stream-ordered pool: reserved grows in 2 MiB steps over what is used */
+static struct CUmemPoolHandle_st *default_pool = (struct CUmemPoolHandle_st *)0x1000;
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device) {
+  (void)device;
+  *pool = default_pool;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void *value) {
+  if (pool != default_pool)
+    return cudaErrorInvalidValue;
+  uint64_t reserved = (async_used + (2u << 20) - 1) / (2u << 20) * (2u << 20);
+  uint64_t *out = value;
+  switch (attr) {
+  case cudaMemPoolAttrReservedMemCurrent:
+    *out = reserved;
+    break;
+  case cudaMemPoolAttrUsedMemCurrent:
+    *out = async_used;
+    break;
+  case cudaMemPoolAttrReservedMemHigh:
+    *out = async_reserved_high;
+    break;
+  case cudaMemPoolAttrUsedMemHigh:
+    *out = async_used_high;
+    break;
+  default:
+    return cudaErrorInvalidValue;
+  }
   return cudaSuccess;
 }
