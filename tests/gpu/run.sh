@@ -41,6 +41,14 @@ for i in 1 2 3 4 5; do
   echo "plain        $("$B/churn_plain" 20000 200000)"
   echo "instrumented $(GMEMRT_OUTPUT="$RES/churn-%p.json" "$B/churn" 20000 200000)"
 done | tee "$RES/overhead.txt"
+python3 - "$RES" <<'PY'
+import glob, json, sys
+doc = json.load(open(sorted(glob.glob(sys.argv[1] + "/churn-*.json"))[0]))
+pools = doc["process"]["pools"]
+print(f"pools after the cudaMallocAsync churn: {pools}")
+assert pools and pools[0]["sampled"] and pools[0]["used_high_bytes"] >= 1 << 20, pools
+assert pools[0]["reserved_high_bytes"] >= pools[0]["used_high_bytes"], pools
+PY
 python3 - "$RES/overhead.txt" <<'PY'
 import re, statistics, sys
 rows = {"plain": [], "instrumented": []}
