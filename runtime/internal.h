@@ -21,6 +21,9 @@ typedef struct gmemrt_options {
   int verbose;               /* GMEMRT_VERBOSE */
   int cupti;                 /* GMEMRT_CUPTI: collect unified-memory counters */
   const char *cupti_library; /* GMEMRT_CUPTI_LIBRARY */
+  int nvml;                  /* GMEMRT_NVML: sample NVML */
+  int nvml_ms;               /* GMEMRT_NVML_MS */
+  const char *nvml_library;  /* GMEMRT_NVML_LIBRARY */
 } gmemrt_options;
 
 extern gmemrt_options gmemrt_opt;
@@ -101,6 +104,13 @@ typedef struct gmemrt_pool {
 } gmemrt_pool;
 enum { MAX_POOLS = 32 };
 
+typedef struct gmemrt_nvml_sample {
+  double t_ms;
+  unsigned device;
+  uint64_t used, total;
+  unsigned sm_util, mem_util; /* percent */
+} gmemrt_nvml_sample;
+
 struct live_entry {
   uintptr_t ptr; /* 0 = empty, 1 = deleted */
   uint64_t size;
@@ -134,6 +144,8 @@ typedef struct gmemrt_state {
     uint32_t site;
   } * managed; /* every managed allocation, for attributing CUPTI records by address */
   size_t nmanaged, capmanaged;
+  gmemrt_nvml_sample *nvml_samples;
+  size_t nnvml, capnvml;
   gmemrt_pool pools[MAX_POOLS];
   int npools;
   uint64_t async_calls;
@@ -187,6 +199,11 @@ void gmemrt_pool_note(void *pool, int device); /* lock held */
 void gmemrt_pools_sample(void);                /* without the lock */
 void gmemrt_after_cuda_call(void); /* registers the exit writer that runs before cudart's
                                       teardown, while pools and CUPTI can still be read */
+
+/* ---- NVML sampling (nvml.c) ---- */
+extern int gmemrt_nvml_available;
+void gmemrt_nvml_start(void);
+const char *gmemrt_nvml_reason(void);
 
 /* ---- out of memory (oom.c), called without the lock ---- */
 void gmemrt_oom_event(int site, uint64_t requested);

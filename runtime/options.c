@@ -17,6 +17,8 @@ gmemrt_options gmemrt_opt = {
     .timeline = 4096,
     .cupti = 1,
     .cupti_library = "libcupti.so.13",
+    .nvml_ms = 100,
+    .nvml_library = "libnvidia-ml.so.1",
 };
 
 enum opt_type { OPT_STRING, OPT_INT, OPT_BOOL };
@@ -43,6 +45,10 @@ static const struct option_def {
      "collect unified-memory counters through CUPTI"},
     {"GMEMRT_CUPTI_LIBRARY", OPT_STRING, &gmemrt_opt.cupti_library, 0, 0,
      "the CUPTI library to load"},
+    {"GMEMRT_NVML", OPT_BOOL, &gmemrt_opt.nvml, 0, 1,
+     "sample memory used and SM/memory utilisation through NVML"},
+    {"GMEMRT_NVML_MS", OPT_INT, &gmemrt_opt.nvml_ms, 1, 60000, "NVML sampling interval"},
+    {"GMEMRT_NVML_LIBRARY", OPT_STRING, &gmemrt_opt.nvml_library, 0, 0, "the NVML library to load"},
 };
 
 void gmemrt_warn(const char *fmt, ...) {
@@ -93,7 +99,8 @@ void gmemrt_options_load(void) {
     if (!d) {
       gmemrt_warn("unknown option %.*s (known: GMEMRT_OUTPUT, GMEMRT_STACK_DEPTH, GMEMRT_STACKS, "
                   "GMEMRT_DISABLE, GMEMRT_OOM_PROBE, GMEMRT_TIMELINE, GMEMRT_VERBOSE, "
-                  "GMEMRT_CUPTI, GMEMRT_CUPTI_LIBRARY)",
+                  "GMEMRT_CUPTI, GMEMRT_CUPTI_LIBRARY, GMEMRT_NVML, GMEMRT_NVML_MS, "
+                  "GMEMRT_NVML_LIBRARY)",
                   (int)len, *env);
       continue;
     }

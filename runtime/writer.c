@@ -50,6 +50,7 @@ static void init_once(void) {
   pthread_atfork(NULL, NULL, child_after_fork);
   gmemrt_install_handlers();
   gmemrt_um_start();
+  gmemrt_nvml_start();
 }
 
 void gmemrt_init(void) {
@@ -280,6 +281,26 @@ static json_t *build(const char *reason) {
     }
   json_object_set_new(um, "records_by_counter_kind", kinds);
   json_object_set_new(root, "unified_memory", um);
+  json_t *nv = json_object();
+  json_object_set_new(nv, "available", json_boolean(gmemrt_nvml_available));
+  json_object_set_new(nv, "reason", str(gmemrt_nvml_reason()));
+  json_t *samples = json_array();
+  for (size_t i = 0; i < gmemrt.nnvml; i++) {
+    const gmemrt_nvml_sample *x = &gmemrt.nvml_samples[i];
+    json_t *row = json_array(); /* t_ms, device, used, total, sm %, memory-bandwidth % */
+    json_array_append_new(row, json_real(x->t_ms));
+    json_array_append_new(row, json_integer(x->device));
+    json_array_append_new(row, u64(x->used));
+    json_array_append_new(row, u64(x->total));
+    json_array_append_new(row, json_integer(x->sm_util));
+    json_array_append_new(row, json_integer(x->mem_util));
+    json_array_append_new(samples, row);
+  }
+  json_object_set_new(nv, "columns",
+                      json_pack("[ssssss]", "t_ms", "device", "used_bytes", "total_bytes",
+                                "sm_util_percent", "mem_util_percent"));
+  json_object_set_new(nv, "samples", samples);
+  json_object_set_new(root, "nvml", nv);
   json_t *rt = json_object();
   json_object_set_new(rt, "live_table_bytes", u64(gmemrt.live_cap * sizeof(*gmemrt.live)));
   json_object_set_new(rt, "stack_depth", json_integer(gmemrt_opt.stack_depth));

@@ -179,6 +179,21 @@ def pools(binary):
     check(len(s) == 2 and sum(x["live_bytes"] for x in s) == 3 * MiB, s)
 
 
+def nvml(binary):
+    fake = os.environ.get("FAKENVML", "")
+    _, (d,) = run(binary, "nvml", {"GMEMRT_NVML": "1", "GMEMRT_NVML_MS": "10",
+                                   "GMEMRT_NVML_LIBRARY": fake})
+    n = d["nvml"]
+    check(n["available"] is True and n["reason"] == "sampled every 10 ms", n)
+    rows = n["samples"]
+    check(len(rows) >= 5, ("samples over 150 ms at 10 ms", len(rows)))
+    check([r[2] for r in rows[:3]] == [1000, 1010, 1020], rows[:3])
+    check(all(r[1] == 0 and r[3] == 8000 and r[4] == 50 and r[5] == 80 for r in rows), rows[0])
+    check(all(b[0] >= a[0] for a, b in zip(rows, rows[1:])), "samples in time order")
+    _, (d,) = run(binary, "leak")
+    check(d["nvml"]["available"] is False and "GMEMRT_NVML=0" in d["nvml"]["reason"], d["nvml"])
+
+
 def options(binary):
     proc, (d,) = run(binary, "leak", {"GMEMRT_STACK_DEPTH": "lots", "GMEMRT_BOGUS": "1"})
     check("GMEMRT_STACK_DEPTH=lots is not valid" in proc.stderr, proc.stderr)

@@ -126,6 +126,14 @@ static int pools(void) {
   return 0; /* a stays allocated */
 }
 
+static int sampled(void) {
+  void *a;
+  cudaMalloc(&a, 1 * MiB);
+  usleep(150 * 1000); /* long enough for several NVML samples */
+  cudaFree(a);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -146,6 +154,8 @@ int main(int argc, char **argv) {
     return managed();
   if (strcmp(mode, "pools") == 0)
     return pools();
+  if (strcmp(mode, "nvml") == 0)
+    return sampled();
   fprintf(stderr, "usage: scenarios leak|wrong-family|fragmentation|threads|crash|fork|copies\n");
   return 2;
 }
