@@ -23,8 +23,23 @@ static inline uint64_t stop_clock(uint64_t t0) {
   return t0 ? gmemrt_now_ns() - t0 + 1 : 0;
 }
 
+int gmemrt_hooks_enabled(void) {
+  return enabled();
+}
+uint64_t gmemrt_start_clock(void) {
+  return start_clock();
+}
+
 static cudaError_t after_alloc(const char *file, int line, int col, const char *api, int family,
                                cudaError_t rc, void **ptr, uint64_t size, uint64_t t0) {
+  gmemrt_after_alloc(file, line, col, api, family, rc == cudaSuccess,
+                     rc == cudaErrorMemoryAllocation, ptr && rc == cudaSuccess ? *ptr : NULL, size,
+                     t0);
+  return rc;
+}
+
+int gmemrt_after_alloc(const char *file, int line, int col, const char *api, int family, int ok,
+                       int out_of_memory, void *ptr, uint64_t size, uint64_t t0) {
   uint64_t ns = stop_clock(t0);
   gmemrt_after_cuda_call();
   pthread_mutex_lock(&gmemrt.lock);
@@ -39,16 +54,37 @@ static cudaError_t after_alloc(const char *file, int line, int col, const char *
     else if (s->device != device)
       s->device = -1; /* several devices */
   }
-  if (rc == cudaSuccess && ptr) {
-    gmemrt_record_alloc(site, *ptr, size, family, ns);
+  if (ok && ptr) {
+    gmemrt_record_alloc(site, ptr, size, family, ns);
     gmemrt_capture_stack(site);
   } else {
     gmemrt_record_failed_alloc(site, size, ns);
   }
   pthread_mutex_unlock(&gmemrt.lock);
-  if (rc == cudaErrorMemoryAllocation)
+  if (out_of_memory)
     gmemrt_oom_event(site, size);
-  return rc;
+  return site;
+}
+
+void gmemrt_before_free(const char *file, int line, int col, const char *api, int free_api,
+                        void *ptr, int *site, int *was_live, struct live_entry *saved,
+                        uint64_t *t0) {
+  pthread_mutex_lock(&gmemrt.lock);
+  *site = gmemrt_site_for(file, line, col, api, -2);
+  *was_live = gmemrt_free_begin(ptr, free_api, saved);
+  pthread_mutex_unlock(&gmemrt.lock);
+  *t0 = start_clock();
+}
+
+void gmemrt_after_free(int site, int was_live, const struct live_entry *saved, int ok,
+                       uint64_t t0) {
+  uint64_t ns = stop_clock(t0);
+  if (was_live && !ok) {
+    pthread_mutex_lock(&gmemrt.lock);
+    gmemrt_free_failed(saved);
+    pthread_mutex_unlock(&gmemrt.lock);
+  }
+  gmemrt_add_free_ns(site, ns);
 }
 
 #define ALLOC_HOOK(api, family, size_expr, call)                                                   \

@@ -32,15 +32,18 @@ void gmemrt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- families ---- */
 enum gmemrt_family {
-  FAM_DEVICE,  /* cudaMalloc, cudaMallocPitch */
-  FAM_MANAGED, /* cudaMallocManaged */
-  FAM_HOST,    /* cudaMallocHost, cudaHostAlloc */
-  FAM_ASYNC,   /* cudaMallocAsync, cudaMallocFromPoolAsync */
+  FAM_DEVICE,     /* cudaMalloc, cudaMallocPitch */
+  FAM_MANAGED,    /* cudaMallocManaged */
+  FAM_HOST,       /* cudaMallocHost, cudaHostAlloc */
+  FAM_ASYNC,      /* cudaMallocAsync, cudaMallocFromPoolAsync */
+  FAM_CU_DEVICE,  /* cuMemAlloc, cuMemAllocAsync */
+  FAM_CU_MANAGED, /* cuMemAllocManaged */
+  FAM_CU_HOST,    /* cuMemAllocHost */
   FAM_COUNT
 };
 extern const char *const gmemrt_family_names[FAM_COUNT];
 
-enum gmemrt_free_api { FREE_CUDA, FREE_HOST, FREE_ASYNC, FREE_API_COUNT };
+enum gmemrt_free_api { FREE_CUDA, FREE_HOST, FREE_ASYNC, FREE_CU, FREE_CU_HOST, FREE_API_COUNT };
 extern const char *const gmemrt_free_names[FREE_API_COUNT];
 
 /* ---- records (record.c) ---- */
@@ -173,10 +176,21 @@ double gmemrt_now_ms(void);
 uint64_t gmemrt_now_ns(void);
 void gmemrt_init(void);
 
+/* The hook bodies (hooks.c), shared by the runtime and driver API hooks. */
+int gmemrt_hooks_enabled(void);
+uint64_t gmemrt_start_clock(void);
+int gmemrt_after_alloc(const char *file, int line, int col, const char *api, int family, int ok,
+                       int out_of_memory, void *ptr, uint64_t size, uint64_t t0);
+void gmemrt_before_free(const char *file, int line, int col, const char *api, int free_api,
+                        void *ptr, int *site, int *was_live, struct live_entry *saved,
+                        uint64_t *t0);
+void gmemrt_after_free(int site, int was_live, const struct live_entry *saved, int ok, uint64_t t0);
+
 /* All called with the lock held. */
 int gmemrt_site_for(const char *file, int line, int col, const char *api, int family);
 void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_t ns);
 void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns);
+struct live_entry;
 int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved);
 void gmemrt_free_failed(const struct live_entry *saved);
 void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns);

@@ -34,7 +34,8 @@ void gmemrt_oom_event(int site, uint64_t requested) {
   int family = site >= 0 ? gmemrt_site_at(site)->family : -1;
   pthread_mutex_unlock(&gmemrt.lock);
   /* the probe uses cudaMalloc, so it measures device memory: skip it for pinned host memory */
-  if (gmemrt_opt.oom_probe && have_info && family != FAM_HOST && family != FAM_MANAGED) {
+  if (gmemrt_opt.oom_probe && have_info && family != FAM_HOST && family != FAM_MANAGED &&
+      family != FAM_CU_HOST && family != FAM_CU_MANAGED) {
     largest = largest_block(free_b < requested ? free_b : requested);
     probed = 1;
   }

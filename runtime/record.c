@@ -7,9 +7,16 @@
 #include <string.h>
 #include <time.h>
 
-const char *const gmemrt_family_names[FAM_COUNT] = {"cuda-device", "cuda-managed", "cuda-host",
-                                                    "cuda-async"};
-const char *const gmemrt_free_names[FREE_API_COUNT] = {"cudaFree", "cudaFreeHost", "cudaFreeAsync"};
+/* The same family names as the analyzer's table (rules/families.ini). */
+const char *const gmemrt_family_names[FAM_COUNT] = {
+    [FAM_DEVICE] = "cuda-device", [FAM_MANAGED] = "cuda-managed", [FAM_HOST] = "cuda-host",
+    [FAM_ASYNC] = "cuda-async",   [FAM_CU_DEVICE] = "cu-device",  [FAM_CU_MANAGED] = "cu-managed",
+    [FAM_CU_HOST] = "cu-host"};
+const char *const gmemrt_free_names[FREE_API_COUNT] = {[FREE_CUDA] = "cudaFree",
+                                                       [FREE_HOST] = "cudaFreeHost",
+                                                       [FREE_ASYNC] = "cudaFreeAsync",
+                                                       [FREE_CU] = "cuMemFree",
+                                                       [FREE_CU_HOST] = "cuMemFreeHost"};
 
 gmemrt_state gmemrt = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -222,7 +229,7 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_
   gmemrt.live_bytes += size;
   if (gmemrt.live_bytes > gmemrt.peak_live_bytes)
     gmemrt.peak_live_bytes = gmemrt.live_bytes;
-  if (family == FAM_MANAGED && gmemrt.nmanaged < (1u << 16)) {
+  if ((family == FAM_MANAGED || family == FAM_CU_MANAGED) && gmemrt.nmanaged < (1u << 16)) {
     if (gmemrt.nmanaged == gmemrt.capmanaged) {
       size_t cap = gmemrt.capmanaged ? gmemrt.capmanaged * 2 : 64;
       struct managed_range *m = grow(gmemrt.managed, cap * sizeof *m);
@@ -259,9 +266,12 @@ static int free_accepts(int free_api, int family) {
   switch (free_api) {
   case FREE_CUDA:
   case FREE_ASYNC:
-    return family == FAM_DEVICE || family == FAM_MANAGED || family == FAM_ASYNC;
+  case FREE_CU: /* runtime and driver device memory share one address space */
+    return family == FAM_DEVICE || family == FAM_MANAGED || family == FAM_ASYNC ||
+           family == FAM_CU_DEVICE || family == FAM_CU_MANAGED;
   case FREE_HOST:
-    return family == FAM_HOST;
+  case FREE_CU_HOST:
+    return family == FAM_HOST || family == FAM_CU_HOST;
   default:
     return 0;
   }

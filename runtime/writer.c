@@ -189,7 +189,7 @@ static json_t *site_json(const gmemrt_site *s) {
   }
   if (s->prefetches)
     json_object_set_new(o, "prefetches", u64(s->prefetches));
-  if (s->family == FAM_MANAGED)
+  if (s->family == FAM_MANAGED || s->family == FAM_CU_MANAGED)
     json_object_set_new(o, "unified_memory", um_json(&s->um));
   json_t *stacks = json_array();
   for (int i = 0; i < s->nstacks; i++) {

@@ -8,7 +8,8 @@
 #ifndef GMEMLINT_GMEM_FORCED_H
 #define GMEMLINT_GMEM_FORCED_H
 
-#include <cuda_runtime.h> /* declared before the macros below exist */
+#include <cuda.h>         /* the driver API, declared before the macros below exist */
+#include <cuda_runtime.h> /* likewise */
 #include <stddef.h>
 
 #include "gmemrt.h"
@@ -33,8 +34,8 @@ cudaError_t gmemrt_cudaMallocManaged(const char *file, int line, int col, void *
 cudaError_t gmemrt_cudaMallocHost(const char *file, int line, int col, void **ptr, size_t size);
 cudaError_t gmemrt_cudaHostAlloc(const char *file, int line, int col, void **ptr, size_t size,
                                  unsigned int flags);
-cudaError_t gmemrt_cudaMallocPitch(const char *file, int line, int col, void **ptr,
-                                   size_t *pitch, size_t width, size_t height);
+cudaError_t gmemrt_cudaMallocPitch(const char *file, int line, int col, void **ptr, size_t *pitch,
+                                   size_t width, size_t height);
 cudaError_t gmemrt_cudaMallocAsync(const char *file, int line, int col, void **ptr, size_t size,
                                    cudaStream_t stream);
 cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *file, int line, int col, void **ptr,
@@ -45,10 +46,15 @@ cudaError_t gmemrt_cudaFreeAsync(const char *file, int line, int col, void *ptr,
                                  cudaStream_t stream);
 cudaError_t gmemrt_cudaMemcpy(const char *file, int line, int col, void *dst, const void *src,
                               size_t count, enum cudaMemcpyKind kind);
-cudaError_t gmemrt_cudaMemcpyAsync(const char *file, int line, int col, void *dst,
-                                   const void *src, size_t count, enum cudaMemcpyKind kind,
-                                   cudaStream_t stream);
+cudaError_t gmemrt_cudaMemcpyAsync(const char *file, int line, int col, void *dst, const void *src,
+                                   size_t count, enum cudaMemcpyKind kind, cudaStream_t stream);
 const void *gmemrt_note_prefetch(const char *file, int line, int col, const void *ptr);
+CUresult gmemrt_cuMemAlloc(const char *file, int line, int col, CUdeviceptr *dptr, size_t size);
+CUresult gmemrt_cuMemAllocManaged(const char *file, int line, int col, CUdeviceptr *dptr,
+                                  size_t size, unsigned int flags);
+CUresult gmemrt_cuMemAllocHost(const char *file, int line, int col, void **pp, size_t size);
+CUresult gmemrt_cuMemFree(const char *file, int line, int col, CUdeviceptr dptr);
+CUresult gmemrt_cuMemFreeHost(const char *file, int line, int col, void *p);
 
 #ifdef __cplusplus
 }
@@ -62,6 +68,10 @@ template <class T>
 static inline cudaError_t gmemrt_cudaMallocManaged(const char *f, int l, int c, T **p, size_t n,
                                                    unsigned int flags = cudaMemAttachGlobal) {
   return gmemrt_cudaMallocManaged(f, l, c, (void **)(void *)p, n, flags);
+}
+template <class T>
+static inline CUresult gmemrt_cuMemAllocHost(const char *f, int l, int c, T **p, size_t n) {
+  return gmemrt_cuMemAllocHost(f, l, c, (void **)(void *)p, n);
 }
 template <class T>
 static inline cudaError_t gmemrt_cudaMallocHost(const char *f, int l, int c, T **p, size_t n) {
@@ -121,6 +131,12 @@ static inline cudaError_t gmemrt_cudaMallocManaged(const char *f, int l, int c, 
 #define cudaFreeHost(...) gmemrt_cudaFreeHost(GMEMRT_SITE, __VA_ARGS__)
 #define cudaFreeAsync(...) gmemrt_cudaFreeAsync(GMEMRT_SITE, __VA_ARGS__)
 #define cudaMemcpy(...) gmemrt_cudaMemcpy(GMEMRT_SITE, __VA_ARGS__)
+/* cuda.h maps cuMemAlloc to cuMemAlloc_v2 (and so on): hook the versioned names it expands to. */
+#define cuMemAlloc_v2(...) gmemrt_cuMemAlloc(GMEMRT_SITE, __VA_ARGS__)
+#define cuMemAllocHost_v2(...) gmemrt_cuMemAllocHost(GMEMRT_SITE, __VA_ARGS__)
+#define cuMemFree_v2(...) gmemrt_cuMemFree(GMEMRT_SITE, __VA_ARGS__)
+#define cuMemAllocManaged(...) gmemrt_cuMemAllocManaged(GMEMRT_SITE, __VA_ARGS__)
+#define cuMemFreeHost(...) gmemrt_cuMemFreeHost(GMEMRT_SITE, __VA_ARGS__)
 /* Per-thread default stream builds define these names as macros already: leave those alone. */
 #ifndef cudaMemcpyAsync
 #define cudaMemcpyAsync(...) gmemrt_cudaMemcpyAsync(GMEMRT_SITE, __VA_ARGS__)

@@ -194,6 +194,17 @@ def nvml(binary):
     check(d["nvml"]["available"] is False and "GMEMRT_NVML=0" in d["nvml"]["reason"], d["nvml"])
 
 
+def driver(binary):
+    _, (d,) = run(binary, "driver")
+    by_api = {s["api"]: s for s in d["sites"] if s.get("kind") == "alloc"}
+    dev, man, host = by_api["cuMemAlloc"], by_api["cuMemAllocManaged"], by_api["cuMemAllocHost"]
+    check(dev["family"] == "cu-device" and dev["live_bytes"] == 2 * MiB, dev)
+    check(man["family"] == "cu-managed" and man["live_bytes"] == 0, man)
+    check(man["frees"] == {"cudaFree": 1} and man["wrong_family_frees"] == 0, man)
+    check(host["family"] == "cu-host" and host["wrong_family_frees"] == 1, host)
+    check(host["frees"] == {"cuMemFree": 1, "cuMemFreeHost": 1} and host["live_bytes"] == 0, host)
+
+
 def options(binary):
     proc, (d,) = run(binary, "leak", {"GMEMRT_STACK_DEPTH": "lots", "GMEMRT_BOGUS": "1"})
     check("GMEMRT_STACK_DEPTH=lots is not valid" in proc.stderr, proc.stderr)

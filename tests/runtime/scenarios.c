@@ -134,6 +134,18 @@ static int sampled(void) {
   return 0;
 }
 
+static int driver(void) {
+  CUdeviceptr d, m;
+  void *h;
+  cuMemAlloc(&d, 2 * MiB);       /* leaked */
+  cuMemAllocManaged(&m, MiB, 1); /* freed with cudaFree: the same address space */
+  cuMemAllocHost(&h, 4096);      /* freed with cuMemFree: the wrong family */
+  cudaFree((void *)(uintptr_t)m);
+  cuMemFree((CUdeviceptr)(uintptr_t)h);
+  cuMemFreeHost(h);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -156,6 +168,8 @@ int main(int argc, char **argv) {
     return pools();
   if (strcmp(mode, "nvml") == 0)
     return sampled();
+  if (strcmp(mode, "driver") == 0)
+    return driver();
   fprintf(stderr, "usage: scenarios leak|wrong-family|fragmentation|threads|crash|fork|copies\n");
   return 2;
 }

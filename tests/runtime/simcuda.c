@@ -3,6 +3,7 @@
  * that leaks, fragmentation and out-of-memory can be produced exactly.
  *   SIMCUDA_CAPACITY  device bytes (default 1 GiB)
  *   SIMCUDA_FAIL_AT   the Nth allocation call fails with cudaErrorMemoryAllocation */
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -206,4 +207,29 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr att
     return cudaErrorInvalidValue;
   }
   return cudaSuccess;
+}
+
+/* the driver API, over the same simulated device */
+CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t size) {
+  void *p;
+  if (device_alloc(&p, size) != cudaSuccess)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *dptr = (CUdeviceptr)(uintptr_t)p;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned int flags) {
+  (void)flags;
+  return cuMemAlloc_v2(dptr, size);
+}
+CUresult cuMemFree_v2(CUdeviceptr dptr) {
+  return device_free((void *)(uintptr_t)dptr) == cudaSuccess ? CUDA_SUCCESS
+                                                             : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult cuMemAllocHost_v2(void **pp, size_t size) {
+  *pp = malloc(size ? size : 1);
+  return *pp ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+CUresult cuMemFreeHost(void *p) {
+  free(p);
+  return CUDA_SUCCESS;
 }

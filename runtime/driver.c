@@ -1,0 +1,111 @@
+/* Driver-API hooks (cuMemAlloc and friends). The real functions are found with dlsym when first
+ * needed, so the runtime adds no link dependency on libcuda: a program that calls the driver API
+ * links it anyway. */
+#include "internal.h"
+
+#include <cuda.h>
+#include <dlfcn.h>
+
+typedef CUresult (*alloc_fn)(CUdeviceptr *, size_t);
+typedef CUresult (*alloc_managed_fn)(CUdeviceptr *, size_t, unsigned int);
+typedef CUresult (*alloc_host_fn)(void **, size_t);
+
+/* Looks a driver function up once; the pointer is written before it is used, and every thread
+ * that races here writes the same value. */
+#define REAL(type, name, sym)                                                                      \
+  static type name;                                                                                \
+  if (!name)                                                                                       \
+    *(void **)&name = dlsym(RTLD_DEFAULT, sym);
+
+static CUresult missing(const char *sym) {
+  static int warned;
+  if (!warned++)
+    gmemrt_warn("%s not found in the program; the call fails with CUDA_ERROR_NOT_FOUND", sym);
+  return CUDA_ERROR_NOT_FOUND;
+}
+
+static CUresult alloc_done(const char *file, int line, int col, const char *api, int family,
+                           CUresult rc, void *ptr, uint64_t size, uint64_t t0) {
+  gmemrt_after_alloc(file, line, col, api, family, rc == CUDA_SUCCESS,
+                     rc == CUDA_ERROR_OUT_OF_MEMORY, rc == CUDA_SUCCESS ? ptr : NULL, size, t0);
+  return rc;
+}
+
+CUresult gmemrt_cuMemAlloc(const char *file, int line, int col, CUdeviceptr *dptr, size_t size) {
+  REAL(alloc_fn, real, "cuMemAlloc_v2")
+  if (!real)
+    return missing("cuMemAlloc_v2");
+  if (!gmemrt_hooks_enabled())
+    return real(dptr, size);
+  uint64_t t0 = gmemrt_start_clock();
+  CUresult rc = real(dptr, size);
+  return alloc_done(file, line, col, "cuMemAlloc", FAM_CU_DEVICE, rc,
+                    rc == CUDA_SUCCESS ? (void *)(uintptr_t)*dptr : NULL, size, t0);
+}
+
+CUresult gmemrt_cuMemAllocManaged(const char *file, int line, int col, CUdeviceptr *dptr,
+                                  size_t size, unsigned int flags) {
+  REAL(alloc_managed_fn, real, "cuMemAllocManaged")
+  if (!real)
+    return missing("cuMemAllocManaged");
+  if (!gmemrt_hooks_enabled())
+    return real(dptr, size, flags);
+  uint64_t t0 = gmemrt_start_clock();
+  CUresult rc = real(dptr, size, flags);
+  return alloc_done(file, line, col, "cuMemAllocManaged", FAM_CU_MANAGED, rc,
+                    rc == CUDA_SUCCESS ? (void *)(uintptr_t)*dptr : NULL, size, t0);
+}
+
+CUresult gmemrt_cuMemAllocHost(const char *file, int line, int col, void **pp, size_t size) {
+  REAL(alloc_host_fn, real, "cuMemAllocHost_v2")
+  if (!real)
+    return missing("cuMemAllocHost_v2");
+  if (!gmemrt_hooks_enabled())
+    return real(pp, size);
+  uint64_t t0 = gmemrt_start_clock();
+  CUresult rc = real(pp, size);
+  return alloc_done(file, line, col, "cuMemAllocHost", FAM_CU_HOST, rc,
+                    rc == CUDA_SUCCESS ? *pp : NULL, size, t0);
+}
+
+static CUresult free_hook(const char *file, int line, int col, const char *api, int free_api,
+                          void *ptr, CUresult (*call)(void *), void *arg) {
+  int site, was_live;
+  struct live_entry saved;
+  uint64_t t0;
+  gmemrt_before_free(file, line, col, api, free_api, ptr, &site, &was_live, &saved, &t0);
+  CUresult rc = call(arg);
+  gmemrt_after_free(site, was_live, &saved, rc == CUDA_SUCCESS, t0);
+  return rc;
+}
+
+static CUresult (*real_free)(CUdeviceptr);
+static CUresult call_free(void *p) {
+  return real_free((CUdeviceptr)(uintptr_t)p);
+}
+
+CUresult gmemrt_cuMemFree(const char *file, int line, int col, CUdeviceptr dptr) {
+  if (!real_free)
+    *(void **)&real_free = dlsym(RTLD_DEFAULT, "cuMemFree_v2");
+  if (!real_free)
+    return missing("cuMemFree_v2");
+  if (!gmemrt_hooks_enabled())
+    return real_free(dptr);
+  return free_hook(file, line, col, "cuMemFree", FREE_CU, (void *)(uintptr_t)dptr, call_free,
+                   (void *)(uintptr_t)dptr);
+}
+
+static CUresult (*real_free_host)(void *);
+static CUresult call_free_host(void *p) {
+  return real_free_host(p);
+}
+
+CUresult gmemrt_cuMemFreeHost(const char *file, int line, int col, void *p) {
+  if (!real_free_host)
+    *(void **)&real_free_host = dlsym(RTLD_DEFAULT, "cuMemFreeHost");
+  if (!real_free_host)
+    return missing("cuMemFreeHost");
+  if (!gmemrt_hooks_enabled())
+    return real_free_host(p);
+  return free_hook(file, line, col, "cuMemFreeHost", FREE_CU_HOST, p, call_free_host, p);
+}
