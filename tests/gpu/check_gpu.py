@@ -59,4 +59,15 @@ print(f"CUPTI records by counter kind: {um['records_by_counter_kind']}")
 assert fault["htod_on_demand_bytes"] > 0 or fault["gpu_page_faults"] > 0, fault
 assert pre["htod_on_demand_bytes"] < fault["htod_on_demand_bytes"] / 10 or \
     pre["gpu_page_faults"] < fault["gpu_page_faults"] / 10, (pre, fault)
+nv = managed["nvml"]
+print(f"nvml: {nv['reason']}, {len(nv['samples'])} samples; first {nv['samples'][:1]}, "
+      f"last {nv['samples'][-1:]}")
+assert nv["available"] and nv["samples"], nv["reason"]
+drv = one("driver-*.json")
+leak_site = site(drv, "driver.cu", 9)
+man_site = site(drv, "driver.cu", 10)
+print(f"driver API: cuMemAlloc site {leak_site['family']} live {leak_site['live_bytes']} bytes; "
+      f"cuMemAllocManaged site frees {man_site['frees']}")
+assert leak_site["family"] == "cu-device" and leak_site["live_bytes"] == 4 << 20, leak_site
+assert man_site["live_bytes"] == 0 and man_site["frees"] == {"cuMemFree": 1}, man_site
 print("telemetry checks: ok")

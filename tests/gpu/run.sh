@@ -29,11 +29,13 @@ for p in leak oom churn managed; do
   nvcc "${FLAGS[@]}" -include gmem_forced.h "tests/gpu/$p.cu" -o "$B/$p" "${LIBS[@]}"
 done
 nvcc "${FLAGS[@]}" tests/gpu/churn.cu -o "$B/churn_plain"
+nvcc "${FLAGS[@]}" -include gmem_forced.h tests/gpu/driver.cu -o "$B/driver" "${LIBS[@]}" -lcuda
 
 echo "== run"
 GMEMRT_OUTPUT="$RES/leak-%p.json" "$B/leak"
 GMEMRT_OUTPUT="$RES/oom-%p.json" GMEMRT_STACK_DEPTH=0 "$B/oom" | tee "$RES/oom.txt"
-GMEMRT_OUTPUT="$RES/managed-%p.json" "$B/managed"
+GMEMRT_OUTPUT="$RES/managed-%p.json" GMEMRT_NVML=1 GMEMRT_NVML_MS=20 "$B/managed"
+GMEMRT_OUTPUT="$RES/driver-%p.json" "$B/driver"
 python3 tests/gpu/check_gpu.py "$RES"
 
 echo "== overhead: plain vs instrumented, alternating, five runs each"
