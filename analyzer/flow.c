@@ -429,6 +429,17 @@ static int slot_out_param(engine *e, int slot) {
 
 /* ---- facts ---- */
 
+/* A fact about an object: its allocation site, family and owner, and where it happened. */
+static gm_fact fact_about(enum gm_fact_kind kind, const obj *o, const gm_node *at) {
+  gm_fact f = {0};
+  f.kind = kind;
+  f.alloc = o->site;
+  f.family = o->family;
+  f.var = o->owner;
+  f.at = at;
+  return f;
+}
+
 static void add_fact(engine *e, gm_fact f) {
   if (e->summary_mode)
     return;
@@ -453,12 +464,7 @@ static void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_
   if (!o->site || site_reported(e, o->site) || e->summary_mode)
     return;
   GM_PUSH(e->reported, o->site);
-  gm_fact f = {0};
-  f.kind = GM_FACT_LEAK;
-  f.alloc = o->site;
-  f.family = o->family;
-  f.var = o->owner;
-  f.at = at;
+  gm_fact f = fact_about(GM_FACT_LEAK, o, at);
   f.exit = how;
   if ((how == GM_EXIT_REDECLARE || how == GM_EXIT_OVERWRITE) && s->skipped_by)
     f.skipped_by = s->skipped_by;
@@ -528,12 +534,7 @@ static void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn
     return;
   if (o->state == OBJ_FREED) {
     if (o->param < 0 || !e->summary_mode) {
-      gm_fact f = {0};
-      f.kind = GM_FACT_DOUBLE_FREE;
-      f.alloc = o->site;
-      f.family = o->family;
-      f.var = o->owner;
-      f.at = call;
+      gm_fact f = fact_about(GM_FACT_DOUBLE_FREE, o, call);
       f.first_free = o->freed_at;
       f.free_name = row->name;
       f.via = via;
@@ -542,23 +543,13 @@ static void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn
     return;
   }
   if (v.offset) {
-    gm_fact f = {0};
-    f.kind = GM_FACT_OFFSET_FREE;
-    f.alloc = o->site;
-    f.family = o->family;
-    f.var = o->owner;
-    f.at = call;
+    gm_fact f = fact_about(GM_FACT_OFFSET_FREE, o, call);
     f.free_name = row->name;
     f.via = via;
     if (o->site)
       add_fact(e, f);
   } else if (o->family && !gm_fn_frees_family(row, o->family)) {
-    gm_fact f = {0};
-    f.kind = GM_FACT_MISMATCH;
-    f.alloc = o->site;
-    f.family = o->family;
-    f.var = o->owner;
-    f.at = call;
+    gm_fact f = fact_about(GM_FACT_MISMATCH, o, call);
     f.free_name = row->name;
     f.free_families = row->frees;
     f.nfree_families = row->nfrees;
@@ -635,13 +626,7 @@ static void note_host_touch(engine *e, state *s, val v, const gm_node *at) {
     e->obs.host_touch[o->param] = at; /* a helper that touches its parameter on the host */
   if (!is_managed(s, v) || !o->site)
     return;
-  gm_fact f = {0};
-  f.kind = GM_FACT_MANAGED_HOST;
-  f.alloc = s->objs[v.ref].site;
-  f.family = s->objs[v.ref].family;
-  f.var = s->objs[v.ref].owner;
-  f.at = at;
-  add_fact(e, f);
+  add_fact(e, fact_about(GM_FACT_MANAGED_HOST, o, at));
 }
 
 /* Memory handed to a kernel parameter: a managed allocation becomes a GM030/GM031 fact; a
@@ -660,12 +645,7 @@ static void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, c
   }
   if (!is_managed(s, v) || !o->site)
     return;
-  gm_fact f = {0};
-  f.kind = GM_FACT_MANAGED_LAUNCH;
-  f.alloc = o->site;
-  f.family = o->family;
-  f.var = o->owner;
-  f.at = launch;
+  gm_fact f = fact_about(GM_FACT_MANAGED_LAUNCH, o, launch);
   f.flag = o->prefetched;
   f.kernel_usr = usr;
   f.kernel_name = kname;
@@ -681,12 +661,7 @@ static void note_prefetch(engine *e, state *s, val v, const gm_node *at) {
   o->prefetched = 1;
   if (!is_managed(s, v) || !o->site)
     return;
-  gm_fact f = {0};
-  f.kind = GM_FACT_MANAGED_PREFETCH;
-  f.alloc = o->site;
-  f.family = o->family;
-  f.at = at;
-  add_fact(e, f);
+  add_fact(e, fact_about(GM_FACT_MANAGED_PREFETCH, o, at));
 }
 
 /* cudaLaunchKernel(kernel, grid, block, args, ...): args names an array initialised with the
