@@ -332,8 +332,25 @@ int gmemrt_write(const char *reason) {
   if (gmemrt_opt.disabled || writing)
     return -1;
   writing = 1;
-  gmemrt_um_flush(); /* CUPTI delivers its last records through a callback that takes the lock */
-  pthread_mutex_lock(&gmemrt.lock);
+  int in_signal = strncmp(reason, "signal", 6) == 0;
+  if (!in_signal)
+    gmemrt_um_flush(); /* CUPTI delivers its last records through a callback that takes the lock */
+  if (in_signal) {
+    /* the signal may have interrupted a thread holding the lock: wait a little, never forever */
+    int locked = 0;
+    for (int i = 0; i < 200 && !locked; i++) {
+      locked = pthread_mutex_trylock(&gmemrt.lock) == 0;
+      if (!locked)
+        usleep(1000);
+    }
+    if (!locked) {
+      gmemrt_warn("the telemetry tables are busy; no file written for %s", reason);
+      writing = 0;
+      return -1;
+    }
+  } else {
+    pthread_mutex_lock(&gmemrt.lock);
+  }
   json_t *root = build(reason);
   pthread_mutex_unlock(&gmemrt.lock);
   char *path = output_path();
