@@ -146,6 +146,49 @@ static void note_pool(cudaMemPool_t pool) {
     gmemrt_pools_sample();
 }
 
+cudaError_t gmemrt_cudaMalloc3D(const char *file, int line, int col, struct cudaPitchedPtr *pp,
+                                struct cudaExtent extent) {
+  if (!enabled())
+    return cudaMalloc3D(pp, extent);
+  uint64_t t0 = start_clock();
+  cudaError_t rc = cudaMalloc3D(pp, extent);
+  uint64_t size = rc == cudaSuccess ? (uint64_t)pp->pitch * extent.height * extent.depth
+                                    : (uint64_t)extent.width * extent.height * extent.depth;
+  void *ptr = rc == cudaSuccess ? pp->ptr : NULL;
+  return after_alloc(file, line, col, "cudaMalloc3D", FAM_DEVICE, rc, &ptr, size, t0);
+}
+
+/* Bytes in a CUDA array: the element size from its channel format, times its extent. */
+static uint64_t array_bytes(const struct cudaChannelFormatDesc *desc, size_t w, size_t h,
+                            size_t d) {
+  uint64_t elem = desc ? (uint64_t)(desc->x + desc->y + desc->z + desc->w) / 8 : 0;
+  return elem * (w ? w : 1) * (h ? h : 1) * (d ? d : 1);
+}
+
+cudaError_t gmemrt_cudaMallocArray(const char *file, int line, int col, cudaArray_t *array,
+                                   const struct cudaChannelFormatDesc *desc, size_t width,
+                                   size_t height, unsigned int flags) {
+  if (!enabled())
+    return cudaMallocArray(array, desc, width, height, flags);
+  uint64_t t0 = start_clock();
+  cudaError_t rc = cudaMallocArray(array, desc, width, height, flags);
+  void *ptr = rc == cudaSuccess ? (void *)*array : NULL;
+  return after_alloc(file, line, col, "cudaMallocArray", FAM_ARRAY, rc, &ptr,
+                     array_bytes(desc, width, height, 0), t0);
+}
+
+cudaError_t gmemrt_cudaMalloc3DArray(const char *file, int line, int col, cudaArray_t *array,
+                                     const struct cudaChannelFormatDesc *desc,
+                                     struct cudaExtent extent, unsigned int flags) {
+  if (!enabled())
+    return cudaMalloc3DArray(array, desc, extent, flags);
+  uint64_t t0 = start_clock();
+  cudaError_t rc = cudaMalloc3DArray(array, desc, extent, flags);
+  void *ptr = rc == cudaSuccess ? (void *)*array : NULL;
+  return after_alloc(file, line, col, "cudaMalloc3DArray", FAM_ARRAY, rc, &ptr,
+                     array_bytes(desc, extent.width, extent.height, extent.depth), t0);
+}
+
 cudaError_t gmemrt_cudaMallocAsync(const char *file, int line, int col, void **ptr, size_t size,
                                    cudaStream_t stream) {
   if (!enabled())
@@ -194,6 +237,11 @@ cudaError_t gmemrt_cudaFree(const char *file, int line, int col, void *ptr) {
 
 cudaError_t gmemrt_cudaFreeHost(const char *file, int line, int col, void *ptr) {
   FREE_HOOK("cudaFreeHost", FREE_HOST, cudaFreeHost(ptr));
+}
+
+cudaError_t gmemrt_cudaFreeArray(const char *file, int line, int col, cudaArray_t array) {
+  void *ptr = (void *)array;
+  FREE_HOOK("cudaFreeArray", FREE_ARRAY, cudaFreeArray(array));
 }
 
 cudaError_t gmemrt_cudaFreeAsync(const char *file, int line, int col, void *ptr,

@@ -39,11 +39,20 @@ enum gmemrt_family {
   FAM_CU_DEVICE,  /* cuMemAlloc, cuMemAllocAsync */
   FAM_CU_MANAGED, /* cuMemAllocManaged */
   FAM_CU_HOST,    /* cuMemAllocHost */
+  FAM_ARRAY,      /* cudaMallocArray, cudaMalloc3DArray */
   FAM_COUNT
 };
 extern const char *const gmemrt_family_names[FAM_COUNT];
 
-enum gmemrt_free_api { FREE_CUDA, FREE_HOST, FREE_ASYNC, FREE_CU, FREE_CU_HOST, FREE_API_COUNT };
+enum gmemrt_free_api {
+  FREE_CUDA,
+  FREE_HOST,
+  FREE_ASYNC,
+  FREE_CU,
+  FREE_CU_HOST,
+  FREE_ARRAY,
+  FREE_API_COUNT
+};
 extern const char *const gmemrt_free_names[FREE_API_COUNT];
 
 /* ---- records (record.c) ---- */

@@ -11,12 +11,10 @@
 const char *const gmemrt_family_names[FAM_COUNT] = {
     [FAM_DEVICE] = "cuda-device", [FAM_MANAGED] = "cuda-managed", [FAM_HOST] = "cuda-host",
     [FAM_ASYNC] = "cuda-async",   [FAM_CU_DEVICE] = "cu-device",  [FAM_CU_MANAGED] = "cu-managed",
-    [FAM_CU_HOST] = "cu-host"};
-const char *const gmemrt_free_names[FREE_API_COUNT] = {[FREE_CUDA] = "cudaFree",
-                                                       [FREE_HOST] = "cudaFreeHost",
-                                                       [FREE_ASYNC] = "cudaFreeAsync",
-                                                       [FREE_CU] = "cuMemFree",
-                                                       [FREE_CU_HOST] = "cuMemFreeHost"};
+    [FAM_CU_HOST] = "cu-host",    [FAM_ARRAY] = "cuda-array"};
+const char *const gmemrt_free_names[FREE_API_COUNT] = {
+    [FREE_CUDA] = "cudaFree", [FREE_HOST] = "cudaFreeHost",     [FREE_ASYNC] = "cudaFreeAsync",
+    [FREE_CU] = "cuMemFree",  [FREE_CU_HOST] = "cuMemFreeHost", [FREE_ARRAY] = "cudaFreeArray"};
 
 gmemrt_state gmemrt = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -272,6 +270,8 @@ static int free_accepts(int free_api, int family) {
   case FREE_HOST:
   case FREE_CU_HOST:
     return family == FAM_HOST || family == FAM_CU_HOST;
+  case FREE_ARRAY:
+    return family == FAM_ARRAY;
   default:
     return 0;
   }

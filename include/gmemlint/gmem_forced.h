@@ -40,6 +40,15 @@ cudaError_t gmemrt_cudaMallocAsync(const char *file, int line, int col, void **p
                                    cudaStream_t stream);
 cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *file, int line, int col, void **ptr,
                                            size_t size, cudaMemPool_t pool, cudaStream_t stream);
+cudaError_t gmemrt_cudaMalloc3D(const char *file, int line, int col, struct cudaPitchedPtr *pp,
+                                struct cudaExtent extent);
+cudaError_t gmemrt_cudaMallocArray(const char *file, int line, int col, cudaArray_t *array,
+                                   const struct cudaChannelFormatDesc *desc, size_t width,
+                                   size_t height, unsigned int flags);
+cudaError_t gmemrt_cudaMalloc3DArray(const char *file, int line, int col, cudaArray_t *array,
+                                     const struct cudaChannelFormatDesc *desc,
+                                     struct cudaExtent extent, unsigned int flags);
+cudaError_t gmemrt_cudaFreeArray(const char *file, int line, int col, cudaArray_t array);
 cudaError_t gmemrt_cudaFree(const char *file, int line, int col, void *ptr);
 cudaError_t gmemrt_cudaFreeHost(const char *file, int line, int col, void *ptr);
 cudaError_t gmemrt_cudaFreeAsync(const char *file, int line, int col, void *ptr,
@@ -113,6 +122,16 @@ static inline cudaError_t gmemrt_cudaMemcpyAsync(const char *f, int l, int c, vo
                                                  enum cudaMemcpyKind kind) {
   return gmemrt_cudaMemcpyAsync(f, l, c, dst, src, n, kind, 0);
 }
+static inline cudaError_t gmemrt_cudaMallocArray(const char *f, int l, int c, cudaArray_t *a,
+                                                 const struct cudaChannelFormatDesc *d, size_t w,
+                                                 size_t h = 0) {
+  return gmemrt_cudaMallocArray(f, l, c, a, d, w, h, 0);
+}
+static inline cudaError_t gmemrt_cudaMalloc3DArray(const char *f, int l, int c, cudaArray_t *a,
+                                                   const struct cudaChannelFormatDesc *d,
+                                                   struct cudaExtent e) {
+  return gmemrt_cudaMalloc3DArray(f, l, c, a, d, e, 0);
+}
 static inline cudaError_t gmemrt_cudaMallocManaged(const char *f, int l, int c, void **p,
                                                    size_t n) {
   return gmemrt_cudaMallocManaged(f, l, c, p, n, cudaMemAttachGlobal);
@@ -128,6 +147,10 @@ static inline cudaError_t gmemrt_cudaMallocManaged(const char *f, int l, int c, 
 #define cudaMallocAsync(...) gmemrt_cudaMallocAsync(GMEMRT_SITE, __VA_ARGS__)
 #define cudaMallocFromPoolAsync(...) gmemrt_cudaMallocFromPoolAsync(GMEMRT_SITE, __VA_ARGS__)
 #define cudaFree(...) gmemrt_cudaFree(GMEMRT_SITE, __VA_ARGS__)
+#define cudaMalloc3D(...) gmemrt_cudaMalloc3D(GMEMRT_SITE, __VA_ARGS__)
+#define cudaMallocArray(...) gmemrt_cudaMallocArray(GMEMRT_SITE, __VA_ARGS__)
+#define cudaMalloc3DArray(...) gmemrt_cudaMalloc3DArray(GMEMRT_SITE, __VA_ARGS__)
+#define cudaFreeArray(...) gmemrt_cudaFreeArray(GMEMRT_SITE, __VA_ARGS__)
 #define cudaFreeHost(...) gmemrt_cudaFreeHost(GMEMRT_SITE, __VA_ARGS__)
 #define cudaFreeAsync(...) gmemrt_cudaFreeAsync(GMEMRT_SITE, __VA_ARGS__)
 #define cudaMemcpy(...) gmemrt_cudaMemcpy(GMEMRT_SITE, __VA_ARGS__)

@@ -205,6 +205,19 @@ def driver(binary):
     check(host["frees"] == {"cuMemFree": 1, "cuMemFreeHost": 1} and host["live_bytes"] == 0, host)
 
 
+def arrays(binary):
+    _, (d,) = run(binary, "arrays")
+    by_api = {s["api"]: s for s in d["sites"] if s.get("kind") == "alloc"}
+    p3 = by_api["cudaMalloc3D"]
+    check(p3["bytes_total"] == 1024 * 4 * 2 and p3["live_bytes"] == 8192, p3)
+    arr = by_api["cudaMallocArray"]
+    check(arr["family"] == "cuda-array" and arr["bytes_total"] == 2048, arr)
+    check(arr["frees"] == {"cudaFreeArray": 1} and arr["live_bytes"] == 0, arr)
+    a3 = by_api["cudaMalloc3DArray"]
+    check(a3["bytes_total"] == 256 and a3["wrong_family_frees"] == 1, a3)
+    check(a3["frees"] == {"cudaFree": 1, "cudaFreeArray": 1} and a3["live_bytes"] == 0, a3)
+
+
 def options(binary):
     proc, (d,) = run(binary, "leak", {"GMEMRT_STACK_DEPTH": "lots", "GMEMRT_BOGUS": "1"})
     check("GMEMRT_STACK_DEPTH=lots is not valid" in proc.stderr, proc.stderr)

@@ -146,6 +146,20 @@ static int driver(void) {
   return 0;
 }
 
+static int arrays(void) {
+  struct cudaPitchedPtr pp;
+  cudaMalloc3D(&pp, make_cudaExtent(1000, 4, 2)); /* pitch 1024: 8192 bytes, leaked */
+  struct cudaChannelFormatDesc desc =
+      cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+  cudaArray_t a, b;
+  cudaMallocArray(&a, &desc, 64, 8, 0);                      /* 64 x 8 floats: 2048 bytes */
+  cudaMalloc3DArray(&b, &desc, make_cudaExtent(4, 4, 4), 0); /* 256 bytes */
+  cudaFreeArray(a);
+  cudaFree(b); /* the wrong family for an array */
+  cudaFreeArray(b);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -170,6 +184,8 @@ int main(int argc, char **argv) {
     return sampled();
   if (strcmp(mode, "driver") == 0)
     return driver();
+  if (strcmp(mode, "arrays") == 0)
+    return arrays();
   fprintf(stderr, "usage: scenarios leak|wrong-family|fragmentation|threads|crash|fork|copies\n");
   return 2;
 }

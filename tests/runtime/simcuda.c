@@ -233,3 +233,39 @@ CUresult cuMemFreeHost(void *p) {
   free(p);
   return CUDA_SUCCESS;
 }
+
+/* pitched 3D memory and CUDA arrays (array handles are host allocations here) */
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp, struct cudaExtent e) {
+  size_t pitch = (e.width + 511) / 512 * 512;
+  void *p;
+  cudaError_t rc = device_alloc(&p, pitch * e.height * e.depth);
+  if (rc == cudaSuccess) {
+    pp->ptr = p;
+    pp->pitch = pitch;
+    pp->xsize = e.width;
+    pp->ysize = e.height;
+  }
+  return rc;
+}
+cudaError_t cudaMallocArray(cudaArray_t *a, const struct cudaChannelFormatDesc *d, size_t w,
+                            size_t h, unsigned int flags) {
+  (void)d;
+  (void)w;
+  (void)h;
+  (void)flags;
+  *a = (cudaArray_t)malloc(16);
+  return *a ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaMalloc3DArray(cudaArray_t *a, const struct cudaChannelFormatDesc *d,
+                              struct cudaExtent e, unsigned int flags) {
+  return cudaMallocArray(a, d, e.width, e.height, flags);
+}
+cudaError_t cudaFreeArray(cudaArray_t a) {
+  free(a);
+  return cudaSuccess;
+}
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                   enum cudaChannelFormatKind f) {
+  struct cudaChannelFormatDesc d = {x, y, z, w, f};
+  return d;
+}
