@@ -10,12 +10,25 @@ typedef CUresult (*alloc_fn)(CUdeviceptr *, size_t);
 typedef CUresult (*alloc_managed_fn)(CUdeviceptr *, size_t, unsigned int);
 typedef CUresult (*alloc_host_fn)(void **, size_t);
 
+/* A driver function: from the program's own symbols, else from libcuda.so.1 itself (a linker
+ * with --as-needed drops -lcuda when the hooks are the only callers). */
+static void *driver_sym(const char *sym) {
+  void *f = dlsym(RTLD_DEFAULT, sym);
+  if (!f) {
+    static void *libcuda;
+    if (!libcuda)
+      libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    f = libcuda ? dlsym(libcuda, sym) : NULL;
+  }
+  return f;
+}
+
 /* Looks a driver function up once; the pointer is written before it is used, and every thread
  * that races here writes the same value. */
 #define REAL(type, name, sym)                                                                      \
   static type name;                                                                                \
   if (!name)                                                                                       \
-    *(void **)&name = dlsym(RTLD_DEFAULT, sym);
+    *(void **)&name = driver_sym(sym);
 
 static CUresult missing(const char *sym) {
   static int warned;
@@ -86,7 +99,7 @@ static CUresult call_free(void *p) {
 
 CUresult gmemrt_cuMemFree(const char *file, int line, int col, CUdeviceptr dptr) {
   if (!real_free)
-    *(void **)&real_free = dlsym(RTLD_DEFAULT, "cuMemFree_v2");
+    *(void **)&real_free = driver_sym("cuMemFree_v2");
   if (!real_free)
     return missing("cuMemFree_v2");
   if (!gmemrt_hooks_enabled())
@@ -102,7 +115,7 @@ static CUresult call_free_host(void *p) {
 
 CUresult gmemrt_cuMemFreeHost(const char *file, int line, int col, void *p) {
   if (!real_free_host)
-    *(void **)&real_free_host = dlsym(RTLD_DEFAULT, "cuMemFreeHost");
+    *(void **)&real_free_host = driver_sym("cuMemFreeHost");
   if (!real_free_host)
     return missing("cuMemFreeHost");
   if (!gmemrt_hooks_enabled())

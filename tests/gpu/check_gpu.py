@@ -64,7 +64,7 @@ print(f"nvml: {nv['reason']}, {len(nv['samples'])} samples; first {nv['samples']
       f"last {nv['samples'][-1:]}")
 assert nv["available"] and nv["samples"], nv["reason"]
 drv = one("driver-*.json")
-leak_site = site(drv, "driver.cu", 9)
+leak_site = site(drv, "driver.cu", 9)  # the cuMemAlloc line
 man_site = site(drv, "driver.cu", 10)
 print(f"driver API: cuMemAlloc site {leak_site['family']} live {leak_site['live_bytes']} bytes; "
       f"cuMemAllocManaged site frees {man_site['frees']}")
