@@ -34,6 +34,13 @@ static void child_after_fork(void) {
   gmemrt.steps = 0;
   gmemrt.nooms = 0;
   gmemrt.ntimeline = 0;
+  /* everything below names the parent's sites, which the child no longer has */
+  memset(gmemrt.freed_ring, 0, sizeof gmemrt.freed_ring);
+  gmemrt.freed_next = 0;
+  gmemrt.nmanaged = 0;
+  gmemrt.npools = 0;
+  gmemrt.async_calls = 0;
+  gmemrt.nnvml = 0; /* the sampling thread is not copied into the child either */
   gmemrt.start_ms = gmemrt_now_ms();
 }
 
