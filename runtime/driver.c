@@ -81,44 +81,37 @@ CUresult gmemrt_cuMemAllocHost(const char *file, int line, int col, void **pp, s
                     rc == CUDA_SUCCESS ? *pp : NULL, size, t0);
 }
 
-static CUresult free_hook(const char *file, int line, int col, const char *api, int free_api,
-                          void *ptr, CUresult (*call)(void *), void *arg) {
+typedef CUresult (*free_fn)(CUdeviceptr);
+typedef CUresult (*free_host_fn)(void *);
+
+CUresult gmemrt_cuMemFree(const char *file, int line, int col, CUdeviceptr dptr) {
+  REAL(free_fn, real, "cuMemFree_v2")
+  if (!real)
+    return missing("cuMemFree_v2");
+  if (!gmemrt_hooks_enabled())
+    return real(dptr);
   int site, was_live;
   struct live_entry saved;
   uint64_t t0;
-  gmemrt_before_free(file, line, col, api, free_api, ptr, &site, &was_live, &saved, &t0);
-  CUresult rc = call(arg);
+  gmemrt_before_free(file, line, col, "cuMemFree", FREE_CU, (void *)(uintptr_t)dptr, &site,
+                     &was_live, &saved, &t0);
+  CUresult rc = real(dptr);
   gmemrt_after_free(site, was_live, &saved, rc == CUDA_SUCCESS, t0);
   return rc;
 }
 
-static CUresult (*real_free)(CUdeviceptr);
-static CUresult call_free(void *p) {
-  return real_free((CUdeviceptr)(uintptr_t)p);
-}
-
-CUresult gmemrt_cuMemFree(const char *file, int line, int col, CUdeviceptr dptr) {
-  if (!real_free)
-    *(void **)&real_free = driver_sym("cuMemFree_v2");
-  if (!real_free)
-    return missing("cuMemFree_v2");
-  if (!gmemrt_hooks_enabled())
-    return real_free(dptr);
-  return free_hook(file, line, col, "cuMemFree", FREE_CU, (void *)(uintptr_t)dptr, call_free,
-                   (void *)(uintptr_t)dptr);
-}
-
-static CUresult (*real_free_host)(void *);
-static CUresult call_free_host(void *p) {
-  return real_free_host(p);
-}
-
 CUresult gmemrt_cuMemFreeHost(const char *file, int line, int col, void *p) {
-  if (!real_free_host)
-    *(void **)&real_free_host = driver_sym("cuMemFreeHost");
-  if (!real_free_host)
+  REAL(free_host_fn, real, "cuMemFreeHost")
+  if (!real)
     return missing("cuMemFreeHost");
   if (!gmemrt_hooks_enabled())
-    return real_free_host(p);
-  return free_hook(file, line, col, "cuMemFreeHost", FREE_CU_HOST, p, call_free_host, p);
+    return real(p);
+  int site, was_live;
+  struct live_entry saved;
+  uint64_t t0;
+  gmemrt_before_free(file, line, col, "cuMemFreeHost", FREE_CU_HOST, p, &site, &was_live, &saved,
+                     &t0);
+  CUresult rc = real(p);
+  gmemrt_after_free(site, was_live, &saved, rc == CUDA_SUCCESS, t0);
+  return rc;
 }

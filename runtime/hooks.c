@@ -215,20 +215,12 @@ cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *file, int line, int col, 
 #define FREE_HOOK(api, free_api, call)                                                             \
   if (!enabled())                                                                                  \
     return call;                                                                                   \
+  int site, was_live;                                                                              \
   struct live_entry saved;                                                                         \
-  pthread_mutex_lock(&gmemrt.lock);                                                                \
-  int site = gmemrt_site_for(file, line, col, api, -2);                                            \
-  int was_live = gmemrt_free_begin(ptr, free_api, &saved);                                         \
-  pthread_mutex_unlock(&gmemrt.lock);                                                              \
-  uint64_t t0 = start_clock();                                                                     \
+  uint64_t t0;                                                                                     \
+  gmemrt_before_free(file, line, col, api, free_api, ptr, &site, &was_live, &saved, &t0);          \
   cudaError_t rc = call;                                                                           \
-  uint64_t ns = stop_clock(t0);                                                                    \
-  if (was_live && rc != cudaSuccess) {                                                             \
-    pthread_mutex_lock(&gmemrt.lock);                                                              \
-    gmemrt_free_failed(&saved);                                                                    \
-    pthread_mutex_unlock(&gmemrt.lock);                                                            \
-  }                                                                                                \
-  gmemrt_add_free_ns(site, ns);                                                                    \
+  gmemrt_after_free(site, was_live, &saved, rc == cudaSuccess, t0);                                \
   return rc
 
 cudaError_t gmemrt_cudaFree(const char *file, int line, int col, void *ptr) {
