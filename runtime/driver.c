@@ -13,7 +13,11 @@ typedef CUresult (*alloc_host_fn)(void **, size_t);
 /* A driver function: from the program's own symbols, else from libcuda.so.1 itself (a linker
  * with --as-needed drops -lcuda when the hooks are the only callers). */
 static void *driver_sym(const char *sym) {
+#ifdef GMEMRT_PRELOAD
+  void *f = dlsym(RTLD_NEXT, sym); /* the library defines these names itself */
+#else
   void *f = dlsym(RTLD_DEFAULT, sym);
+#endif
   if (!f) {
     static void *libcuda;
     if (!libcuda)
@@ -37,14 +41,14 @@ static CUresult missing(const char *sym) {
   return CUDA_ERROR_NOT_FOUND;
 }
 
-static CUresult alloc_done(const char *file, int line, int col, const char *api, int family,
-                           CUresult rc, void *ptr, uint64_t size, uint64_t t0) {
-  gmemrt_after_alloc(file, line, col, api, family, rc == CUDA_SUCCESS,
-                     rc == CUDA_ERROR_OUT_OF_MEMORY, rc == CUDA_SUCCESS ? ptr : NULL, size, t0);
+static CUresult alloc_done(const gmemrt_where *w, const char *api, int family, CUresult rc,
+                           void *ptr, uint64_t size, uint64_t t0) {
+  gmemrt_after_alloc(w, api, family, rc == CUDA_SUCCESS, rc == CUDA_ERROR_OUT_OF_MEMORY,
+                     rc == CUDA_SUCCESS ? ptr : NULL, size, t0);
   return rc;
 }
 
-CUresult gmemrt_cuMemAlloc(const char *file, int line, int col, CUdeviceptr *dptr, size_t size) {
+static CUresult hook_cuMemAlloc(const gmemrt_where *w, CUdeviceptr *dptr, size_t size) {
   REAL(alloc_fn, real, "cuMemAlloc_v2")
   if (!real)
     return missing("cuMemAlloc_v2");
@@ -52,12 +56,12 @@ CUresult gmemrt_cuMemAlloc(const char *file, int line, int col, CUdeviceptr *dpt
     return real(dptr, size);
   uint64_t t0 = gmemrt_start_clock();
   CUresult rc = real(dptr, size);
-  return alloc_done(file, line, col, "cuMemAlloc", FAM_CU_DEVICE, rc,
+  return alloc_done(w, "cuMemAlloc", FAM_CU_DEVICE, rc,
                     rc == CUDA_SUCCESS ? (void *)(uintptr_t)*dptr : NULL, size, t0);
 }
 
-CUresult gmemrt_cuMemAllocManaged(const char *file, int line, int col, CUdeviceptr *dptr,
-                                  size_t size, unsigned int flags) {
+static CUresult hook_cuMemAllocManaged(const gmemrt_where *w, CUdeviceptr *dptr, size_t size,
+                                       unsigned int flags) {
   REAL(alloc_managed_fn, real, "cuMemAllocManaged")
   if (!real)
     return missing("cuMemAllocManaged");
@@ -65,11 +69,11 @@ CUresult gmemrt_cuMemAllocManaged(const char *file, int line, int col, CUdevicep
     return real(dptr, size, flags);
   uint64_t t0 = gmemrt_start_clock();
   CUresult rc = real(dptr, size, flags);
-  return alloc_done(file, line, col, "cuMemAllocManaged", FAM_CU_MANAGED, rc,
+  return alloc_done(w, "cuMemAllocManaged", FAM_CU_MANAGED, rc,
                     rc == CUDA_SUCCESS ? (void *)(uintptr_t)*dptr : NULL, size, t0);
 }
 
-CUresult gmemrt_cuMemAllocHost(const char *file, int line, int col, void **pp, size_t size) {
+static CUresult hook_cuMemAllocHost(const gmemrt_where *w, void **pp, size_t size) {
   REAL(alloc_host_fn, real, "cuMemAllocHost_v2")
   if (!real)
     return missing("cuMemAllocHost_v2");
@@ -77,14 +81,14 @@ CUresult gmemrt_cuMemAllocHost(const char *file, int line, int col, void **pp, s
     return real(pp, size);
   uint64_t t0 = gmemrt_start_clock();
   CUresult rc = real(pp, size);
-  return alloc_done(file, line, col, "cuMemAllocHost", FAM_CU_HOST, rc,
-                    rc == CUDA_SUCCESS ? *pp : NULL, size, t0);
+  return alloc_done(w, "cuMemAllocHost", FAM_CU_HOST, rc, rc == CUDA_SUCCESS ? *pp : NULL, size,
+                    t0);
 }
 
 typedef CUresult (*free_fn)(CUdeviceptr);
 typedef CUresult (*free_host_fn)(void *);
 
-CUresult gmemrt_cuMemFree(const char *file, int line, int col, CUdeviceptr dptr) {
+static CUresult hook_cuMemFree(const gmemrt_where *w, CUdeviceptr dptr) {
   REAL(free_fn, real, "cuMemFree_v2")
   if (!real)
     return missing("cuMemFree_v2");
@@ -93,14 +97,14 @@ CUresult gmemrt_cuMemFree(const char *file, int line, int col, CUdeviceptr dptr)
   int site, was_live;
   struct live_entry saved;
   uint64_t t0;
-  gmemrt_before_free(file, line, col, "cuMemFree", FREE_CU, (void *)(uintptr_t)dptr, &site,
-                     &was_live, &saved, &t0);
+  gmemrt_before_free(w, "cuMemFree", FREE_CU, (void *)(uintptr_t)dptr, &site, &was_live, &saved,
+                     &t0);
   CUresult rc = real(dptr);
   gmemrt_after_free(site, was_live, &saved, rc == CUDA_SUCCESS, t0);
   return rc;
 }
 
-CUresult gmemrt_cuMemFreeHost(const char *file, int line, int col, void *p) {
+static CUresult hook_cuMemFreeHost(const gmemrt_where *w, void *p) {
   REAL(free_host_fn, real, "cuMemFreeHost")
   if (!real)
     return missing("cuMemFreeHost");
@@ -109,9 +113,38 @@ CUresult gmemrt_cuMemFreeHost(const char *file, int line, int col, void *p) {
   int site, was_live;
   struct live_entry saved;
   uint64_t t0;
-  gmemrt_before_free(file, line, col, "cuMemFreeHost", FREE_CU_HOST, p, &site, &was_live, &saved,
-                     &t0);
+  gmemrt_before_free(w, "cuMemFreeHost", FREE_CU_HOST, p, &site, &was_live, &saved, &t0);
   CUresult rc = real(p);
   gmemrt_after_free(site, was_live, &saved, rc == CUDA_SUCCESS, t0);
   return rc;
 }
+
+/* The forced-include entry points, and in the preloaded library the driver's own names. */
+#define SOURCE_WHERE                                                                               \
+  { .file = file, .line = line, .col = col, .ret = (uintptr_t)__builtin_return_address(0) }
+#define UNPAREN(...) __VA_ARGS__
+#ifdef GMEMRT_PRELOAD
+#define HOOK(name, sym, params, args)                                                              \
+  CUresult gmemrt_##name(const char *file, int line, int col, UNPAREN params) {                    \
+    gmemrt_where w = SOURCE_WHERE;                                                                 \
+    return hook_##name(&w, UNPAREN args);                                                          \
+  }                                                                                                \
+  CUresult sym params {                                                                            \
+    gmemrt_where w = {.pc = (uintptr_t)__builtin_return_address(0),                                \
+                      .ret = (uintptr_t)__builtin_return_address(0)};                              \
+    return hook_##name(&w, UNPAREN args);                                                          \
+  }
+#else
+#define HOOK(name, sym, params, args)                                                              \
+  CUresult gmemrt_##name(const char *file, int line, int col, UNPAREN params) {                    \
+    gmemrt_where w = SOURCE_WHERE;                                                                 \
+    return hook_##name(&w, UNPAREN args);                                                          \
+  }
+#endif
+
+HOOK(cuMemAlloc, cuMemAlloc_v2, (CUdeviceptr * dptr, size_t size), (dptr, size))
+HOOK(cuMemAllocManaged, cuMemAllocManaged, (CUdeviceptr * dptr, size_t size, unsigned int flags),
+     (dptr, size, flags))
+HOOK(cuMemAllocHost, cuMemAllocHost_v2, (void **pp, size_t size), (pp, size))
+HOOK(cuMemFree, cuMemFree_v2, (CUdeviceptr dptr), (dptr))
+HOOK(cuMemFreeHost, cuMemFreeHost, (void *p), (p))

@@ -1,6 +1,7 @@
 /* The hooks gmem_forced.h routes calls to. Each calls the real function, records what happened
  * at its site, and returns exactly what the real call returned. */
 #include "internal.h"
+#include "real.h"
 
 #include <cuda_runtime.h>
 
@@ -30,25 +31,24 @@ uint64_t gmemrt_start_clock(void) {
   return start_clock();
 }
 
-static cudaError_t after_alloc(const char *file, int line, int col, const char *api, int family,
-                               cudaError_t rc, void **ptr, uint64_t size, uint64_t t0) {
-  gmemrt_after_alloc(file, line, col, api, family, rc == cudaSuccess,
-                     rc == cudaErrorMemoryAllocation, ptr && rc == cudaSuccess ? *ptr : NULL, size,
-                     t0);
+static cudaError_t after_alloc(const gmemrt_where *w, const char *api, int family, cudaError_t rc,
+                               void **ptr, uint64_t size, uint64_t t0) {
+  gmemrt_after_alloc(w, api, family, rc == cudaSuccess, rc == cudaErrorMemoryAllocation,
+                     ptr && rc == cudaSuccess ? *ptr : NULL, size, t0);
   return rc;
 }
 
-int gmemrt_after_alloc(const char *file, int line, int col, const char *api, int family, int ok,
+int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int ok,
                        int out_of_memory, void *ptr, uint64_t size, uint64_t t0) {
   uint64_t ns = stop_clock(t0);
   gmemrt_after_cuda_call();
   pthread_mutex_lock(&gmemrt.lock);
-  int site = gmemrt_site_for(file, line, col, api, family);
+  int site = gmemrt_site_for(w, api, family);
   gmemrt_site *s = site >= 0 ? gmemrt_site_at((size_t)site) : NULL;
   if (s && s->calls + s->failed_calls < 64) {
     /* the calling thread's device, for a site's first calls (a cheap query, but not free) */
     int device = 0;
-    cudaGetDevice(&device);
+    CUDA_REAL(cudaGetDevice)(&device);
     if (s->calls + s->failed_calls == 0)
       s->device = device;
     else if (s->device != device)
@@ -56,7 +56,7 @@ int gmemrt_after_alloc(const char *file, int line, int col, const char *api, int
   }
   if (ok && ptr) {
     gmemrt_record_alloc(site, ptr, size, family, ns);
-    gmemrt_capture_stack(site);
+    gmemrt_capture_stack(site, w->ret);
   } else {
     gmemrt_record_failed_alloc(site, size, ns);
   }
@@ -66,11 +66,10 @@ int gmemrt_after_alloc(const char *file, int line, int col, const char *api, int
   return site;
 }
 
-void gmemrt_before_free(const char *file, int line, int col, const char *api, int free_api,
-                        void *ptr, int *site, int *was_live, struct live_entry *saved,
-                        uint64_t *t0) {
+void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, void *ptr, int *site,
+                        int *was_live, struct live_entry *saved, uint64_t *t0) {
   pthread_mutex_lock(&gmemrt.lock);
-  *site = gmemrt_site_for(file, line, col, api, -2);
+  *site = gmemrt_site_for(w, api, -2);
   *was_live = gmemrt_free_begin(ptr, free_api, saved);
   pthread_mutex_unlock(&gmemrt.lock);
   *t0 = start_clock();
@@ -87,76 +86,109 @@ void gmemrt_after_free(int site, int was_live, const struct live_entry *saved, i
   gmemrt_add_free_ns(site, ns);
 }
 
+/* Each hook exists in two forms that share one body: gmemrt_<api>(file, line, column, ...) for
+ * calls gmem_forced.h routes here, and, in the preloaded library, <api>(...) itself, whose site
+ * is the caller's return address. */
+#define SOURCE_WHERE                                                                               \
+  { .file = file, .line = line, .col = col, .ret = (uintptr_t)__builtin_return_address(0) }
+#define CALLER_WHERE                                                                               \
+  { .pc = (uintptr_t)__builtin_return_address(0), .ret = (uintptr_t)__builtin_return_address(0) }
+#ifdef GMEMRT_PRELOAD
+#define HOOK(name, params, args)                                                                   \
+  cudaError_t gmemrt_##name(const char *file, int line, int col, GMEMRT_UNPAREN params) {          \
+    gmemrt_where w = SOURCE_WHERE;                                                                 \
+    return hook_##name(&w, GMEMRT_UNPAREN args);                                                   \
+  }                                                                                                \
+  cudaError_t name params {                                                                        \
+    gmemrt_where w = CALLER_WHERE;                                                                 \
+    return hook_##name(&w, GMEMRT_UNPAREN args);                                                   \
+  }
+#else
+#define HOOK(name, params, args)                                                                   \
+  cudaError_t gmemrt_##name(const char *file, int line, int col, GMEMRT_UNPAREN params) {          \
+    gmemrt_where w = SOURCE_WHERE;                                                                 \
+    return hook_##name(&w, GMEMRT_UNPAREN args);                                                   \
+  }
+#endif
+#define GMEMRT_UNPAREN(...) __VA_ARGS__
+
 #define ALLOC_HOOK(api, family, size_expr, call)                                                   \
   if (!enabled())                                                                                  \
     return call;                                                                                   \
   uint64_t t0 = start_clock();                                                                     \
   cudaError_t rc = call;                                                                           \
-  return after_alloc(file, line, col, api, family, rc, ptr, (uint64_t)(size_expr), t0)
+  return after_alloc(w, api, family, rc, ptr, (uint64_t)(size_expr), t0)
 
-cudaError_t gmemrt_cudaMalloc(const char *file, int line, int col, void **ptr, size_t size) {
-  ALLOC_HOOK("cudaMalloc", FAM_DEVICE, size, cudaMalloc(ptr, size));
+static cudaError_t hook_cudaMalloc(const gmemrt_where *w, void **ptr, size_t size) {
+  ALLOC_HOOK("cudaMalloc", FAM_DEVICE, size, CUDA_REAL(cudaMalloc)(ptr, size));
 }
+HOOK(cudaMalloc, (void **ptr, size_t size), (ptr, size))
 
-cudaError_t gmemrt_cudaMallocManaged(const char *file, int line, int col, void **ptr, size_t size,
-                                     unsigned int flags) {
-  ALLOC_HOOK("cudaMallocManaged", FAM_MANAGED, size, cudaMallocManaged(ptr, size, flags));
+static cudaError_t hook_cudaMallocManaged(const gmemrt_where *w, void **ptr, size_t size,
+                                          unsigned int flags) {
+  ALLOC_HOOK("cudaMallocManaged", FAM_MANAGED, size,
+             CUDA_REAL(cudaMallocManaged)(ptr, size, flags));
 }
+HOOK(cudaMallocManaged, (void **ptr, size_t size, unsigned int flags), (ptr, size, flags))
 
-cudaError_t gmemrt_cudaMallocHost(const char *file, int line, int col, void **ptr, size_t size) {
-  ALLOC_HOOK("cudaMallocHost", FAM_HOST, size, cudaMallocHost(ptr, size));
+static cudaError_t hook_cudaMallocHost(const gmemrt_where *w, void **ptr, size_t size) {
+  ALLOC_HOOK("cudaMallocHost", FAM_HOST, size, CUDA_REAL(cudaMallocHost)(ptr, size));
 }
+HOOK(cudaMallocHost, (void **ptr, size_t size), (ptr, size))
 
-cudaError_t gmemrt_cudaHostAlloc(const char *file, int line, int col, void **ptr, size_t size,
-                                 unsigned int flags) {
-  ALLOC_HOOK("cudaHostAlloc", FAM_HOST, size, cudaHostAlloc(ptr, size, flags));
+static cudaError_t hook_cudaHostAlloc(const gmemrt_where *w, void **ptr, size_t size,
+                                      unsigned int flags) {
+  ALLOC_HOOK("cudaHostAlloc", FAM_HOST, size, CUDA_REAL(cudaHostAlloc)(ptr, size, flags));
 }
+HOOK(cudaHostAlloc, (void **ptr, size_t size, unsigned int flags), (ptr, size, flags))
 
-cudaError_t gmemrt_cudaMallocPitch(const char *file, int line, int col, void **ptr, size_t *pitch,
-                                   size_t width, size_t height) {
+static cudaError_t hook_cudaMallocPitch(const gmemrt_where *w, void **ptr, size_t *pitch,
+                                        size_t width, size_t height) {
   if (!enabled())
-    return cudaMallocPitch(ptr, pitch, width, height);
+    return CUDA_REAL(cudaMallocPitch)(ptr, pitch, width, height);
   uint64_t t0 = start_clock();
-  cudaError_t rc = cudaMallocPitch(ptr, pitch, width, height);
+  cudaError_t rc = CUDA_REAL(cudaMallocPitch)(ptr, pitch, width, height);
   uint64_t size = rc == cudaSuccess && pitch ? (uint64_t)*pitch * height : (uint64_t)width * height;
-  return after_alloc(file, line, col, "cudaMallocPitch", FAM_DEVICE, rc, ptr, size, t0);
+  return after_alloc(w, "cudaMallocPitch", FAM_DEVICE, rc, ptr, size, t0);
 }
+HOOK(cudaMallocPitch, (void **ptr, size_t *pitch, size_t width, size_t height),
+     (ptr, pitch, width, height))
 
-/* Remembers the pool an allocation came from, and samples the pools now and then. */
+/* Remembers that stream-ordered pools are in use, and samples them now and then. Each thread
+ * remembers the last pool it reported, so the common case takes no lock. */
+static __thread void *thread_noted_pool;
+static __thread int thread_noted_default;
+
 static void note_pool(cudaMemPool_t pool) {
-  int device = 0;
-  pthread_mutex_lock(&gmemrt.lock);
-  int first = gmemrt.async_calls++ == 0;
-  int sample = (gmemrt.async_calls & 4095) == 0;
-  int known = 0;
-  for (int i = 0; i < gmemrt.npools; i++)
-    known |= gmemrt.pools[i].handle == (void *)pool;
-  pthread_mutex_unlock(&gmemrt.lock);
-  if (!pool && (first || !known)) {
-    cudaGetDevice(&device);
+  uint64_t n = __atomic_add_fetch(&gmemrt.async_calls, 1, __ATOMIC_RELAXED);
+  if (pool ? thread_noted_pool != (void *)pool : !thread_noted_default) {
     pthread_mutex_lock(&gmemrt.lock);
-    gmemrt_pool_note(NULL, device);
+    if (pool)
+      gmemrt_pool_note((void *)pool, -1);
+    else
+      gmemrt.default_pools_used = 1;
     pthread_mutex_unlock(&gmemrt.lock);
-  } else if (pool && !known) {
-    pthread_mutex_lock(&gmemrt.lock);
-    gmemrt_pool_note((void *)pool, -1);
-    pthread_mutex_unlock(&gmemrt.lock);
+    if (pool)
+      thread_noted_pool = (void *)pool;
+    else
+      thread_noted_default = 1;
   }
-  if (sample)
+  if ((n & 4095) == 0)
     gmemrt_pools_sample();
 }
 
-cudaError_t gmemrt_cudaMalloc3D(const char *file, int line, int col, struct cudaPitchedPtr *pp,
-                                struct cudaExtent extent) {
+static cudaError_t hook_cudaMalloc3D(const gmemrt_where *w, struct cudaPitchedPtr *pp,
+                                     struct cudaExtent extent) {
   if (!enabled())
-    return cudaMalloc3D(pp, extent);
+    return CUDA_REAL(cudaMalloc3D)(pp, extent);
   uint64_t t0 = start_clock();
-  cudaError_t rc = cudaMalloc3D(pp, extent);
+  cudaError_t rc = CUDA_REAL(cudaMalloc3D)(pp, extent);
   uint64_t size = rc == cudaSuccess ? (uint64_t)pp->pitch * extent.height * extent.depth
                                     : (uint64_t)extent.width * extent.height * extent.depth;
   void *ptr = rc == cudaSuccess ? pp->ptr : NULL;
-  return after_alloc(file, line, col, "cudaMalloc3D", FAM_DEVICE, rc, &ptr, size, t0);
+  return after_alloc(w, "cudaMalloc3D", FAM_DEVICE, rc, &ptr, size, t0);
 }
+HOOK(cudaMalloc3D, (struct cudaPitchedPtr * pp, struct cudaExtent extent), (pp, extent))
 
 /* Bytes in a CUDA array: the element size from its channel format, times its extent. */
 static uint64_t array_bytes(const struct cudaChannelFormatDesc *desc, size_t w, size_t h,
@@ -165,52 +197,62 @@ static uint64_t array_bytes(const struct cudaChannelFormatDesc *desc, size_t w, 
   return elem * (w ? w : 1) * (h ? h : 1) * (d ? d : 1);
 }
 
-cudaError_t gmemrt_cudaMallocArray(const char *file, int line, int col, cudaArray_t *array,
-                                   const struct cudaChannelFormatDesc *desc, size_t width,
-                                   size_t height, unsigned int flags) {
+static cudaError_t hook_cudaMallocArray(const gmemrt_where *w, cudaArray_t *array,
+                                        const struct cudaChannelFormatDesc *desc, size_t width,
+                                        size_t height, unsigned int flags) {
   if (!enabled())
-    return cudaMallocArray(array, desc, width, height, flags);
+    return CUDA_REAL(cudaMallocArray)(array, desc, width, height, flags);
   uint64_t t0 = start_clock();
-  cudaError_t rc = cudaMallocArray(array, desc, width, height, flags);
+  cudaError_t rc = CUDA_REAL(cudaMallocArray)(array, desc, width, height, flags);
   void *ptr = rc == cudaSuccess ? (void *)*array : NULL;
-  return after_alloc(file, line, col, "cudaMallocArray", FAM_ARRAY, rc, &ptr,
-                     array_bytes(desc, width, height, 0), t0);
+  return after_alloc(w, "cudaMallocArray", FAM_ARRAY, rc, &ptr, array_bytes(desc, width, height, 0),
+                     t0);
 }
+HOOK(cudaMallocArray,
+     (cudaArray_t * array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height,
+      unsigned int flags),
+     (array, desc, width, height, flags))
 
-cudaError_t gmemrt_cudaMalloc3DArray(const char *file, int line, int col, cudaArray_t *array,
-                                     const struct cudaChannelFormatDesc *desc,
-                                     struct cudaExtent extent, unsigned int flags) {
+static cudaError_t hook_cudaMalloc3DArray(const gmemrt_where *w, cudaArray_t *array,
+                                          const struct cudaChannelFormatDesc *desc,
+                                          struct cudaExtent extent, unsigned int flags) {
   if (!enabled())
-    return cudaMalloc3DArray(array, desc, extent, flags);
+    return CUDA_REAL(cudaMalloc3DArray)(array, desc, extent, flags);
   uint64_t t0 = start_clock();
-  cudaError_t rc = cudaMalloc3DArray(array, desc, extent, flags);
+  cudaError_t rc = CUDA_REAL(cudaMalloc3DArray)(array, desc, extent, flags);
   void *ptr = rc == cudaSuccess ? (void *)*array : NULL;
-  return after_alloc(file, line, col, "cudaMalloc3DArray", FAM_ARRAY, rc, &ptr,
+  return after_alloc(w, "cudaMalloc3DArray", FAM_ARRAY, rc, &ptr,
                      array_bytes(desc, extent.width, extent.height, extent.depth), t0);
 }
+HOOK(cudaMalloc3DArray,
+     (cudaArray_t * array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent,
+      unsigned int flags),
+     (array, desc, extent, flags))
 
-cudaError_t gmemrt_cudaMallocAsync(const char *file, int line, int col, void **ptr, size_t size,
-                                   cudaStream_t stream) {
+static cudaError_t hook_cudaMallocAsync(const gmemrt_where *w, void **ptr, size_t size,
+                                        cudaStream_t stream) {
   if (!enabled())
-    return cudaMallocAsync(ptr, size, stream);
+    return CUDA_REAL(cudaMallocAsync)(ptr, size, stream);
   uint64_t t0 = start_clock();
-  cudaError_t rc = cudaMallocAsync(ptr, size, stream);
-  cudaError_t out = after_alloc(file, line, col, "cudaMallocAsync", FAM_ASYNC, rc, ptr, size, t0);
+  cudaError_t rc = CUDA_REAL(cudaMallocAsync)(ptr, size, stream);
+  cudaError_t out = after_alloc(w, "cudaMallocAsync", FAM_ASYNC, rc, ptr, size, t0);
   note_pool(NULL);
   return out;
 }
+HOOK(cudaMallocAsync, (void **ptr, size_t size, cudaStream_t stream), (ptr, size, stream))
 
-cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *file, int line, int col, void **ptr,
-                                           size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+static cudaError_t hook_cudaMallocFromPoolAsync(const gmemrt_where *w, void **ptr, size_t size,
+                                                cudaMemPool_t pool, cudaStream_t stream) {
   if (!enabled())
-    return cudaMallocFromPoolAsync(ptr, size, pool, stream);
+    return CUDA_REAL(cudaMallocFromPoolAsync)(ptr, size, pool, stream);
   uint64_t t0 = start_clock();
-  cudaError_t rc = cudaMallocFromPoolAsync(ptr, size, pool, stream);
-  cudaError_t out =
-      after_alloc(file, line, col, "cudaMallocFromPoolAsync", FAM_ASYNC, rc, ptr, size, t0);
+  cudaError_t rc = CUDA_REAL(cudaMallocFromPoolAsync)(ptr, size, pool, stream);
+  cudaError_t out = after_alloc(w, "cudaMallocFromPoolAsync", FAM_ASYNC, rc, ptr, size, t0);
   note_pool(pool);
   return out;
 }
+HOOK(cudaMallocFromPoolAsync, (void **ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream),
+     (ptr, size, pool, stream))
 
 #define FREE_HOOK(api, free_api, call)                                                             \
   if (!enabled())                                                                                  \
@@ -218,61 +260,71 @@ cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *file, int line, int col, 
   int site, was_live;                                                                              \
   struct live_entry saved;                                                                         \
   uint64_t t0;                                                                                     \
-  gmemrt_before_free(file, line, col, api, free_api, ptr, &site, &was_live, &saved, &t0);          \
+  gmemrt_before_free(w, api, free_api, ptr, &site, &was_live, &saved, &t0);                        \
   cudaError_t rc = call;                                                                           \
   gmemrt_after_free(site, was_live, &saved, rc == cudaSuccess, t0);                                \
   return rc
 
-cudaError_t gmemrt_cudaFree(const char *file, int line, int col, void *ptr) {
-  FREE_HOOK("cudaFree", FREE_CUDA, cudaFree(ptr));
+static cudaError_t hook_cudaFree(const gmemrt_where *w, void *ptr) {
+  FREE_HOOK("cudaFree", FREE_CUDA, CUDA_REAL(cudaFree)(ptr));
 }
+HOOK(cudaFree, (void *ptr), (ptr))
 
-cudaError_t gmemrt_cudaFreeHost(const char *file, int line, int col, void *ptr) {
-  FREE_HOOK("cudaFreeHost", FREE_HOST, cudaFreeHost(ptr));
+static cudaError_t hook_cudaFreeHost(const gmemrt_where *w, void *ptr) {
+  FREE_HOOK("cudaFreeHost", FREE_HOST, CUDA_REAL(cudaFreeHost)(ptr));
 }
+HOOK(cudaFreeHost, (void *ptr), (ptr))
 
-cudaError_t gmemrt_cudaFreeArray(const char *file, int line, int col, cudaArray_t array) {
+static cudaError_t hook_cudaFreeArray(const gmemrt_where *w, cudaArray_t array) {
   void *ptr = (void *)array;
-  FREE_HOOK("cudaFreeArray", FREE_ARRAY, cudaFreeArray(array));
+  FREE_HOOK("cudaFreeArray", FREE_ARRAY, CUDA_REAL(cudaFreeArray)(array));
 }
+HOOK(cudaFreeArray, (cudaArray_t array), (array))
 
-cudaError_t gmemrt_cudaFreeAsync(const char *file, int line, int col, void *ptr,
-                                 cudaStream_t stream) {
-  FREE_HOOK("cudaFreeAsync", FREE_ASYNC, cudaFreeAsync(ptr, stream));
+static cudaError_t hook_cudaFreeAsync(const gmemrt_where *w, void *ptr, cudaStream_t stream) {
+  FREE_HOOK("cudaFreeAsync", FREE_ASYNC, CUDA_REAL(cudaFreeAsync)(ptr, stream));
 }
+HOOK(cudaFreeAsync, (void *ptr, cudaStream_t stream), (ptr, stream))
 
-static cudaError_t after_copy(const char *file, int line, int col, const char *api, uint64_t bytes,
+static cudaError_t after_copy(const gmemrt_where *w, const char *api, uint64_t bytes,
                               cudaError_t rc, uint64_t t0) {
   uint64_t ns = gmemrt_now_ns() - t0;
   pthread_mutex_lock(&gmemrt.lock);
-  gmemrt_record_copy(gmemrt_site_for(file, line, col, api, -1), bytes, ns);
+  gmemrt_record_copy(gmemrt_site_for(w, api, -1), bytes, ns);
   pthread_mutex_unlock(&gmemrt.lock);
   return rc;
 }
 
-cudaError_t gmemrt_cudaMemcpy(const char *file, int line, int col, void *dst, const void *src,
-                              size_t count, enum cudaMemcpyKind kind) {
+static cudaError_t hook_cudaMemcpy(const gmemrt_where *w, void *dst, const void *src, size_t count,
+                                   enum cudaMemcpyKind kind) {
   if (!enabled())
-    return cudaMemcpy(dst, src, count, kind);
-  uint64_t t0 = start_clock();
-  cudaError_t rc = cudaMemcpy(dst, src, count, kind);
-  return after_copy(file, line, col, "cudaMemcpy", count, rc, t0);
+    return CUDA_REAL(cudaMemcpy)(dst, src, count, kind);
+  uint64_t t0 = gmemrt_now_ns();
+  cudaError_t rc = CUDA_REAL(cudaMemcpy)(dst, src, count, kind);
+  return after_copy(w, "cudaMemcpy", count, rc, t0);
 }
+HOOK(cudaMemcpy, (void *dst, const void *src, size_t count, enum cudaMemcpyKind kind),
+     (dst, src, count, kind))
 
-cudaError_t gmemrt_cudaMemcpyAsync(const char *file, int line, int col, void *dst, const void *src,
-                                   size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) {
+static cudaError_t hook_cudaMemcpyAsync(const gmemrt_where *w, void *dst, const void *src,
+                                        size_t count, enum cudaMemcpyKind kind,
+                                        cudaStream_t stream) {
   if (!enabled())
-    return cudaMemcpyAsync(dst, src, count, kind, stream);
-  uint64_t t0 = start_clock();
-  cudaError_t rc = cudaMemcpyAsync(dst, src, count, kind, stream);
-  return after_copy(file, line, col, "cudaMemcpyAsync", count, rc, t0);
+    return CUDA_REAL(cudaMemcpyAsync)(dst, src, count, kind, stream);
+  uint64_t t0 = gmemrt_now_ns();
+  cudaError_t rc = CUDA_REAL(cudaMemcpyAsync)(dst, src, count, kind, stream);
+  return after_copy(w, "cudaMemcpyAsync", count, rc, t0);
 }
+HOOK(cudaMemcpyAsync,
+     (void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream),
+     (dst, src, count, kind, stream))
 
 const void *gmemrt_note_prefetch(const char *file, int line, int col, const void *ptr) {
   if (!enabled())
     return ptr;
+  gmemrt_where w = SOURCE_WHERE;
   pthread_mutex_lock(&gmemrt.lock);
-  int site = gmemrt_site_for(file, line, col, "cudaMemPrefetchAsync", -1);
+  int site = gmemrt_site_for(&w, "cudaMemPrefetchAsync", -1);
   if (site >= 0)
     gmemrt_site_at(site)->prefetches++;
   pthread_mutex_unlock(&gmemrt.lock);

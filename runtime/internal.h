@@ -72,9 +72,24 @@ typedef struct gmemrt_um_counts {
   uint64_t htod_prefetch_bytes;  /* migrated by cudaMemPrefetchAsync */
 } gmemrt_um_counts;
 
-typedef struct gmemrt_site {
+/* Where a hooked call was made: the source position gmem_forced.h passes (file, line, column),
+ * or, for a preloaded or injected runtime, the caller's return address (pc). */
+typedef struct gmemrt_where {
   const char *file;
+  int line, col;
+  uintptr_t pc;
+  uintptr_t ret; /* the hook entry's return address: where a captured stack starts */
+} gmemrt_where;
+
+typedef struct gmemrt_site {
+  const char *file; /* for pc sites: symbolised from the return address, NULL without debug info */
   int line, column;
+  uintptr_t pc;         /* return-address sites: the key; 0 for source sites */
+  const char *function; /* pc sites: the calling function, when the symbol table has it */
+  const char *module;   /* pc sites: the object file holding pc */
+  uint64_t module_offset;
+  int wrapper; /* pc lies in a CUDA header's wrapper (a C++ template overload): the site is
+                  the wrapper's caller, found by unwinding */
   const char *api;
   int family; /* -1 for copy sites */
   int device;
@@ -161,6 +176,7 @@ typedef struct gmemrt_state {
   gmemrt_pool pools[MAX_POOLS];
   int npools;
   uint64_t async_calls;
+  int default_pools_used; /* cudaMallocAsync ran: sample every device's default pool */
   double start_ms;
   int broken; /* the runtime failed: it stays out of the program's way */
 } gmemrt_state;
@@ -188,25 +204,41 @@ void gmemrt_init(void);
 /* The hook bodies (hooks.c), shared by the runtime and driver API hooks. */
 int gmemrt_hooks_enabled(void);
 uint64_t gmemrt_start_clock(void);
-int gmemrt_after_alloc(const char *file, int line, int col, const char *api, int family, int ok,
+int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int ok,
                        int out_of_memory, void *ptr, uint64_t size, uint64_t t0);
-void gmemrt_before_free(const char *file, int line, int col, const char *api, int free_api,
-                        void *ptr, int *site, int *was_live, struct live_entry *saved,
-                        uint64_t *t0);
+void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, void *ptr, int *site,
+                        int *was_live, struct live_entry *saved, uint64_t *t0);
 void gmemrt_after_free(int site, int was_live, const struct live_entry *saved, int ok, uint64_t t0);
 
 /* All called with the lock held. */
-int gmemrt_site_for(const char *file, int line, int col, const char *api, int family);
+int gmemrt_site_for(const gmemrt_where *w, const char *api, int family);
 void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_t ns);
 void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns);
 struct live_entry;
 int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved);
 void gmemrt_free_failed(const struct live_entry *saved);
 void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns);
-void gmemrt_capture_stack(int site);
+void gmemrt_capture_stack(int site, uintptr_t from);
 
 /* The managed allocation site holding an address (latest first), or -1. Lock held. */
 int gmemrt_managed_site(uint64_t address);
+
+/* ---- symbols (symbols.c, libdw): return addresses to functions and source lines ---- */
+typedef struct gmemrt_symbol {
+  const char *function; /* NULL when the symbol table lacks it */
+  uint64_t function_offset;
+  const char *module; /* the object file's path */
+  uint64_t module_offset;
+  const char *file; /* NULL without debug info */
+  int line, col;
+  int in_cuda_header; /* the location is inside the CUDA toolkit's headers */
+} gmemrt_symbol;
+/* Describes a return address (the call instruction before it). Strings are interned and live
+ * as long as the process. Returns 0 when pc is in no known module. */
+int gmemrt_symbolise(uintptr_t pc, gmemrt_symbol *out);
+/* The caller of the frame whose return address is pc, by unwinding the current stack; 0 if pc
+ * is not on it. */
+uintptr_t gmemrt_caller_of(uintptr_t pc);
 
 /* ---- unified memory (um.c) ---- */
 extern int gmemrt_um_available;

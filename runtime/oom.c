@@ -3,6 +3,7 @@
  * binary search of real cudaMalloc/cudaFree calls, at most 24), and the live bytes; then name
  * what the figures show: fragmentation (enough free memory, no block large enough) or capacity. */
 #include "internal.h"
+#include "real.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
@@ -14,8 +15,8 @@ static uint64_t largest_block(uint64_t upper) {
   for (int i = 0; i < PROBE_STEPS && hi - lo > (1u << 20); i++) {
     uint64_t mid = lo + (hi - lo) / 2;
     void *p = NULL;
-    if (cudaMalloc(&p, (size_t)mid) == cudaSuccess) {
-      cudaFree(p);
+    if (CUDA_REAL(cudaMalloc)(&p, (size_t)mid) == cudaSuccess) {
+      CUDA_REAL(cudaFree)(p);
       lo = mid;
     } else {
       hi = mid;
@@ -27,7 +28,7 @@ static uint64_t largest_block(uint64_t upper) {
 void gmemrt_oom_event(int site, uint64_t requested) {
   gmemrt_pools_sample();
   size_t free_b = 0, total_b = 0;
-  int have_info = cudaMemGetInfo(&free_b, &total_b) == cudaSuccess;
+  int have_info = CUDA_REAL(cudaMemGetInfo)(&free_b, &total_b) == cudaSuccess;
   uint64_t largest = 0;
   int probed = 0;
   pthread_mutex_lock(&gmemrt.lock);

@@ -3,6 +3,7 @@
  * cudaMallocFromPoolAsync. Sampled at gmem_step(), on out-of-memory, every 4096th stream-ordered
  * allocation and before exit; the pool keeps its own high-water marks. */
 #include "internal.h"
+#include "real.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
@@ -15,7 +16,31 @@ void gmemrt_pool_note(void *pool, int device) {
     gmemrt.pools[gmemrt.npools++] = (gmemrt_pool){.handle = pool, .device = device};
 }
 
+/* Every device's default pool, once cudaMallocAsync has run: a default pool is listed once it
+ * has reserved memory, so devices the program never used stay out of the file. */
+static void note_default_pools(void) {
+  pthread_mutex_lock(&gmemrt.lock);
+  int used = gmemrt.default_pools_used;
+  pthread_mutex_unlock(&gmemrt.lock);
+  int count = 0;
+  if (!used || CUDA_REAL(cudaGetDeviceCount)(&count) != cudaSuccess)
+    return;
+  for (int d = 0; d < count && d < MAX_POOLS; d++) {
+    cudaMemPool_t pool;
+    uint64_t high = 0;
+    if (CUDA_REAL(cudaDeviceGetDefaultMemPool)(&pool, d) != cudaSuccess ||
+        CUDA_REAL(cudaMemPoolGetAttribute)(pool, cudaMemPoolAttrReservedMemHigh, &high) !=
+            cudaSuccess ||
+        !high)
+      continue;
+    pthread_mutex_lock(&gmemrt.lock);
+    gmemrt_pool_note(NULL, d);
+    pthread_mutex_unlock(&gmemrt.lock);
+  }
+}
+
 void gmemrt_pools_sample(void) {
+  note_default_pools();
   pthread_mutex_lock(&gmemrt.lock);
   int n = gmemrt.npools;
   gmemrt_pool pools[MAX_POOLS];
@@ -24,7 +49,7 @@ void gmemrt_pools_sample(void) {
   pthread_mutex_unlock(&gmemrt.lock);
   for (int i = 0; i < n; i++) {
     cudaMemPool_t pool = (cudaMemPool_t)pools[i].handle;
-    if (!pool && cudaDeviceGetDefaultMemPool(&pool, pools[i].device) != cudaSuccess)
+    if (!pool && CUDA_REAL(cudaDeviceGetDefaultMemPool)(&pool, pools[i].device) != cudaSuccess)
       continue;
     uint64_t v[4];
     static const enum cudaMemPoolAttr attrs[4] = {
@@ -32,7 +57,7 @@ void gmemrt_pools_sample(void) {
         cudaMemPoolAttrReservedMemHigh, cudaMemPoolAttrUsedMemHigh};
     int ok = 1;
     for (int k = 0; k < 4 && ok; k++)
-      ok = cudaMemPoolGetAttribute(pool, attrs[k], &v[k]) == cudaSuccess;
+      ok = CUDA_REAL(cudaMemPoolGetAttribute)(pool, attrs[k], &v[k]) == cudaSuccess;
     if (!ok)
       continue; /* a destroyed pool, or the runtime shutting down: keep the last sample */
     pthread_mutex_lock(&gmemrt.lock);

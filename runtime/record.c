@@ -46,9 +46,39 @@ static uint64_t hash_ptr(uintptr_t p) {
   return x;
 }
 
-static uint64_t hash_site(const char *file, int line, int col, const char *api) {
+/* Source sites are keyed by the file string's address (each translation unit passes its own
+ * __FILE__ literal), line, column and api; return-address sites by pc and api. */
+static uint64_t hash_site(const char *file, int line, int col, uintptr_t pc, const char *api) {
+  if (pc)
+    return hash_ptr(pc) ^ hash_ptr((uintptr_t)api + 1);
   return hash_ptr((uintptr_t)file) ^ hash_ptr((uintptr_t)api + 1) ^
          ((uint64_t)(unsigned)line * 0x9E3779B97F4A7C15ULL) ^ (uint64_t)(unsigned)col;
+}
+
+static uint64_t hash_of(const gmemrt_site *s) {
+  return s->pc ? hash_site(NULL, 0, 0, s->pc, s->api)
+               : hash_site(s->file, s->line, s->column, 0, s->api);
+}
+
+static int same_site(const gmemrt_site *s, const gmemrt_where *w, const char *api) {
+  if (s->api != api || s->pc != w->pc)
+    return 0;
+  return w->pc || (s->file == w->file && s->line == w->line && s->column == w->col);
+}
+
+/* A return-address site learns its source position from the debug information; a pc inside a
+ * CUDA header's C++ wrapper (cudaMalloc<T> calling ::cudaMalloc) stands for its callers. */
+static void describe_pc_site(gmemrt_site *s) {
+  gmemrt_symbol sym;
+  if (!gmemrt_symbolise(s->pc, &sym))
+    return;
+  s->file = sym.file;
+  s->line = sym.line;
+  s->column = sym.col;
+  s->function = sym.function;
+  s->module = sym.module;
+  s->module_offset = sym.module_offset;
+  s->wrapper = sym.in_cuda_header;
 }
 
 static int rehash_sites(size_t cap) {
@@ -59,7 +89,7 @@ static int rehash_sites(size_t cap) {
   }
   for (size_t i = 0; i < gmemrt.nsites; i++) {
     gmemrt_site *s = gmemrt_site_at(i);
-    size_t h = hash_site(s->file, s->line, s->column, s->api) & (cap - 1);
+    size_t h = hash_of(s) & (cap - 1);
     while (idx[h])
       h = (h + 1) & (cap - 1);
     idx[h] = (uint32_t)i + 1;
@@ -70,15 +100,15 @@ static int rehash_sites(size_t cap) {
   return 1;
 }
 
-int gmemrt_site_for(const char *file, int line, int col, const char *api, int family) {
+static int site_lookup(const gmemrt_where *w, const char *api, int family) {
   if (gmemrt.nsites * 2 >= gmemrt.site_index_cap &&
       !rehash_sites(gmemrt.site_index_cap ? gmemrt.site_index_cap * 2 : 256))
     return -1;
   size_t mask = gmemrt.site_index_cap - 1;
-  size_t h = hash_site(file, line, col, api) & mask;
+  size_t h = hash_site(w->file, w->line, w->col, w->pc, api) & mask;
   for (; gmemrt.site_index[h]; h = (h + 1) & mask) {
     gmemrt_site *s = gmemrt_site_at(gmemrt.site_index[h] - 1);
-    if (s->file == file && s->line == line && s->column == col && s->api == api)
+    if (same_site(s, w, api))
       return (int)gmemrt.site_index[h] - 1;
   }
   if (gmemrt.nsites % SITE_CHUNK == 0) {
@@ -95,14 +125,29 @@ int gmemrt_site_for(const char *file, int line, int col, const char *api, int fa
   }
   gmemrt_site *s = gmemrt_site_at(gmemrt.nsites);
   memset(s, 0, sizeof *s);
-  s->file = file;
-  s->line = line;
-  s->column = col;
+  s->file = w->file;
+  s->line = w->line;
+  s->column = w->col;
+  s->pc = w->pc;
   s->api = api;
   s->family = family;
   s->bytes_min = UINT64_MAX;
+  if (s->pc)
+    describe_pc_site(s);
   gmemrt.site_index[h] = (uint32_t)++gmemrt.nsites;
   return (int)gmemrt.nsites - 1;
+}
+
+int gmemrt_site_for(const gmemrt_where *w, const char *api, int family) {
+  int site = site_lookup(w, api, family);
+  /* a wrapper's pc: the site is the first caller outside the CUDA headers */
+  for (int hops = 0; site >= 0 && gmemrt_site_at((size_t)site)->wrapper && hops < 4; hops++) {
+    gmemrt_where outer = {.pc = gmemrt_caller_of(gmemrt_site_at((size_t)site)->pc)};
+    if (!outer.pc)
+      break;
+    site = site_lookup(&outer, api, family);
+  }
+  return site;
 }
 
 static int live_resize(size_t cap) {
@@ -342,7 +387,7 @@ void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns) {
 }
 
 /* A few distinct stacks per site: the first calls are captured, repeats are only counted. */
-void gmemrt_capture_stack(int site) {
+void gmemrt_capture_stack(int site, uintptr_t from) {
   if (site < 0 || gmemrt_opt.stack_depth <= 0)
     return;
   gmemrt_site *s = gmemrt_site_at(site);
@@ -350,10 +395,19 @@ void gmemrt_capture_stack(int site) {
    * 16 calls of a site, then one call in 1024, so hot sites stay cheap. */
   if (s->calls > 16 && (s->calls & 1023) != 0)
     return;
-  void *frames[MAX_FRAMES + 2];
-  int depth = unw_backtrace(frames, gmemrt_opt.stack_depth + 2);
-  int skip = depth > 2 ? 2 : 0; /* this function and the hook */
+  enum { OWN = 8 }; /* at most this many of the runtime's own frames sit above the caller */
+  if (s->pc)
+    from = s->pc; /* past a CUDA header's wrapper, when the site is its caller */
+  void *frames[MAX_FRAMES + OWN];
+  int depth = unw_backtrace(frames, gmemrt_opt.stack_depth + OWN);
+  int skip = 0;
+  while (skip < depth && skip < OWN && (uintptr_t)frames[skip] != from)
+    skip++;
+  if (skip == depth || skip == OWN)
+    skip = depth > 2 ? 2 : 0; /* the entry's frame was not found: drop this function's */
   depth -= skip;
+  if (depth > gmemrt_opt.stack_depth)
+    depth = gmemrt_opt.stack_depth;
   for (int i = 0; i < s->nstacks; i++)
     if (s->stacks[i].depth == depth &&
         memcmp(s->stacks[i].frames, frames + skip, sizeof(void *) * (size_t)depth) == 0) {

@@ -109,21 +109,29 @@ static json_t *str(const char *s) {
   return j ? j : json_string("?");
 }
 
+static const char *base_name(const char *path) {
+  const char *b = path ? strrchr(path, '/') : NULL;
+  return b ? b + 1 : path;
+}
+
+/* "function+0xoffset (module) file:line", as much of it as the binary's symbols and debug
+ * information give. */
 static json_t *frame_json(void *addr) {
-  Dl_info info;
-  char buf[512];
-  if (dladdr(addr, &info) && info.dli_fname) {
-    const char *mod = strrchr(info.dli_fname, '/');
-    mod = mod ? mod + 1 : info.dli_fname;
-    if (info.dli_sname)
-      snprintf(buf, sizeof buf, "%s+0x%lx (%s)", info.dli_sname,
-               (unsigned long)((char *)addr - (char *)info.dli_saddr), mod);
-    else
-      snprintf(buf, sizeof buf, "%s+0x%lx", mod,
-               (unsigned long)((char *)addr - (char *)info.dli_fbase));
-  } else {
+  gmemrt_symbol sym;
+  char buf[768];
+  if (!gmemrt_symbolise((uintptr_t)addr, &sym)) {
     snprintf(buf, sizeof buf, "%p", addr);
+    return str(buf);
   }
+  int n;
+  if (sym.function)
+    n = snprintf(buf, sizeof buf, "%s+0x%llx (%s)", sym.function,
+                 (unsigned long long)sym.function_offset, base_name(sym.module));
+  else
+    n = snprintf(buf, sizeof buf, "%s+0x%llx", base_name(sym.module),
+                 (unsigned long long)sym.module_offset);
+  if (sym.file && n > 0 && (size_t)n < sizeof buf)
+    snprintf(buf + n, sizeof buf - (size_t)n, " %s:%d", sym.file, sym.line);
   return str(buf);
 }
 
@@ -145,10 +153,19 @@ static json_t *um_json(const gmemrt_um_counts *c) {
 
 static json_t *site_json(const gmemrt_site *s) {
   json_t *o = json_object();
-  json_object_set_new(o, "file", str(s->file));
+  json_object_set_new(o, "file", s->file ? str(s->file) : json_null());
   json_object_set_new(o, "line", json_integer(s->line));
   json_object_set_new(o, "column", json_integer(s->column));
   json_object_set_new(o, "api", str(s->api));
+  if (s->pc) {
+    /* a return-address site (preloaded runtime): where the caller is, as far as symbols go */
+    char pc[32];
+    snprintf(pc, sizeof pc, "0x%llx", (unsigned long long)s->module_offset);
+    json_object_set_new(o, "module", s->module ? str(s->module) : json_null());
+    json_object_set_new(o, "module_offset", str(pc));
+    json_object_set_new(o, "function", s->function ? str(s->function) : json_null());
+    json_object_set_new(o, "debug_info", json_boolean(s->file != NULL));
+  }
   int is_alloc = s->family >= 0;
   json_object_set_new(o, "kind", str(is_alloc ? "alloc" : s->family == -2 ? "free" : "other"));
   if (is_alloc) {
@@ -273,7 +290,8 @@ static json_t *build(const char *reason) {
   json_object_set_new(root, "process", proc);
   json_t *sites = json_array();
   for (size_t i = 0; i < gmemrt.nsites; i++)
-    json_array_append_new(sites, site_json(gmemrt_site_at(i)));
+    if (!gmemrt_site_at(i)->wrapper) /* its calls are counted at its callers */
+      json_array_append_new(sites, site_json(gmemrt_site_at(i)));
   json_object_set_new(root, "sites", sites);
   json_t *um = json_object();
   json_object_set_new(um, "available", json_boolean(gmemrt_um_available));

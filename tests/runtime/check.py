@@ -228,7 +228,44 @@ def options(binary):
     check(all(not s["stacks"] for s in d["sites"]), "no stacks at depth 0")
 
 
+def preload(binary, library):
+    """LD_PRELOAD=libgmemrt.so into preload_app.cpp: return-address sites, symbolised."""
+    work = tempfile.mkdtemp()
+    env = dict(os.environ, GMEMRT_OUTPUT=os.path.join(work, "gm-%p.json"), LD_PRELOAD=library)
+    proc = subprocess.run([binary], env=env, capture_output=True, text=True, timeout=60)
+    check(proc.returncode == 0 and "preload_app: done" in proc.stdout, (proc.stdout, proc.stderr))
+    files = glob.glob(os.path.join(work, "gm-*.json"))
+    check(len(files) == 1, "one telemetry file")
+    d = json.load(open(files[0]))
+    by_line = {}
+    for s in d["sites"]:
+        check(s["file"] is None or not s["file"].endswith("cuda_runtime.h"),
+              ("a site inside the CUDA headers", s["file"], s["line"]))
+        if s["file"] and s["file"].endswith("preload_app.cpp"):
+            by_line.setdefault(s["line"], []).append(s)
+    leaky = [s for s in by_line.get(10, []) if s["api"] == "cudaMalloc"]
+    check(len(leaky) == 1, ("the template overload's caller at line 10", sorted(by_line)))
+    leaky = leaky[0]
+    check(leaky["calls"] == 3 and leaky["live_count"] == 2 and leaky["live_bytes"] == 2 * MiB,
+          leaky)
+    inlined = not binary.endswith("O0")  # at -O2 leaky_buffer is inlined into main
+    check(leaky["function"] == ("main" if inlined else "_ZL12leaky_bufferm"), leaky["function"])
+    check(leaky["debug_info"] and leaky["module"].endswith(os.path.basename(binary)), leaky)
+    frames = leaky["stacks"][0]["frames"]
+    check("preload_app.cpp:10" in frames[0], ("the stack starts at the call", frames))
+    check(inlined or "preload_app.cpp:17" in frames[1], ("then main's loop", frames))
+    scratch = [s for s in by_line.get(20, []) if s["api"] == "cudaMalloc"]
+    check(len(scratch) == 1 and scratch[0]["live_count"] == 0 and scratch[0]["frees"] ==
+          {"cudaFree": 1}, scratch)
+    pinned = [s for s in by_line.get(23, []) if s["api"] == "cudaMallocHost"]
+    check(len(pinned) == 1 and pinned[0]["wrong_family_frees"] == 1, pinned)
+    frees = [s for s in d["sites"] if s["kind"] == "free" and s["file"]
+             and s["file"].endswith("preload_app.cpp")]
+    check(sorted(s["line"] for s in frees) == [18, 21, 24, 25], [s["line"] for s in frees])
+    check(d["process"]["live_bytes"] == 2 * MiB, d["process"])
+
+
 if __name__ == "__main__":
     scenario, binary = sys.argv[1], os.path.abspath(sys.argv[2])
-    globals()[scenario.replace("-", "_")](binary)
+    globals()[scenario.replace("-", "_")](binary, *sys.argv[3:])
     print(scenario + ": ok")

@@ -171,6 +171,11 @@ cudaError_t cudaGetDevice(int *device) {
   *device = current_device;
   return cudaSuccess;
 }
+cudaError_t cudaGetDeviceCount(int *count) {
+  const char *env = getenv("SIMCUDA_DEVICES");
+  *count = env && atoi(env) > 0 ? atoi(env) : 1;
+  return cudaSuccess;
+}
 cudaError_t cudaSetDevice(int device) {
   current_device = device;
   return cudaSuccess;
