@@ -114,6 +114,23 @@ typedef struct gmemrt_site {
   uint64_t stacks_dropped;
 } gmemrt_site;
 
+/* Live device allocations at one moment, for the address-space (fragmentation) view. */
+typedef struct gmemrt_block {
+  uintptr_t ptr;
+  uint64_t size;
+  uint32_t site;
+} gmemrt_block;
+typedef struct gmemrt_space_view {
+  gmemrt_block *blocks; /* in address order */
+  size_t nblocks;
+  uint64_t live_bytes; /* all live bytes when taken (pinned host memory included) */
+  size_t truncated;    /* blocks left out beyond MAX_VIEW_BLOCKS */
+  double time_ms;
+} gmemrt_space_view;
+enum { MAX_VIEW_BLOCKS = 4096 };
+/* Takes the view now (lock held); returns 0 when out of host memory. */
+int gmemrt_space_view_take(gmemrt_space_view *v);
+
 typedef struct gmemrt_oom {
   int site;
   uint64_t requested, free_bytes, total_bytes, largest_block;
@@ -121,6 +138,9 @@ typedef struct gmemrt_oom {
   const char *verdict; /* "fragmentation" or "capacity": what the numbers say */
   double time_ms;
   uint64_t live_bytes;
+  uint64_t pool_reserved, pool_used; /* the default or program pool, for stream-ordered requests */
+  int pool_sampled;
+  gmemrt_space_view view; /* live device blocks at the failure (the first few events) */
 } gmemrt_oom;
 
 typedef struct gmemrt_pool {
@@ -176,7 +196,8 @@ typedef struct gmemrt_state {
   gmemrt_pool pools[MAX_POOLS];
   int npools;
   uint64_t async_calls;
-  int default_pools_used; /* cudaMallocAsync ran: sample every device's default pool */
+  int default_pools_used;      /* cudaMallocAsync ran: sample every device's default pool */
+  gmemrt_space_view peak_view; /* retaken when live bytes pass the last view's by 1/16 */
   double start_ms;
   int broken; /* the runtime failed: it stays out of the program's way */
 } gmemrt_state;

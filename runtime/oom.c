@@ -7,8 +7,9 @@
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
+#include <string.h>
 
-enum { PROBE_STEPS = 24, MAX_OOMS = 256 };
+enum { PROBE_STEPS = 24, MAX_OOMS = 256, MAX_OOM_VIEWS = 4 };
 
 static uint64_t largest_block(uint64_t upper) {
   uint64_t lo = 0, hi = upper;
@@ -33,6 +34,16 @@ void gmemrt_oom_event(int site, uint64_t requested) {
   int probed = 0;
   pthread_mutex_lock(&gmemrt.lock);
   int family = site >= 0 ? gmemrt_site_at(site)->family : -1;
+  /* a stream-ordered request: what the pools hold (sampled just above) */
+  uint64_t pool_reserved = 0, pool_used = 0;
+  int pool_sampled = 0;
+  if (family == FAM_ASYNC)
+    for (int i = 0; i < gmemrt.npools; i++)
+      if (gmemrt.pools[i].sampled) {
+        pool_reserved += gmemrt.pools[i].reserved;
+        pool_used += gmemrt.pools[i].used;
+        pool_sampled = 1;
+      }
   pthread_mutex_unlock(&gmemrt.lock);
   /* the probe uses cudaMalloc, so it measures device memory: skip it for pinned host memory */
   if (gmemrt_opt.oom_probe && have_info && family != FAM_HOST && family != FAM_MANAGED &&
@@ -59,6 +70,15 @@ void gmemrt_oom_event(int site, uint64_t requested) {
                                                                           : "capacity";
       e->time_ms = gmemrt_now_ms() - gmemrt.start_ms;
       e->live_bytes = gmemrt.live_bytes;
+      e->pool_reserved = pool_reserved;
+      e->pool_used = pool_used;
+      e->pool_sampled = pool_sampled;
+      /* stream-ordered: the pool holds enough unused memory, yet could not place the request */
+      if (pool_sampled && pool_reserved - pool_used >= requested && strcmp(e->verdict, "unknown"))
+        e->verdict = "fragmentation";
+      e->view = (gmemrt_space_view){0};
+      if (gmemrt.nooms <= MAX_OOM_VIEWS)
+        gmemrt_space_view_take(&e->view);
     }
   }
   pthread_mutex_unlock(&gmemrt.lock);

@@ -270,8 +270,14 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_
   if (s->live_bytes > s->peak_live_bytes)
     s->peak_live_bytes = s->live_bytes;
   gmemrt.live_bytes += size;
-  if (gmemrt.live_bytes > gmemrt.peak_live_bytes)
+  if (gmemrt.live_bytes > gmemrt.peak_live_bytes) {
     gmemrt.peak_live_bytes = gmemrt.live_bytes;
+    /* a new peak: retake the address-space view when it has grown by 1/16 since the last one,
+     * so a program growing to its peak takes O(log) views, not one per allocation */
+    uint64_t last = gmemrt.peak_view.live_bytes;
+    if (!gmemrt.peak_view.blocks || gmemrt.live_bytes >= last + last / 16)
+      gmemrt_space_view_take(&gmemrt.peak_view);
+  }
   if ((family == FAM_MANAGED || family == FAM_CU_MANAGED) && gmemrt.nmanaged < (1u << 16)) {
     if (gmemrt.nmanaged == gmemrt.capmanaged) {
       size_t cap = gmemrt.capmanaged ? gmemrt.capmanaged * 2 : 64;
@@ -285,6 +291,37 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_
       gmemrt.managed[gmemrt.nmanaged++] = (struct managed_range){p, size, (uint32_t)site};
   }
   timeline_sample();
+}
+
+static int is_device_family(int family) {
+  return family == FAM_DEVICE || family == FAM_ASYNC || family == FAM_CU_DEVICE ||
+         family == FAM_MANAGED || family == FAM_CU_MANAGED;
+}
+
+static int by_address(const void *a, const void *b) {
+  uintptr_t x = ((const gmemrt_block *)a)->ptr, y = ((const gmemrt_block *)b)->ptr;
+  return x < y ? -1 : x > y;
+}
+
+int gmemrt_space_view_take(gmemrt_space_view *v) {
+  size_t n = 0;
+  for (size_t i = 0; i < gmemrt.live_cap; i++)
+    n += gmemrt.live[i].ptr > 1 && is_device_family(gmemrt.live[i].family);
+  gmemrt_block *b = malloc((n ? n : 1) * sizeof *b);
+  if (!b)
+    return 0;
+  size_t k = 0;
+  for (size_t i = 0; i < gmemrt.live_cap && k < n; i++)
+    if (gmemrt.live[i].ptr > 1 && is_device_family(gmemrt.live[i].family))
+      b[k++] = (gmemrt_block){gmemrt.live[i].ptr, gmemrt.live[i].size, gmemrt.live[i].site};
+  qsort(b, k, sizeof *b, by_address);
+  free(v->blocks);
+  v->blocks = b;
+  v->nblocks = k < MAX_VIEW_BLOCKS ? k : MAX_VIEW_BLOCKS;
+  v->truncated = k - v->nblocks;
+  v->live_bytes = gmemrt.live_bytes;
+  v->time_ms = gmemrt_now_ms() - gmemrt.start_ms;
+  return 1;
 }
 
 int gmemrt_managed_site(uint64_t address) {

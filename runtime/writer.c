@@ -32,7 +32,11 @@ static void child_after_fork(void) {
   gmemrt.live_cap = gmemrt.live_used = gmemrt.live_count = 0;
   gmemrt.live_bytes = gmemrt.peak_live_bytes = 0;
   gmemrt.steps = 0;
+  for (size_t i = 0; i < gmemrt.nooms; i++)
+    free(gmemrt.ooms[i].view.blocks);
   gmemrt.nooms = 0;
+  free(gmemrt.peak_view.blocks);
+  gmemrt.peak_view = (gmemrt_space_view){0};
   gmemrt.ntimeline = 0;
   /* everything below names the parent's sites, which the child no longer has */
   memset(gmemrt.freed_ring, 0, sizeof gmemrt.freed_ring);
@@ -229,7 +233,55 @@ static json_t *site_json(const gmemrt_site *s) {
   return o;
 }
 
+/* Output positions of sites (wrapper sites are left out of the file). */
+static size_t *site_out_index(void) {
+  size_t *idx = malloc((gmemrt.nsites ? gmemrt.nsites : 1) * sizeof *idx);
+  size_t k = 0;
+  for (size_t i = 0; idx && i < gmemrt.nsites; i++)
+    idx[i] = gmemrt_site_at(i)->wrapper ? (size_t)-1 : k++;
+  return idx;
+}
+
+/* The address-space view: live device blocks in address order, as [offset from base, bytes,
+ * site index], and the gaps between them. */
+static json_t *view_json(const gmemrt_space_view *v, const size_t *out_index) {
+  json_t *o = json_object();
+  json_object_set_new(o, "time_ms", json_real(v->time_ms));
+  json_object_set_new(o, "live_bytes", u64(v->live_bytes));
+  uintptr_t base = v->nblocks ? v->blocks[0].ptr : 0;
+  char hex[32];
+  snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)base);
+  json_object_set_new(o, "base", str(hex));
+  uint64_t gaps = 0, gap_bytes = 0, largest_gap = 0, block_bytes = 0;
+  json_t *blocks = json_array();
+  for (size_t i = 0; i < v->nblocks; i++) {
+    const gmemrt_block *b = &v->blocks[i];
+    block_bytes += b->size;
+    if (i + 1 < v->nblocks && v->blocks[i + 1].ptr > b->ptr + b->size) {
+      uint64_t gap = v->blocks[i + 1].ptr - (b->ptr + b->size);
+      gaps++;
+      gap_bytes += gap;
+      if (gap > largest_gap)
+        largest_gap = gap;
+    }
+    size_t site = out_index && b->site < gmemrt.nsites ? out_index[b->site] : (size_t)-1;
+    json_array_append_new(blocks,
+                          json_pack("[IIi]", (json_int_t)(b->ptr - base), (json_int_t)b->size,
+                                    site == (size_t)-1 ? -1 : (int)site));
+  }
+  const gmemrt_block *last = v->nblocks ? &v->blocks[v->nblocks - 1] : NULL;
+  json_object_set_new(o, "span_bytes", u64(last ? last->ptr + last->size - base : 0));
+  json_object_set_new(o, "block_bytes", u64(block_bytes));
+  json_object_set_new(o, "gaps", u64(gaps));
+  json_object_set_new(o, "gap_bytes", u64(gap_bytes));
+  json_object_set_new(o, "largest_gap_bytes", u64(largest_gap));
+  json_object_set_new(o, "blocks_left_out", u64(v->truncated));
+  json_object_set_new(o, "blocks", blocks);
+  return o;
+}
+
 static json_t *build(const char *reason) {
+  size_t *out_index = site_out_index();
   json_t *root = json_object();
   json_object_set_new(root, "version", json_integer(TELEMETRY_VERSION));
   json_object_set_new(root, "tool", str("gmemrt"));
@@ -262,6 +314,12 @@ static json_t *build(const char *reason) {
     json_object_set_new(o, "live_bytes", u64(e->live_bytes));
     json_object_set_new(o, "verdict", str(e->verdict));
     json_object_set_new(o, "time_ms", json_real(e->time_ms));
+    if (e->pool_sampled) {
+      json_object_set_new(o, "pool_reserved_bytes", u64(e->pool_reserved));
+      json_object_set_new(o, "pool_used_bytes", u64(e->pool_used));
+    }
+    if (e->view.blocks)
+      json_object_set_new(o, "address_space", view_json(&e->view, out_index));
     json_array_append_new(ooms, o);
   }
   json_object_set_new(proc, "oom_events", ooms);
@@ -287,6 +345,9 @@ static json_t *build(const char *reason) {
     json_array_append_new(pools, o);
   }
   json_object_set_new(proc, "pools", pools);
+  if (gmemrt.peak_view.blocks)
+    json_object_set_new(proc, "address_space_at_peak", view_json(&gmemrt.peak_view, out_index));
+  free(out_index);
   json_object_set_new(root, "process", proc);
   json_t *sites = json_array();
   for (size_t i = 0; i < gmemrt.nsites; i++)

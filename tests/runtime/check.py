@@ -89,6 +89,19 @@ def fragmentation(binary):
     check(big["failed_calls"] == 1 and big["calls"] == 0, big)
     blocks = site(d, 44)
     check(blocks["live_bytes"] == 32 * MiB and blocks["live_count"] == 8, blocks)
+    # the address space at the failure: every other 4 MiB block live, 4 MiB holes between
+    view = frag["address_space"]
+    check(len(view["blocks"]) == 8 and view["block_bytes"] == 32 * MiB, view)
+    check(view["gaps"] == 7 and view["gap_bytes"] == 28 * MiB, view)
+    check(view["largest_gap_bytes"] == 4 * MiB and view["span_bytes"] == 60 * MiB, view)
+    index = d["sites"].index(blocks)
+    check(all(b[2] == index and b[1] == 4 * MiB for b in view["blocks"]), view["blocks"])
+    check([b[0] for b in view["blocks"]] == [i * 8 * MiB for i in range(8)],
+          view["blocks"])
+    # at the peak all 16 blocks were live, back to back
+    peak = d["process"]["address_space_at_peak"]
+    check(len(peak["blocks"]) == 16 and peak["gaps"] == 0 and peak["span_bytes"] == 64 * MiB,
+          peak)
 
 
 def threads(binary):
