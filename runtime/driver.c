@@ -119,6 +119,109 @@ static CUresult hook_cuMemFreeHost(const gmemrt_where *w, void *p) {
   return rc;
 }
 
+typedef CUresult (*alloc_pitch_fn)(CUdeviceptr *, size_t *, size_t, size_t, unsigned int);
+typedef CUresult (*alloc_async_fn)(CUdeviceptr *, size_t, CUstream);
+typedef CUresult (*alloc_pool_fn)(CUdeviceptr *, size_t, CUmemoryPool, CUstream);
+typedef CUresult (*host_alloc_fn)(void **, size_t, unsigned int);
+typedef CUresult (*free_async_fn)(CUdeviceptr, CUstream);
+typedef CUresult (*create_fn)(CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *,
+                              unsigned long long);
+typedef CUresult (*release_fn)(CUmemGenericAllocationHandle);
+
+static CUresult hook_cuMemAllocPitch(const gmemrt_where *w, CUdeviceptr *dptr, size_t *pitch,
+                                     size_t width, size_t height, unsigned int elem) {
+  REAL(alloc_pitch_fn, real, "cuMemAllocPitch_v2")
+  if (!real)
+    return missing("cuMemAllocPitch_v2");
+  if (!gmemrt_hooks_enabled())
+    return real(dptr, pitch, width, height, elem);
+  uint64_t t0 = gmemrt_start_clock();
+  CUresult rc = real(dptr, pitch, width, height, elem);
+  uint64_t size =
+      rc == CUDA_SUCCESS && pitch ? (uint64_t)*pitch * height : (uint64_t)width * height;
+  return alloc_done(w, "cuMemAllocPitch", FAM_CU_DEVICE, rc,
+                    rc == CUDA_SUCCESS ? (void *)(uintptr_t)*dptr : NULL, size, t0);
+}
+
+static CUresult hook_cuMemAllocAsync(const gmemrt_where *w, CUdeviceptr *dptr, size_t size,
+                                     CUstream stream) {
+  REAL(alloc_async_fn, real, "cuMemAllocAsync")
+  if (!real)
+    return missing("cuMemAllocAsync");
+  if (!gmemrt_hooks_enabled())
+    return real(dptr, size, stream);
+  uint64_t t0 = gmemrt_start_clock();
+  CUresult rc = real(dptr, size, stream);
+  return alloc_done(w, "cuMemAllocAsync", FAM_CU_DEVICE, rc,
+                    rc == CUDA_SUCCESS ? (void *)(uintptr_t)*dptr : NULL, size, t0);
+}
+
+static CUresult hook_cuMemAllocFromPoolAsync(const gmemrt_where *w, CUdeviceptr *dptr, size_t size,
+                                             CUmemoryPool pool, CUstream stream) {
+  REAL(alloc_pool_fn, real, "cuMemAllocFromPoolAsync")
+  if (!real)
+    return missing("cuMemAllocFromPoolAsync");
+  if (!gmemrt_hooks_enabled())
+    return real(dptr, size, pool, stream);
+  uint64_t t0 = gmemrt_start_clock();
+  CUresult rc = real(dptr, size, pool, stream);
+  return alloc_done(w, "cuMemAllocFromPoolAsync", FAM_CU_DEVICE, rc,
+                    rc == CUDA_SUCCESS ? (void *)(uintptr_t)*dptr : NULL, size, t0);
+}
+
+static CUresult hook_cuMemHostAlloc(const gmemrt_where *w, void **pp, size_t size,
+                                    unsigned int flags) {
+  REAL(host_alloc_fn, real, "cuMemHostAlloc")
+  if (!real)
+    return missing("cuMemHostAlloc");
+  if (!gmemrt_hooks_enabled())
+    return real(pp, size, flags);
+  uint64_t t0 = gmemrt_start_clock();
+  CUresult rc = real(pp, size, flags);
+  return alloc_done(w, "cuMemHostAlloc", FAM_CU_HOST, rc, rc == CUDA_SUCCESS ? *pp : NULL, size,
+                    t0);
+}
+
+/* A physical allocation has no address until it is mapped: its handle stands for it. */
+static CUresult hook_cuMemCreate(const gmemrt_where *w, CUmemGenericAllocationHandle *handle,
+                                 size_t size, const CUmemAllocationProp *prop,
+                                 unsigned long long flags) {
+  REAL(create_fn, real, "cuMemCreate")
+  if (!real)
+    return missing("cuMemCreate");
+  if (!gmemrt_hooks_enabled())
+    return real(handle, size, prop, flags);
+  uint64_t t0 = gmemrt_start_clock();
+  CUresult rc = real(handle, size, prop, flags);
+  return alloc_done(w, "cuMemCreate", FAM_CU_HANDLE, rc,
+                    rc == CUDA_SUCCESS ? (void *)(uintptr_t)*handle : NULL, size, t0);
+}
+
+#define DRIVER_FREE(api, free_api, key, call)                                                      \
+  if (!gmemrt_hooks_enabled())                                                                     \
+    return call;                                                                                   \
+  int site, was_live;                                                                              \
+  struct live_entry saved;                                                                         \
+  uint64_t t0;                                                                                     \
+  gmemrt_before_free(w, api, free_api, key, &site, &was_live, &saved, &t0);                        \
+  CUresult rc = call;                                                                              \
+  gmemrt_after_free(site, was_live, &saved, rc == CUDA_SUCCESS, t0);                               \
+  return rc
+
+static CUresult hook_cuMemFreeAsync(const gmemrt_where *w, CUdeviceptr dptr, CUstream stream) {
+  REAL(free_async_fn, real, "cuMemFreeAsync")
+  if (!real)
+    return missing("cuMemFreeAsync");
+  DRIVER_FREE("cuMemFreeAsync", FREE_CU_ASYNC, (void *)(uintptr_t)dptr, real(dptr, stream));
+}
+
+static CUresult hook_cuMemRelease(const gmemrt_where *w, CUmemGenericAllocationHandle handle) {
+  REAL(release_fn, real, "cuMemRelease")
+  if (!real)
+    return missing("cuMemRelease");
+  DRIVER_FREE("cuMemRelease", FREE_CU_RELEASE, (void *)(uintptr_t)handle, real(handle));
+}
+
 /* The forced-include entry points, and in the preloaded library the driver's own names. */
 #define SOURCE_WHERE                                                                               \
   { .file = file, .line = line, .col = col, .ret = (uintptr_t)__builtin_return_address(0) }
@@ -148,3 +251,19 @@ HOOK(cuMemAllocManaged, cuMemAllocManaged, (CUdeviceptr * dptr, size_t size, uns
 HOOK(cuMemAllocHost, cuMemAllocHost_v2, (void **pp, size_t size), (pp, size))
 HOOK(cuMemFree, cuMemFree_v2, (CUdeviceptr dptr), (dptr))
 HOOK(cuMemFreeHost, cuMemFreeHost, (void *p), (p))
+HOOK(cuMemAllocPitch, cuMemAllocPitch_v2,
+     (CUdeviceptr * dptr, size_t *pitch, size_t width, size_t height, unsigned int elem),
+     (dptr, pitch, width, height, elem))
+HOOK(cuMemAllocAsync, cuMemAllocAsync, (CUdeviceptr * dptr, size_t size, CUstream stream),
+     (dptr, size, stream))
+HOOK(cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync,
+     (CUdeviceptr * dptr, size_t size, CUmemoryPool pool, CUstream stream),
+     (dptr, size, pool, stream))
+HOOK(cuMemHostAlloc, cuMemHostAlloc, (void **pp, size_t size, unsigned int flags),
+     (pp, size, flags))
+HOOK(cuMemCreate, cuMemCreate,
+     (CUmemGenericAllocationHandle * handle, size_t size, const CUmemAllocationProp *prop,
+      unsigned long long flags),
+     (handle, size, prop, flags))
+HOOK(cuMemFreeAsync, cuMemFreeAsync, (CUdeviceptr dptr, CUstream stream), (dptr, stream))
+HOOK(cuMemRelease, cuMemRelease, (CUmemGenericAllocationHandle handle), (handle))

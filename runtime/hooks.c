@@ -229,6 +229,31 @@ HOOK(cudaMalloc3DArray,
       unsigned int flags),
      (array, desc, extent, flags))
 
+/* A mipmapped array: every level, each half the last in every dimension (at least 1). */
+static cudaError_t hook_cudaMallocMipmappedArray(const gmemrt_where *w, cudaMipmappedArray_t *array,
+                                                 const struct cudaChannelFormatDesc *desc,
+                                                 struct cudaExtent extent, unsigned int levels,
+                                                 unsigned int flags) {
+  if (!enabled())
+    return CUDA_REAL(cudaMallocMipmappedArray)(array, desc, extent, levels, flags);
+  uint64_t t0 = start_clock();
+  cudaError_t rc = CUDA_REAL(cudaMallocMipmappedArray)(array, desc, extent, levels, flags);
+  uint64_t size = 0;
+  size_t wd = extent.width, h = extent.height, d = extent.depth;
+  for (unsigned i = 0; i < (levels ? levels : 1); i++) {
+    size += array_bytes(desc, wd, h, d);
+    wd = wd > 1 ? wd / 2 : wd;
+    h = h > 1 ? h / 2 : h;
+    d = d > 1 ? d / 2 : d;
+  }
+  void *ptr = rc == cudaSuccess ? (void *)*array : NULL;
+  return after_alloc(w, "cudaMallocMipmappedArray", FAM_MIPMAP, rc, &ptr, size, t0);
+}
+HOOK(cudaMallocMipmappedArray,
+     (cudaMipmappedArray_t * array, const struct cudaChannelFormatDesc *desc,
+      struct cudaExtent extent, unsigned int levels, unsigned int flags),
+     (array, desc, extent, levels, flags))
+
 static cudaError_t hook_cudaMallocAsync(const gmemrt_where *w, void **ptr, size_t size,
                                         cudaStream_t stream) {
   if (!enabled())
@@ -280,6 +305,12 @@ static cudaError_t hook_cudaFreeArray(const gmemrt_where *w, cudaArray_t array) 
   FREE_HOOK("cudaFreeArray", FREE_ARRAY, CUDA_REAL(cudaFreeArray)(array));
 }
 HOOK(cudaFreeArray, (cudaArray_t array), (array))
+
+static cudaError_t hook_cudaFreeMipmappedArray(const gmemrt_where *w, cudaMipmappedArray_t array) {
+  void *ptr = (void *)array;
+  FREE_HOOK("cudaFreeMipmappedArray", FREE_MIPMAP, CUDA_REAL(cudaFreeMipmappedArray)(array));
+}
+HOOK(cudaFreeMipmappedArray, (cudaMipmappedArray_t array), (array))
 
 static cudaError_t hook_cudaFreeAsync(const gmemrt_where *w, void *ptr, cudaStream_t stream) {
   FREE_HOOK("cudaFreeAsync", FREE_ASYNC, CUDA_REAL(cudaFreeAsync)(ptr, stream));

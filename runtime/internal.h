@@ -36,10 +36,12 @@ enum gmemrt_family {
   FAM_MANAGED,    /* cudaMallocManaged */
   FAM_HOST,       /* cudaMallocHost, cudaHostAlloc */
   FAM_ASYNC,      /* cudaMallocAsync, cudaMallocFromPoolAsync */
-  FAM_CU_DEVICE,  /* cuMemAlloc, cuMemAllocAsync */
+  FAM_CU_DEVICE,  /* cuMemAlloc, cuMemAllocPitch, cuMemAllocAsync, cuMemAllocFromPoolAsync */
   FAM_CU_MANAGED, /* cuMemAllocManaged */
-  FAM_CU_HOST,    /* cuMemAllocHost */
+  FAM_CU_HOST,    /* cuMemAllocHost, cuMemHostAlloc */
   FAM_ARRAY,      /* cudaMallocArray, cudaMalloc3DArray */
+  FAM_MIPMAP,     /* cudaMallocMipmappedArray */
+  FAM_CU_HANDLE,  /* cuMemCreate: a physical allocation handle, keyed by its value */
   FAM_COUNT
 };
 extern const char *const gmemrt_family_names[FAM_COUNT];
@@ -51,6 +53,9 @@ enum gmemrt_free_api {
   FREE_CU,
   FREE_CU_HOST,
   FREE_ARRAY,
+  FREE_MIPMAP,
+  FREE_CU_ASYNC,
+  FREE_CU_RELEASE,
   FREE_API_COUNT
 };
 extern const char *const gmemrt_free_names[FREE_API_COUNT];

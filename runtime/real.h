@@ -26,6 +26,11 @@
   X(cudaFree, (void *p), (p))                                                                      \
   X(cudaFreeHost, (void *p), (p))                                                                  \
   X(cudaFreeArray, (cudaArray_t a), (a))                                                           \
+  X(cudaMallocMipmappedArray,                                                                      \
+    (cudaMipmappedArray_t * a, const struct cudaChannelFormatDesc *d, struct cudaExtent e,         \
+     unsigned n, unsigned f),                                                                      \
+    (a, d, e, n, f))                                                                               \
+  X(cudaFreeMipmappedArray, (cudaMipmappedArray_t a), (a))                                         \
   X(cudaFreeAsync, (void *p, cudaStream_t s), (p, s))                                              \
   X(cudaMemcpy, (void *d, const void *s, size_t n, enum cudaMemcpyKind k), (d, s, n, k))           \
   X(cudaMemcpyAsync, (void *d, const void *s, size_t n, enum cudaMemcpyKind k, cudaStream_t st),   \

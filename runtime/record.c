@@ -11,10 +11,17 @@
 const char *const gmemrt_family_names[FAM_COUNT] = {
     [FAM_DEVICE] = "cuda-device", [FAM_MANAGED] = "cuda-managed", [FAM_HOST] = "cuda-host",
     [FAM_ASYNC] = "cuda-async",   [FAM_CU_DEVICE] = "cu-device",  [FAM_CU_MANAGED] = "cu-managed",
-    [FAM_CU_HOST] = "cu-host",    [FAM_ARRAY] = "cuda-array"};
-const char *const gmemrt_free_names[FREE_API_COUNT] = {
-    [FREE_CUDA] = "cudaFree", [FREE_HOST] = "cudaFreeHost",     [FREE_ASYNC] = "cudaFreeAsync",
-    [FREE_CU] = "cuMemFree",  [FREE_CU_HOST] = "cuMemFreeHost", [FREE_ARRAY] = "cudaFreeArray"};
+    [FAM_CU_HOST] = "cu-host",    [FAM_ARRAY] = "cuda-array",     [FAM_MIPMAP] = "cuda-mipmap",
+    [FAM_CU_HANDLE] = "cu-handle"};
+const char *const gmemrt_free_names[FREE_API_COUNT] = {[FREE_CUDA] = "cudaFree",
+                                                       [FREE_HOST] = "cudaFreeHost",
+                                                       [FREE_ASYNC] = "cudaFreeAsync",
+                                                       [FREE_CU] = "cuMemFree",
+                                                       [FREE_CU_HOST] = "cuMemFreeHost",
+                                                       [FREE_ARRAY] = "cudaFreeArray",
+                                                       [FREE_MIPMAP] = "cudaFreeMipmappedArray",
+                                                       [FREE_CU_ASYNC] = "cuMemFreeAsync",
+                                                       [FREE_CU_RELEASE] = "cuMemRelease"};
 
 gmemrt_state gmemrt = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -346,6 +353,7 @@ static int free_accepts(int free_api, int family) {
   switch (free_api) {
   case FREE_CUDA:
   case FREE_ASYNC:
+  case FREE_CU_ASYNC:
   case FREE_CU: /* runtime and driver device memory share one address space */
     return family == FAM_DEVICE || family == FAM_MANAGED || family == FAM_ASYNC ||
            family == FAM_CU_DEVICE || family == FAM_CU_MANAGED;
@@ -354,6 +362,10 @@ static int free_accepts(int free_api, int family) {
     return family == FAM_HOST || family == FAM_CU_HOST;
   case FREE_ARRAY:
     return family == FAM_ARRAY;
+  case FREE_MIPMAP:
+    return family == FAM_MIPMAP;
+  case FREE_CU_RELEASE:
+    return family == FAM_CU_HANDLE;
   default:
     return 0;
   }

@@ -64,6 +64,28 @@ CUresult gmemrt_cuMemAllocManaged(const char *file, int line, int col, CUdevicep
 CUresult gmemrt_cuMemAllocHost(const char *file, int line, int col, void **pp, size_t size);
 CUresult gmemrt_cuMemFree(const char *file, int line, int col, CUdeviceptr dptr);
 CUresult gmemrt_cuMemFreeHost(const char *file, int line, int col, void *p);
+CUresult gmemrt_cuMemAllocPitch(const char *file, int line, int col, CUdeviceptr *dptr,
+                                size_t *pitch, size_t width, size_t height, unsigned int elem);
+CUresult gmemrt_cuMemAllocAsync(const char *file, int line, int col, CUdeviceptr *dptr, size_t size,
+                                CUstream stream);
+CUresult gmemrt_cuMemAllocFromPoolAsync(const char *file, int line, int col, CUdeviceptr *dptr,
+                                        size_t size, CUmemoryPool pool, CUstream stream);
+CUresult gmemrt_cuMemHostAlloc(const char *file, int line, int col, void **pp, size_t size,
+                               unsigned int flags);
+CUresult gmemrt_cuMemCreate(const char *file, int line, int col,
+                            CUmemGenericAllocationHandle *handle, size_t size,
+                            const CUmemAllocationProp *prop, unsigned long long flags);
+CUresult gmemrt_cuMemFreeAsync(const char *file, int line, int col, CUdeviceptr dptr,
+                               CUstream stream);
+CUresult gmemrt_cuMemRelease(const char *file, int line, int col,
+                             CUmemGenericAllocationHandle handle);
+cudaError_t gmemrt_cudaMallocMipmappedArray(const char *file, int line, int col,
+                                            cudaMipmappedArray_t *array,
+                                            const struct cudaChannelFormatDesc *desc,
+                                            struct cudaExtent extent, unsigned int levels,
+                                            unsigned int flags);
+cudaError_t gmemrt_cudaFreeMipmappedArray(const char *file, int line, int col,
+                                          cudaMipmappedArray_t array);
 
 #ifdef __cplusplus
 }
@@ -132,6 +154,17 @@ static inline cudaError_t gmemrt_cudaMalloc3DArray(const char *f, int l, int c, 
                                                    struct cudaExtent e) {
   return gmemrt_cudaMalloc3DArray(f, l, c, a, d, e, 0);
 }
+static inline cudaError_t gmemrt_cudaMallocMipmappedArray(const char *f, int l, int c,
+                                                          cudaMipmappedArray_t *a,
+                                                          const struct cudaChannelFormatDesc *d,
+                                                          struct cudaExtent e, unsigned int n) {
+  return gmemrt_cudaMallocMipmappedArray(f, l, c, a, d, e, n, 0);
+}
+template <class T>
+static inline CUresult gmemrt_cuMemHostAlloc(const char *f, int l, int c, T **p, size_t n,
+                                             unsigned int flags) {
+  return gmemrt_cuMemHostAlloc(f, l, c, (void **)(void *)p, n, flags);
+}
 static inline cudaError_t gmemrt_cudaMallocManaged(const char *f, int l, int c, void **p,
                                                    size_t n) {
   return gmemrt_cudaMallocManaged(f, l, c, p, n, cudaMemAttachGlobal);
@@ -160,9 +193,22 @@ static inline cudaError_t gmemrt_cudaMallocManaged(const char *f, int l, int c, 
 #define cuMemFree_v2(...) gmemrt_cuMemFree(GMEMRT_SITE, __VA_ARGS__)
 #define cuMemAllocManaged(...) gmemrt_cuMemAllocManaged(GMEMRT_SITE, __VA_ARGS__)
 #define cuMemFreeHost(...) gmemrt_cuMemFreeHost(GMEMRT_SITE, __VA_ARGS__)
+#define cuMemAllocPitch_v2(...) gmemrt_cuMemAllocPitch(GMEMRT_SITE, __VA_ARGS__)
+#define cuMemAllocFromPoolAsync(...) gmemrt_cuMemAllocFromPoolAsync(GMEMRT_SITE, __VA_ARGS__)
+#define cuMemHostAlloc(...) gmemrt_cuMemHostAlloc(GMEMRT_SITE, __VA_ARGS__)
+#define cuMemCreate(...) gmemrt_cuMemCreate(GMEMRT_SITE, __VA_ARGS__)
+#define cuMemRelease(...) gmemrt_cuMemRelease(GMEMRT_SITE, __VA_ARGS__)
+#define cudaMallocMipmappedArray(...) gmemrt_cudaMallocMipmappedArray(GMEMRT_SITE, __VA_ARGS__)
+#define cudaFreeMipmappedArray(...) gmemrt_cudaFreeMipmappedArray(GMEMRT_SITE, __VA_ARGS__)
 /* Per-thread default stream builds define these names as macros already: leave those alone. */
 #ifndef cudaMemcpyAsync
 #define cudaMemcpyAsync(...) gmemrt_cudaMemcpyAsync(GMEMRT_SITE, __VA_ARGS__)
+#endif
+#ifndef cuMemAllocAsync
+#define cuMemAllocAsync(...) gmemrt_cuMemAllocAsync(GMEMRT_SITE, __VA_ARGS__)
+#endif
+#ifndef cuMemFreeAsync
+#define cuMemFreeAsync(...) gmemrt_cuMemFreeAsync(GMEMRT_SITE, __VA_ARGS__)
 #endif
 #ifndef cudaMemPrefetchAsync
 #define cudaMemPrefetchAsync(ptr, ...)                                                             \

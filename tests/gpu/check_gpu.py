@@ -70,4 +70,42 @@ print(f"driver API: cuMemAlloc site {leak_site['family']} live {leak_site['live_
       f"cuMemAllocManaged site frees {man_site['frees']}")
 assert leak_site["family"] == "cu-device" and leak_site["live_bytes"] == 4 << 20, leak_site
 assert man_site["live_bytes"] == 0 and man_site["frees"] == {"cuMemFree": 1}, man_site
+# LD_PRELOAD=libgmemrt.so into a shared-cudart build without the header: the same leak, found
+# at the same line through the return address and the debug information
+pre = one("preload-*.json")
+ps = [s for s in pre["sites"] if s["file"] and s["file"].endswith("leak.cu") and s["line"] == 15]
+assert len(ps) == 1, [(s["file"], s["line"], s["api"]) for s in pre["sites"]]
+ps = ps[0]
+assert ps["calls"] == 3 and ps["live_bytes"] == 16 * MiB and ps["debug_info"], ps
+assert ps["step_live_bytes"] == [8 * MiB, 16 * MiB, 24 * MiB], ps["step_live_bytes"]
+print(f"preload: site {ps['file'].split('/')[-1]}:{ps['line']} ({ps['function']}) has "
+      f"{ps['live_count']} allocations, {ps['live_bytes'] // MiB} MiB live at exit; "
+      f"stack {ps['stacks'][0]['frames'][:2]}")
+
+
+def show_oom(name, doc, line):
+    ev = [e for e in doc["process"]["oom_events"] if e["line"] == line]
+    if not ev:
+        print(f"{name}: the request at line {line} succeeded (no out-of-memory event)")
+        return None
+    e = ev[0]
+    view = e.get("address_space", {})
+    pool = (f", pool reserved {e['pool_reserved_bytes'] >> 20} MiB used "
+            f"{e['pool_used_bytes'] >> 20} MiB" if "pool_reserved_bytes" in e else "")
+    print(f"{name}: {e['requested_bytes'] >> 20} MiB request failed with {e['free_bytes'] >> 20} "
+          f"MiB free of {e['total_bytes'] >> 20}, largest block "
+          f"{(e['largest_block_bytes'] or 0) >> 20} MiB, live {e['live_bytes'] >> 20} MiB"
+          f"{pool}; {view.get('gaps', 0)} gaps between live blocks, largest "
+          f"{view.get('largest_gap_bytes', 0) >> 20} MiB: verdict {e['verdict']}")
+    return e
+
+
+fp = show_oom("frag_pool", one("frag_pool-*.json"), 28)
+if fp:
+    assert fp["verdict"] == "fragmentation", fp["verdict"]
+fs = show_oom("frag_small", one("frag_small-*.json"), 23)
+peak = one("frag_small-*.json")["process"].get("address_space_at_peak", {})
+print(f"frag_small: address space at peak {len(peak.get('blocks', []))} blocks listed "
+      f"({peak.get('blocks_left_out', 0)} left out), span {peak.get('span_bytes', 0) >> 20} MiB, "
+      f"{peak.get('gaps', 0)} gaps")
 print("telemetry checks: ok")

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Run here (the development machine) before tests/gpu/run.sh: the GPU machine has nvcc and gcc
-# but no jansson or libunwind, and cannot fetch packages. This copies their headers and shared
+# but no jansson, libunwind or libdw, and cannot fetch packages. This copies their headers and shared
 # libraries into .gpu-deps/ (ignored by git), which the device call carries.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rm -rf .gpu-deps && mkdir -p .gpu-deps/include .gpu-deps/lib
 cp /usr/include/jansson.h /usr/include/jansson_config.h .gpu-deps/include/
 cp /usr/include/x86_64-linux-gnu/libunwind*.h .gpu-deps/include/
-for lib in libjansson.so.4 libunwind.so.8 liblzma.so.5; do
+cp -r /usr/include/elfutils /usr/include/dwarf.h /usr/include/libelf.h /usr/include/gelf.h \
+  .gpu-deps/include/
+for lib in libjansson.so.4 libunwind.so.8 liblzma.so.5 libdw.so.1 libelf.so.1 libbz2.so.1.0; do
   src=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
   cp -L "$src" .gpu-deps/lib/
 done
 ln -sf libjansson.so.4 .gpu-deps/lib/libjansson.so
 ln -sf libunwind.so.8 .gpu-deps/lib/libunwind.so
+ln -sf libdw.so.1 .gpu-deps/lib/libdw.so
 grep -qx '/.gpu-deps/' .git/info/exclude 2>/dev/null || echo '/.gpu-deps/' >>.git/info/exclude
 echo "prepared .gpu-deps: $(ls .gpu-deps/lib | tr '\n' ' ')"

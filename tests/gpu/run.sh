@@ -15,27 +15,37 @@ export LD_LIBRARY_PATH=$DEPS/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 [ -d "$DEPS" ] || { echo "run tests/gpu/prepare.sh first and carry .gpu-deps" >&2; exit 2; }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 
-echo "== build libgmemrt"
+echo "== build libgmemrt (static, for forced-include builds; shared, for LD_PRELOAD)"
+CFLAGS=(-std=c17 -O2 -g -D_GNU_SOURCE -fPIC -Wall -Wextra -Iinclude/gmemlint -I"$CUDA/include"
+        -I"$DEPS/include")
+mkdir -p "$B/static" "$B/shared"
 for f in runtime/*.c; do
-  gcc -std=c17 -O2 -D_GNU_SOURCE -fPIC -Wall -Wextra -Iinclude/gmemlint -I"$CUDA/include" \
-    -I"$DEPS/include" -c "$f" -o "$B/$(basename "$f" .c).o"
+  o=$(basename "$f" .c).o
+  [ "$f" = runtime/preload.c ] || gcc "${CFLAGS[@]}" -c "$f" -o "$B/static/$o"
+  gcc "${CFLAGS[@]}" -DGMEMRT_PRELOAD -c "$f" -o "$B/shared/$o"
 done
-ar rcs "$B/libgmemrt.a" "$B"/*.o
-LIBS=(-L"$B" -lgmemrt -L"$DEPS/lib" -ljansson -lunwind -Xlinker -rpath-link="$DEPS/lib")
+ar rcs "$B/libgmemrt.a" "$B"/static/*.o
+gcc -shared -o "$B/libgmemrt.so" "$B"/shared/*.o -L"$DEPS/lib" -ljansson -ldw -lunwind -ldl -lpthread
+LIBS=(-L"$B" -lgmemrt -L"$DEPS/lib" -ljansson -ldw -lunwind -Xlinker -rpath-link="$DEPS/lib")
 FLAGS=(-O2 -std=c++17 -arch=sm_90 -Iinclude/gmemlint)
 
 echo "== build programs (instrumented with -include gmem_forced.h, and churn also plain)"
-for p in leak oom churn managed; do
+for p in leak oom churn managed frag_pool frag_small; do
   nvcc "${FLAGS[@]}" -include gmem_forced.h "tests/gpu/$p.cu" -o "$B/$p" "${LIBS[@]}"
 done
 nvcc "${FLAGS[@]}" tests/gpu/churn.cu -o "$B/churn_plain"
 nvcc "${FLAGS[@]}" -include gmem_forced.h tests/gpu/driver.cu -o "$B/driver" "${LIBS[@]}" -lcuda
+# the LD_PRELOAD way: built as a user would, with the shared cudart and debug lines, no header
+nvcc "${FLAGS[@]}" -g -cudart shared -include gmemrt.h tests/gpu/leak.cu -o "$B/leak_shared"
 
 echo "== run"
 GMEMRT_OUTPUT="$RES/leak-%p.json" "$B/leak"
 GMEMRT_OUTPUT="$RES/oom-%p.json" GMEMRT_STACK_DEPTH=0 "$B/oom" | tee "$RES/oom.txt"
 GMEMRT_OUTPUT="$RES/managed-%p.json" GMEMRT_NVML=1 GMEMRT_NVML_MS=20 "$B/managed"
 GMEMRT_OUTPUT="$RES/driver-%p.json" "$B/driver"
+GMEMRT_OUTPUT="$RES/preload-%p.json" LD_PRELOAD="$B/libgmemrt.so" "$B/leak_shared"
+GMEMRT_OUTPUT="$RES/frag_pool-%p.json" GMEMRT_STACK_DEPTH=0 "$B/frag_pool" | tee "$RES/frag_pool.txt"
+GMEMRT_OUTPUT="$RES/frag_small-%p.json" GMEMRT_STACK_DEPTH=0 "$B/frag_small" | tee "$RES/frag_small.txt"
 python3 tests/gpu/check_gpu.py "$RES"
 
 echo "== overhead: plain vs instrumented, alternating, five runs each"
@@ -64,4 +74,26 @@ for key, label in (("pair_us", "cudaMalloc+cudaFree pair"),
     i = statistics.median(r[key] for r in rows["instrumented"])
     print(f"{label}: plain {p:.4g}, instrumented {i:.4g}, overhead {100 * (i / p - 1):+.1f}%")
 PY
+echo "== compute-sanitizer --leak-check full on the same churn loops (fewer pairs: it is slow)"
+SAN=$CUDA/bin/compute-sanitizer
+if [ -x "$SAN" ]; then
+  for i in 1 2; do
+    echo "plain        $("$B/churn_plain" 2000 20000)"
+    echo "sanitizer    $("$SAN" --leak-check full --print-limit 1 "$B/churn_plain" 2000 20000 | grep pair_us)"
+  done | tee "$RES/sanitizer.txt"
+  python3 - "$RES/sanitizer.txt" <<'PY'
+import re, statistics, sys
+rows = {"plain": [], "sanitizer": []}
+for line in open(sys.argv[1]):
+    rows[line.split()[0]].append({k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)", line)})
+for key, label in (("pair_us", "cudaMalloc+cudaFree pair"),
+                   ("async_pair_us", "cudaMallocAsync+cudaFreeAsync pair"),
+                   ("kernel_ms", "kernel-bound loop")):
+    p = statistics.median(r[key] for r in rows["plain"])
+    s = statistics.median(r[key] for r in rows["sanitizer"])
+    print(f"compute-sanitizer {label}: plain {p:.4g}, sanitizer {s:.4g}, {s / p:.2f}x")
+PY
+else
+  echo "compute-sanitizer not found at $SAN: comparison skipped"
+fi
 echo "gpu checks: ok"

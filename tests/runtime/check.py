@@ -231,6 +231,26 @@ def arrays(binary):
     check(a3["frees"] == {"cudaFree": 1, "cudaFreeArray": 1} and a3["live_bytes"] == 0, a3)
 
 
+def driver_more(binary):
+    _, (d,) = run(binary, "driver-more")
+    by_api = {s["api"]: s for s in d["sites"] if s.get("kind") == "alloc"}
+    pitch = by_api["cuMemAllocPitch"]
+    check(pitch["family"] == "cu-device" and pitch["live_bytes"] == 10240, pitch)
+    a = by_api["cuMemAllocAsync"]
+    check(a["live_bytes"] == 0 and a["frees"] == {"cuMemFreeAsync": 1}, a)
+    q = by_api["cuMemAllocFromPoolAsync"]
+    check(q["live_bytes"] == 2 * MiB and q["live_count"] == 1, q)
+    h = by_api["cuMemHostAlloc"]
+    check(h["family"] == "cu-host" and h["frees"] == {"cuMemFreeHost": 1}, h)
+    c = by_api["cuMemCreate"]
+    check(c["family"] == "cu-handle" and c["bytes_total"] == 2 * MiB and c["live_bytes"] == 0, c)
+    check(c["frees"] == {"cuMemRelease": 1} and c["wrong_family_frees"] == 0, c)
+    m = by_api["cudaMallocMipmappedArray"]
+    check(m["family"] == "cuda-mipmap" and m["bytes_total"] == 256 + 64, m)
+    check(m["frees"] == {"cudaFreeMipmappedArray": 1} and m["live_bytes"] == 0, m)
+    check(d["process"]["live_bytes"] == 10240 + 2 * MiB, d["process"])
+
+
 def options(binary):
     proc, (d,) = run(binary, "leak", {"GMEMRT_STACK_DEPTH": "lots", "GMEMRT_BOGUS": "1"})
     check("GMEMRT_STACK_DEPTH=lots is not valid" in proc.stderr, proc.stderr)

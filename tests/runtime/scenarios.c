@@ -160,6 +160,30 @@ static int arrays(void) {
   return 0;
 }
 
+/* The rest of the allocation table: pitched, stream-ordered, pinned and physical driver memory,
+ * and mipmapped arrays. */
+static int driver_more(void) {
+  CUdeviceptr p, a, q;
+  size_t pitch;
+  void *h;
+  CUmemGenericAllocationHandle handle;
+  CUmemAllocationProp prop = {0};
+  struct cudaChannelFormatDesc desc =
+      cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+  cudaMipmappedArray_t mip;
+  cuMemAllocPitch(&p, &pitch, 1000, 10, 4);                 /* pitch 1024: 10240 bytes, leaked */
+  cuMemAllocAsync(&a, MiB, 0);                              /* freed with cuMemFreeAsync */
+  cuMemAllocFromPoolAsync(&q, 2 * MiB, (CUmemoryPool)0, 0); /* leaked */
+  cuMemHostAlloc(&h, 4096, 0);                              /* freed with cuMemFreeHost */
+  cuMemCreate(&handle, 2 * MiB, &prop, 0);                  /* released */
+  cudaMallocMipmappedArray(&mip, &desc, make_cudaExtent(8, 8, 0), 2, 0); /* 256 + 64 bytes */
+  cuMemFreeAsync(a, 0);
+  cuMemFreeHost(h);
+  cuMemRelease(handle);
+  cudaFreeMipmappedArray(mip);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -186,6 +210,8 @@ int main(int argc, char **argv) {
     return driver();
   if (strcmp(mode, "arrays") == 0)
     return arrays();
+  if (strcmp(mode, "driver-more") == 0)
+    return driver_more();
   fprintf(stderr, "usage: scenarios leak|wrong-family|fragmentation|threads|crash|fork|copies\n");
   return 2;
 }

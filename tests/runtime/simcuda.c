@@ -239,6 +239,43 @@ CUresult cuMemFreeHost(void *p) {
   return CUDA_SUCCESS;
 }
 
+CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height,
+                            unsigned int elem) {
+  (void)elem;
+  *pitch = (width + 511) / 512 * 512;
+  return cuMemAlloc_v2(dptr, *pitch * height);
+}
+CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream stream) {
+  (void)stream;
+  return cuMemAlloc_v2(dptr, size);
+}
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t size, CUmemoryPool pool,
+                                 CUstream stream) {
+  (void)pool;
+  return cuMemAllocAsync(dptr, size, stream);
+}
+CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream stream) {
+  (void)stream;
+  return cuMemFree_v2(dptr);
+}
+CUresult cuMemHostAlloc(void **pp, size_t size, unsigned int flags) {
+  (void)flags;
+  return cuMemAllocHost_v2(pp, size);
+}
+/* physical allocation handles: numbered from 1, never reused */
+static unsigned long long next_handle = 1;
+CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
+                     const CUmemAllocationProp *prop, unsigned long long flags) {
+  (void)size;
+  (void)prop;
+  (void)flags;
+  *handle = __atomic_fetch_add(&next_handle, 1, __ATOMIC_RELAXED);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
+  return handle && handle < next_handle ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
 /* pitched 3D memory and CUDA arrays (array handles are host allocations here) */
 cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp, struct cudaExtent e) {
   size_t pitch = (e.width + 511) / 512 * 512;
@@ -266,6 +303,19 @@ cudaError_t cudaMalloc3DArray(cudaArray_t *a, const struct cudaChannelFormatDesc
   return cudaMallocArray(a, d, e.width, e.height, flags);
 }
 cudaError_t cudaFreeArray(cudaArray_t a) {
+  free(a);
+  return cudaSuccess;
+}
+cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *a, const struct cudaChannelFormatDesc *d,
+                                     struct cudaExtent e, unsigned int levels, unsigned int flags) {
+  (void)d;
+  (void)e;
+  (void)levels;
+  (void)flags;
+  *a = (cudaMipmappedArray_t)malloc(16);
+  return *a ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t a) {
   free(a);
   return cudaSuccess;
 }
