@@ -104,6 +104,8 @@ fp = show_oom("frag_pool", one("frag_pool-*.json"), 28)
 if fp:
     assert fp["verdict"] == "fragmentation", fp["verdict"]
 fs = show_oom("frag_small", one("frag_small-*.json"), 23)
+# half the device free in 1 MiB holes inside half-used 2 MiB pages: no 4 MiB block anywhere
+assert fs and fs["verdict"] == "fragmentation", fs
 peak = one("frag_small-*.json")["process"].get("address_space_at_peak", {})
 print(f"frag_small: address space at peak {len(peak.get('blocks', []))} blocks listed "
       f"({peak.get('blocks_left_out', 0)} left out), span {peak.get('span_bytes', 0) >> 20} MiB, "

@@ -26,7 +26,7 @@ for f in runtime/*.c; do
 done
 ar rcs "$B/libgmemrt.a" "$B"/static/*.o
 gcc -shared -o "$B/libgmemrt.so" "$B"/shared/*.o -L"$DEPS/lib" -ljansson -ldw -lunwind -ldl -lpthread
-LIBS=(-L"$B" -lgmemrt -L"$DEPS/lib" -ljansson -ldw -lunwind -Xlinker -rpath-link="$DEPS/lib")
+LIBS=("$B/libgmemrt.a" -L"$DEPS/lib" -ljansson -ldw -lunwind -Xlinker -rpath-link="$DEPS/lib")
 FLAGS=(-O2 -std=c++17 -arch=sm_90 -Iinclude/gmemlint)
 
 echo "== build programs (instrumented with -include gmem_forced.h, and churn also plain)"
