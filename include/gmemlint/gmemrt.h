@@ -29,7 +29,9 @@ static inline void gmem_step(void) {
 
 /* Writes the telemetry file now (it is also written at exit and on fatal signals). Returns 0 on
  * success, -1 if it could not be written, 1 without the runtime. */
-static inline int gmem_dump(void) { return gmemrt_dump ? gmemrt_dump() : 1; }
+static inline int gmem_dump(void) {
+  return gmemrt_dump ? gmemrt_dump() : 1;
+}
 #endif
 
 #ifdef __cplusplus
