@@ -60,7 +60,10 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int o
   } else {
     gmemrt_record_failed_alloc(site, size, ns);
   }
+  int need_baseline = ok && gmemrt.baseline_used == UINT64_MAX && gmemrt_is_device_resident(family);
   pthread_mutex_unlock(&gmemrt.lock);
+  if (need_baseline)
+    gmemrt_note_baseline();
   if (out_of_memory)
     gmemrt_oom_event(site, size);
   return site;

@@ -144,6 +144,8 @@ typedef struct gmemrt_oom {
   double time_ms;
   uint64_t live_bytes;
   uint64_t pool_reserved, pool_used; /* the default or program pool, for stream-ordered requests */
+  uint64_t live_device_bytes; /* the program's live device memory (not pinned, not managed) */
+  uint64_t held_unused;       /* device memory in use beyond baseline + live device bytes */
   int pool_sampled;
   gmemrt_space_view view; /* live device blocks at the failure (the first few events) */
 } gmemrt_oom;
@@ -184,6 +186,11 @@ typedef struct gmemrt_state {
   uint32_t freed_ring_site[1024];
   size_t freed_next;
   uint64_t live_bytes, peak_live_bytes;
+  uint64_t live_device_bytes; /* device-resident families only */
+  /* device memory in use apart from the program's allocations (context, libraries), read once
+   * after the first device allocation; UINT64_MAX until then */
+  uint64_t baseline_used;
+  int baseline_device;
   uint64_t steps;
   gmemrt_oom *ooms;
   size_t nooms;
@@ -288,6 +295,10 @@ const char *gmemrt_nvml_reason(void);
 
 /* ---- out of memory (oom.c), called without the lock ---- */
 void gmemrt_oom_event(int site, uint64_t requested);
+void gmemrt_note_baseline(void);
+static inline int gmemrt_is_device_resident(int family) {
+  return family == FAM_DEVICE || family == FAM_ASYNC || family == FAM_CU_DEVICE;
+}
 
 /* ---- writer (writer.c) ---- */
 int gmemrt_write(const char *reason);

@@ -26,6 +26,23 @@ static uint64_t largest_block(uint64_t upper) {
   return lo;
 }
 
+/* Device memory in use apart from the program's own allocations (its context, libraries), read
+ * once, just after the first device allocation succeeded. */
+void gmemrt_note_baseline(void) {
+  size_t free_b = 0, total_b = 0;
+  if (CUDA_REAL(cudaMemGetInfo)(&free_b, &total_b) != cudaSuccess)
+    return;
+  int device = 0;
+  CUDA_REAL(cudaGetDevice)(&device);
+  pthread_mutex_lock(&gmemrt.lock);
+  if (gmemrt.baseline_used == UINT64_MAX) {
+    uint64_t used = (uint64_t)total_b - free_b;
+    gmemrt.baseline_used = used > gmemrt.live_device_bytes ? used - gmemrt.live_device_bytes : 0;
+    gmemrt.baseline_device = device;
+  }
+  pthread_mutex_unlock(&gmemrt.lock);
+}
+
 void gmemrt_oom_event(int site, uint64_t requested) {
   gmemrt_pools_sample();
   size_t free_b = 0, total_b = 0;
@@ -70,6 +87,16 @@ void gmemrt_oom_event(int site, uint64_t requested) {
                                                                           : "capacity";
       e->time_ms = gmemrt_now_ms() - gmemrt.start_ms;
       e->live_bytes = gmemrt.live_bytes;
+      /* what the device holds for the program beyond its live allocations: freed memory
+       * stranded in partially used pages, or kept by pools and caches */
+      uint64_t used = have_info ? (uint64_t)total_b - free_b : 0;
+      uint64_t accounted = gmemrt.live_device_bytes +
+                           (gmemrt.baseline_used == UINT64_MAX ? 0 : gmemrt.baseline_used);
+      e->live_device_bytes = gmemrt.live_device_bytes;
+      e->held_unused = used > accounted ? used - accounted : 0;
+      if (have_info && free_b < requested && e->held_unused >= requested &&
+          (!probed || largest < requested))
+        e->verdict = "fragmentation";
       e->pool_reserved = pool_reserved;
       e->pool_used = pool_used;
       e->pool_sampled = pool_sampled;

@@ -23,7 +23,7 @@ const char *const gmemrt_free_names[FREE_API_COUNT] = {[FREE_CUDA] = "cudaFree",
                                                        [FREE_CU_ASYNC] = "cuMemFreeAsync",
                                                        [FREE_CU_RELEASE] = "cuMemRelease"};
 
-gmemrt_state gmemrt = {.lock = PTHREAD_MUTEX_INITIALIZER};
+gmemrt_state gmemrt = {.lock = PTHREAD_MUTEX_INITIALIZER, .baseline_used = UINT64_MAX};
 
 uint64_t gmemrt_now_ns(void) {
   struct timespec ts;
@@ -267,6 +267,8 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_
     old->live_bytes -= e->size;
     old->live_count--;
     gmemrt.live_bytes -= e->size;
+    if (gmemrt_is_device_resident(e->family))
+      gmemrt.live_device_bytes -= e->size;
   }
   e->ptr = p;
   e->size = size;
@@ -277,6 +279,8 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_
   if (s->live_bytes > s->peak_live_bytes)
     s->peak_live_bytes = s->live_bytes;
   gmemrt.live_bytes += size;
+  if (gmemrt_is_device_resident(family))
+    gmemrt.live_device_bytes += size;
   if (gmemrt.live_bytes > gmemrt.peak_live_bytes) {
     gmemrt.peak_live_bytes = gmemrt.live_bytes;
     /* a new peak: retake the address-space view when it has grown by 1/16 since the last one,
@@ -395,6 +399,8 @@ int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved) {
   s->live_bytes -= e->size;
   s->live_count--;
   gmemrt.live_bytes -= e->size;
+  if (gmemrt_is_device_resident(e->family))
+    gmemrt.live_device_bytes -= e->size;
   gmemrt.live_count--;
   *saved = *e;
   e->ptr = 1; /* deleted */
@@ -421,6 +427,8 @@ void gmemrt_free_failed(const struct live_entry *saved) {
   s->live_bytes += saved->size;
   s->live_count++;
   gmemrt.live_bytes += saved->size;
+  if (gmemrt_is_device_resident(saved->family))
+    gmemrt.live_device_bytes += saved->size;
   for (size_t i = 0; i < sizeof gmemrt.freed_ring / sizeof gmemrt.freed_ring[0]; i++)
     if (gmemrt.freed_ring[i] == saved->ptr)
       gmemrt.freed_ring[i] = 0;

@@ -30,7 +30,7 @@ static void child_after_fork(void) {
   free(gmemrt.live);
   gmemrt.live = NULL;
   gmemrt.live_cap = gmemrt.live_used = gmemrt.live_count = 0;
-  gmemrt.live_bytes = gmemrt.peak_live_bytes = 0;
+  gmemrt.live_bytes = gmemrt.peak_live_bytes = gmemrt.live_device_bytes = 0;
   gmemrt.steps = 0;
   for (size_t i = 0; i < gmemrt.nooms; i++)
     free(gmemrt.ooms[i].view.blocks);
@@ -297,6 +297,8 @@ static json_t *build(const char *reason) {
   json_object_set_new(proc, "live_bytes", u64(gmemrt.live_bytes));
   json_object_set_new(proc, "live_count", u64(gmemrt.live_count));
   json_object_set_new(proc, "steps", u64(gmemrt.steps));
+  json_object_set_new(proc, "baseline_used_bytes",
+                      gmemrt.baseline_used == UINT64_MAX ? json_null() : u64(gmemrt.baseline_used));
   json_t *ooms = json_array();
   for (size_t i = 0; i < gmemrt.nooms; i++) {
     const gmemrt_oom *e = &gmemrt.ooms[i];
@@ -314,6 +316,8 @@ static json_t *build(const char *reason) {
     json_object_set_new(o, "live_bytes", u64(e->live_bytes));
     json_object_set_new(o, "verdict", str(e->verdict));
     json_object_set_new(o, "time_ms", json_real(e->time_ms));
+    json_object_set_new(o, "live_device_bytes", u64(e->live_device_bytes));
+    json_object_set_new(o, "held_unused_bytes", u64(e->held_unused));
     if (e->pool_sampled) {
       json_object_set_new(o, "pool_reserved_bytes", u64(e->pool_reserved));
       json_object_set_new(o, "pool_used_bytes", u64(e->pool_used));

@@ -104,6 +104,20 @@ def fragmentation(binary):
           peak)
 
 
+def fragmentation_pages(binary):
+    """The driver's view: whole pages in use, so free memory looks short, yet the program freed
+    half of what it holds; the memory is stranded in half-used pages."""
+    proc, (d,) = run(binary, "fragmentation-pages",
+                     {"SIMCUDA_CAPACITY": str(32 * MiB), "SIMCUDA_PAGE": str(2 * MiB)})
+    check("allocation in half-used pages: 2" in proc.stdout, proc.stdout)
+    (e,) = d["process"]["oom_events"]
+    check(e["line"] == 195 and e["requested_bytes"] == 4 * MiB, e)
+    check(e["free_bytes"] == 0 and e["total_bytes"] == 32 * MiB, e)
+    check(d["process"]["baseline_used_bytes"] == MiB, d["process"])  # the first block's page
+    check(e["live_device_bytes"] == 16 * MiB and e["held_unused_bytes"] == 15 * MiB, e)
+    check(e["verdict"] == "fragmentation", e)
+
+
 def threads(binary):
     _, (d,) = run(binary, "threads")
     s = site(d, 60)

@@ -1,7 +1,9 @@
 /* A stand-in for libcupti in CI (loaded through GMEMRT_CUPTI_LIBRARY): delivers the
- * unified-memory records named in FAKECUPTI_RECORDS ("address:counter-kind:value;...") when the
- * runtime flushes, and plays another tool holding CUPTI when FAKECUPTI_BUSY=1. */
+ * unified-memory records named in FAKECUPTI_RECORDS ("address:counter-kind:value[:cause];...")
+ * when the runtime flushes, or else those the simulated CUDA runtime produced since the last
+ * flush (simcuda_um_records()), and plays another tool holding CUPTI when FAKECUPTI_BUSY=1. */
 #include <cupti.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,10 +55,21 @@ CUptiResult cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Acti
 CUptiResult cuptiActivityFlushAll(uint32_t flag) {
   (void)flag;
   static int delivered; /* like CUPTI, a record is delivered once */
+  static size_t sim_offset;
   const char *spec = getenv("FAKECUPTI_RECORDS");
-  if (!enabled || !spec || !requested || !completed || delivered)
+  if (!spec) {
+    const char *(*sim)(void) = (const char *(*)(void))dlsym(RTLD_DEFAULT, "simcuda_um_records");
+    spec = sim ? sim() + sim_offset : NULL;
+    if (spec && !*spec)
+      return CUPTI_SUCCESS;
+  } else if (delivered) {
+    return CUPTI_SUCCESS;
+  }
+  if (!enabled || !spec || !requested || !completed)
     return CUPTI_SUCCESS;
   delivered = 1;
+  if (!getenv("FAKECUPTI_RECORDS"))
+    sim_offset += strlen(spec);
   uint8_t *buffer;
   size_t size, max_records, valid = 0;
   requested(&buffer, &size, &max_records);
@@ -69,7 +82,9 @@ CUptiResult cuptiActivityFlushAll(uint32_t flag) {
     char *end;
     r.address = strtoull(item, &end, 0);
     r.counterKind = (CUpti_ActivityUnifiedMemoryCounterKind)strtoul(end + 1, &end, 10);
-    r.value = strtoull(end + 1, NULL, 10);
+    r.value = strtoull(end + 1, &end, 10);
+    if (*end == ':')
+      r.flags = (uint32_t)strtoul(end + 1, NULL, 10); /* transfers: the migration cause */
     if (valid + sizeof r <= size) {
       memcpy(buffer + valid, &r, sizeof r);
       valid += sizeof r;

@@ -184,6 +184,19 @@ static int driver_more(void) {
   return 0;
 }
 
+/* Below the page size: 32 x 1 MiB in 2 MiB pages, every other one freed, then 4 MiB asked. */
+static int fragmentation_pages(void) {
+  void *blocks[32];
+  for (int i = 0; i < 32; i++)
+    cudaMalloc(&blocks[i], MiB);
+  for (int i = 0; i < 32; i += 2)
+    cudaFree(blocks[i]);
+  void *big;
+  cudaError_t rc = cudaMalloc(&big, 4 * MiB); /* line 195 */
+  printf("allocation in half-used pages: %d\n", (int)rc);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -192,6 +205,8 @@ int main(int argc, char **argv) {
     return wrong_family();
   if (strcmp(mode, "fragmentation") == 0)
     return fragmentation();
+  if (strcmp(mode, "fragmentation-pages") == 0)
+    return fragmentation_pages();
   if (strcmp(mode, "threads") == 0)
     return threads();
   if (strcmp(mode, "crash") == 0)

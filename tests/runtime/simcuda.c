@@ -1,14 +1,29 @@
 /* A simulated CUDA runtime for CI, which has no GPU: exports the cudart functions libgmemrt's
  * hooks call, over a simulated device with a fixed capacity and a first-fit address space, so
  * that leaks, fragmentation and out-of-memory can be produced exactly.
- *   SIMCUDA_CAPACITY  device bytes (default 1 GiB)
- *   SIMCUDA_FAIL_AT   the Nth allocation call fails with cudaErrorMemoryAllocation */
+ *   SIMCUDA_CAPACITY     device bytes (default 1 GiB)
+ *   SIMCUDA_FAIL_AT      the Nth allocation call fails with cudaErrorMemoryAllocation
+ *   SIMCUDA_PAGE         report free memory as the driver does, in whole pages of this many
+ *                        bytes: a page with any live block in it is used
+ *   SIMCUDA_HOST_BACKED  1: the address space is real host memory (reserved, not committed), so
+ *                        whole programs run: the host may touch managed memory; kernels are
+ *                        not run, and copies move no data.
+ * Managed memory is emulated as the driver moves it: a block starts on the host; a kernel launch
+ * migrates every managed block not on the device, on demand (with GPU page faults), and
+ * cudaMemPrefetchAsync to a device migrates it by prefetch. The unified-memory records this
+ * produces are handed to the stand-in libcupti through simcuda_um_records(). */
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <time.h>
+
+/* CUPTI's unified-memory counter kinds and migration causes, as the stand-in reports them */
+enum { CUPTI_BYTES_HTOD = 1, CUPTI_GPU_PAGE_FAULT = 4, CAUSE_COHERENCE = 2, CAUSE_PREFETCH = 3 };
 
 enum { ALIGN = 256, MAX_BLOCKS = 1 << 16 };
 
@@ -16,6 +31,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t capacity, base = 0x7f0000000000ULL;
 static struct block {
   uint64_t addr, size;
+  int managed, on_device;
 } blocks[MAX_BLOCKS]; /* live device blocks, sorted by address */
 static int nblocks;
 static long alloc_calls, fail_at = -1;
@@ -29,6 +45,45 @@ static void configure(void) {
   capacity = c ? strtoull(c, NULL, 10) : (1ULL << 30);
   const char *f = getenv("SIMCUDA_FAIL_AT");
   fail_at = f ? strtol(f, NULL, 10) : -1;
+  const char *h = getenv("SIMCUDA_HOST_BACKED");
+  if (h && *h == '1') {
+    void *space = mmap(NULL, capacity, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (space != MAP_FAILED)
+      base = (uint64_t)(uintptr_t)space;
+  }
+}
+
+/* Unified-memory records, "address:counter-kind:value:cause;" as the stand-in libcupti reads. */
+static char *um_text;
+static size_t um_len, um_cap;
+static void um_record(uint64_t addr, int kind, uint64_t value, int cause) {
+  char item[96];
+  int n = snprintf(item, sizeof item, "%llu:%d:%llu:%d;", (unsigned long long)addr, kind,
+                   (unsigned long long)value, cause);
+  if (um_len + (size_t)n + 1 > um_cap) {
+    size_t cap = um_cap ? um_cap * 2 : 4096;
+    char *t = realloc(um_text, cap);
+    if (!t)
+      return;
+    um_text = t;
+    um_cap = cap;
+  }
+  memcpy(um_text + um_len, item, (size_t)n + 1);
+  um_len += (size_t)n;
+}
+const char *simcuda_um_records(void) {
+  return um_text ? um_text : "";
+}
+
+/* Moves a managed block to the device: GPU faults in 64 KiB groups when on demand. */
+static void migrate(struct block *b, int prefetch) {
+  if (b->on_device)
+    return;
+  b->on_device = 1;
+  if (!prefetch)
+    um_record(b->addr, CUPTI_GPU_PAGE_FAULT, (b->size + 65535) / 65536, 0);
+  um_record(b->addr, CUPTI_BYTES_HTOD, b->size, prefetch ? CAUSE_PREFETCH : CAUSE_COHERENCE);
 }
 
 /* First fit in the simulated address space [base, base + capacity). */
@@ -53,6 +108,7 @@ static cudaError_t device_alloc(void **ptr, size_t size) {
     memmove(&blocks[pos + 1], &blocks[pos], sizeof blocks[0] * (size_t)(nblocks - pos));
     blocks[pos].addr = at;
     blocks[pos].size = need;
+    blocks[pos].managed = blocks[pos].on_device = 0;
     nblocks++;
     *ptr = (void *)(uintptr_t)at;
   }
@@ -81,7 +137,13 @@ cudaError_t cudaMalloc(void **ptr, size_t size) {
 }
 cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags) {
   (void)flags;
-  return device_alloc(ptr, size);
+  cudaError_t rc = device_alloc(ptr, size);
+  pthread_mutex_lock(&lock);
+  for (int i = 0; rc == cudaSuccess && i < nblocks; i++)
+    if (blocks[i].addr == (uint64_t)(uintptr_t)*ptr)
+      blocks[i].managed = 1;
+  pthread_mutex_unlock(&lock);
+  return rc;
 }
 static uint64_t async_used, async_used_high, async_reserved_high;
 cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream) {
@@ -136,8 +198,23 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
   pthread_mutex_lock(&lock);
   configure();
   uint64_t used = 0;
-  for (int i = 0; i < nblocks; i++)
-    used += blocks[i].size;
+  const char *page_env = getenv("SIMCUDA_PAGE");
+  uint64_t page = page_env ? strtoull(page_env, NULL, 10) : 0;
+  uint64_t last_page = UINT64_MAX;
+  for (int i = 0; i < nblocks; i++) {
+    if (!page) {
+      used += blocks[i].size;
+      continue;
+    }
+    for (uint64_t p = (blocks[i].addr - base) / page;
+         p <= (blocks[i].addr - base + blocks[i].size - 1) / page; p++)
+      if (p != last_page) {
+        used += page;
+        last_page = p;
+      }
+  }
+  if (used > capacity)
+    used = capacity;
   *free_bytes = capacity - used;
   *total = capacity;
   pthread_mutex_unlock(&lock);
@@ -158,11 +235,150 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
 }
 cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, struct cudaMemLocation location,
                                  unsigned int flags, cudaStream_t stream) {
-  (void)ptr;
   (void)count;
-  (void)location;
   (void)flags;
   (void)stream;
+  pthread_mutex_lock(&lock);
+  for (int i = 0; i < nblocks; i++)
+    if (blocks[i].managed && (uint64_t)(uintptr_t)ptr >= blocks[i].addr &&
+        (uint64_t)(uintptr_t)ptr < blocks[i].addr + blocks[i].size) {
+      if (location.type == cudaMemLocationTypeDevice)
+        migrate(&blocks[i], 1);
+      else
+        blocks[i].on_device = 0;
+    }
+  pthread_mutex_unlock(&lock);
+  return cudaSuccess;
+}
+
+/* What nvcc's generated host code calls to register and launch kernels: a launch runs nothing,
+ * but moves managed memory to the device as a real kernel touching it would. */
+void **__cudaRegisterFatBinary(void *fat) {
+  static void *handle;
+  (void)fat;
+  return &handle;
+}
+void __cudaRegisterFatBinaryEnd(void **h) {
+  (void)h;
+}
+void __cudaUnregisterFatBinary(void **h) {
+  (void)h;
+}
+char __cudaInitModule(void **h) {
+  (void)h;
+  return 1;
+}
+void __cudaRegisterFunction(void **h, const char *host_fun, char *device_fun,
+                            const char *device_name, int limit, uint3 *tid, uint3 *bid, dim3 *bdim,
+                            dim3 *gdim, int *wsize) {
+  (void)h, (void)host_fun, (void)device_fun, (void)device_name, (void)limit, (void)tid;
+  (void)bid, (void)bdim, (void)gdim, (void)wsize;
+}
+void __cudaRegisterVar(void **h, char *host_var, char *device_address, const char *device_name,
+                       int ext, size_t size, int constant, int global) {
+  (void)h, (void)host_var, (void)device_address, (void)device_name, (void)ext, (void)size;
+  (void)constant, (void)global;
+}
+static __thread dim3 pushed_grid, pushed_block;
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void *stream) {
+  (void)shared, (void)stream;
+  pushed_grid = grid;
+  pushed_block = block;
+  return 0;
+}
+cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, void *stream) {
+  *grid = pushed_grid;
+  *block = pushed_block;
+  *shared = 0;
+  *(cudaStream_t *)stream = 0;
+  return cudaSuccess;
+}
+cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *fun) {
+  *kernel = (cudaKernel_t)fun;
+  return cudaSuccess;
+}
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
+                               size_t shared, cudaStream_t stream) {
+  (void)kernel, (void)grid, (void)block, (void)args, (void)shared, (void)stream;
+  pthread_mutex_lock(&lock);
+  for (int i = 0; i < nblocks; i++)
+    if (blocks[i].managed)
+      migrate(&blocks[i], 0);
+  pthread_mutex_unlock(&lock);
+  return cudaSuccess;
+}
+cudaError_t cudaLaunchKernel(const void *fun, dim3 grid, dim3 block, void **args, size_t shared,
+                             cudaStream_t stream) {
+  return __cudaLaunchKernel((cudaKernel_t)fun, grid, block, args, shared, stream);
+}
+
+/* The rest of what the samples call: nothing to do on a device that runs no kernels. */
+cudaError_t cudaDeviceSynchronize(void) {
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+  (void)s;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreate(cudaStream_t *s) {
+  *s = (cudaStream_t)(uintptr_t)0x2000;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  (void)s;
+  return cudaSuccess;
+}
+cudaError_t cudaGetLastError(void) {
+  return cudaSuccess;
+}
+cudaError_t cudaPeekAtLastError(void) {
+  return cudaSuccess;
+}
+const char *cudaGetErrorString(cudaError_t e) {
+  return e == cudaSuccess                 ? "no error"
+         : e == cudaErrorMemoryAllocation ? "out of memory"
+                                          : "simulated error";
+}
+const char *cudaGetErrorName(cudaError_t e) {
+  return e == cudaSuccess                 ? "cudaSuccess"
+         : e == cudaErrorMemoryAllocation ? "cudaErrorMemoryAllocation"
+                                          : "cudaErrorSimulated";
+}
+cudaError_t cudaMemset(void *p, int v, size_t n) {
+  (void)p, (void)v, (void)n;
+  return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
+  (void)p, (void)v, (void)n, (void)s;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
+  (void)device;
+  *value = attr == cudaDevAttrMultiProcessorCount ? 132 : 1;
+  return cudaSuccess;
+}
+/* events: host clock readings */
+cudaError_t cudaEventCreate(cudaEvent_t *e) {
+  *e = (cudaEvent_t)calloc(1, sizeof(double));
+  return *e ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  free(e);
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+  (void)s;
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  *(double *)e = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+  return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  (void)e;
+  return cudaSuccess;
+}
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
+  *ms = (float)(*(double *)b - *(double *)a);
   return cudaSuccess;
 }
 
