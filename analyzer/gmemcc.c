@@ -770,7 +770,7 @@ static void add_runtime_libs(strvec *out, const cmdline *c, const char *lib) {
 
 static void usage(void) {
   printf(
-      "usage: gmemcc [compiler] <compiler arguments...>\n"
+      "usage: gmemcc [--gmem-options] [compiler] <compiler arguments...>\n"
       "\n"
       "Builds a CUDA program instrumented for gmemlint's runtime telemetry. gmemcc runs the\n"
       "compiler with your arguments, adding to each compile from source\n"
@@ -782,7 +782,7 @@ static void usage(void) {
       "The compiler is the first argument when it names a program (nvcc, clang++, g++, a path),\n"
       "else $GMEMCC_CC, else nvcc from PATH, else /usr/local/cuda/bin/nvcc.\n"
       "\n"
-      "gmemcc's own options (taken out before the compiler runs):\n"
+      "gmemcc's own options (anywhere; taken out before the compiler runs):\n"
       "  --gmem-lint        also run the static pass on each source compiled:\n"
       "                     gmemlint --format=json -o <object>.gmemlint.json <source> -- <flags>\n"
       "  --gmem-link-flags  print what gmemcc adds to a link, and exit (for build systems that\n"
@@ -817,11 +817,19 @@ static cc_kind kind_of(const char *compiler) {
 
 int main(int argc, char **argv) {
   char *self = self_path();
-  int first = 1;
+  int at = 1;
+  while (at < argc && strncmp(argv[at], "--gmem-", 7) == 0)
+    at++; /* gmemcc's own options may come before the compiler */
+  bool named = at < argc && names_compiler(argv[at]);
+  char **args = xrealloc(NULL, (size_t)argc * sizeof *args);
+  size_t nargs = 0;
+  for (int i = 1; i < argc; i++)
+    if (!named || i != at)
+      args[nargs++] = argv[i];
   const char *compiler = NULL; /* argv[0] of the compiler */
   char *program = NULL;        /* the file executed */
-  if (argc > 1 && names_compiler(argv[1])) {
-    compiler = argv[1], first = 2;
+  if (named) {
+    compiler = argv[at];
     program = strchr(compiler, '/') ? xstrdup(compiler) : find_on_path(compiler, self);
   } else if (getenv("GMEMCC_CC") && *getenv("GMEMCC_CC")) {
     compiler = getenv("GMEMCC_CC");
@@ -835,7 +843,7 @@ int main(int argc, char **argv) {
 
   cmdline c = {.kind = kind_of(compiler)};
   c.lint = env_on("GMEMCC_LINT");
-  scan(&c, argv + first, (size_t)(argc - first), true, 0);
+  scan(&c, args, nargs, true, 0);
   for (size_t i = 0; i < c.positionals.n; i++)
     add_input(&c, c.positionals.v[i], c.lang);
   if (c.help) {

@@ -115,9 +115,13 @@ expect_err "^gmemcc: $FNVCC -include $HDR -c 'a b.cu'$" "GMEMCC_VERBOSE"
 # gmemcc's own options never reach the compiler
 gmemcc_run --gmem-help
 expect_rc 0 "--gmem-help"
-expect_out "^usage: gmemcc \[compiler\]" "--gmem-help usage line"
+expect_out "^usage: gmemcc \[--gmem-options\] \[compiler\]" "--gmem-help usage line"
 expect_out "GMEMCC_RUNTIME_DIR" "--gmem-help documents the environment"
 [ ! -f "$WORK/argv" ] || fail "--gmem-help ran the compiler"
+gmemcc_run --gmem-link-flags "$FNVCC" -lcudart
+expect_rc 0 "--gmem-link-flags before the compiler"
+expect_out "^$RTLIB " "--gmem-link-flags before the compiler"
+[ ! -f "$WORK/argv" ] || fail "--gmem-link-flags ran the compiler"
 gmemcc_run "$FNVCC" -c x.cu --gmem-bogus
 expect_rc 2 "unknown --gmem- option"
 expect_err "^gmemcc: error: unknown option '--gmem-bogus'" "unknown --gmem- option message"

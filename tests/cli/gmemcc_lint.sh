@@ -34,7 +34,7 @@ findings() { # JSON FILE: prints rule:line for each finding
   "$PY" -c 'import json,sys; print(" ".join("%s:%d" % (f["rule"], f["line"]) for f in json.load(open(sys.argv[1]))["findings"]))' "$1"
 }
 
-gmemcc_run "$FNVCC" --gmem-lint -Iinc -DLEAKY -std=c++17 -c leak.cu -o obj/leak.o
+gmemcc_run --gmem-lint "$FNVCC" -Iinc -DLEAKY -std=c++17 -c leak.cu -o obj/leak.o
 expect_rc 0 "--gmem-lint with findings"
 expect_argv "--gmem-lint is not passed on" -include "$HDR" -Iinc -DLEAKY -std=c++17 -c leak.cu -o obj/leak.o
 if [ -f obj/leak.o.gmemlint.json ]; then

@@ -1,8 +1,7 @@
 # Real builds through gmemcc: the object calls the runtime's hooks, the program carries the
 # runtime, with nvcc's static cudart (the default), with -cudart shared, and with g++ on host
-# code linked against the static cudart. Running the program
-# needs no GPU: the hook records the call (failed, without a device) at its site and the telemetry
-# file names that site.
+# code linked against the static cudart. Running the programs needs no GPU: the hook records the
+# call (failed, without a device) at its site and the telemetry file names that site.
 source "$(dirname "$0")/testlib.bash"
 source "$(dirname "$0")/gmemcc_lib.bash"
 if ! have_nvcc; then
