@@ -3,6 +3,7 @@
 #include "config.h"
 #include "flow.h"
 #include "frontend.h"
+#include "join.h"
 #include "pch.h"
 #include "rules.h"
 #include "suppress.h"
@@ -150,6 +151,38 @@ static int rule_enabled(gm_run *run, const gm_config *cfg, size_t i) {
   return !(cfg->disabled_rules & bit);
 }
 
+int gm_rule_selected(const gm_run *run, size_t k) {
+  uint64_t bit = 1ULL << k;
+  if (run->cli_enabled)
+    return (run->cli_enabled & bit) && !(run->cli_disabled & bit);
+  return !(run->cli_disabled & bit);
+}
+
+/* A *.gmemlint.json: findings computed earlier (gmemcc --gmem-lint), read instead of parsed;
+ * the command line's rule selection still applies. */
+static void read_findings(gm_run *run, file_ctx *c) {
+  char err[1024];
+  gm_report *rep = &c->r->report;
+  if (!gm_findings_read(c->r->path, rep, err, sizeof err)) {
+    input_error(c, "%s", err);
+    return;
+  }
+  size_t w = 0;
+  for (size_t i = 0; i < rep->findings.len; i++) {
+    gm_finding *f = &rep->findings.items[i];
+    size_t k = 0;
+    while (k < gm_rule_count && gm_rules[k] != f->rule)
+      k++;
+    if (!gm_rule_selected(run, k)) {
+      gm_finding_free(f);
+      continue;
+    }
+    f->error = run->opt->werror;
+    rep->findings.items[w++] = *f;
+  }
+  rep->findings.len = w;
+}
+
 static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
   file_ctx c = {run, r, open_memstream(&r->messages, &r->messages_len)};
   const char *path = r->path;
@@ -157,6 +190,10 @@ static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
   enum lang lang = lang_of(path);
   if (stat(path, &st) != 0) {
     input_error(&c, "%s: %s", path, strerror(errno));
+    goto done;
+  }
+  if (gm_is_findings_file(path)) {
+    read_findings(run, &c);
     goto done;
   }
   if (S_ISDIR(st.st_mode)) {
@@ -246,7 +283,7 @@ static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
       gm_check_ctx ctx = {parse.tu,       &r->src,         facts[i].fn,
                           facts[i].facts, facts[i].nfacts, &r->report};
       for (size_t k = 0; k < gm_rule_count; k++)
-        if (rule_enabled(run, cfg, k))
+        if (gm_rules[k]->check && rule_enabled(run, cfg, k))
           gm_rules[k]->check(&ctx);
     }
   }

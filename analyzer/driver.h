@@ -34,6 +34,9 @@ typedef struct gm_run {
   size_t nfiles;
 } gm_run;
 
+/* Whether the command line (--enable, --disable) selects rule k (its index in gm_rules). */
+int gm_rule_selected(const gm_run *run, size_t k);
+
 /* Analyses all files; calls on_done(run, i, ctx) on the calling thread for i = 0, 1, ... in
  * order, as soon as each is finished. */
 void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ctx);

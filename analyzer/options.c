@@ -25,7 +25,10 @@ enum opt_id {
   OPT_EXPORT_FIXES,
   OPT_PCH,
   OPT_DUMP_MODEL,
-  OPT_MAN
+  OPT_MAN,
+  OPT_TELEMETRY,
+  OPT_ONLY_CONFIRMED,
+  OPT_TOP
 };
 
 typedef struct opt_def {
@@ -68,24 +71,41 @@ static const opt_def options[] = {
      "share one precompiled CUDA preamble between files: auto (default: from 3 .cu files), "
      "always, never",
      0},
+    {OPT_TELEMETRY, 0, "telemetry", "FILE",
+     "judge each finding against runtime telemetry from an instrumented run (gmemcc); repeat "
+     "for several runs or ranks, which are merged (docs/join.md)",
+     0},
+    {OPT_ONLY_CONFIRMED, 0, "only-confirmed", NULL,
+     "with --telemetry: report only confirmed findings and runtime-only ones (GM1xx)", 0},
+    {OPT_TOP, 0, "top", "N", "gmemlint report: sites listed per table (default 10)", 0},
     {OPT_DUMP_MODEL, 0, "dump-model", NULL, "print each function's memory model (debugging)", 1},
     {OPT_MAN, 0, "man", NULL, "print the manual page in roff format", 1},
 };
 
-static const char *usage_line = "usage: gmemlint [options] <files...> [-- <compiler flags>]";
+static const char *usage_line = "usage: gmemlint [options] <files...> [-- <compiler flags>]\n"
+                                "       gmemlint report [--top=N] [-o FILE] <telemetry.json...>";
 
 static const char *help_tail =
     "\nFiles: .cu, .cuh, .c, .cpp (and other C/C++ sources), parsed with libclang in CUDA host "
     "mode.\n"
     "Flags after -- are passed to the parser (e.g. -- -Iinclude -DNDEBUG).\n"
+    "A file ending in .gmemlint.json holds findings computed earlier (--format=json output, as\n"
+    "gmemcc --gmem-lint writes it) and is read instead of parsing a source.\n"
+    "\nRuntime evidence: build with gmemcc, run the program, then\n"
+    "  gmemlint --telemetry gmemlint-<pid>.json src/*.cu\n"
+    "gives each finding a verdict (confirmed, dismissed, not-exercised, unverifiable) with its\n"
+    "figures, and adds runtime-only findings (GM101-GM106); gmemlint report <telemetry...>\n"
+    "prints the runtime view alone.\n"
     "\nSuppressions: // NOLINT, // NOLINT(GM001), // NOLINTNEXTLINE(GM001,GM002) on or above the\n"
     "reported line; a .gmemlint file (searched upward from each source) can disable rules and\n"
     "declare the project's own allocators.\n"
     "\nExit status:\n"
     "  0  no findings\n"
-    "  1  findings reported (with --verify: expectations not met)\n"
+    "  1  findings reported (with --verify: expectations not met; with --only-confirmed:\n"
+    "     confirmed or runtime-only findings remain)\n"
     "  2  usage error, or an input that could not be analysed (missing, unreadable, a\n"
-    "     directory, empty, binary, unparsable, bad compile_commands.json or .gmemlint)\n";
+    "     directory, empty, binary, unparsable, bad compile_commands.json or .gmemlint, a\n"
+    "     telemetry or .gmemlint.json file that is missing, malformed or of another version)\n";
 
 void gm_options_help(FILE *out) {
   fprintf(out, "%s\n\nFind GPU memory problems in CUDA C/C++ sources.\n\nOptions:\n", usage_line);
@@ -117,7 +137,8 @@ static void roff_escape(FILE *out, const char *s) {
 
 void gm_options_man(FILE *out) {
   fputs(".TH GMEMLINT 1\n.SH NAME\ngmemlint \\- find GPU memory problems in CUDA C/C++ sources\n"
-        ".SH SYNOPSIS\n.B gmemlint\n[options] files... [\\-\\- compiler flags]\n.SH OPTIONS\n",
+        ".SH SYNOPSIS\n.B gmemlint\n[options] files... [\\-\\- compiler flags]\n.br\n"
+        ".B gmemlint report\n[\\-\\-top N] [\\-o FILE] telemetry.json...\n.SH OPTIONS\n",
         out);
   for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
     const opt_def *d = &options[i];
@@ -237,6 +258,20 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
   case OPT_DUMP_MODEL:
     o->dump_model = 1;
     break;
+  case OPT_TELEMETRY:
+    GM_PUSH(o->telemetry, arg);
+    break;
+  case OPT_ONLY_CONFIRMED:
+    o->only_confirmed = 1;
+    break;
+  case OPT_TOP: {
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (*arg == 0 || *end || n < 1 || n > 100000)
+      return usage_error("bad --top value '%s' (expected a number from 1 to 100000)", arg);
+    o->top = (int)n;
+    break;
+  }
   }
   return 0;
 }
@@ -244,10 +279,16 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
 int gm_options_parse(gm_options *o, int argc, char **argv) {
   memset(o, 0, sizeof *o);
   o->sarif_root = ".";
+  o->top = 10;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   o->jobs = cores > 0 ? (int)cores : 1;
   const size_t nopts = sizeof options / sizeof options[0];
-  for (int i = 1; i < argc; i++) {
+  int first = 1;
+  if (argc > 1 && strcmp(argv[1], "report") == 0) {
+    o->report_command = 1; /* a subcommand: the files that follow are telemetry */
+    first = 2;
+  }
+  for (int i = first; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--") == 0) {
       for (int k = i + 1; k < argc; k++)
@@ -302,4 +343,5 @@ void gm_options_free(gm_options *o) {
   GM_VEC_FREE(o->extra_args);
   GM_VEC_FREE(o->enable);
   GM_VEC_FREE(o->disable);
+  GM_VEC_FREE(o->telemetry);
 }

@@ -31,6 +31,9 @@ typedef struct gm_options {
   const char *config;
   const char *export_fixes;
   int jobs;
+  int top; /* gmemlint report: rows per table */
+  int only_confirmed;
+  int report_command; /* `gmemlint report <telemetry...>`: files are telemetry */
   int werror;
   int verify;
   int list_rules;
@@ -39,6 +42,7 @@ typedef struct gm_options {
   GM_VEC(const char *) extra_args;
   GM_VEC(const char *) enable;
   GM_VEC(const char *) disable;
+  GM_VEC(const char *) telemetry;
 } gm_options;
 
 /* Returns 0 on success; on misuse prints `gmemlint: error: ...` and returns GM_EXIT_USAGE. */

@@ -38,6 +38,10 @@ static json_t *finding_json(const gm_finding *f) {
   json_object_set_new(o, "related", rel);
   if (f->fingerprint)
     json_object_set_new(o, "fingerprint", gm_json_string(f->fingerprint));
+  if (f->verdict != GM_VERDICT_NONE) {
+    json_object_set_new(o, "verdict", json_string(gm_verdict_name(f->verdict)));
+    json_object_set_new(o, "evidence", gm_json_string(f->evidence));
+  }
   return o;
 }
 

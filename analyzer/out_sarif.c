@@ -167,6 +167,21 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
         json_object_set_new(fp, "primaryLocationLineHash", gm_json_string(f->fingerprint));
         json_object_set_new(res, "partialFingerprints", fp);
       }
+      if (f->verdict != GM_VERDICT_NONE) {
+        json_t *props = json_object();
+        json_object_set_new(props, "verdict", json_string(gm_verdict_name(f->verdict)));
+        json_object_set_new(props, "evidence", gm_json_string(f->evidence));
+        json_object_set_new(res, "properties", props);
+      }
+      if (f->verdict == GM_VERDICT_DISMISSED) {
+        /* the runtime contradicts it: code scanning shows it as dismissed, not as an alert */
+        json_t *sup = json_object();
+        json_object_set_new(sup, "kind", json_string("external"));
+        json_object_set_new(sup, "justification", gm_json_string(f->evidence));
+        json_t *sups = json_array();
+        json_array_append_new(sups, sup);
+        json_object_set_new(res, "suppressions", sups);
+      }
       json_array_append_new(results, res);
     }
   }

@@ -22,8 +22,14 @@ static void print_caret(FILE *out, const gm_source *src, gm_loc loc, int color) 
 }
 
 static void print_head(FILE *out, gm_loc loc, const char *kind, const char *kind_color, int color) {
-  fprintf(out, "%s%s:%u:%u:%s %s%s:%s ", color ? BOLD : "", loc.file, loc.line, loc.col,
-          color ? RESET : "", color ? kind_color : "", kind, color ? RESET : "");
+  /* runtime sites may have no column (C has no __COLUMN__), OOM events no site */
+  fprintf(out, "%s%s", color ? BOLD : "", loc.file);
+  if (loc.line)
+    fprintf(out, ":%u", loc.line);
+  if (loc.line && loc.col)
+    fprintf(out, ":%u", loc.col);
+  fprintf(out, ":%s %s%s:%s ", color ? RESET : "", color ? kind_color : "", kind,
+          color ? RESET : "");
 }
 
 void gm_print_text(FILE *out, const gm_output_file *file, int color) {
@@ -38,6 +44,15 @@ void gm_print_text(FILE *out, const gm_output_file *file, int color) {
       print_head(out, rel->loc, "note", CYAN, color);
       fprintf(out, "%s\n", rel->message);
       print_caret(out, strcmp(rel->loc.file, file->path) == 0 ? file->src : NULL, rel->loc, color);
+    }
+    if (f->verdict != GM_VERDICT_NONE) {
+      /* the runtime's verdict, as a note at the finding: "note: confirmed: 3 allocations ..." */
+      print_head(out, f->loc, "note", CYAN, color);
+      const char *vc = f->verdict == GM_VERDICT_CONFIRMED   ? RED
+                       : f->verdict == GM_VERDICT_DISMISSED ? GREEN
+                                                            : "";
+      fprintf(out, "%s%s%s: %s\n", color ? vc : "", gm_verdict_name(f->verdict),
+              color && *vc ? RESET : "", f->evidence ? f->evidence : "");
     }
   }
 }

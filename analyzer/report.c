@@ -63,6 +63,7 @@ void gm_finding_free(gm_finding *f) {
   free(f->function);
   free(f->message);
   free(f->fingerprint);
+  free(f->evidence);
   for (int i = 0; i < f->nrelated; i++) {
     free((char *)f->related[i].loc.file);
     free(f->related[i].message);
@@ -74,6 +75,15 @@ void gm_report_clear(gm_report *r) {
   for (size_t i = 0; i < r->findings.len; i++)
     gm_finding_free(&r->findings.items[i]);
   GM_VEC_FREE(r->findings);
+}
+
+const char *gm_verdict_name(gm_verdict v) {
+  static const char *const names[] = {[GM_VERDICT_NONE] = "",
+                                      [GM_VERDICT_CONFIRMED] = "confirmed",
+                                      [GM_VERDICT_DISMISSED] = "dismissed",
+                                      [GM_VERDICT_NOT_EXERCISED] = "not-exercised",
+                                      [GM_VERDICT_UNVERIFIABLE] = "unverifiable"};
+  return names[v];
 }
 
 const char *gm_call_display_name(const gm_node *call) {

@@ -7,6 +7,20 @@
 #include "source.h"
 
 typedef struct gm_rule gm_rule;
+typedef struct gm_judge_ctx gm_judge_ctx;     /* join.h */
+typedef struct gm_runtime_ctx gm_runtime_ctx; /* join.h */
+
+/* What the runtime telemetry says about a finding (docs/join.md). */
+typedef enum gm_verdict {
+  GM_VERDICT_NONE, /* no telemetry given */
+  GM_VERDICT_CONFIRMED,
+  GM_VERDICT_DISMISSED,
+  GM_VERDICT_NOT_EXERCISED,
+  GM_VERDICT_UNVERIFIABLE
+} gm_verdict;
+
+/* "confirmed", "dismissed", "not-exercised", "unverifiable" ("" for none). */
+const char *gm_verdict_name(gm_verdict v);
 
 typedef struct gm_related {
   gm_loc loc;
@@ -32,6 +46,9 @@ typedef struct gm_finding {
   int baselined;     /* in the --baseline file: kept for --write-baseline, not reported */
   gm_fixit *fixits;  /* exported with --export-fixes */
   int nfixits;
+  gm_verdict verdict; /* with --telemetry */
+  char *evidence;     /* the figures behind the verdict, one line */
+  int filtered;       /* --only-confirmed: not confirmed, so not reported */
 } gm_finding;
 
 typedef struct gm_report {
@@ -54,7 +71,13 @@ struct gm_rule {
   const char *summary;     /* one line */
   const char *description; /* a paragraph: what it flags and why it matters */
   const char *fix;         /* what to do instead */
+  /* The static check; NULL for runtime-only rules (GM1xx). */
   void (*check)(const gm_check_ctx *ctx);
+  /* The verdict on one of this rule's findings from the telemetry (join.h); NULL: the runtime
+   * collects no evidence for it. */
+  gm_verdict (*judge)(gm_judge_ctx *ctx);
+  /* Runtime-only rules: findings from the telemetry alone, after the static pass. */
+  void (*runtime)(const gm_runtime_ctx *ctx);
 };
 
 gm_finding *gm_report_add(gm_report *r, const gm_rule *rule, gm_loc loc, const char *function,

@@ -10,6 +10,7 @@
  *
  * Not raised when ownership leaves the function: returned, stored through an out-parameter, into
  * a struct, a global or a member, or passed to a function that may keep it. */
+#include "join.h"
 #include "rules.h"
 
 extern const gm_rule gm001_unpaired_allocation;
@@ -70,6 +71,46 @@ static void check(const gm_check_ctx *ctx) {
   }
 }
 
+/* Runtime verdict (docs/rules/GM001.md): confirmed when allocations from the site are still
+ * live at exit, or its live bytes at the last gmem_step() exceed those at the first; dismissed
+ * when it ran and everything it allocated was freed. */
+static gm_verdict judge(gm_judge_ctx *c) {
+  const gm_tsite *s = gm_judge_find(c, c->finding->loc, GM_SITE_ALLOC);
+  if (!gm_site_ran(s))
+    return gm_judge_unseen(c, s, c->finding->loc, "allocation");
+  c->site = s;
+  char *stack = gm_site_stack_text(s);
+  char *frees = gm_site_frees_text(s);
+  size_t n = s->step_live.len;
+  gm_verdict v;
+  if (s->live_count_exit)
+    v = gm_judge_say(c, GM_VERDICT_CONFIRMED, "%llu of %llu %s, %s still live at exit%s",
+                     (unsigned long long)s->live_count_exit, (unsigned long long)s->calls,
+                     gm_plural(s->calls, "allocation", "allocations"),
+                     gm_bytes(s->live_bytes_exit).s, stack);
+  else if (n >= 2 && s->step_live.items[n - 1] > s->step_live.items[0])
+    v = gm_judge_say(c, GM_VERDICT_CONFIRMED,
+                     "live bytes grew from %s at the first gmem_step() to %s at the last (%zu "
+                     "steps)%s",
+                     gm_bytes(s->step_live.items[0]).s, gm_bytes(s->step_live.items[n - 1]).s, n,
+                     stack);
+  else if (s->live_count)
+    v = gm_judge_say(c, GM_VERDICT_UNVERIFIABLE,
+                     "%llu %s (%s) live when the run ended early (a signal or gmem_dump()), so "
+                     "there was no exit to check",
+                     (unsigned long long)s->live_count,
+                     gm_plural(s->live_count, "allocation", "allocations"),
+                     gm_bytes(s->live_bytes).s);
+  else
+    v = gm_judge_say(c, GM_VERDICT_DISMISSED,
+                     "ran %llu %s and every allocation was freed (frees: %s); the leaking path "
+                     "never ran",
+                     (unsigned long long)s->calls, gm_plural(s->calls, "time", "times"), frees);
+  free(stack);
+  free(frees);
+  return v;
+}
+
 const gm_rule gm001_unpaired_allocation = {
     .id = "GM001",
     .name = "unpaired-allocation",
@@ -83,4 +124,5 @@ const gm_rule gm001_unpaired_allocation = {
     .fix = "Free the memory on every path (a single cleanup label, or an RAII owner), or hand "
            "ownership on explicitly (return it, store it in a struct or member that frees it).",
     .check = check,
+    .judge = judge,
 };

@@ -8,6 +8,7 @@
  *
  *   bad:  cudaMallocHost(&h, n); ... cudaFree(h);
  *   good: cudaMallocHost(&h, n); ... cudaFreeHost(h); */
+#include "join.h"
 #include "rules.h"
 
 extern const gm_rule gm002_mismatched_free;
@@ -43,6 +44,43 @@ static void check(const gm_check_ctx *ctx) {
   }
 }
 
+/* Runtime verdict (docs/rules/GM002.md): the runtime counts wrong-family frees on the
+ * allocation site (the related "allocated here" location). Confirmed when it saw any; dismissed
+ * when the free ran and none was seen; not-exercised when the allocation or the free never ran;
+ * unverifiable when the free is a host call the runtime does not hook (free, delete). */
+static gm_verdict judge(gm_judge_ctx *c) {
+  const gm_finding *f = c->finding;
+  const gm_related *alloc_at = gm_judge_related(f, "allocated here");
+  if (!alloc_at)
+    return gm_judge_say(c, GM_VERDICT_UNVERIFIABLE, "the finding names no allocation site");
+  const gm_tsite *s = gm_judge_find(c, alloc_at->loc, GM_SITE_ALLOC);
+  if (!gm_site_ran(s))
+    return gm_judge_unseen(c, s, alloc_at->loc, "allocation");
+  c->site = s;
+  char *frees = gm_site_frees_text(s);
+  gm_verdict v;
+  if (s->wrong_family_frees) {
+    v = gm_judge_say(c, GM_VERDICT_CONFIRMED,
+                     "%llu wrong-family %s of memory from %s at line %u (frees by API: %s)%s%s",
+                     (unsigned long long)s->wrong_family_frees,
+                     gm_plural(s->wrong_family_frees, "free", "frees"), s->api, s->line, frees,
+                     s->live_count_exit ? ", still live at exit: " : "",
+                     s->live_count_exit ? gm_bytes(s->live_bytes_exit).s : "");
+  } else {
+    const gm_tsite *fs = gm_judge_find(c, f->loc, GM_SITE_FREE);
+    if (gm_site_ran(fs))
+      v = gm_judge_say(c, GM_VERDICT_DISMISSED,
+                       "the free ran %llu %s and never released this site's memory with the "
+                       "wrong family (frees by API: %s)",
+                       (unsigned long long)fs->free_calls,
+                       gm_plural(fs->free_calls, "time", "times"), frees);
+    else
+      v = gm_judge_unseen(c, fs, f->loc, "free");
+  }
+  free(frees);
+  return v;
+}
+
 const gm_rule gm002_mismatched_free = {
     .id = "GM002",
     .name = "mismatched-free",
@@ -57,4 +95,5 @@ const gm_rule gm002_mismatched_free = {
            "cudaMallocHost/cudaFreeHost, cudaMallocArray/cudaFreeArray, malloc/free, new/delete, "
            "new[]/delete[]) and pass the pointer the allocation returned.",
     .check = check,
+    .judge = judge,
 };

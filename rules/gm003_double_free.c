@@ -6,6 +6,7 @@
  *
  *   bad:  cudaFree(d); if (err) { cudaFree(d); return; }
  *   good: cudaFree(d); d = nullptr;   // a later cudaFree(nullptr) does nothing */
+#include "join.h"
 #include "rules.h"
 
 extern const gm_rule gm003_double_free;
@@ -39,6 +40,43 @@ static void check(const gm_check_ctx *ctx) {
   }
 }
 
+/* Runtime verdict (docs/rules/GM003.md): the runtime counts double frees on the allocation
+ * site (the related "allocated here" location). Confirmed when it saw any; dismissed when the
+ * second free ran and none was seen; otherwise as GM002. */
+static gm_verdict judge(gm_judge_ctx *c) {
+  const gm_finding *f = c->finding;
+  const gm_related *alloc_at = gm_judge_related(f, "allocated here");
+  if (!alloc_at)
+    return gm_judge_say(c, GM_VERDICT_UNVERIFIABLE,
+                        "the finding names no allocation site, and double frees are counted there");
+  const gm_tsite *s = gm_judge_find(c, alloc_at->loc, GM_SITE_ALLOC);
+  if (!gm_site_ran(s))
+    return gm_judge_unseen(c, s, alloc_at->loc, "allocation");
+  c->site = s;
+  char *frees = gm_site_frees_text(s);
+  gm_verdict v;
+  if (s->double_frees) {
+    v = gm_judge_say(c, GM_VERDICT_CONFIRMED,
+                     "%llu double %s of memory from %s at line %u (%llu %s, frees by API: %s)",
+                     (unsigned long long)s->double_frees,
+                     gm_plural(s->double_frees, "free", "frees"), s->api, s->line,
+                     (unsigned long long)s->calls, gm_plural(s->calls, "allocation", "allocations"),
+                     frees);
+  } else {
+    const gm_tsite *fs = gm_judge_find(c, f->loc, GM_SITE_FREE);
+    if (gm_site_ran(fs))
+      v = gm_judge_say(c, GM_VERDICT_DISMISSED,
+                       "the second free ran %llu %s and never freed this site's memory twice "
+                       "(frees by API: %s)",
+                       (unsigned long long)fs->free_calls,
+                       gm_plural(fs->free_calls, "time", "times"), frees);
+    else
+      v = gm_judge_unseen(c, fs, f->loc, "free");
+  }
+  free(frees);
+  return v;
+}
+
 const gm_rule gm003_double_free = {
     .id = "GM003",
     .name = "double-free",
@@ -51,4 +89,5 @@ const gm_rule gm003_double_free = {
     .fix = "Free each allocation in one place, or set the pointer to null right after freeing "
            "it (freeing null is a no-op for cudaFree, free and delete).",
     .check = check,
+    .judge = judge,
 };

@@ -11,6 +11,7 @@
  * Not raised for loops that provably run once, lazy initialisation (`if (!buf) cudaMalloc`),
  * capacity-guarded regrowth, stream-ordered cudaMallocAsync (the recommended fix), or the
  * growing-concatenation pattern (GM020 reports that). */
+#include "join.h"
 #include "patterns.h"
 #include "rules.h"
 
@@ -224,6 +225,35 @@ static void check(const gm_check_ctx *ctx) {
   gm_walk(ctx->fn->body, visit, &v);
 }
 
+/* Runtime verdict (docs/rules/GM010.md): confirmed when the site ran at least this many times
+ * in the telemetry (all files together); dismissed when it ran fewer times. */
+enum { GM010_CONFIRM_CALLS = 16 };
+
+static gm_verdict judge(gm_judge_ctx *c) {
+  const gm_tsite *s = gm_judge_find(c, c->finding->loc, GM_SITE_ALLOC);
+  if (!gm_site_ran(s))
+    return gm_judge_unseen(c, s, c->finding->loc, "allocation");
+  c->site = s;
+  uint64_t made = s->calls + s->failed_calls;
+  char sizes[64];
+  snprintf(sizes, sizeof sizes, "%s%zu distinct %s", s->sizes_truncated ? "more than " : "",
+           s->sizes.len, gm_plural(s->sizes.len, "size", "sizes"));
+  if (s->calls < GM010_CONFIRM_CALLS)
+    return gm_judge_say(c, GM_VERDICT_DISMISSED,
+                        "ran only %llu %s (%s); the loop did not churn (threshold: %d calls)",
+                        (unsigned long long)s->calls, gm_plural(s->calls, "time", "times"), sizes,
+                        GM010_CONFIRM_CALLS);
+  char *frees = gm_site_frees_text(s);
+  gm_verdict v = gm_judge_say(
+      c, GM_VERDICT_CONFIRMED,
+      "%llu calls, %s from %s to %s, %s in the allocation per call (%s "
+      "in all), frees by API: %s",
+      (unsigned long long)s->calls, sizes, gm_bytes(s->bytes_min).s, gm_bytes(s->bytes_max).s,
+      gm_duration_ns(made ? s->alloc_ns / made : 0).s, gm_duration_ns(s->alloc_ns).s, frees);
+  free(frees);
+  return v;
+}
+
 const gm_rule gm010_allocation_in_loop = {
     .id = "GM010",
     .name = "allocation-in-loop",
@@ -237,4 +267,5 @@ const gm_rule gm010_allocation_in_loop = {
     .fix = "Allocate once before the loop (the largest size when it varies) and free once after "
            "it, or allocate with cudaMallocAsync/cudaFreeAsync from a stream-ordered memory pool.",
     .check = check,
+    .judge = judge,
 };

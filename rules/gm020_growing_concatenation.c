@@ -8,6 +8,7 @@
  *   bad:  for (c...) { cudaMalloc(&nb, total + len); cudaMemcpy(nb, buf, total, D2D);
  *                      cudaFree(buf); buf = nb; total += len; }
  *   good: reserve the final size once, or grow geometrically behind a capacity check. */
+#include "join.h"
 #include "patterns.h"
 #include "rules.h"
 
@@ -41,6 +42,36 @@ static void check(const gm_check_ctx *ctx) {
   gm_walk(ctx->fn->body, visit, (void *)ctx);
 }
 
+/* Runtime verdict (docs/rules/GM020.md): confirmed when at least this many calls were larger
+ * than the call before (the runtime's increasing_sizes); dismissed when the site ran with fewer.
+ * The bytes the related copy moved are shown when the runtime recorded that copy. */
+enum { GM020_CONFIRM_INCREASES = 4 };
+
+static gm_verdict judge(gm_judge_ctx *c) {
+  const gm_tsite *s = gm_judge_find(c, c->finding->loc, GM_SITE_ALLOC);
+  if (!gm_site_ran(s))
+    return gm_judge_unseen(c, s, c->finding->loc, "allocation");
+  c->site = s;
+  const gm_related *copy_at = gm_judge_related(c->finding, "the old contents are copied");
+  const gm_tsite *copy = copy_at ? gm_judge_find(c, copy_at->loc, GM_SITE_OTHER) : NULL;
+  char copied[160] = "";
+  if (copy && copy->copies)
+    snprintf(copied, sizeof copied, ", %s copied by %llu %s at line %u",
+             gm_bytes(copy->copy_bytes).s, (unsigned long long)copy->copies,
+             gm_plural(copy->copies, "copy", "copies"), copy->line);
+  if (s->increasing_sizes < GM020_CONFIRM_INCREASES)
+    return gm_judge_say(c, GM_VERDICT_DISMISSED,
+                        "%llu %s, only %llu larger than the one before (threshold: %d)%s",
+                        (unsigned long long)s->calls, gm_plural(s->calls, "call", "calls"),
+                        (unsigned long long)s->increasing_sizes, GM020_CONFIRM_INCREASES, copied);
+  return gm_judge_say(c, GM_VERDICT_CONFIRMED,
+                      "%llu calls, %llu of them larger than the one before, from %s to %s "
+                      "(%s allocated in all)%s",
+                      (unsigned long long)s->calls, (unsigned long long)s->increasing_sizes,
+                      gm_bytes(s->bytes_min).s, gm_bytes(s->bytes_max).s,
+                      gm_bytes(s->bytes_total).s, copied);
+}
+
 const gm_rule gm020_growing_concatenation = {
     .id = "GM020",
     .name = "growing-concatenation",
@@ -54,4 +85,5 @@ const gm_rule gm020_growing_concatenation = {
     .fix = "Compute the final size first and allocate once, or keep a capacity and grow it "
            "geometrically (doubling) only when the data no longer fits.",
     .check = check,
+    .judge = judge,
 };

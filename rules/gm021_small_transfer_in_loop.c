@@ -11,6 +11,7 @@
  * Not raised for fixed-address copies (reading back a scalar each step), gathers through a
  * table of buffers, per-stream pipelined chunks, or loops that launch kernels between copies
  * of a per-iteration size. */
+#include "join.h"
 #include "patterns.h"
 #include "rules.h"
 
@@ -73,6 +74,32 @@ static void check(const gm_check_ctx *ctx) {
   gm_walk(ctx->fn->body, visit, (void *)ctx);
 }
 
+/* Runtime verdict (docs/rules/GM021.md), on the copy's own site: confirmed when it made at
+ * least GM021_CONFIRM_COPIES copies with a mean size below GM021_SMALL_MEAN_BYTES; dismissed
+ * when it ran fewer times or its copies were larger. */
+enum { GM021_CONFIRM_COPIES = 16, GM021_SMALL_MEAN_BYTES = 64 * 1024 };
+
+static gm_verdict judge(gm_judge_ctx *c) {
+  const gm_tsite *s = gm_judge_find(c, c->finding->loc, GM_SITE_OTHER);
+  if (!s || !s->copies)
+    return gm_judge_unseen(c, s, c->finding->loc, "copy");
+  uint64_t mean = s->copy_bytes / s->copies;
+  char figures[320];
+  snprintf(figures, sizeof figures, "%llu %s of mean %s, %s in %s: %s achieved",
+           (unsigned long long)s->copies, gm_plural(s->copies, "copy", "copies"), gm_bytes(mean).s,
+           gm_bytes(s->copy_bytes).s, gm_duration_ns(s->copy_ns).s,
+           gm_rate(s->copy_bytes, s->copy_ns).s);
+  if (s->copies < GM021_CONFIRM_COPIES)
+    return gm_judge_say(c, GM_VERDICT_DISMISSED, "%s; too few to matter (threshold: %d copies)",
+                        figures, GM021_CONFIRM_COPIES);
+  if (mean >= GM021_SMALL_MEAN_BYTES)
+    return gm_judge_say(c, GM_VERDICT_DISMISSED,
+                        "%s; the copies are large enough to amortise the per-call cost "
+                        "(threshold: mean below %s)",
+                        figures, gm_bytes(GM021_SMALL_MEAN_BYTES).s);
+  return gm_judge_say(c, GM_VERDICT_CONFIRMED, "%s", figures);
+}
+
 const gm_rule gm021_small_transfer_in_loop = {
     .id = "GM021",
     .name = "small-transfer-in-loop",
@@ -86,4 +113,5 @@ const gm_rule gm021_small_transfer_in_loop = {
     .fix = "Copy the whole range with one cudaMemcpy, a strided layout with cudaMemcpy2D, or "
            "stage the elements in a host buffer and copy it once.",
     .check = check,
+    .judge = judge,
 };

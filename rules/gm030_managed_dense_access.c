@@ -10,6 +10,7 @@
  *
  * Data-dependent indexing (x[idx[i]], pointer chasing) is where managed memory earns its keep:
  * no warning there. */
+#include "join.h"
 #include "patterns.h"
 #include "rules.h"
 
@@ -55,6 +56,31 @@ static void check(const gm_check_ctx *ctx) {
   }
 }
 
+/* Runtime verdict (docs/rules/GM030.md), from CUPTI's counters on the allocation's range:
+ * confirmed by any GPU page fault or on-demand host-to-device migration; dismissed when the
+ * site ran with neither; unverifiable when the counters were not collected. */
+static gm_verdict judge(gm_judge_ctx *c) {
+  const gm_tsite *s = gm_judge_find(c, c->finding->loc, GM_SITE_ALLOC);
+  if (!gm_site_ran(s))
+    return gm_judge_unseen(c, s, c->finding->loc, "allocation");
+  c->site = s;
+  const char *why;
+  if (!gm_judge_um_collected(c, s, &why))
+    return gm_judge_say(c, GM_VERDICT_UNVERIFIABLE, "no unified-memory counters: %s", why);
+  const gm_um_counts *u = &s->um;
+  char figures[384];
+  snprintf(figures, sizeof figures,
+           "%llu GPU page-fault %s, %s migrated host-to-device on demand (%s prefetched, %s "
+           "host-to-device in all)",
+           (unsigned long long)u->gpu_page_faults, gm_plural(u->gpu_page_faults, "group", "groups"),
+           gm_bytes(u->htod_on_demand_bytes).s, gm_bytes(u->htod_prefetch_bytes).s,
+           gm_bytes(u->htod_bytes).s);
+  if (u->gpu_page_faults || u->htod_on_demand_bytes)
+    return gm_judge_say(c, GM_VERDICT_CONFIRMED, "%s", figures);
+  return gm_judge_say(c, GM_VERDICT_DISMISSED, "ran %llu %s with %s", (unsigned long long)s->calls,
+                      gm_plural(s->calls, "time", "times"), figures);
+}
+
 const gm_rule gm030_managed_dense_access = {
     .id = "GM030",
     .name = "managed-dense-access",
@@ -70,4 +96,5 @@ const gm_rule gm030_managed_dense_access = {
            "to the CPU before host access), set cudaMemAdvise preferred location, or use "
            "cudaMalloc with explicit copies.",
     .check = check,
+    .judge = judge,
 };

@@ -7,6 +7,7 @@
  *   bad:  for (step...) { update<<<g, b>>>(x, n); cudaDeviceSynchronize(); total += x[0]; }
  *   good: keep the data on the device and copy back only what the host needs (one value, with
  *         cudaMemcpy from a device buffer), or prefetch explicitly each way. */
+#include "join.h"
 #include "patterns.h"
 #include "rules.h"
 
@@ -67,6 +68,28 @@ static void check(const gm_check_ctx *ctx) {
   }
 }
 
+/* Runtime verdict (docs/rules/GM031.md), from CUPTI's counters on the allocation's range:
+ * confirmed when bytes migrated both ways (host-to-device and device-to-host); dismissed when
+ * the site ran and its pages moved one way or not at all; unverifiable without the counters. */
+static gm_verdict judge(gm_judge_ctx *c) {
+  const gm_tsite *s = gm_judge_find(c, c->finding->loc, GM_SITE_ALLOC);
+  if (!gm_site_ran(s))
+    return gm_judge_unseen(c, s, c->finding->loc, "allocation");
+  c->site = s;
+  const char *why;
+  if (!gm_judge_um_collected(c, s, &why))
+    return gm_judge_say(c, GM_VERDICT_UNVERIFIABLE, "no unified-memory counters: %s", why);
+  const gm_um_counts *u = &s->um;
+  char figures[384];
+  snprintf(figures, sizeof figures,
+           "%s host-to-device and %s device-to-host, %llu GPU and %llu CPU page faults",
+           gm_bytes(u->htod_bytes).s, gm_bytes(u->dtoh_bytes).s,
+           (unsigned long long)u->gpu_page_faults, (unsigned long long)u->cpu_page_faults);
+  if (u->htod_bytes && u->dtoh_bytes)
+    return gm_judge_say(c, GM_VERDICT_CONFIRMED, "pages migrated both ways: %s", figures);
+  return gm_judge_say(c, GM_VERDICT_DISMISSED, "pages did not move both ways: %s", figures);
+}
+
 const gm_rule gm031_managed_ping_pong = {
     .id = "GM031",
     .name = "managed-ping-pong",
@@ -78,4 +101,5 @@ const gm_rule gm031_managed_ping_pong = {
     .fix = "Keep the data on the device for the whole loop and copy back only what the host "
            "needs, or prefetch explicitly in each direction with cudaMemPrefetchAsync.",
     .check = check,
+    .judge = judge,
 };

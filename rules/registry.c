@@ -1,5 +1,6 @@
 /* The one place a rule is registered. Adding a rule: its file under rules/, a line here, a doc
- * page under docs/rules/, and tests under tests/analyzer/. */
+ * page under docs/rules/, and tests under tests/analyzer/ (static rules) or tests/join/
+ * (runtime evidence and runtime-only rules). */
 #include "rules.h"
 
 #include <stdio.h>
@@ -14,11 +15,29 @@ extern const gm_rule gm020_growing_concatenation;
 extern const gm_rule gm021_small_transfer_in_loop;
 extern const gm_rule gm030_managed_dense_access;
 extern const gm_rule gm031_managed_ping_pong;
+extern const gm_rule gm101_leak_at_exit;
+extern const gm_rule gm102_growth_across_steps;
+extern const gm_rule gm103_oom_fragmentation;
+extern const gm_rule gm104_oom_capacity;
+extern const gm_rule gm105_runtime_mismatched_free;
+extern const gm_rule gm106_runtime_double_free;
 
 const gm_rule *const gm_rules[] = {
-    &gm001_unpaired_allocation,  &gm002_mismatched_free,       &gm003_double_free,
-    &gm010_allocation_in_loop,   &gm020_growing_concatenation, &gm021_small_transfer_in_loop,
-    &gm030_managed_dense_access, &gm031_managed_ping_pong,
+    &gm001_unpaired_allocation,
+    &gm002_mismatched_free,
+    &gm003_double_free,
+    &gm010_allocation_in_loop,
+    &gm020_growing_concatenation,
+    &gm021_small_transfer_in_loop,
+    &gm030_managed_dense_access,
+    &gm031_managed_ping_pong,
+    /* runtime only: findings from the telemetry alone (--telemetry) */
+    &gm101_leak_at_exit,
+    &gm102_growth_across_steps,
+    &gm103_oom_fragmentation,
+    &gm104_oom_capacity,
+    &gm105_runtime_mismatched_free,
+    &gm106_runtime_double_free,
 };
 const size_t gm_rule_count = sizeof gm_rules / sizeof gm_rules[0];
 

@@ -1,0 +1,52 @@
+/* GM103 oom-fragmentation (runtime only)
+ *
+ * An allocation failed with out-of-memory although the device had at least as much free memory
+ * as it asked for, and the runtime's probe found no free block that large: device memory was
+ * fragmented. The runtime classifies each event (docs/telemetry-format.md); this rule reports
+ * those it classified `fragmentation`, one finding per site. */
+#include "join.h"
+#include "rules.h"
+
+#include <stdio.h>
+
+extern const gm_rule gm103_oom_fragmentation;
+
+static void runtime(const gm_runtime_ctx *c) {
+  for (size_t i = 0; i < c->telemetry->ooms.len; i++) {
+    size_t n = gm_runtime_oom_group(c, i, "fragmentation");
+    if (!n)
+      continue;
+    const gm_toom *e = &c->telemetry->ooms.items[i];
+    char largest[48] = "unknown";
+    if (e->has_largest_block)
+      snprintf(largest, sizeof largest, "%s", gm_bytes(e->largest_block_bytes).s);
+    gm_finding *f = gm_runtime_add(
+        c, &gm103_oom_fragmentation, e->file ? e->file : e->source, e->file ? e->line : 0,
+        e->file ? e->column : 0,
+        "%s of %s failed with out-of-memory although %s were free: device memory is "
+        "fragmented (the largest free block was %s); allocate long-lived buffers first and "
+        "reuse fixed-size ones, or use a stream-ordered pool (cudaMallocAsync)",
+        e->api, gm_bytes(e->requested_bytes).s, gm_bytes(e->free_bytes).s, largest);
+    gm_runtime_evidence(f,
+                        "%zu out-of-memory %s here; the first asked for %s with %s free of %s, "
+                        "largest block %s, %s held by the program",
+                        n, n == 1 ? "error" : "errors", gm_bytes(e->requested_bytes).s,
+                        gm_bytes(e->free_bytes).s, gm_bytes(e->total_bytes).s, largest,
+                        gm_bytes(e->live_bytes).s);
+  }
+}
+
+const gm_rule gm103_oom_fragmentation = {
+    .id = "GM103",
+    .name = "oom-fragmentation",
+    .summary = "Runtime: an allocation ran out of memory while enough was free (fragmentation).",
+    .description =
+        "An allocation failed with cudaErrorMemoryAllocation although the device reported at "
+        "least as much free memory as it asked for, and no free block was large enough: the "
+        "free memory was split into pieces by allocations of varying sizes and lifetimes. The "
+        "program fails with memory to spare.",
+    .fix = "Allocate long-lived and large buffers first, reuse fixed-size buffers instead of "
+           "allocating per iteration, round sizes up to a few classes, or use a stream-ordered "
+           "memory pool (cudaMallocAsync) that can reuse and trim memory.",
+    .runtime = runtime,
+};
