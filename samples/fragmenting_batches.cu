@@ -1,16 +1,20 @@
-// fragmenting_batches.cu — variable-length batches churn cudaMalloc/cudaFree around long-lived
-// buffers, then one large allocation is attempted.
+// fragmenting_batches.cu — a serving loop whose variable-length requests fragment device memory
+// until a large allocation fails while the program has plenty of memory freed.
 //
-// A sequence-model server processes batches of varying length. Each batch gets a buffer sized
-// to its length (cudaMalloc, then cudaFree at the end of the batch), and every 8th batch also
-// publishes a small per-batch KV-cache block that stays alive for the rest of the run. The
-// long-lived blocks land between the freed per-batch holes, so free device memory ends up split.
-// Every allocation is freed correctly: gmemlint reports no GM001-GM003 finding here. The
-// per-iteration, varying-size allocation is what GM010 (allocation-in-loop) is for; at run time
-// the site shows many calls and many distinct sizes.
+// An inference server holds its model weights (here: everything the device has free, except a
+// 3 GiB working budget) and serves requests of varying length. Each request gets a KV-cache block
+// sized by its length (cudaMalloc in the loop, 512 KiB to 1 MiB) until the budget is nearly used;
+// then the short requests (every other one) finish and free their blocks, while the long ones
+// stay in flight. The driver packs such small blocks into shared
+// 2 MiB pages, so once the budget is used, every page still holds an in-flight block: half the
+// budget is free, but no page is. Then a 256 MiB prefill buffer is asked for, and fails.
+// Every allocation is freed at shutdown: gmemlint reports no GM001-GM003 finding. The per-request,
+// varying-size allocation is what GM010 (allocation-in-loop) flags; the run shows the failure and
+// its verdict, fragmentation, with the freed-but-held memory that would have covered it.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
+#include <vector>
 
 #define CUDA_CHECK(call)                                                                   \
   do {                                                                                     \
@@ -22,82 +26,77 @@
     }                                                                                      \
   } while (0)
 
-constexpr int kBatches = 400;
-constexpr int kHidden = 1024;
-constexpr int kMaxCached = kBatches / 8;
+constexpr size_t kMiB = 1u << 20;
+constexpr size_t kBudget = 3072 * kMiB;  // what the server leaves itself beside the weights
+constexpr size_t kPrefill = 256 * kMiB;
 
-// One layer of a toy encoder: scale-and-shift each hidden unit, summing a checksum per row.
-__global__ void encode_batch(float *act, float *row_sums, int rows, int hidden, int batch) {
-  int r = blockIdx.x;
-  if (r >= rows) return;
-  float sum = 0.0f;
-  for (int h = threadIdx.x; h < hidden; h += blockDim.x) {
-    float v = 0.01f * (float)((r + h + batch) % 97);
-    act[(size_t)r * hidden + h] = v;
-    sum += v;
-  }
-  atomicAdd(&row_sums[r % 32], sum);
+// Writes a request's keys and values: one float per element, a function of position and request.
+__global__ void fill_kv(float *kv, size_t n, int request) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    kv[i] = 0.001f * (float)((i + (size_t)request) % 1021);
 }
 
-// Deterministic pseudo-random sequence length between 64 and 4096 tokens.
-static int batch_tokens(int b) {
-  unsigned x = 2654435761u * (unsigned)(b + 1);
-  return 64 + (int)((x >> 8) % 4033u);
+// Deterministic pseudo-random KV block size: 512 KiB to 1 MiB in 64 KiB steps.
+static size_t kv_bytes(int request) {
+  unsigned x = 2654435761u * (unsigned)(request + 1);
+  return 512 * 1024 + (size_t)((x >> 8) % 9u) * 64 * 1024;
 }
 
 int main() {
-  float *d_row_sums;  // long-lived: reduction target for the whole run
-  CUDA_CHECK(cudaMalloc(&d_row_sums, 32 * sizeof(float)));
-  CUDA_CHECK(cudaMemset(d_row_sums, 0, 32 * sizeof(float)));
-
-  float *kv_cache[kMaxCached] = {};  // long-lived blocks interleaved with the churn
-  int cached = 0;
-  size_t churn_bytes = 0;
-
-  for (int b = 0; b < kBatches; ++b) {
-    int tokens = batch_tokens(b);
-    size_t bytes = (size_t)tokens * kHidden * sizeof(float);  // 256 KiB .. 16 MiB
-    float *d_act;
-    CUDA_CHECK(cudaMalloc(&d_act, bytes));
-    encode_batch<<<tokens, 128>>>(d_act, d_row_sums, tokens, kHidden, b);
-    CUDA_CHECK(cudaGetLastError());
-
-    if (b % 8 == 0 && cached < kMaxCached) {
-      float *kv;
-      CUDA_CHECK(cudaMalloc(&kv, 2u << 20));  // 2 MiB block kept until shutdown
-      CUDA_CHECK(cudaMemcpy(kv, d_act, 2u << 20 < bytes ? 2u << 20 : bytes,
-                            cudaMemcpyDeviceToDevice));
-      kv_cache[cached++] = kv;
-    }
-    CUDA_CHECK(cudaFree(d_act));
-    churn_bytes += bytes;
-  }
-
-  // With the churn over, try one allocation of most of what is reported free.
   size_t free_mem, total_mem;
   CUDA_CHECK(cudaMemGetInfo(&free_mem, &total_mem));
-  size_t want = free_mem / 4 * 3;
-  if (want > (1ull << 30)) want = 1ull << 30;  // stay within the sample's 1 GiB budget
-  float *d_big = nullptr;
-  cudaError_t big_err = cudaMalloc(&d_big, want);
-  if (big_err == cudaSuccess) {
-    CUDA_CHECK(cudaMemset(d_big, 0, want));
-    CUDA_CHECK(cudaFree(d_big));
-  } else {
-    cudaGetLastError();
+  if (free_mem < kBudget + 64 * kMiB) {
+    std::fprintf(stderr, "fragmenting_batches: needs more than %zu MiB free\n", kBudget / kMiB);
+    return 1;
+  }
+  void *d_weights;
+  CUDA_CHECK(cudaMalloc(&d_weights, free_mem - kBudget));
+
+  // A wave of requests arrives: each gets its KV block, until 95% of the budget is in use.
+  std::vector<float *> kv_blocks;
+  std::vector<size_t> kv_sizes;
+  size_t served = 0;
+  for (int r = 0; served < kBudget / 20 * 19; ++r) {
+    size_t bytes = kv_bytes(r);
+    float *kv;
+    CUDA_CHECK(cudaMalloc(&kv, bytes));
+    fill_kv<<<64, 256>>>(kv, bytes / sizeof(float), r);
+    CUDA_CHECK(cudaGetLastError());
+    kv_blocks.push_back(kv);
+    kv_sizes.push_back(bytes);
+    served += bytes;
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());
+
+  // The short requests (every other one) finish and release their blocks; the long ones decode on.
+  std::vector<float *> in_flight;
+  size_t held = 0, freed = 0;
+  for (size_t i = 0; i < kv_blocks.size(); ++i) {
+    if (i % 2 == 0) {
+      CUDA_CHECK(cudaFree(kv_blocks[i]));
+      freed += kv_sizes[i];
+    } else {
+      in_flight.push_back(kv_blocks[i]);
+      held += kv_sizes[i];
+    }
   }
 
-  float h_sums[32];
-  CUDA_CHECK(cudaMemcpy(h_sums, d_row_sums, sizeof h_sums, cudaMemcpyDeviceToHost));
-  double checksum = 0.0;
-  for (float s : h_sums) checksum += s;
+  // A large prefill batch arrives: half the budget was freed, but it lies in half-used pages.
+  CUDA_CHECK(cudaMemGetInfo(&free_mem, &total_mem));
+  void *d_prefill = nullptr;
+  cudaError_t rc = cudaMalloc(&d_prefill, kPrefill);
+  if (rc == cudaSuccess)
+    CUDA_CHECK(cudaFree(d_prefill));
+  else
+    cudaGetLastError();  // clear the sticky-free error state before shutting down
 
-  std::printf("fragmenting_batches: %d batches, %.0f MiB churned, %d cached blocks, "
-              "large %.0f MiB allocation: %s, checksum %.1f\n",
-              kBatches, (double)churn_bytes / (1 << 20), cached, (double)want / (1 << 20),
-              big_err == cudaSuccess ? "ok" : cudaGetErrorString(big_err), checksum);
-
-  for (int i = 0; i < cached; ++i) CUDA_CHECK(cudaFree(kv_cache[i]));
-  CUDA_CHECK(cudaFree(d_row_sums));
+  std::printf("fragmenting_batches: %zu requests in flight (%zu MiB), %zu MiB freed by finished "
+              "requests, %zu MiB reported free; %zu MiB prefill buffer: %s\n",
+              in_flight.size(), held / kMiB, freed / kMiB, free_mem / kMiB, kPrefill / kMiB,
+              rc == cudaSuccess ? "allocated" : cudaGetErrorString(rc));
+  for (float *kv : in_flight)
+    CUDA_CHECK(cudaFree(kv));
+  CUDA_CHECK(cudaFree(d_weights));
   return 0;
 }
