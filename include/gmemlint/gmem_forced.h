@@ -90,82 +90,84 @@ cudaError_t gmemrt_cudaFreeMipmappedArray(const char *file, int line, int col,
 #ifdef __cplusplus
 }
 
-/* The C++ conveniences of cuda_runtime.h: typed pointers and default arguments. */
+/* The C++ conveniences of cuda_runtime.h: typed pointers and default arguments. Always inlined,
+ * so that the runtime's stacks start in the caller, not in this header. */
+#define GMEMRT_WRAPPER static inline __attribute__((always_inline))
 template <class T>
-static inline cudaError_t gmemrt_cudaMalloc(const char *f, int l, int c, T **p, size_t n) {
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMalloc(const char *f, int l, int c, T **p, size_t n) {
   return gmemrt_cudaMalloc(f, l, c, (void **)(void *)p, n);
 }
 template <class T>
-static inline cudaError_t gmemrt_cudaMallocManaged(const char *f, int l, int c, T **p, size_t n,
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMallocManaged(const char *f, int l, int c, T **p, size_t n,
                                                    unsigned int flags = cudaMemAttachGlobal) {
   return gmemrt_cudaMallocManaged(f, l, c, (void **)(void *)p, n, flags);
 }
 template <class T>
-static inline CUresult gmemrt_cuMemAllocHost(const char *f, int l, int c, T **p, size_t n) {
+GMEMRT_WRAPPER CUresult gmemrt_cuMemAllocHost(const char *f, int l, int c, T **p, size_t n) {
   return gmemrt_cuMemAllocHost(f, l, c, (void **)(void *)p, n);
 }
 template <class T>
-static inline cudaError_t gmemrt_cudaMallocHost(const char *f, int l, int c, T **p, size_t n) {
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMallocHost(const char *f, int l, int c, T **p, size_t n) {
   return gmemrt_cudaMallocHost(f, l, c, (void **)(void *)p, n);
 }
 template <class T>
-static inline cudaError_t gmemrt_cudaMallocHost(const char *f, int l, int c, T **p, size_t n,
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMallocHost(const char *f, int l, int c, T **p, size_t n,
                                                 unsigned int flags) {
   return gmemrt_cudaHostAlloc(f, l, c, (void **)(void *)p, n, flags);
 }
 template <class T>
-static inline cudaError_t gmemrt_cudaHostAlloc(const char *f, int l, int c, T **p, size_t n,
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaHostAlloc(const char *f, int l, int c, T **p, size_t n,
                                                unsigned int flags) {
   return gmemrt_cudaHostAlloc(f, l, c, (void **)(void *)p, n, flags);
 }
 template <class T>
-static inline cudaError_t gmemrt_cudaMallocPitch(const char *f, int l, int c, T **p, size_t *pitch,
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMallocPitch(const char *f, int l, int c, T **p, size_t *pitch,
                                                  size_t w, size_t h) {
   return gmemrt_cudaMallocPitch(f, l, c, (void **)(void *)p, pitch, w, h);
 }
 template <class T>
-static inline cudaError_t gmemrt_cudaMallocAsync(const char *f, int l, int c, T **p, size_t n,
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMallocAsync(const char *f, int l, int c, T **p, size_t n,
                                                  cudaStream_t s) {
   return gmemrt_cudaMallocAsync(f, l, c, (void **)(void *)p, n, s);
 }
 template <class T>
-static inline cudaError_t gmemrt_cudaMallocAsync(const char *f, int l, int c, T **p, size_t n,
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMallocAsync(const char *f, int l, int c, T **p, size_t n,
                                                  cudaMemPool_t pool, cudaStream_t s) {
   return gmemrt_cudaMallocFromPoolAsync(f, l, c, (void **)(void *)p, n, pool, s);
 }
 template <class T>
-static inline cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *f, int l, int c, T **p,
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *f, int l, int c, T **p,
                                                          size_t n, cudaMemPool_t pool,
                                                          cudaStream_t s) {
   return gmemrt_cudaMallocFromPoolAsync(f, l, c, (void **)(void *)p, n, pool, s);
 }
-static inline cudaError_t gmemrt_cudaMemcpyAsync(const char *f, int l, int c, void *dst,
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMemcpyAsync(const char *f, int l, int c, void *dst,
                                                  const void *src, size_t n,
                                                  enum cudaMemcpyKind kind) {
   return gmemrt_cudaMemcpyAsync(f, l, c, dst, src, n, kind, 0);
 }
-static inline cudaError_t gmemrt_cudaMallocArray(const char *f, int l, int c, cudaArray_t *a,
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMallocArray(const char *f, int l, int c, cudaArray_t *a,
                                                  const struct cudaChannelFormatDesc *d, size_t w,
                                                  size_t h = 0) {
   return gmemrt_cudaMallocArray(f, l, c, a, d, w, h, 0);
 }
-static inline cudaError_t gmemrt_cudaMalloc3DArray(const char *f, int l, int c, cudaArray_t *a,
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMalloc3DArray(const char *f, int l, int c, cudaArray_t *a,
                                                    const struct cudaChannelFormatDesc *d,
                                                    struct cudaExtent e) {
   return gmemrt_cudaMalloc3DArray(f, l, c, a, d, e, 0);
 }
-static inline cudaError_t gmemrt_cudaMallocMipmappedArray(const char *f, int l, int c,
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMallocMipmappedArray(const char *f, int l, int c,
                                                           cudaMipmappedArray_t *a,
                                                           const struct cudaChannelFormatDesc *d,
                                                           struct cudaExtent e, unsigned int n) {
   return gmemrt_cudaMallocMipmappedArray(f, l, c, a, d, e, n, 0);
 }
 template <class T>
-static inline CUresult gmemrt_cuMemHostAlloc(const char *f, int l, int c, T **p, size_t n,
+GMEMRT_WRAPPER CUresult gmemrt_cuMemHostAlloc(const char *f, int l, int c, T **p, size_t n,
                                              unsigned int flags) {
   return gmemrt_cuMemHostAlloc(f, l, c, (void **)(void *)p, n, flags);
 }
-static inline cudaError_t gmemrt_cudaMallocManaged(const char *f, int l, int c, void **p,
+GMEMRT_WRAPPER cudaError_t gmemrt_cudaMallocManaged(const char *f, int l, int c, void **p,
                                                    size_t n) {
   return gmemrt_cudaMallocManaged(f, l, c, p, n, cudaMemAttachGlobal);
 }
