@@ -144,7 +144,7 @@ static int file_in_telemetry(const gm_telemetry *t, const char *file) {
   const char *resolved = realpath(file, real);
   for (size_t i = 0; i < t->sites.len; i++) {
     const gm_tsite *s = &t->sites.items[i];
-    if (gm_path_match(file, resolved, s->file, s->real, s->file_absolute))
+    if (!s->no_source && gm_path_match(file, resolved, s->file, s->real, s->file_absolute))
       return 1;
   }
   return 0;

@@ -11,7 +11,9 @@ static const char *base_name(const char *path) {
 
 /* "scenarios.c:18 cudaMalloc": the site without its directory, which is the build machine's */
 static void site_name(char *buf, size_t n, const gm_tsite *s) {
-  if (s->column)
+  if (s->no_source)
+    snprintf(buf, n, "%s (%s) %s", s->function ? s->function : "?", s->file, s->api);
+  else if (s->column)
     snprintf(buf, n, "%s:%u:%u %s", base_name(s->file), s->line, s->column, s->api);
   else
     snprintf(buf, n, "%s:%u %s", base_name(s->file), s->line, s->api);
@@ -120,10 +122,11 @@ static void print_ooms(FILE *out, const gm_telemetry *t) {
     if (e->has_largest_block)
       snprintf(largest, sizeof largest, "%s", gm_bytes(e->largest_block_bytes).s);
     fprintf(out,
-            "  %s: %s asked for %s with %s free of %s (largest block %s, program held %s) at "
-            "%.1f ms, pid %ld\n",
+            "  %s: %s asked for %s with %s free of %s (largest block %s, program held %s, %s "
+            "freed but still held) at %.1f ms, pid %ld\n",
             e->verdict, where, gm_bytes(e->requested_bytes).s, gm_bytes(e->free_bytes).s,
-            gm_bytes(e->total_bytes).s, largest, gm_bytes(e->live_bytes).s, e->time_ms, e->pid);
+            gm_bytes(e->total_bytes).s, largest, gm_bytes(e->live_bytes).s,
+            gm_bytes(e->held_unused_bytes).s, e->time_ms, e->pid);
   }
 }
 

@@ -15,8 +15,13 @@ static void print_caret(FILE *out, const gm_source *src, gm_loc loc, int color) 
   if (!line || !loc.file)
     return;
   fprintf(out, "%.*s\n", (int)len, line);
+  /* no column (a runtime site from C, which has no __COLUMN__): under the statement's start */
+  unsigned col = loc.col;
+  for (unsigned i = 0; !col; i++)
+    if (i >= len || (line[i] != ' ' && line[i] != '\t'))
+      col = i + 1;
   /* keep tabs so the caret lines up whatever the tab width */
-  for (unsigned i = 0; i + 1 < loc.col && i < len; i++)
+  for (unsigned i = 0; i + 1 < col && i < len; i++)
     fputc(line[i] == '\t' ? '\t' : ' ', out);
   fprintf(out, "%s^%s\n", color ? GREEN : "", color ? RESET : "");
 }

@@ -10,7 +10,7 @@
 
 /* ---- the schema: what each object may hold, and what it must ---- */
 
-enum ftype { F_UINT, F_INT, F_NUM, F_STR, F_BOOL, F_ARR, F_OBJ, F_UINT_OR_NULL };
+enum ftype { F_UINT, F_INT, F_NUM, F_STR, F_BOOL, F_ARR, F_OBJ, F_UINT_OR_NULL, F_STR_OR_NULL };
 
 typedef struct field {
   const char *name;
@@ -34,12 +34,18 @@ static const field process_fields[] = {
     {"oom_events", F_ARR, 0},
     {"timeline", F_ARR, 0},
     {"pools", F_ARR, 0},
+    {"baseline_used_bytes", F_UINT_OR_NULL, 0},
+    {"address_space_at_peak", F_OBJ, 0},
 };
 static const field site_fields[] = {
-    {"file", F_STR, 1},
+    {"file", F_STR_OR_NULL, 1}, /* null: a return-address site without debug information */
     {"line", F_UINT, 1},
     {"column", F_UINT, 0},
     {"api", F_STR, 1},
+    {"module", F_STR_OR_NULL, 0},
+    {"module_offset", F_STR, 0},
+    {"function", F_STR_OR_NULL, 0},
+    {"debug_info", F_BOOL, 0},
     {"kind", F_STR, 1},
     {"family", F_STR, 0},
     {"device", F_INT, 0},
@@ -89,6 +95,11 @@ static const field oom_fields[] = {
     {"live_bytes", F_UINT, 0},
     {"verdict", F_STR, 1},
     {"time_ms", F_NUM, 0},
+    {"live_device_bytes", F_UINT, 0},
+    {"held_unused_bytes", F_UINT, 0},
+    {"pool_reserved_bytes", F_UINT, 0},
+    {"pool_used_bytes", F_UINT, 0},
+    {"address_space", F_OBJ, 0},
 };
 static const field pool_fields[] = {
     {"pool", F_STR, 0},
@@ -134,6 +145,8 @@ static int type_ok(const json_t *v, enum ftype t) {
     return json_is_number(v);
   case F_STR:
     return json_is_string(v);
+  case F_STR_OR_NULL:
+    return json_is_null(v) || json_is_string(v);
   case F_BOOL:
     return json_is_boolean(v);
   case F_ARR:
@@ -152,7 +165,8 @@ static const char *expected(enum ftype t) {
                                       [F_BOOL] = "true or false",
                                       [F_ARR] = "an array",
                                       [F_OBJ] = "an object",
-                                      [F_UINT_OR_NULL] = "a non-negative integer or null"};
+                                      [F_UINT_OR_NULL] = "a non-negative integer or null",
+                                      [F_STR_OR_NULL] = "a string or null"};
   return names[t];
 }
 
@@ -426,7 +440,20 @@ static enum gm_site_kind kind_of(const char *k) {
 }
 
 static void merge_site(gm_telemetry *t, const json_t *o, const gm_trun *run) {
-  gm_tsite *s = site_for(t, s_or(o, "file", ""), (unsigned)u(o, "line"), s_or(o, "api", ""));
+  const char *file = json_string_value(json_object_get(o, "file"));
+  char *where = NULL;
+  if (!file || !*file) {
+    /* no source line: the module and offset of the call name the site */
+    where = gm_xasprintf("%s+%s", s_or(o, "module", "?"), s_or(o, "module_offset", "?"));
+    file = where;
+  }
+  gm_tsite *s = site_for(t, file, (unsigned)u(o, "line"), s_or(o, "api", ""));
+  if (where) {
+    s->no_source = 1;
+    if (!s->function && json_string_value(json_object_get(o, "function")))
+      s->function = gm_xstrdup(json_string_value(json_object_get(o, "function")));
+  }
+  free(where);
   int first = s->nfiles++ == 0;
   if (!s->column)
     s->column = (unsigned)u(o, "column");
@@ -510,7 +537,8 @@ static void merge(gm_telemetry *t, const json_t *root, const char *path, const c
   json_array_foreach(json_object_get(root, "sites"), i, e) merge_site(t, e, r);
   json_array_foreach(json_object_get(proc, "oom_events"), i, e) {
     gm_toom o = {0};
-    o.file = dup_or_null(json_string_value(json_object_get(e, "file")));
+    const char *file = json_string_value(json_object_get(e, "file"));
+    o.file = file && *file ? gm_xstrdup(file) : NULL;
     o.line = (unsigned)u(e, "line");
     o.column = (unsigned)u(e, "column");
     o.api = gm_xstrdup(s_or(e, "api", "allocation"));
@@ -518,6 +546,7 @@ static void merge(gm_telemetry *t, const json_t *root, const char *path, const c
     o.free_bytes = u(e, "free_bytes");
     o.total_bytes = u(e, "total_bytes");
     o.live_bytes = u(e, "live_bytes");
+    o.held_unused_bytes = u(e, "held_unused_bytes");
     o.has_largest_block = json_is_integer(json_object_get(e, "largest_block_bytes"));
     o.largest_block_bytes = u(e, "largest_block_bytes");
     o.verdict = gm_xstrdup(s_or(e, "verdict", "unknown"));
@@ -574,6 +603,7 @@ void gm_telemetry_free(gm_telemetry *t) {
     free(s->real);
     free(s->api);
     free(s->family);
+    free(s->function);
     GM_VEC_FREE(s->sizes);
     for (size_t k = 0; k < s->frees.len; k++)
       free(s->frees.items[k].name);
@@ -672,7 +702,7 @@ const gm_tsite *gm_telemetry_find(const gm_telemetry *t, const char *file, unsig
   int best_score = 0;
   for (size_t i = 0; i < t->sites.len; i++) {
     const gm_tsite *s = &t->sites.items[i];
-    if (s->line != line || s->kind != kind)
+    if (s->line != line || s->kind != kind || s->no_source)
       continue;
     if (!resolved_yet) {
       resolved = realpath(file, real);
@@ -723,6 +753,9 @@ static char *frame_name(const char *frame) {
   if (!plus || !strstr(plus, " ("))
     return NULL; /* "libc.so.6+0x2724a" or a bare address: no symbol */
   size_t n = (size_t)(plus - frame);
+  const char *paren = memchr(frame, '(', n); /* "train(int)": the name without its parameters */
+  if (paren && paren > frame)
+    n = (size_t)(paren - frame);
   char *name = gm_xmalloc(n + 1);
   memcpy(name, frame, n);
   name[n] = 0;

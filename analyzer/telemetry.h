@@ -33,6 +33,8 @@ typedef struct gm_tsite {
   char *file; /* as the runtime recorded it (the path given to the compiler) */
   char *real; /* its realpath here, or NULL when it does not resolve */
   int file_absolute;
+  int no_source;  /* a return-address site without debug information: file is "module+0xoffset" */
+  char *function; /* its function, when symbols name it */
   unsigned line, column;
   char *api;
   enum gm_site_kind kind;
@@ -59,6 +61,7 @@ typedef struct gm_toom {
   unsigned line, column;
   char *api;
   uint64_t requested_bytes, free_bytes, total_bytes, live_bytes;
+  uint64_t held_unused_bytes; /* freed by the program, still held by the driver or pools */
   uint64_t largest_block_bytes;
   int has_largest_block;
   char *verdict; /* fragmentation, capacity, transient, unknown */

@@ -78,7 +78,8 @@ static gm_verdict judge(gm_judge_ctx *c) {
   c->site = s;
   const char *why;
   if (!gm_judge_um_collected(c, s, &why))
-    return gm_judge_say(c, GM_VERDICT_UNVERIFIABLE, "no unified-memory counters: %s", why);
+    return gm_judge_say(c, GM_VERDICT_UNVERIFIABLE,
+                        "unified-memory counters were not collected: %s", why);
   const gm_um_counts *u = &s->um;
   char figures[384];
   snprintf(figures, sizeof figures,

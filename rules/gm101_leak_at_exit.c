@@ -1,10 +1,11 @@
 /* GM101 leak-at-exit (runtime only)
  *
  * An allocation site whose memory is still live when the program exits normally, where the
- * static pass raised no GM001 (nor a GM002, whose failed wrong-family free leaves it live): a leak
- * it missed (ownership through a path it cannot follow, a wrapper in another file, memory kept in a
- * global and never released). A run that ended on a signal or wrote its file with gmem_dump() is
- * not counted: what is live then is not a leak. */
+ * static pass raised no GM001: a leak it missed (ownership through a path it cannot follow, a
+ * wrapper in another file, memory kept in a global and never released). Sites with wrong-family
+ * frees are left to GM002's verdict and GM105 (the failed wrong free is why the memory stays
+ * live). A run that ended on a signal or wrote its file with gmem_dump() is not counted: what is
+ * live then is not a leak. */
 #include "join.h"
 #include "rules.h"
 
@@ -15,10 +16,10 @@ extern const gm_rule gm101_leak_at_exit;
 static void runtime(const gm_runtime_ctx *c) {
   for (size_t i = 0; i < c->telemetry->sites.len; i++) {
     const gm_tsite *s = &c->telemetry->sites.items[i];
-    /* a GM001 there has the verdict; after a GM002 the memory stays live because the wrong
-     * free failed, and its verdict says so */
-    if (s->kind != GM_SITE_ALLOC || !s->live_count_exit || gm_runtime_covered(c, s, "GM001") ||
-        gm_runtime_covered(c, s, "GM002"))
+    /* a GM001 there has the verdict; after a wrong-family free the memory stays live because
+     * that free failed, and GM002's verdict or GM105 says so */
+    if (s->kind != GM_SITE_ALLOC || !s->live_count_exit || s->wrong_family_frees ||
+        gm_runtime_covered(c, s, "GM001") || gm_runtime_covered(c, s, "GM002"))
       continue;
     gm_finding *f = gm_runtime_add(
         c, &gm101_leak_at_exit, s->file, s->line, s->column,

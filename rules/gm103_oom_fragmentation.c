@@ -20,19 +20,29 @@ static void runtime(const gm_runtime_ctx *c) {
     char largest[48] = "unknown";
     if (e->has_largest_block)
       snprintf(largest, sizeof largest, "%s", gm_bytes(e->largest_block_bytes).s);
+    /* free memory covered the request, or would have with what the program freed but the
+     * driver or a pool still held (partly used pages) */
+    char why[160];
+    if (e->free_bytes >= e->requested_bytes)
+      snprintf(why, sizeof why, "although %s were free", gm_bytes(e->free_bytes).s);
+    else
+      snprintf(why, sizeof why,
+               "while %s the program had freed was still held in partly used "
+               "pages or pools",
+               gm_bytes(e->held_unused_bytes).s);
     gm_finding *f = gm_runtime_add(
         c, &gm103_oom_fragmentation, e->file ? e->file : e->source, e->file ? e->line : 0,
         e->file ? e->column : 0,
-        "%s of %s failed with out-of-memory although %s were free: device memory is "
-        "fragmented (the largest free block was %s); allocate long-lived buffers first and "
-        "reuse fixed-size ones, or use a stream-ordered pool (cudaMallocAsync)",
-        e->api, gm_bytes(e->requested_bytes).s, gm_bytes(e->free_bytes).s, largest);
+        "%s of %s failed with out-of-memory %s: device memory is fragmented (the largest free "
+        "block was %s); allocate long-lived buffers first and reuse fixed-size ones, or use a "
+        "stream-ordered pool (cudaMallocAsync)",
+        e->api, gm_bytes(e->requested_bytes).s, why, largest);
     gm_runtime_evidence(f,
                         "%zu out-of-memory %s here; the first asked for %s with %s free of %s, "
-                        "largest block %s, %s held by the program",
+                        "largest block %s, %s held by the program, %s freed but still held",
                         n, n == 1 ? "error" : "errors", gm_bytes(e->requested_bytes).s,
                         gm_bytes(e->free_bytes).s, gm_bytes(e->total_bytes).s, largest,
-                        gm_bytes(e->live_bytes).s);
+                        gm_bytes(e->live_bytes).s, gm_bytes(e->held_unused_bytes).s);
   }
 }
 
