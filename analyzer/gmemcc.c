@@ -739,6 +739,21 @@ static char *find_gmemlint(const char *self) {
   return xstrdup("gmemlint"); /* execvp searches PATH */
 }
 
+/* A dependency recorded as an absolute path that this machine lacks (gmemcc built elsewhere, or
+ * an installed tree copied to another machine): "-lNAME" instead, which the linker looks up on
+ * its usual path and LIBRARY_PATH. NULL when the path exists or names no library. */
+static char *missing_library_as_flag(const char *dep) {
+  if (dep[0] != '/' || access(dep, F_OK) == 0)
+    return NULL;
+  const char *base = strrchr(dep, '/') + 1;
+  const char *ext = strstr(base, ".so");
+  if (!ext)
+    ext = strstr(base, ".a");
+  if (strncmp(base, "lib", 3) != 0 || !ext || ext == base + 3)
+    return NULL;
+  return xasprintf("-l%.*s", (int)(ext - base - 3), base + 3);
+}
+
 /* libgmemrt.a and its dependencies, spelled for the compiler that links. nvcc takes .a and .so
  * files and -l/-L; anything else goes to the host linker or host compiler through -X. */
 static void add_runtime_libs(strvec *out, const cmdline *c, const char *lib) {
@@ -750,6 +765,11 @@ static void add_runtime_libs(strvec *out, const cmdline *c, const char *lib) {
     const char *d = deps[i];
     if (!*d)
       continue; /* a generator expression that came out empty */
+    char *by_name = missing_library_as_flag(d);
+    if (by_name) {
+      push(out, by_name);
+      continue;
+    }
     if (d[0] != '-' && d[0] != '/') {
       push(out, xasprintf("-l%s", d));
     } else if (c->kind == CC_GCC || strncmp(d, "-l", 2) == 0 || strncmp(d, "-L", 2) == 0 ||

@@ -16,5 +16,6 @@ done
 ln -sf libjansson.so.4 .gpu-deps/lib/libjansson.so
 ln -sf libunwind.so.8 .gpu-deps/lib/libunwind.so
 ln -sf libdw.so.1 .gpu-deps/lib/libdw.so
+ln -sf libelf.so.1 .gpu-deps/lib/libelf.so
 grep -qx '/.gpu-deps/' .git/info/exclude 2>/dev/null || echo '/.gpu-deps/' >>.git/info/exclude
 echo "prepared .gpu-deps: $(ls .gpu-deps/lib | tr '\n' ' ')"

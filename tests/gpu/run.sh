@@ -9,8 +9,9 @@ ROOT=$PWD
 DEPS=$ROOT/.gpu-deps
 CUDA=${CUDA_PATH:-/usr/local/cuda}
 B=$(mktemp -d)
-RES=${OUT:-$B/out}
+RES=$B/out # everything lands here; with $OUT (the device tool) it is returned as one archive
 mkdir -p "$RES"
+trap '[ -n "${OUT:-}" ] && tar -C "$RES" -czf "$OUT/gpu-results.tar.gz" .' EXIT
 export LD_LIBRARY_PATH=$DEPS/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 [ -d "$DEPS" ] || { echo "run tests/gpu/prepare.sh first and carry .gpu-deps" >&2; exit 2; }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
@@ -47,6 +48,26 @@ GMEMRT_OUTPUT="$RES/preload-%p.json" LD_PRELOAD="$B/libgmemrt.so" "$B/leak_share
 GMEMRT_OUTPUT="$RES/frag_pool-%p.json" GMEMRT_STACK_DEPTH=0 "$B/frag_pool" | tee "$RES/frag_pool.txt"
 GMEMRT_OUTPUT="$RES/frag_small-%p.json" GMEMRT_STACK_DEPTH=0 "$B/frag_small" | tee "$RES/frag_small.txt"
 python3 tests/gpu/check_gpu.py "$RES"
+
+echo "== samples built with gmemcc (carried build/gmemcc), run on the GPU"
+# gmemcc finds this machine's runtime and header through its overrides, and the dependencies
+# (recorded as absolute paths on the development machine) as -l names on LIBRARY_PATH
+if [ -x build/gmemcc ]; then
+  SAMPLES=$B/samples # telemetry, tarred into $RES/samples.tar (the device tool returns few files)
+  mkdir -p "$SAMPLES/samples"
+  for src in samples/*.cu; do
+    n=$(basename "$src" .cu)
+    GMEMCC_RUNTIME_DIR="$B" GMEMCC_INCLUDE_DIR="$ROOT/include/gmemlint" LIBRARY_PATH="$DEPS/lib" \
+      build/gmemcc nvcc -std=c++17 -arch=sm_90 -O2 -g -o "$B/sample_$n" "$src" \
+      -Xlinker -rpath-link="$DEPS/lib"
+    (cd "$SAMPLES/samples" && GMEMRT_OUTPUT="$SAMPLES/samples/$n-%p.json" "$B/sample_$n") ||
+      echo "$n exited $?"
+  done
+  tar -C "$SAMPLES" -cf "$RES/samples.tar" samples
+  echo "samples' telemetry in samples.tar: unpack it and run tests/gpu/join_samples.sh DIR here"
+else
+  echo "build/gmemcc not carried: samples skipped"
+fi
 
 echo "== overhead: plain vs instrumented, alternating, five runs each"
 for i in 1 2 3 4 5; do
