@@ -769,7 +769,7 @@ static char *frame_name(const char *frame) {
   }
   if (name[0] == '_' && name[1] == 'Z') {
     const char *p = name + 2;
-    if (*p == 'N') /* nested: keep the last component */
+    while (*p == 'N' || *p == 'L') /* nested (keep the last component), internal linkage */
       p++;
     const char *last = NULL;
     size_t last_len = 0;

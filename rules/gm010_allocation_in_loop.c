@@ -235,9 +235,13 @@ static gm_verdict judge(gm_judge_ctx *c) {
     return gm_judge_unseen(c, s, c->finding->loc, "allocation");
   c->site = s;
   uint64_t made = s->calls + s->failed_calls;
-  char sizes[64];
-  snprintf(sizes, sizeof sizes, "%s%zu distinct %s", s->sizes_truncated ? "more than " : "",
-           s->sizes.len, gm_plural(s->sizes.len, "size", "sizes"));
+  char sizes[128];
+  if (s->bytes_min == s->bytes_max)
+    snprintf(sizes, sizeof sizes, "all of %s", gm_bytes(s->bytes_min).s);
+  else
+    snprintf(sizes, sizeof sizes, "%s%zu distinct sizes from %s to %s",
+             s->sizes_truncated ? "more than " : "", s->sizes.len, gm_bytes(s->bytes_min).s,
+             gm_bytes(s->bytes_max).s);
   if (s->calls < GM010_CONFIRM_CALLS)
     return gm_judge_say(c, GM_VERDICT_DISMISSED,
                         "ran only %llu %s (%s); the loop did not churn (threshold: %d calls)",
@@ -246,10 +250,9 @@ static gm_verdict judge(gm_judge_ctx *c) {
   char *frees = gm_site_frees_text(s);
   gm_verdict v = gm_judge_say(
       c, GM_VERDICT_CONFIRMED,
-      "%llu calls, %s from %s to %s, %s in the allocation per call (%s "
-      "in all), frees by API: %s",
-      (unsigned long long)s->calls, sizes, gm_bytes(s->bytes_min).s, gm_bytes(s->bytes_max).s,
-      gm_duration_ns(made ? s->alloc_ns / made : 0).s, gm_duration_ns(s->alloc_ns).s, frees);
+      "%llu calls, %s, %s in the allocation per call (%s in all), frees by API: %s",
+      (unsigned long long)s->calls, sizes, gm_duration_ns(made ? s->alloc_ns / made : 0).s,
+      gm_duration_ns(s->alloc_ns).s, frees);
   free(frees);
   return v;
 }

@@ -76,7 +76,7 @@ expect_out '^libplugin.so\+0x1a2b: warning: ' "a site without debug information 
 
 # 4. merging: two ranks reach GM010's threshold together, not alone
 run_case "$JOIN/merge_ranks" --enable=GM010 # both rank files
-expect_out 'note: confirmed: 20 calls, 2 distinct sizes from 1.0 MiB to 2.0 MiB' "merged calls and sizes"
+expect_out 'note: confirmed: 20 calls, 2 distinct sizes from 1.0 MiB to 2.0 MiB,' "merged calls and sizes"
 (cd "$JOIN/merge_ranks" && "$GMEMLINT" --telemetry rank0.json --enable=GM010 solver.cu) >"$WORK/out" 2>&1 || true
 expect_out 'note: dismissed: ran only 10 times' "one rank alone stays below the threshold"
 # the same file twice is read once
