@@ -94,9 +94,9 @@ void gmemrt_oom_event(int site, uint64_t requested) {
                            (gmemrt.baseline_used == UINT64_MAX ? 0 : gmemrt.baseline_used);
       e->live_device_bytes = gmemrt.live_device_bytes;
       e->held_unused = used > accounted ? used - accounted : 0;
-      if (have_info && free_b < requested && e->held_unused >= requested &&
+      if (have_info && free_b < requested && free_b + e->held_unused >= requested &&
           (!probed || largest < requested))
-        e->verdict = "fragmentation";
+        e->verdict = "fragmentation"; /* free plus stranded would have been enough */
       e->pool_reserved = pool_reserved;
       e->pool_used = pool_used;
       e->pool_sampled = pool_sampled;

@@ -7,7 +7,7 @@
 // then the short requests (every other one) finish and free their blocks, while the long ones
 // stay in flight. The driver packs such small blocks into shared
 // 2 MiB pages, so once the budget is used, every page still holds an in-flight block: half the
-// budget is free, but no page is. Then a 256 MiB prefill buffer is asked for, and fails.
+// budget is free, but few pages are. Then a 1 GiB prefill buffer is asked for, and fails.
 // Every allocation is freed at shutdown: gmemlint reports no GM001-GM003 finding. The per-request,
 // varying-size allocation is what GM010 (allocation-in-loop) flags; the run shows the failure and
 // its verdict, fragmentation, with the freed-but-held memory that would have covered it.
@@ -28,7 +28,7 @@
 
 constexpr size_t kMiB = 1u << 20;
 constexpr size_t kBudget = 3072 * kMiB;  // what the server leaves itself beside the weights
-constexpr size_t kPrefill = 256 * kMiB;
+constexpr size_t kPrefill = 1024 * kMiB;
 
 // Writes a request's keys and values: one float per element, a function of position and request.
 __global__ void fill_kv(float *kv, size_t n, int request) {
