@@ -85,6 +85,8 @@ static json_t *rules_json(void) {
     json_t *tags = json_array();
     json_array_append_new(tags, json_string("cuda"));
     json_array_append_new(tags, json_string("memory"));
+    if (!r->check) /* found in runtime telemetry only (--telemetry) */
+      json_array_append_new(tags, json_string("runtime"));
     json_object_set_new(props, "tags", tags);
     json_object_set_new(o, "properties", props);
     json_array_append_new(rules, o);

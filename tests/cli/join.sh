@@ -142,6 +142,8 @@ if os.path.exists(sys.argv[2]):
 run = doc["runs"][0]
 ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
 assert all(i in ids for i in ("GM101", "GM102", "GM103", "GM104", "GM105", "GM106")), ids
+for r in run["tool"]["driver"]["rules"]:
+    assert ("runtime" in r["properties"]["tags"]) == r["id"].startswith("GM1"), r["id"]
 res = run["results"]
 rt = [r for r in res if r["ruleId"].startswith("GM1")]
 assert len(rt) == 9, [r["ruleId"] for r in res]
@@ -185,6 +187,13 @@ run report --top=1 "$JOIN/gm030/um.json" "$JOIN/gm030/sanitizer.json"
 expect_out '^  saxpy.cu:14 cudaMallocManaged: 2893 GPU page-fault groups' "report: UM by site"
 expect_out 'sanitizer.json: CUPTI is in use by another tool' "report: why UM counters are missing"
 [ "$(grep -cE '^ +1.0 GiB  saxpy.cu' "$WORK/out")" -eq 1 ] || fail "--top=1 lists one site"
+run report -o "$WORK/report.txt" "$JOIN/gm010/batches.json"
+expect_rc 0 "report -o"
+grep -q '^1 telemetry file:$' "$WORK/report.txt" || fail "report -o wrote: $(head -c 300 "$WORK/report.txt")"
+[ ! -s "$WORK/out" ] || fail "report -o still printed to stdout"
+run report --top=0 "$JOIN/gm010/batches.json"
+expect_rc 2 "bad --top"
+expect_err "bad --top value '0'" "bad --top message"
 run report
 expect_rc 2 "report without files"
 expect_err "report: no telemetry files" "report usage message"
