@@ -24,6 +24,7 @@ typedef struct gmemrt_options {
   int nvml;                  /* GMEMRT_NVML: sample NVML */
   int nvml_ms;               /* GMEMRT_NVML_MS */
   const char *nvml_library;  /* GMEMRT_NVML_LIBRARY */
+  const char *step_api;      /* GMEMRT_STEP_API (injected runtime) */
 } gmemrt_options;
 
 extern gmemrt_options gmemrt_opt;
@@ -281,6 +282,11 @@ void gmemrt_um_start(void);
 void gmemrt_um_flush(void);           /* without the lock: CUPTI calls back into us */
 void gmemrt_um_after_cuda_call(void); /* enables the counters once the driver is up */
 const char *gmemrt_um_reason(void);
+/* The process's one CUPTI subscription, shared with the injected runtime's API callbacks. */
+extern void (*gmemrt_cupti_api_callback)(void *, int, unsigned, const void *);
+int gmemrt_cupti_subscribed(void);
+int gmemrt_cupti_enable_callback(int domain, unsigned id);
+const char *gmemrt_cupti_callback_name(int domain, unsigned id);
 
 /* ---- stream-ordered pools (pools.c) ---- */
 void gmemrt_pool_note(void *pool, int device); /* lock held */

@@ -48,6 +48,8 @@ static const struct option_def {
     {"GMEMRT_NVML", OPT_BOOL, &gmemrt_opt.nvml, 0, 1,
      "sample memory used and SM/memory utilisation through NVML"},
     {"GMEMRT_NVML_MS", OPT_INT, &gmemrt_opt.nvml_ms, 1, 60000, "NVML sampling interval"},
+    {"GMEMRT_STEP_API", OPT_STRING, &gmemrt_opt.step_api, 0, 0,
+     "gmemrun: a step ends at each return from this CUDA function"},
     {"GMEMRT_NVML_LIBRARY", OPT_STRING, &gmemrt_opt.nvml_library, 0, 0, "the NVML library to load"},
 };
 

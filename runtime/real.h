@@ -1,7 +1,8 @@
 /* The real CUDA runtime functions the runtime calls. Linked into a program (gmemcc), they are the
  * program's own cudart, called directly. Preloaded (libgmemrt.so, GMEMRT_PRELOAD), the library
  * defines cudaMalloc and friends itself, so the real ones are found with dlsym(RTLD_NEXT): the
- * runtime's own probes must not land in its hooks, and the library needs no link to cudart. */
+ * runtime's own probes must not land in its hooks, and the library needs no link to cudart.
+ * Injected (libgmemrt_inject.so, GMEMRT_INJECT), they are the driver API's equivalents. */
 #ifndef GMEMRT_REAL_H
 #define GMEMRT_REAL_H
 
@@ -41,7 +42,7 @@
   X(cudaDeviceGetDefaultMemPool, (cudaMemPool_t * m, int d), (m, d))                               \
   X(cudaMemPoolGetAttribute, (cudaMemPool_t m, enum cudaMemPoolAttr a, void *v), (m, a, v))
 
-#ifdef GMEMRT_PRELOAD
+#if defined(GMEMRT_PRELOAD) || defined(GMEMRT_INJECT)
 #define GMEMRT_REAL_DECLARE(name, params, args) cudaError_t gmemrt_real_##name params;
 GMEMRT_REAL_FUNCTIONS(GMEMRT_REAL_DECLARE)
 #undef GMEMRT_REAL_DECLARE

@@ -20,7 +20,12 @@ static struct {
   CUptiResult (*flush_all)(uint32_t);
   CUptiResult (*subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
   CUptiResult (*result_string)(CUptiResult, const char **);
+  CUptiResult (*enable_callback)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
+                                 CUpti_CallbackId);
+  CUptiResult (*callback_name)(CUpti_CallbackDomain, uint32_t, const char **);
 } cupti;
+static CUpti_SubscriberHandle subscriber;
+void (*gmemrt_cupti_api_callback)(void *, int, unsigned, const void *);
 
 static char reason[256] = "not started";
 static int loaded;
@@ -93,12 +98,29 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
   free(buffer);
 }
 
-static void CUPTIAPI probe_callback(void *data, CUpti_CallbackDomain domain, CUpti_CallbackId id,
-                                    const void *info) {
-  (void)data;
-  (void)domain;
-  (void)id;
-  (void)info;
+/* The process's one CUPTI subscription: API callbacks go to the injected runtime (gmemrun),
+ * when there is one; the activity records need no callback. */
+static void CUPTIAPI api_callback(void *data, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                                  const void *info) {
+  if (gmemrt_cupti_api_callback)
+    gmemrt_cupti_api_callback(data, (int)domain, (unsigned)id, info);
+}
+
+int gmemrt_cupti_subscribed(void) {
+  return loaded;
+}
+
+int gmemrt_cupti_enable_callback(int domain, unsigned id) {
+  return loaded && cupti.enable_callback &&
+         cupti.enable_callback(1, subscriber, (CUpti_CallbackDomain)domain, id) == CUPTI_SUCCESS;
+}
+
+const char *gmemrt_cupti_callback_name(int domain, unsigned id) {
+  const char *name = NULL;
+  if (loaded && cupti.callback_name &&
+      cupti.callback_name((CUpti_CallbackDomain)domain, id, &name) == CUPTI_SUCCESS)
+    return name;
+  return NULL;
 }
 
 void gmemrt_um_start(void) {
@@ -121,14 +143,15 @@ void gmemrt_um_start(void) {
   *(void **)&cupti.flush_all = dlsym(lib, "cuptiActivityFlushAll");
   *(void **)&cupti.subscribe = dlsym(lib, "cuptiSubscribe");
   *(void **)&cupti.result_string = dlsym(lib, "cuptiGetResultString");
+  *(void **)&cupti.enable_callback = dlsym(lib, "cuptiEnableCallback");
+  *(void **)&cupti.callback_name = dlsym(lib, "cuptiGetCallbackName");
   if (!cupti.configure || !cupti.enable || !cupti.register_callbacks || !cupti.next_record ||
       !cupti.flush_all || !cupti.subscribe) {
     snprintf(reason, sizeof reason, "%s lacks the activity API", name);
     return;
   }
   /* One subscriber per process: find out now whether another tool holds CUPTI. */
-  CUpti_SubscriberHandle handle;
-  CUptiResult rc = cupti.subscribe(&handle, probe_callback, NULL);
+  CUptiResult rc = cupti.subscribe(&subscriber, api_callback, NULL);
   if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
     snprintf(reason, sizeof reason,
              "CUPTI is in use by another tool (compute-sanitizer or Nsight): no unified-memory "
@@ -141,6 +164,9 @@ void gmemrt_um_start(void) {
   }
   loaded = 1;
   snprintf(reason, sizeof reason, "waiting for the first CUDA call");
+#ifdef GMEMRT_INJECT
+  return; /* loaded by the driver inside cuInit: the counters start after the first API call */
+#endif
   /* GPU page-fault records need the counters on before the program's context exists, and CUPTI
    * configures them only once the driver is initialised: cuInit (idempotent, creates no
    * context) lets that happen now. Without a driver, it waits for the first CUDA call. */

@@ -312,6 +312,48 @@ def preload(binary, library):
     check(d["process"]["live_bytes"] == 2 * MiB, d["process"])
 
 
+def inject(gmemrun, app, library=None):
+    """gmemrun -- preload_app: the simulated driver loads the injection library, and the stand-in
+    CUPTI reports each traced call to it; the sites are the same as with LD_PRELOAD."""
+    work = tempfile.mkdtemp()
+    env = dict(os.environ, GMEMRT_CUPTI_LIBRARY=FAKECUPTI)
+    proc = subprocess.run([gmemrun, "-o", os.path.join(work, "gm-%p.json"), "--step-api",
+                           "cudaDeviceSynchronize", "--", app], env=env, capture_output=True,
+                          text=True, timeout=60)
+    check(proc.returncode == 0 and "preload_app: done" in proc.stdout, (proc.stdout, proc.stderr))
+    check("gmemrun: telemetry: " + work in proc.stderr and "warning" not in proc.stderr,
+          proc.stderr)
+    (path,) = glob.glob(os.path.join(work, "gm-*.json"))
+    d = json.load(open(path))
+    check(d["unified_memory"]["available"] and d["process"]["steps"] == 1, d["process"])
+    sites = {(s["line"], s["api"]): s for s in d["sites"]
+             if s["file"] and s["file"].endswith("preload_app.cpp")}
+    leaky = sites[(10, "cudaMalloc")]
+    check(leaky["calls"] == 3 and leaky["live_bytes"] == 2 * MiB, leaky)
+    check(leaky["step_live_bytes"] == [2 * MiB], leaky["step_live_bytes"])
+    check("preload_app.cpp:10" in leaky["stacks"][0]["frames"][0], leaky["stacks"])
+    check(sites[(20, "cudaMalloc")]["frees"] == {"cudaFree": 1}, sites[(20, "cudaMalloc")])
+    check(sites[(23, "cudaMallocHost")]["wrong_family_frees"] == 1, sites[(23, "cudaMallocHost")])
+    check(sorted(line for line, api in sites if api.startswith("cudaFree")) == [18, 21, 24, 25],
+          sorted(sites))
+    # another CUPTI client: gmemrun stops with a clear message instead of half-working
+    busy = subprocess.run([gmemrun, "-o", os.path.join(work, "busy-%p.json"), "--", app],
+                          env=dict(env, FAKECUPTI_BUSY="1"), capture_output=True, text=True,
+                          timeout=60)
+    check(busy.returncode == 3 and "another tool" in busy.stderr and
+          "preload_app: done" not in busy.stdout, (busy.returncode, busy.stderr))
+    check(not glob.glob(os.path.join(work, "busy-*.json")), "no half telemetry")
+    # the injection slot taken by another tool
+    taken = subprocess.run([gmemrun, "--", app], env=dict(env, CUDA_INJECTION64_PATH="/x/y.so"),
+                           capture_output=True, text=True, timeout=60)
+    check(taken.returncode == 3 and "already set (/x/y.so)" in taken.stderr, taken.stderr)
+    usage = subprocess.run([gmemrun], capture_output=True, text=True)
+    check(usage.returncode == 2 and "no program to run" in usage.stderr, usage.stderr)
+    missing = subprocess.run([gmemrun, "--", "/nonexistent/app"], capture_output=True, text=True)
+    check(missing.returncode == 127 and "cannot run /nonexistent/app" in missing.stderr,
+          missing.stderr)
+
+
 if __name__ == "__main__":
     scenario, binary = sys.argv[1], os.path.abspath(sys.argv[2])
     globals()[scenario.replace("-", "_")](binary, *sys.argv[3:])

@@ -7,16 +7,70 @@
 #include <stdlib.h>
 #include <string.h>
 
+static CUpti_CallbackFunc subscriber_callback;
+static void *subscriber_data;
+static unsigned char enabled_ids[2][1024]; /* runtime, driver: API callbacks switched on */
 static CUpti_BuffersCallbackRequestFunc requested;
 static CUpti_BuffersCallbackCompleteFunc completed;
 static int enabled;
 
 CUptiResult cuptiSubscribe(CUpti_SubscriberHandle *h, CUpti_CallbackFunc cb, void *data) {
-  (void)cb;
-  (void)data;
   *h = NULL;
   const char *busy = getenv("FAKECUPTI_BUSY");
-  return busy && *busy == '1' ? CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED : CUPTI_SUCCESS;
+  if (busy && *busy == '1')
+    return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+  subscriber_callback = cb;
+  subscriber_data = data;
+  return CUPTI_SUCCESS;
+}
+
+static int domain_index(CUpti_CallbackDomain domain) {
+  return domain == CUPTI_CB_DOMAIN_RUNTIME_API ? 0 : domain == CUPTI_CB_DOMAIN_DRIVER_API ? 1 : -1;
+}
+
+CUptiResult cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle h,
+                                CUpti_CallbackDomain domain, CUpti_CallbackId id) {
+  (void)h;
+  int d = domain_index(domain);
+  if (d < 0 || id >= 1024)
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  enabled_ids[d][id] = (unsigned char)enable;
+  return CUPTI_SUCCESS;
+}
+
+/* The names of the few functions the simulated runtime traces (CUPTI has them all). */
+CUptiResult cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t id, const char **name) {
+  static const struct {
+    CUpti_CallbackDomain domain;
+    uint32_t id;
+    const char *name;
+  } names[] = {
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, "cudaMalloc_v3020"},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020,
+       "cudaDeviceSynchronize_v3020"},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020, "cudaFree_v3020"},
+  };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (names[i].domain == domain && names[i].id == id) {
+      *name = names[i].name;
+      return CUPTI_SUCCESS;
+    }
+  return CUPTI_ERROR_INVALID_PARAMETER;
+}
+
+/* Called by the simulated runtime on entry to and exit from a traced function. */
+void cudaSimDispatch(int domain, unsigned id, int exit, const char *name, void *params,
+                     void *result) {
+  int d = domain_index((CUpti_CallbackDomain)domain);
+  if (d < 0 || id >= 1024 || !enabled_ids[d][id] || !subscriber_callback)
+    return;
+  CUpti_CallbackData data;
+  memset(&data, 0, sizeof data);
+  data.callbackSite = exit ? CUPTI_API_EXIT : CUPTI_API_ENTER;
+  data.functionName = name;
+  data.functionParams = params;
+  data.functionReturnValue = result;
+  subscriber_callback(subscriber_data, (CUpti_CallbackDomain)domain, (CUpti_CallbackId)id, &data);
 }
 
 CUptiResult cuptiGetResultString(CUptiResult rc, const char **s) {

@@ -23,6 +23,7 @@ int main() {
   cudaMallocHost(&pinned, 8192);  // line 23: freed with the wrong function
   cudaFree(pinned);
   cudaFreeHost(pinned);
+  cudaDeviceSynchronize();  // the end of a step, for gmemrun --step-api
   std::printf("preload_app: done\n");
   return 0;
 }

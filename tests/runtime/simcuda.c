@@ -14,6 +14,8 @@
  * produces are handed to the stand-in libcupti through simcuda_um_records(). */
 #include <cuda.h>
 #include <cuda_runtime_api.h>
+#include <cupti.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -132,10 +134,11 @@ static cudaError_t device_free(void *ptr) {
   return rc;
 }
 
-cudaError_t cudaMalloc(void **ptr, size_t size) {
+/* The public, traced entry points are at the end of the file. */
+static cudaError_t sim_cudaMalloc(void **ptr, size_t size) {
   return device_alloc(ptr, size);
 }
-cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags) {
+static cudaError_t sim_cudaMallocManaged(void **ptr, size_t size, unsigned int flags) {
   (void)flags;
   cudaError_t rc = device_alloc(ptr, size);
   pthread_mutex_lock(&lock);
@@ -146,7 +149,7 @@ cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags) {
   return rc;
 }
 static uint64_t async_used, async_used_high, async_reserved_high;
-cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream) {
+static cudaError_t sim_cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream) {
   (void)stream;
   cudaError_t rc = device_alloc(ptr, size);
   if (rc == cudaSuccess) {
@@ -169,10 +172,10 @@ cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t heig
   *pitch = (width + 511) / 512 * 512;
   return device_alloc(ptr, *pitch * height);
 }
-cudaError_t cudaFree(void *ptr) {
+static cudaError_t sim_cudaFree(void *ptr) {
   return device_free(ptr);
 }
-cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream) {
+static cudaError_t sim_cudaFreeAsync(void *ptr, cudaStream_t stream) {
   (void)stream;
   for (int i = 0; i < nblocks; i++)
     if (blocks[i].addr == (uint64_t)(uintptr_t)ptr)
@@ -181,7 +184,7 @@ cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream) {
 }
 
 /* pinned host memory: ordinary host memory here */
-cudaError_t cudaMallocHost(void **ptr, size_t size) {
+static cudaError_t sim_cudaMallocHost(void **ptr, size_t size) {
   *ptr = malloc(size ? size : 1);
   return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
@@ -189,7 +192,7 @@ cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags) {
   (void)flags;
   return cudaMallocHost(ptr, size);
 }
-cudaError_t cudaFreeHost(void *ptr) {
+static cudaError_t sim_cudaFreeHost(void *ptr) {
   free(ptr);
   return cudaSuccess;
 }
@@ -221,7 +224,8 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
   return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+static cudaError_t sim_cudaMemcpy(void *dst, const void *src, size_t count,
+                                  enum cudaMemcpyKind kind) {
   (void)dst;
   (void)src;
   (void)count;
@@ -313,7 +317,7 @@ cudaError_t cudaLaunchKernel(const void *fun, dim3 grid, dim3 block, void **args
 }
 
 /* The rest of what the samples call: nothing to do on a device that runs no kernels. */
-cudaError_t cudaDeviceSynchronize(void) {
+static cudaError_t sim_cudaDeviceSynchronize(void) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t s) {
@@ -539,4 +543,89 @@ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
                                                    enum cudaChannelFormatKind f) {
   struct cudaChannelFormatDesc d = {x, y, z, w, f};
   return d;
+}
+
+/* ---- the driver's injection hook and CUPTI's API callbacks, emulated ----
+ * As the driver does, the first call loads the library CUDA_INJECTION64_PATH names and calls its
+ * InitializeInjection; then each traced call is reported to the stand-in libcupti on entry and
+ * exit (cudaSimDispatch), which calls the subscriber for the callbacks it enabled. */
+typedef void (*dispatch_fn)(int domain, unsigned id, int exit, const char *name, void *params,
+                            void *result);
+static dispatch_fn dispatch;
+static pthread_once_t inject_once = PTHREAD_ONCE_INIT;
+
+static void inject(void) {
+  const char *path = getenv("CUDA_INJECTION64_PATH");
+  if (!path || !*path)
+    return;
+  const char *cupti = getenv("GMEMRT_CUPTI_LIBRARY");
+  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  int (*init)(void) = lib ? (int (*)(void))dlsym(lib, "InitializeInjection") : NULL;
+  if (!init) {
+    fprintf(stderr, "simcuda: cannot inject %s: %s\n", path, dlerror());
+    return;
+  }
+  init();
+  void *c = cupti ? dlopen(cupti, RTLD_NOW | RTLD_LOCAL) : NULL;
+  dispatch = c ? (dispatch_fn)dlsym(c, "cudaSimDispatch") : NULL;
+}
+
+#define TRACED(domain, id, name, ptype, result_type, call, ...)                                    \
+  pthread_once(&inject_once, inject);                                                              \
+  ptype params_ = {__VA_ARGS__};                                                                   \
+  result_type rc_ = (result_type)0;                                                                \
+  if (dispatch)                                                                                    \
+    dispatch(domain, id, 0, name, &params_, &rc_);                                                 \
+  rc_ = call;                                                                                      \
+  if (dispatch)                                                                                    \
+    dispatch(domain, id, 1, name, &params_, &rc_);                                                 \
+  return rc_
+
+#define RUNTIME_CALL(name, id, ptype, call, ...)                                                   \
+  TRACED(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##id, name, ptype, cudaError_t,     \
+         call, __VA_ARGS__)
+
+cudaError_t cudaMalloc(void **ptr, size_t size) {
+  RUNTIME_CALL("cudaMalloc", cudaMalloc_v3020, cudaMalloc_v3020_params, sim_cudaMalloc(ptr, size),
+               ptr, size);
+}
+cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags) {
+  RUNTIME_CALL("cudaMallocManaged", cudaMallocManaged_v6000, cudaMallocManaged_v6000_params,
+               sim_cudaMallocManaged(ptr, size, flags), ptr, size, flags);
+}
+cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream) {
+  RUNTIME_CALL("cudaMallocAsync", cudaMallocAsync_v11020, cudaMallocAsync_v11020_params,
+               sim_cudaMallocAsync(ptr, size, stream), ptr, size, stream);
+}
+cudaError_t cudaFree(void *ptr) {
+  RUNTIME_CALL("cudaFree", cudaFree_v3020, cudaFree_v3020_params, sim_cudaFree(ptr), ptr);
+}
+cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream) {
+  RUNTIME_CALL("cudaFreeAsync", cudaFreeAsync_v11020, cudaFreeAsync_v11020_params,
+               sim_cudaFreeAsync(ptr, stream), ptr, stream);
+}
+cudaError_t cudaMallocHost(void **ptr, size_t size) {
+  RUNTIME_CALL("cudaMallocHost", cudaMallocHost_v3020, cudaMallocHost_v3020_params,
+               sim_cudaMallocHost(ptr, size), ptr, size);
+}
+cudaError_t cudaFreeHost(void *ptr) {
+  RUNTIME_CALL("cudaFreeHost", cudaFreeHost_v3020, cudaFreeHost_v3020_params, sim_cudaFreeHost(ptr),
+               ptr);
+}
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+  RUNTIME_CALL("cudaMemcpy", cudaMemcpy_v3020, cudaMemcpy_v3020_params,
+               sim_cudaMemcpy(dst, src, count, kind), dst, src, count, kind);
+}
+cudaError_t cudaDeviceSynchronize(void) {
+  pthread_once(&inject_once, inject);
+  int none = 0;
+  cudaError_t rc_ = cudaSuccess;
+  if (dispatch)
+    dispatch(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, 0,
+             "cudaDeviceSynchronize", &none, &rc_);
+  rc_ = sim_cudaDeviceSynchronize();
+  if (dispatch)
+    dispatch(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, 1,
+             "cudaDeviceSynchronize", &none, &rc_);
+  return rc_;
 }

@@ -1,0 +1,210 @@
+/* gmemrun: runs a program that cannot be rebuilt with gmemlint's runtime attached. The CUDA
+ * driver loads the library named by CUDA_INJECTION64_PATH when the program initialises CUDA
+ * and calls its InitializeInjection; libgmemrt_inject.so then sees every allocation, free and
+ * copy through CUPTI's callbacks (static cudart included) and writes the same telemetry file as a
+ * gmemcc build. gmemrun waits for the program, says where the telemetry went, and exits with the
+ * program's status. */
+#include "gmemrun_config.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { EXIT_USAGE = 2, EXIT_ATTACH = 3, EXIT_EXEC = 127 };
+
+static void usage(FILE *out) {
+  fprintf(
+      out,
+      "usage: gmemrun [options] [--] <program> [arguments...]\n"
+      "\n"
+      "Runs the program with gmemlint's runtime injected through the CUDA driver\n"
+      "(CUDA_INJECTION64_PATH) and CUPTI's API callbacks: no rebuild, any cudart. It\n"
+      "writes the same telemetry as a gmemcc build; sites are the callers' return\n"
+      "addresses, named file:line where the binary has debug information (-g).\n"
+      "\n"
+      "options:\n"
+      "  -o, --output PATH    telemetry file; %%p is the process id (default\n"
+      "                       gmemlint-%%p.json in the current directory)\n"
+      "  --step-api NAME      mark the end of a step at each return from the CUDA\n"
+      "                       function NAME (e.g. cudaDeviceSynchronize, cudaStreamSynchronize)\n"
+      "  --library PATH       the injection library (default: libgmemrt_inject.so of this\n"
+      "                       installation)\n"
+      "  -q, --quiet          do not report where the telemetry went\n"
+      "  -h, --help           this help\n"
+      "  --version            gmemrun's version\n"
+      "\n"
+      "A program may mark steps itself: gmem_step() from gmemrt.h, or from Python\n"
+      "ctypes.CDLL(os.environ['CUDA_INJECTION64_PATH']).gmemrt_step().\n"
+      "GMEMRT_* variables (docs/telemetry-format.md) tune the runtime as usual.\n"
+      "\n"
+      "Exit status: the program's (128+N when signal N ended it); 2 for a usage error; 3\n"
+      "when the runtime cannot attach (another CUPTI client such as compute-sanitizer or\n"
+      "Nsight holds CUPTI, CUPTI is missing, or CUDA_INJECTION64_PATH is taken); 127\n"
+      "when the program cannot be run.\n");
+}
+
+/* libgmemrt_inject.so: next to an installed gmemrun (<prefix>/bin -> <prefix>/lib), else the
+ * build tree's. */
+static const char *find_library(void) {
+  static char path[PATH_MAX];
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = 0;
+    char *dir = dirname(self);
+    snprintf(path, sizeof path, "%s/../lib/libgmemrt_inject.so", dir);
+    if (access(path, R_OK) == 0)
+      return path;
+  }
+  return GMEMRUN_BUILD_LIBRARY;
+}
+
+static int is_our_library(const char *path, const char *library) {
+  char a[PATH_MAX], b[PATH_MAX];
+  return realpath(path, a) && realpath(library, b) && strcmp(a, b) == 0;
+}
+
+int main(int argc, char **argv) {
+  const char *output = NULL, *step_api = NULL, *library = NULL;
+  int quiet = 0, i = 1;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--")) {
+      i++;
+      break;
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(a, "--version")) {
+      printf("gmemrun %s\n", GMEMRUN_VERSION);
+      return 0;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      quiet = 1;
+    } else if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--step-api") ||
+                !strcmp(a, "--library")) &&
+               i + 1 < argc) {
+      const char *v = argv[++i];
+      if (a[1] == 'o' || a[2] == 'o')
+        output = v;
+      else if (a[2] == 's')
+        step_api = v;
+      else
+        library = v;
+    } else if (!strncmp(a, "--output=", 9)) {
+      output = a + 9;
+    } else if (!strncmp(a, "--step-api=", 11)) {
+      step_api = a + 11;
+    } else if (!strncmp(a, "--library=", 10)) {
+      library = a + 10;
+    } else if (a[0] == '-') {
+      fprintf(stderr,
+              "gmemrun: error: unknown option '%s' (or missing value); see gmemrun --help\n", a);
+      return EXIT_USAGE;
+    } else {
+      break;
+    }
+  }
+  if (i >= argc) {
+    fprintf(stderr, "gmemrun: error: no program to run; usage: gmemrun [options] -- <program> "
+                    "[arguments...]\n");
+    return EXIT_USAGE;
+  }
+  if (!library)
+    library = getenv("GMEMRUN_LIBRARY") ? getenv("GMEMRUN_LIBRARY") : find_library();
+  if (access(library, R_OK) != 0) {
+    fprintf(stderr, "gmemrun: error: %s: %s (the injection library; set --library)\n", library,
+            strerror(errno));
+    return EXIT_ATTACH;
+  }
+  /* the driver loads one injection library: another tool's would be replaced, half-working */
+  const char *taken = getenv("CUDA_INJECTION64_PATH");
+  if (taken && *taken && !is_our_library(taken, library)) {
+    fprintf(stderr,
+            "gmemrun: error: CUDA_INJECTION64_PATH is already set (%s): another tool (Nsight "
+            "Systems, a profiler) is attached; run gmemrun without it\n",
+            taken);
+    return EXIT_ATTACH;
+  }
+  char status_path[] = "/tmp/gmemrun-status-XXXXXX";
+  int status_fd = mkstemp(status_path);
+  if (status_fd < 0) {
+    fprintf(stderr, "gmemrun: error: cannot create a status file in /tmp: %s\n", strerror(errno));
+    return EXIT_ATTACH;
+  }
+  close(status_fd);
+  const char *pattern = output ? output : "gmemlint-%p.json";
+  time_t started = time(NULL);
+
+  pid_t child = fork();
+  if (child < 0) {
+    fprintf(stderr, "gmemrun: error: fork: %s\n", strerror(errno));
+    unlink(status_path);
+    return EXIT_ATTACH;
+  }
+  if (child == 0) {
+    setenv("CUDA_INJECTION64_PATH", library, 1);
+    setenv("GMEMRUN_STATUS_FILE", status_path, 1);
+    setenv("GMEMRT_OUTPUT", pattern, 1);
+    if (step_api)
+      setenv("GMEMRT_STEP_API", step_api, 1);
+    execvp(argv[i], &argv[i]);
+    fprintf(stderr, "gmemrun: error: cannot run %s: %s\n", argv[i], strerror(errno));
+    _exit(EXIT_EXEC);
+  }
+  /* the terminal's Ctrl-C goes to the program; gmemrun waits for it to finish */
+  signal(SIGINT, SIG_IGN);
+  signal(SIGQUIT, SIG_IGN);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+
+  char why[512] = "";
+  FILE *f = fopen(status_path, "r");
+  if (f) {
+    size_t n = fread(why, 1, sizeof why - 1, f);
+    why[n] = 0;
+    fclose(f);
+  }
+  unlink(status_path);
+  if (why[0]) {
+    fprintf(stderr, "gmemrun: error: the runtime could not attach to %s: %s\n", argv[i], why);
+    return EXIT_ATTACH;
+  }
+  if (!quiet) {
+    /* the files this run wrote: the pattern with the child's pid, and any of its children */
+    char glob_pattern[PATH_MAX];
+    size_t k = 0;
+    for (const char *p = pattern; *p && k + 2 < sizeof glob_pattern; p++) {
+      if (p[0] == '%' && p[1] == 'p') {
+        glob_pattern[k++] = '*';
+        p++;
+      } else {
+        glob_pattern[k++] = *p;
+      }
+    }
+    glob_pattern[k] = 0;
+    glob_t g;
+    if (glob(glob_pattern, 0, NULL, &g) == 0) {
+      for (size_t j = 0; j < g.gl_pathc; j++) {
+        struct stat st;
+        if (stat(g.gl_pathv[j], &st) == 0 && st.st_mtime >= started)
+          fprintf(stderr, "gmemrun: telemetry: %s\n", g.gl_pathv[j]);
+      }
+      globfree(&g);
+    } else {
+      fprintf(stderr, "gmemrun: no telemetry was written (did %s use CUDA?)\n", argv[i]);
+    }
+  }
+  if (WIFSIGNALED(status))
+    return 128 + WTERMSIG(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
