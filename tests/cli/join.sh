@@ -122,6 +122,9 @@ PY
 run --only-confirmed "$JOIN/gm010/batches.cu"
 expect_rc 2 "--only-confirmed needs --telemetry"
 expect_err "only-confirmed needs --telemetry" "--only-confirmed message"
+run --verify --telemetry "$JOIN/gm010/batches.json" "$JOIN/gm010/batches.cu"
+expect_rc 2 "--verify with --telemetry"
+expect_err "verify checks the static pass alone" "--verify with --telemetry message"
 
 # 7. JSON and SARIF carry verdict and evidence; a dismissed finding is an external suppression
 run_case "$JOIN/gm002" --format=json
