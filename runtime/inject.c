@@ -126,47 +126,56 @@ static int starts(const char *s, const char *prefix) {
 
 /* CUDA's libraries, this runtime, and the statically linked cudart inside the program (its
  * functions are cuda*, cu[A-Z]*, cudart:: and __cudart*). */
+static int classify_slow(uintptr_t pc) {
+  gmemrt_symbol sym;
+  if (!gmemrt_symbolise(pc, &sym))
+    return FRAME_CALLER;
+  const char *mod = sym.module ? strrchr(sym.module, '/') : NULL;
+  mod = mod ? mod + 1 : sym.module;
+  const char *fn = sym.function;
+  if (starts(mod, "libcuda") || starts(mod, "libcupti") || starts(mod, "libgmemrt") ||
+      starts(mod, "libnvidia") || starts(fn, "cuda") || starts(fn, "__cuda") ||
+      starts(fn, "_ZN6cudart") || starts(fn, "__cudart") ||
+      (fn && fn[0] == 'c' && fn[1] == 'u' && fn[2] >= 'A' && fn[2] <= 'Z'))
+    return FRAME_CUDA;
+  return FRAME_CALLER;
+}
+
+/* A frame's class, cached by address: read without a lock (a slot's kind is written before its
+ * pc is published), symbolised once under it. */
 static int classify(uintptr_t pc) {
   size_t h = (size_t)((pc * 0x9E3779B97F4A7C15ULL) >> 51) & (CLASS_SLOTS - 1);
-  pthread_mutex_lock(&class_lock);
-  for (size_t i = h, n = 0; n < 16; i = (i + 1) & (CLASS_SLOTS - 1), n++)
-    if (classes[i].pc == pc) {
-      int kind = classes[i].kind;
-      pthread_mutex_unlock(&class_lock);
-      return kind;
-    }
-  pthread_mutex_unlock(&class_lock);
-  gmemrt_symbol sym;
-  int kind = FRAME_CALLER;
-  if (gmemrt_symbolise(pc, &sym)) {
-    const char *mod = sym.module ? strrchr(sym.module, '/') : NULL;
-    mod = mod ? mod + 1 : sym.module;
-    const char *fn = sym.function;
-    if (starts(mod, "libcuda") || starts(mod, "libcupti") || starts(mod, "libgmemrt") ||
-        starts(mod, "libnvidia") || starts(fn, "cuda") || starts(fn, "__cuda") ||
-        starts(fn, "_ZN6cudart") || starts(fn, "__cudart") ||
-        (fn && fn[0] == 'c' && fn[1] == 'u' && fn[2] >= 'A' && fn[2] <= 'Z'))
-      kind = FRAME_CUDA;
+  for (size_t i = h, n = 0; n < 16; i = (i + 1) & (CLASS_SLOTS - 1), n++) {
+    uintptr_t seen = __atomic_load_n(&classes[i].pc, __ATOMIC_ACQUIRE);
+    if (seen == pc)
+      return classes[i].kind;
+    if (!seen)
+      break;
   }
+  int kind = classify_slow(pc);
   pthread_mutex_lock(&class_lock);
   for (size_t i = h, n = 0; n < 16; i = (i + 1) & (CLASS_SLOTS - 1), n++)
-    if (!classes[i].pc) {
-      classes[i].pc = pc;
+    if (!classes[i].pc || classes[i].pc == pc) {
       classes[i].kind = kind;
+      __atomic_store_n(&classes[i].pc, pc, __ATOMIC_RELEASE);
       break;
     }
   pthread_mutex_unlock(&class_lock);
   return kind;
 }
 
-/* The program's call into CUDA: the first frame that is not CUDA's own code. */
+/* The program's call into CUDA: the first frame that is not CUDA's own code. A short unwind
+ * (libunwind's cached fast path) finds it in the usual case; a deep one only when needed. */
 static gmemrt_where caller(void) {
-  void *frames[32];
-  int n = unw_backtrace(frames, 32);
-  for (int i = 1; i < n; i++)
-    if (classify((uintptr_t)frames[i]) == FRAME_CALLER)
-      return (gmemrt_where){.pc = (uintptr_t)frames[i], .ret = (uintptr_t)frames[i]};
-  return (gmemrt_where){.pc = n > 1 ? (uintptr_t)frames[n - 1] : 1, .ret = 0};
+  void *frames[64];
+  for (int depth = 12;; depth = 64) {
+    int n = unw_backtrace(frames, depth);
+    for (int i = 1; i < n; i++)
+      if (classify((uintptr_t)frames[i]) == FRAME_CALLER)
+        return (gmemrt_where){.pc = (uintptr_t)frames[i], .ret = (uintptr_t)frames[i]};
+    if (n < depth || depth == 64)
+      return (gmemrt_where){.pc = n > 1 ? (uintptr_t)frames[n - 1] : 1, .ret = 0};
+  }
 }
 
 /* ---- the calls ---- */

@@ -95,6 +95,20 @@ static void leave_inlined_headers(Dwfl_Module *mod, Dwarf_Addr addr, gmemrt_symb
     return;
   Dwarf_Die *scopes = NULL;
   int n = dwarf_getscopes(cudie, addr - bias, &scopes);
+  if (n > 0) {
+    /* the innermost scope's whole chain out to the unit, inlined callers included (the chain by
+     * address alone can stop short, e.g. in a function split into hot and cold parts) */
+    Dwarf_Die innermost = scopes[0];
+    Dwarf_Die *chain = NULL;
+    int m = dwarf_getscopes_die(&innermost, &chain);
+    if (m > n) {
+      free(scopes);
+      scopes = chain;
+      n = m;
+    } else {
+      free(chain);
+    }
+  }
   Dwarf_Files *files = NULL;
   size_t nfiles = 0;
   if (n > 0 && dwarf_getsrcfiles(cudie, &files, &nfiles) == 0) {

@@ -22,11 +22,19 @@ CFLAGS=(-std=c17 -O2 -g -D_GNU_SOURCE -fPIC -Wall -Wextra -Iinclude/gmemlint -I"
 mkdir -p "$B/static" "$B/shared"
 for f in runtime/*.c; do
   o=$(basename "$f" .c).o
+  [ "$f" = runtime/inject.c ] && continue # gmemrun's library only, below
   [ "$f" = runtime/preload.c ] || gcc "${CFLAGS[@]}" -c "$f" -o "$B/static/$o"
   gcc "${CFLAGS[@]}" -DGMEMRT_PRELOAD -c "$f" -o "$B/shared/$o"
 done
 ar rcs "$B/libgmemrt.a" "$B"/static/*.o
 gcc -shared -o "$B/libgmemrt.so" "$B"/shared/*.o -L"$DEPS/lib" -ljansson -ldw -lunwind -ldl -lpthread
+mkdir -p "$B/inject"
+for f in runtime/*.c; do
+  [ "$f" = runtime/preload.c ] && continue
+  gcc "${CFLAGS[@]}" -DGMEMRT_INJECT -c "$f" -o "$B/inject/$(basename "$f" .c).o"
+done
+gcc -shared -o "$B/libgmemrt_inject.so" "$B"/inject/*.o -L"$DEPS/lib" -ljansson -ldw -lunwind -ldl \
+  -lpthread
 LIBS=("$B/libgmemrt.a" -L"$DEPS/lib" -ljansson -ldw -lunwind -Xlinker -rpath-link="$DEPS/lib")
 FLAGS=(-O2 -std=c++17 -arch=sm_90 -Iinclude/gmemlint)
 
@@ -69,10 +77,51 @@ else
   echo "build/gmemcc not carried: samples skipped"
 fi
 
-echo "== overhead: plain vs instrumented, alternating, five runs each"
+echo "== samples unmodified (plain nvcc -g builds, static cudart) under gmemrun (carried build/gmemrun)"
+if [ -x build/gmemrun ]; then
+  RUN_SAMPLES=$B/gmemrun_samples
+  mkdir -p "$RUN_SAMPLES/samples"
+  for src in samples/*.cu; do
+    n=$(basename "$src" .cu)
+    nvcc -std=c++17 -arch=sm_90 -O2 -g -o "$B/plain_$n" "$src"
+    "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" \
+      -o "$RUN_SAMPLES/samples/$n-%p.json" -- "$B/plain_$n" || echo "$n exited $?"
+  done
+  tar -C "$RUN_SAMPLES" -cf "$RES/gmemrun_samples.tar" samples
+  echo "== a PyTorch program under gmemrun"
+  if python3 -c "import torch" 2>/dev/null; then
+    "$ROOT/build/gmemrun" --library "$B/libgmemrt_inject.so" -o "$RES/torch-%p.json" -- \
+      python3 tests/gpu/torch_steps.py
+    python3 - "$RES" <<'PY'
+import glob, json, sys
+d = json.load(open(glob.glob(sys.argv[1] + "/torch-*.json")[0]))
+grow = [s for s in d["sites"] if s.get("step_live_bytes") and len(s["step_live_bytes"]) == 4
+        and s["step_live_bytes"][-1] > s["step_live_bytes"][0]]
+for s in sorted(grow, key=lambda s: -s["live_bytes"])[:3]:
+    print(f"torch: site {s.get('function')} ({(s.get('module') or '').split('/')[-1]}"
+          f"{', ' + s['file'].split('/')[-1] + ':' + str(s['line']) if s.get('file') else ''})"
+          f" steps {[v >> 20 for v in s['step_live_bytes']]} MiB, {s['calls']} calls")
+for e in d["process"]["oom_events"]:
+    print(f"torch: OOM of {e['requested_bytes'] >> 30} GiB at {e.get('function') or e.get('file')}"
+          f": verdict {e['verdict']}")
+assert grow, "a site whose live bytes grow across the steps"
+assert any(e["verdict"] == "capacity" for e in d["process"]["oom_events"]), d["process"]
+PY
+  else
+    echo "PyTorch is not installed on this machine: skipped"
+  fi
+else
+  echo "build/gmemrun not carried: gmemrun checks skipped"
+fi
+
+echo "== overhead: plain vs instrumented (gmemcc) vs plain under gmemrun, alternating, five runs each"
 for i in 1 2 3 4 5; do
   echo "plain        $("$B/churn_plain" 20000 200000)"
   echo "instrumented $(GMEMRT_OUTPUT="$RES/churn-%p.json" "$B/churn" 20000 200000)"
+  if [ -x build/gmemrun ]; then
+    echo "gmemrun      $(build/gmemrun -q --library "$B/libgmemrt_inject.so" \
+      -o "$B/churn-gmemrun-%p.json" -- "$B/churn_plain" 20000 200000)"
+  fi
 done | tee "$RES/overhead.txt"
 python3 - "$RES" <<'PY'
 import glob, json, sys
@@ -84,7 +133,7 @@ assert pools[0]["reserved_high_bytes"] >= pools[0]["used_high_bytes"], pools
 PY
 python3 - "$RES/overhead.txt" <<'PY'
 import re, statistics, sys
-rows = {"plain": [], "instrumented": []}
+rows = {"plain": [], "instrumented": [], "gmemrun": []}
 for line in open(sys.argv[1]):
     kind = line.split()[0]
     rows[kind].append({k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)", line)})
@@ -92,8 +141,10 @@ for key, label in (("pair_us", "cudaMalloc+cudaFree pair"),
                    ("async_pair_us", "cudaMallocAsync+cudaFreeAsync pair"),
                    ("kernel_ms", "kernel-bound loop")):
     p = statistics.median(r[key] for r in rows["plain"])
-    i = statistics.median(r[key] for r in rows["instrumented"])
-    print(f"{label}: plain {p:.4g}, instrumented {i:.4g}, overhead {100 * (i / p - 1):+.1f}%")
+    for way in ("instrumented", "gmemrun"):
+        if rows[way]:
+            i = statistics.median(r[key] for r in rows[way])
+            print(f"{label}: plain {p:.4g}, {way} {i:.4g}, overhead {100 * (i / p - 1):+.1f}%")
 PY
 echo "== compute-sanitizer --leak-check full on the same churn loops (fewer pairs: it is slow)"
 SAN=$CUDA/bin/compute-sanitizer

@@ -19,8 +19,8 @@ int main() {
   void *scratch = nullptr;
   cudaMalloc(&scratch, 4096);  // line 20: the C API, freed
   cudaFree(scratch);
-  void *pinned = nullptr;
-  cudaMallocHost(&pinned, 8192);  // line 23: freed with the wrong function
+  unsigned char *pinned = nullptr;
+  cudaMallocHost(&pinned, 8192);  // line 23: cudaMallocHost<T> -> cudaHostAlloc; wrong free
   cudaFree(pinned);
   cudaFreeHost(pinned);
   cudaDeviceSynchronize();  // the end of a step, for gmemrun --step-api

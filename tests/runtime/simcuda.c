@@ -188,9 +188,9 @@ static cudaError_t sim_cudaMallocHost(void **ptr, size_t size) {
   *ptr = malloc(size ? size : 1);
   return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
-cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags) {
+static cudaError_t sim_cudaHostAlloc(void **ptr, size_t size, unsigned int flags) {
   (void)flags;
-  return cudaMallocHost(ptr, size);
+  return sim_cudaMallocHost(ptr, size);
 }
 static cudaError_t sim_cudaFreeHost(void *ptr) {
   free(ptr);
@@ -607,6 +607,10 @@ cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream) {
 cudaError_t cudaMallocHost(void **ptr, size_t size) {
   RUNTIME_CALL("cudaMallocHost", cudaMallocHost_v3020, cudaMallocHost_v3020_params,
                sim_cudaMallocHost(ptr, size), ptr, size);
+}
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags) {
+  RUNTIME_CALL("cudaHostAlloc", cudaHostAlloc_v3020, cudaHostAlloc_v3020_params,
+               sim_cudaHostAlloc(ptr, size, flags), ptr, size, flags);
 }
 cudaError_t cudaFreeHost(void *ptr) {
   RUNTIME_CALL("cudaFreeHost", cudaFreeHost_v3020, cudaFreeHost_v3020_params, sim_cudaFreeHost(ptr),
