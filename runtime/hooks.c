@@ -45,9 +45,11 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int o
   pthread_mutex_lock(&gmemrt.lock);
   int site = gmemrt_site_for(w, api, family);
   gmemrt_site *s = site >= 0 ? gmemrt_site_at((size_t)site) : NULL;
-  if (s && s->calls + s->failed_calls < 64) {
-    /* the calling thread's device, for a site's first calls (a cheap query, but not free) */
-    int device = 0;
+  /* The calling thread's device: asked for a site's first 64 calls and for sites that used
+   * several devices; a site that kept to one device is taken to stay there (the query is
+   * cheap, but not free against a 1 us cudaMallocAsync). */
+  int device = s && s->device >= 0 ? s->device : 0;
+  if (s && (s->calls + s->failed_calls < 64 || s->device < 0)) {
     CUDA_REAL(cudaGetDevice)(&device);
     if (s->calls + s->failed_calls == 0)
       s->device = device;
@@ -55,15 +57,16 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int o
       s->device = -1; /* several devices */
   }
   if (ok && ptr) {
-    gmemrt_record_alloc(site, ptr, size, family, ns);
+    gmemrt_record_alloc(site, ptr, size, family, device, ns);
     gmemrt_capture_stack(site, w->ret);
   } else {
     gmemrt_record_failed_alloc(site, size, ns);
   }
-  int need_baseline = ok && gmemrt.baseline_used == UINT64_MAX && gmemrt_is_device_resident(family);
+  int need_baseline = ok && device >= 0 && device < MAX_DEVICES &&
+                      !gmemrt.devices[device].baseline_used && gmemrt_is_device_resident(family);
   pthread_mutex_unlock(&gmemrt.lock);
   if (need_baseline)
-    gmemrt_note_baseline();
+    gmemrt_note_baseline(device);
   if (out_of_memory)
     gmemrt_oom_event(site, size);
   return site;

@@ -145,6 +145,7 @@ typedef struct gmemrt_oom {
   double time_ms;
   uint64_t live_bytes;
   uint64_t pool_reserved, pool_used; /* the default or program pool, for stream-ordered requests */
+  int device;                 /* the failing thread's device */
   uint64_t live_device_bytes; /* the program's live device memory (not pinned, not managed) */
   uint64_t held_unused;       /* device memory in use beyond baseline + live device bytes */
   int pool_sampled;
@@ -171,7 +172,17 @@ struct live_entry {
   uint64_t size;
   uint32_t site;
   uint8_t family;
+  uint8_t device; /* the allocating thread's device; the slot's padding, so still 24 bytes */
 };
+
+/* What the program holds on each device. */
+enum { MAX_DEVICES = 64 };
+typedef struct gmemrt_device_stats {
+  uint64_t live_bytes, peak_live_bytes, live_count; /* every family, by allocating device */
+  uint64_t live_device_bytes; /* device-resident families only (not pinned, not managed) */
+  uint64_t baseline_used;     /* in use apart from the program, read once; UINT64_MAX unread */
+  uint64_t allocations;
+} gmemrt_device_stats;
 
 typedef struct gmemrt_state {
   pthread_mutex_t lock;
@@ -187,11 +198,7 @@ typedef struct gmemrt_state {
   uint32_t freed_ring_site[1024];
   size_t freed_next;
   uint64_t live_bytes, peak_live_bytes;
-  uint64_t live_device_bytes; /* device-resident families only */
-  /* device memory in use apart from the program's allocations (context, libraries), read once
-   * after the first device allocation; UINT64_MAX until then */
-  uint64_t baseline_used;
-  int baseline_device;
+  gmemrt_device_stats devices[MAX_DEVICES];
   uint64_t steps;
   gmemrt_oom *ooms;
   size_t nooms;
@@ -246,7 +253,7 @@ void gmemrt_after_free(int site, int was_live, const struct live_entry *saved, i
 
 /* All called with the lock held. */
 int gmemrt_site_for(const gmemrt_where *w, const char *api, int family);
-void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_t ns);
+void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, int device, uint64_t ns);
 void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns);
 struct live_entry;
 int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved);
@@ -301,7 +308,7 @@ const char *gmemrt_nvml_reason(void);
 
 /* ---- out of memory (oom.c), called without the lock ---- */
 void gmemrt_oom_event(int site, uint64_t requested);
-void gmemrt_note_baseline(void);
+void gmemrt_note_baseline(int device);
 static inline int gmemrt_is_device_resident(int family) {
   return family == FAM_DEVICE || family == FAM_ASYNC || family == FAM_CU_DEVICE;
 }

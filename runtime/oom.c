@@ -27,18 +27,17 @@ static uint64_t largest_block(uint64_t upper) {
 }
 
 /* Device memory in use apart from the program's own allocations (its context, libraries), read
- * once, just after the first device allocation succeeded. */
-void gmemrt_note_baseline(void) {
+ * once per device, just after the first device allocation there succeeded (the calling thread's
+ * current device is that device). Stored plus one, so that zero means not read. */
+void gmemrt_note_baseline(int device) {
   size_t free_b = 0, total_b = 0;
   if (CUDA_REAL(cudaMemGetInfo)(&free_b, &total_b) != cudaSuccess)
     return;
-  int device = 0;
-  CUDA_REAL(cudaGetDevice)(&device);
   pthread_mutex_lock(&gmemrt.lock);
-  if (gmemrt.baseline_used == UINT64_MAX) {
+  gmemrt_device_stats *d = &gmemrt.devices[device];
+  if (!d->baseline_used) {
     uint64_t used = (uint64_t)total_b - free_b;
-    gmemrt.baseline_used = used > gmemrt.live_device_bytes ? used - gmemrt.live_device_bytes : 0;
-    gmemrt.baseline_device = device;
+    d->baseline_used = (used > d->live_device_bytes ? used - d->live_device_bytes : 0) + 1;
   }
   pthread_mutex_unlock(&gmemrt.lock);
 }
@@ -47,6 +46,10 @@ void gmemrt_oom_event(int site, uint64_t requested) {
   gmemrt_pools_sample();
   size_t free_b = 0, total_b = 0;
   int have_info = CUDA_REAL(cudaMemGetInfo)(&free_b, &total_b) == cudaSuccess;
+  int device = 0;
+  CUDA_REAL(cudaGetDevice)(&device);
+  if (device < 0 || device >= MAX_DEVICES)
+    device = 0;
   uint64_t largest = 0;
   int probed = 0;
   pthread_mutex_lock(&gmemrt.lock);
@@ -90,9 +93,10 @@ void gmemrt_oom_event(int site, uint64_t requested) {
       /* what the device holds for the program beyond its live allocations: freed memory
        * stranded in partially used pages, or kept by pools and caches */
       uint64_t used = have_info ? (uint64_t)total_b - free_b : 0;
-      uint64_t accounted = gmemrt.live_device_bytes +
-                           (gmemrt.baseline_used == UINT64_MAX ? 0 : gmemrt.baseline_used);
-      e->live_device_bytes = gmemrt.live_device_bytes;
+      const gmemrt_device_stats *d = &gmemrt.devices[device];
+      uint64_t accounted = d->live_device_bytes + (d->baseline_used ? d->baseline_used - 1 : 0);
+      e->device = device;
+      e->live_device_bytes = d->live_device_bytes;
       e->held_unused = used > accounted ? used - accounted : 0;
       if (have_info && free_b < requested && free_b + e->held_unused >= requested &&
           (!probed || largest < requested))

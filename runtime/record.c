@@ -23,7 +23,7 @@ const char *const gmemrt_free_names[FREE_API_COUNT] = {[FREE_CUDA] = "cudaFree",
                                                        [FREE_CU_ASYNC] = "cuMemFreeAsync",
                                                        [FREE_CU_RELEASE] = "cuMemRelease"};
 
-gmemrt_state gmemrt = {.lock = PTHREAD_MUTEX_INITIALIZER, .baseline_used = UINT64_MAX};
+gmemrt_state gmemrt = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 uint64_t gmemrt_now_ns(void) {
   struct timespec ts;
@@ -240,7 +240,30 @@ static void note_size(gmemrt_site *s, uint64_t size) {
     s->sizes_truncated = 1;
 }
 
-void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_t ns) {
+static gmemrt_device_stats *device_stats(int device) {
+  return &gmemrt.devices[device >= 0 && device < MAX_DEVICES ? device : 0];
+}
+
+/* Takes an entry's bytes off its device's books. */
+static void device_release(const struct live_entry *e) {
+  gmemrt_device_stats *d = device_stats(e->device);
+  d->live_bytes -= e->size;
+  d->live_count--;
+  if (gmemrt_is_device_resident(e->family))
+    d->live_device_bytes -= e->size;
+}
+
+static void device_add(const struct live_entry *e) {
+  gmemrt_device_stats *d = device_stats(e->device);
+  d->live_bytes += e->size;
+  d->live_count++;
+  if (d->live_bytes > d->peak_live_bytes)
+    d->peak_live_bytes = d->live_bytes;
+  if (gmemrt_is_device_resident(e->family))
+    d->live_device_bytes += e->size;
+}
+
+void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, int device, uint64_t ns) {
   if (site < 0 || !ptr)
     return;
   gmemrt_site *s = gmemrt_site_at(site);
@@ -267,20 +290,20 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, uint64_
     old->live_bytes -= e->size;
     old->live_count--;
     gmemrt.live_bytes -= e->size;
-    if (gmemrt_is_device_resident(e->family))
-      gmemrt.live_device_bytes -= e->size;
+    device_release(e);
   }
   e->ptr = p;
   e->size = size;
   e->site = (uint32_t)site;
   e->family = (uint8_t)family;
+  e->device = (uint8_t)(device >= 0 && device < MAX_DEVICES ? device : 0);
+  device_add(e);
+  device_stats(device)->allocations++;
   s->live_bytes += size;
   s->live_count++;
   if (s->live_bytes > s->peak_live_bytes)
     s->peak_live_bytes = s->live_bytes;
   gmemrt.live_bytes += size;
-  if (gmemrt_is_device_resident(family))
-    gmemrt.live_device_bytes += size;
   if (gmemrt.live_bytes > gmemrt.peak_live_bytes) {
     gmemrt.peak_live_bytes = gmemrt.live_bytes;
     /* a new peak: retake the address-space view when it has grown by 1/16 since the last one,
@@ -399,8 +422,7 @@ int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved) {
   s->live_bytes -= e->size;
   s->live_count--;
   gmemrt.live_bytes -= e->size;
-  if (gmemrt_is_device_resident(e->family))
-    gmemrt.live_device_bytes -= e->size;
+  device_release(e);
   gmemrt.live_count--;
   *saved = *e;
   e->ptr = 1; /* deleted */
@@ -427,8 +449,7 @@ void gmemrt_free_failed(const struct live_entry *saved) {
   s->live_bytes += saved->size;
   s->live_count++;
   gmemrt.live_bytes += saved->size;
-  if (gmemrt_is_device_resident(saved->family))
-    gmemrt.live_device_bytes += saved->size;
+  device_add(saved);
   for (size_t i = 0; i < sizeof gmemrt.freed_ring / sizeof gmemrt.freed_ring[0]; i++)
     if (gmemrt.freed_ring[i] == saved->ptr)
       gmemrt.freed_ring[i] = 0;

@@ -30,7 +30,8 @@ static void child_after_fork(void) {
   free(gmemrt.live);
   gmemrt.live = NULL;
   gmemrt.live_cap = gmemrt.live_used = gmemrt.live_count = 0;
-  gmemrt.live_bytes = gmemrt.peak_live_bytes = gmemrt.live_device_bytes = 0;
+  gmemrt.live_bytes = gmemrt.peak_live_bytes = 0;
+  memset(gmemrt.devices, 0, sizeof gmemrt.devices);
   gmemrt.steps = 0;
   for (size_t i = 0; i < gmemrt.nooms; i++)
     free(gmemrt.ooms[i].view.blocks);
@@ -297,8 +298,25 @@ static json_t *build(const char *reason) {
   json_object_set_new(proc, "live_bytes", u64(gmemrt.live_bytes));
   json_object_set_new(proc, "live_count", u64(gmemrt.live_count));
   json_object_set_new(proc, "steps", u64(gmemrt.steps));
+  const gmemrt_device_stats *d0 = &gmemrt.devices[0];
   json_object_set_new(proc, "baseline_used_bytes",
-                      gmemrt.baseline_used == UINT64_MAX ? json_null() : u64(gmemrt.baseline_used));
+                      d0->baseline_used ? u64(d0->baseline_used - 1) : json_null());
+  json_t *devices = json_array(); /* the devices the program allocated on */
+  for (int i = 0; i < MAX_DEVICES; i++) {
+    const gmemrt_device_stats *d = &gmemrt.devices[i];
+    if (!d->allocations && !d->peak_live_bytes)
+      continue;
+    json_t *o = json_object();
+    json_object_set_new(o, "device", json_integer(i));
+    json_object_set_new(o, "allocations", u64(d->allocations));
+    json_object_set_new(o, "peak_live_bytes", u64(d->peak_live_bytes));
+    json_object_set_new(o, "live_bytes", u64(d->live_bytes));
+    json_object_set_new(o, "live_count", u64(d->live_count));
+    json_object_set_new(o, "baseline_used_bytes",
+                        d->baseline_used ? u64(d->baseline_used - 1) : json_null());
+    json_array_append_new(devices, o);
+  }
+  json_object_set_new(proc, "devices", devices);
   json_t *ooms = json_array();
   for (size_t i = 0; i < gmemrt.nooms; i++) {
     const gmemrt_oom *e = &gmemrt.ooms[i];
@@ -316,6 +334,7 @@ static json_t *build(const char *reason) {
     json_object_set_new(o, "live_bytes", u64(e->live_bytes));
     json_object_set_new(o, "verdict", str(e->verdict));
     json_object_set_new(o, "time_ms", json_real(e->time_ms));
+    json_object_set_new(o, "device", json_integer(e->device));
     json_object_set_new(o, "live_device_bytes", u64(e->live_device_bytes));
     json_object_set_new(o, "held_unused_bytes", u64(e->held_unused));
     if (e->pool_sampled) {

@@ -118,6 +118,28 @@ def fragmentation_pages(binary):
     check(e["verdict"] == "fragmentation", e)
 
 
+def multi_device(binary):
+    """Two simulated devices: sites and leaks by device, and an OOM on device 1 while device 0
+    has room gets the capacity verdict for device 1."""
+    proc, (d,) = run(binary, "multi-device",
+                     {"SIMCUDA_DEVICES": "2", "SIMCUDA_CAPACITY": str(64 * MiB)})
+    check("device 1 request: 2" in proc.stdout, proc.stdout)
+    per_thread = site(d, 206)
+    check(per_thread["device"] == -1 and per_thread["calls"] == 2, per_thread)  # both devices
+    check(per_thread["live_bytes"] == 24 * MiB, per_thread)
+    kept = site(d, 218)
+    check(kept["device"] == 1 and kept["live_bytes"] == 32 * MiB, kept)
+    devices = {x["device"]: x for x in d["process"]["devices"]}
+    check(sorted(devices) == [0, 1], devices)
+    check(devices[0]["live_bytes"] == 8 * MiB and devices[0]["live_count"] == 1, devices[0])
+    check(devices[1]["live_bytes"] == 48 * MiB and devices[1]["live_count"] == 2, devices[1])
+    check(devices[1]["peak_live_bytes"] == 48 * MiB, devices[1])
+    (e,) = d["process"]["oom_events"]
+    check(e["line"] == 219 and e["device"] == 1, e)
+    check(e["free_bytes"] == 16 * MiB and e["total_bytes"] == 64 * MiB, e)  # device 1's figures
+    check(e["live_device_bytes"] == 48 * MiB and e["verdict"] == "capacity", e)
+
+
 def threads(binary):
     _, (d,) = run(binary, "threads")
     s = site(d, 60)

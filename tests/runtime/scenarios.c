@@ -197,6 +197,30 @@ static int fragmentation_pages(void) {
   return 0;
 }
 
+/* Two devices (SIMCUDA_DEVICES=2, 64 MiB each): one thread per device, each leaking from its own
+ * site, then a request too large for device 1 while device 0 still has room. */
+static void *on_device(void *arg) {
+  int device = (int)(intptr_t)arg;
+  cudaSetDevice(device);
+  void *p;
+  cudaMalloc(&p, (size_t)(device + 1) * 8 * MiB); /* line 206: 8 MiB on 0, 16 MiB on 1 */
+  return NULL;
+}
+
+static int multi_device(void) {
+  pthread_t t[2];
+  for (intptr_t d = 0; d < 2; d++)
+    pthread_create(&t[d], NULL, on_device, (void *)d);
+  for (int d = 0; d < 2; d++)
+    pthread_join(t[d], NULL);
+  cudaSetDevice(1);
+  void *kept, *big;
+  cudaMalloc(&kept, 32 * MiB);                 /* line 218: device 1, leaked */
+  cudaError_t rc = cudaMalloc(&big, 32 * MiB); /* line 219: device 1 has 16 MiB left */
+  printf("device 1 request: %d\n", (int)rc);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -205,6 +229,8 @@ int main(int argc, char **argv) {
     return wrong_family();
   if (strcmp(mode, "fragmentation") == 0)
     return fragmentation();
+  if (strcmp(mode, "multi-device") == 0)
+    return multi_device();
   if (strcmp(mode, "fragmentation-pages") == 0)
     return fragmentation_pages();
   if (strcmp(mode, "threads") == 0)

@@ -36,6 +36,11 @@ static struct block {
   int managed, on_device;
 } blocks[MAX_BLOCKS]; /* live device blocks, sorted by address */
 static int nblocks;
+static __thread int current_device; /* cudaSetDevice: each device has its own address range */
+static int device_count(void) {
+  const char *env = getenv("SIMCUDA_DEVICES");
+  return env && atoi(env) > 0 ? atoi(env) : 1;
+}
 static long alloc_calls, fail_at = -1;
 static int configured;
 
@@ -49,7 +54,7 @@ static void configure(void) {
   fail_at = f ? strtol(f, NULL, 10) : -1;
   const char *h = getenv("SIMCUDA_HOST_BACKED");
   if (h && *h == '1') {
-    void *space = mmap(NULL, capacity, PROT_READ | PROT_WRITE,
+    void *space = mmap(NULL, capacity * (uint64_t)device_count(), PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (space != MAP_FAILED)
       base = (uint64_t)(uintptr_t)space;
@@ -96,15 +101,18 @@ static cudaError_t device_alloc(void **ptr, size_t size) {
   uint64_t need = (size + ALIGN - 1) / ALIGN * ALIGN;
   if (need == 0)
     need = ALIGN;
-  uint64_t at = base;
+  uint64_t lo = base + (uint64_t)current_device * capacity, hi = lo + capacity;
+  uint64_t at = lo;
   int pos = 0;
   for (; pos < nblocks; pos++) {
-    if (blocks[pos].addr - at >= need)
+    if (blocks[pos].addr < lo)
+      continue; /* another device's */
+    if (blocks[pos].addr >= hi || blocks[pos].addr - at >= need)
       break;
     at = blocks[pos].addr + blocks[pos].size;
   }
   cudaError_t rc = cudaSuccess;
-  if (alloc_calls == fail_at || at + need > base + capacity || nblocks == MAX_BLOCKS) {
+  if (alloc_calls == fail_at || at + need > hi || nblocks == MAX_BLOCKS) {
     rc = cudaErrorMemoryAllocation;
   } else {
     memmove(&blocks[pos + 1], &blocks[pos], sizeof blocks[0] * (size_t)(nblocks - pos));
@@ -204,13 +212,16 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
   const char *page_env = getenv("SIMCUDA_PAGE");
   uint64_t page = page_env ? strtoull(page_env, NULL, 10) : 0;
   uint64_t last_page = UINT64_MAX;
+  uint64_t lo = base + (uint64_t)current_device * capacity;
   for (int i = 0; i < nblocks; i++) {
+    if (blocks[i].addr < lo || blocks[i].addr >= lo + capacity)
+      continue; /* the current device's memory only */
     if (!page) {
       used += blocks[i].size;
       continue;
     }
-    for (uint64_t p = (blocks[i].addr - base) / page;
-         p <= (blocks[i].addr - base + blocks[i].size - 1) / page; p++)
+    for (uint64_t p = (blocks[i].addr - lo) / page;
+         p <= (blocks[i].addr - lo + blocks[i].size - 1) / page; p++)
       if (p != last_page) {
         used += page;
         last_page = p;
@@ -386,17 +397,17 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
   return cudaSuccess;
 }
 
-static __thread int current_device;
 cudaError_t cudaGetDevice(int *device) {
   *device = current_device;
   return cudaSuccess;
 }
 cudaError_t cudaGetDeviceCount(int *count) {
-  const char *env = getenv("SIMCUDA_DEVICES");
-  *count = env && atoi(env) > 0 ? atoi(env) : 1;
+  *count = device_count();
   return cudaSuccess;
 }
 cudaError_t cudaSetDevice(int device) {
+  if (device < 0 || device >= device_count())
+    return cudaErrorInvalidDevice;
   current_device = device;
   return cudaSuccess;
 }
