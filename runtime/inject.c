@@ -167,6 +167,8 @@ static int classify(uintptr_t pc) {
 /* The program's call into CUDA: the first frame that is not CUDA's own code. A short unwind
  * (libunwind's cached fast path) finds it in the usual case; a deep one only when needed. */
 static gmemrt_where caller(void) {
+  if (!gmemrt_opt.caller_sites)
+    return (gmemrt_where){.file = "(all callers)", .line = 0}; /* one site per API */
   void *frames[64];
   for (int depth = 12;; depth = 64) {
     int n = unw_backtrace(frames, depth);

@@ -25,6 +25,7 @@ typedef struct gmemrt_options {
   int nvml_ms;               /* GMEMRT_NVML_MS */
   const char *nvml_library;  /* GMEMRT_NVML_LIBRARY */
   const char *step_api;      /* GMEMRT_STEP_API (injected runtime) */
+  int caller_sites;          /* GMEMRT_CALLER_SITES (injected runtime) */
 } gmemrt_options;
 
 extern gmemrt_options gmemrt_opt;

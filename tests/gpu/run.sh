@@ -121,6 +121,9 @@ for i in 1 2 3 4 5; do
   if [ -x build/gmemrun ]; then
     echo "gmemrun      $(build/gmemrun -q --library "$B/libgmemrt_inject.so" \
       -o "$B/churn-gmemrun-%p.json" -- "$B/churn_plain" 20000 200000)"
+    echo "gmemrun_api  $(GMEMRT_CALLER_SITES=0 build/gmemrun -q \
+      --library "$B/libgmemrt_inject.so" -o "$B/churn-gmemrun-api-%p.json" -- \
+      "$B/churn_plain" 20000 200000)"
   fi
 done | tee "$RES/overhead.txt"
 python3 - "$RES" <<'PY'
@@ -133,7 +136,7 @@ assert pools[0]["reserved_high_bytes"] >= pools[0]["used_high_bytes"], pools
 PY
 python3 - "$RES/overhead.txt" <<'PY'
 import re, statistics, sys
-rows = {"plain": [], "instrumented": [], "gmemrun": []}
+rows = {"plain": [], "instrumented": [], "gmemrun": [], "gmemrun_api": []}
 for line in open(sys.argv[1]):
     kind = line.split()[0]
     rows[kind].append({k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)", line)})
@@ -141,7 +144,7 @@ for key, label in (("pair_us", "cudaMalloc+cudaFree pair"),
                    ("async_pair_us", "cudaMallocAsync+cudaFreeAsync pair"),
                    ("kernel_ms", "kernel-bound loop")):
     p = statistics.median(r[key] for r in rows["plain"])
-    for way in ("instrumented", "gmemrun"):
+    for way in ("instrumented", "gmemrun", "gmemrun_api"):
         if rows[way]:
             i = statistics.median(r[key] for r in rows[way])
             print(f"{label}: plain {p:.4g}, {way} {i:.4g}, overhead {100 * (i / p - 1):+.1f}%")
