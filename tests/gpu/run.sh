@@ -88,6 +88,13 @@ if [ -x build/gmemrun ]; then
       -o "$RUN_SAMPLES/samples/$n-%p.json" -- "$B/plain_$n" || echo "$n exited $?"
   done
   tar -C "$RUN_SAMPLES" -cf "$RES/gmemrun_samples.tar" samples
+  echo "== gmemrun under compute-sanitizer (another CUPTI client): it must refuse, not half-work"
+  rc=0
+  "$CUDA/bin/compute-sanitizer" --print-limit 1 "$ROOT/build/gmemrun" --library \
+    "$B/libgmemrt_inject.so" -o "$B/sanitized-%p.json" -- "$B/plain_leaky_training_loop" \
+    >"$RES/sanitized.txt" 2>&1 || rc=$?
+  grep -E "gmemrun|leaky_training_loop:" "$RES/sanitized.txt" | head -5
+  echo "exit status under compute-sanitizer: $rc; telemetry files: $(ls "$B"/sanitized-*.json 2>/dev/null | wc -l)"
   echo "== a PyTorch program under gmemrun"
   if python3 -c "import torch" 2>/dev/null; then
     "$ROOT/build/gmemrun" --library "$B/libgmemrt_inject.so" -o "$RES/torch-%p.json" -- \
