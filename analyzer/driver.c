@@ -1,10 +1,12 @@
 #include "driver.h"
 
+#include "cache.h"
 #include "config.h"
 #include "flow.h"
 #include "frontend.h"
 #include "join.h"
 #include "pch.h"
+#include "progress.h"
 #include "rules.h"
 #include "suppress.h"
 #include "verify.h"
@@ -235,8 +237,25 @@ static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
 
   gm_str_vec args = {0};
   build_args(run, path, lang, &args, &c);
+  /* the key is made before any PCH flag: a result does not depend on how the parse was sped up */
+  gm_cache_key key;
+  size_t messages_mark = 0;
+  if (run->cache) {
+    key = gm_cache_key_for(run->cache, path, text, len, (const char *const *)args.items, args.len,
+                           cfg->path);
+    if (gm_cache_load(run->cache, &key, &r->report, c.msg)) {
+      for (size_t i = 0; i < args.len; i++)
+        free(args.items[i]);
+      GM_VEC_FREE(args);
+      goto done;
+    }
+    fflush(c.msg);
+    messages_mark = r->messages_len;
+  }
+  const gm_str_vec *pch_includes = NULL;
   if (lang == LANG_CUDA && run->use_pch) {
-    const char *pch = gm_pch_for(index, (const char *const *)args.items, (int)args.len);
+    const char *pch =
+        gm_pch_for(index, (const char *const *)args.items, (int)args.len, &pch_includes);
     if (pch) {
       GM_PUSH(args, gm_xstrdup("-include-pch"));
       GM_PUSH(args, gm_xstrdup(pch));
@@ -304,6 +323,12 @@ static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
   fingerprint(r);
   if (run->opt->verify)
     r->verify_problems = gm_verify_file(path, &r->src, &r->report, parse.error_count, c.msg);
+  /* not a parse with errors: the missing header behind them may appear, unseen by the key */
+  if (run->cache && !r->input_error && !parse.error_count) {
+    fflush(c.msg);
+    gm_cache_store(run->cache, &key, &parse.includes, pch_includes, &r->report,
+                   r->messages + messages_mark, r->messages_len - messages_mark, c.msg);
+  }
   gm_parse_free(&parse);
 done:
   fclose(c.msg);
@@ -316,6 +341,7 @@ typedef struct pool {
   pthread_mutex_t lock;
   pthread_cond_t cond;
   size_t next;
+  size_t ndone; /* for the progress line */
 } pool;
 
 static void *worker(void *arg) {
@@ -330,6 +356,7 @@ static void *worker(void *arg) {
     analyze_file(p->run, index, &p->run->results[i]);
     pthread_mutex_lock(&p->lock);
     p->run->results[i].done = 1;
+    p->ndone++;
     pthread_cond_broadcast(&p->cond);
     pthread_mutex_unlock(&p->lock);
   }
@@ -344,7 +371,10 @@ void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ct
     cuda_files += lang_of(run->results[i].path) == LANG_CUDA;
   run->use_pch =
       run->opt->pch == GM_PCH_ALWAYS || (run->opt->pch == GM_PCH_AUTO && cuda_files >= 3);
-  pool p = {run, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+  run->cache = gm_cache_open(run->opt, run->cli_enabled, run->cli_disabled);
+  gm_progress progress;
+  gm_progress_init(&progress, run->opt->progress, run->nfiles);
+  pool p = {run, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
   size_t nthreads = (size_t)run->opt->jobs;
   if (nthreads > run->nfiles)
     nthreads = run->nfiles;
@@ -362,13 +392,22 @@ void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ct
   pthread_attr_destroy(&attr);
   for (size_t i = 0; i < run->nfiles; i++) {
     pthread_mutex_lock(&p.lock);
-    while (!run->results[i].done)
+    /* the counter counts every finished file; the name is the one whose output comes next */
+    size_t shown = (size_t)-1;
+    while (!run->results[i].done) {
+      if (shown != p.ndone)
+        gm_progress_show(&progress, shown = p.ndone, run->results[i].path);
       pthread_cond_wait(&p.cond, &p.lock);
+    }
     pthread_mutex_unlock(&p.lock);
+    gm_progress_clear(&progress);
     on_done(run, i, ctx);
   }
+  gm_progress_clear(&progress);
   for (size_t i = 0; i < nthreads; i++)
     pthread_join(threads[i], NULL);
   free(threads);
   gm_pch_cleanup();
+  gm_cache_close(run->cache, run->opt);
+  run->cache = NULL;
 }

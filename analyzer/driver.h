@@ -30,6 +30,7 @@ typedef struct gm_run {
   uint64_t cli_enabled; /* 0: all rules */
   uint64_t cli_disabled;
   int use_pch;
+  struct gm_cache *cache; /* NULL: off (cache.h) */
   gm_file_result *results;
   size_t nfiles;
 } gm_run;

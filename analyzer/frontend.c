@@ -1025,6 +1025,17 @@ static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClien
   return CXChildVisit_Continue;
 }
 
+static void on_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  (void)stack;
+  (void)depth;
+  gm_parse *out = data;
+  CXString name = clang_getFileName(file);
+  const char *s = clang_getCString(name);
+  if (s && *s)
+    GM_PUSH(out->includes, gm_xstrdup(s));
+  clang_disposeString(name);
+}
+
 int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, int nargs,
                       const gm_table *table, gm_parse *out) {
   memset(out, 0, sizeof *out);
@@ -1068,6 +1079,7 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   GM_VEC_FREE(b.vars);
   GM_VEC_FREE(b.var_decls);
   GM_VEC_FREE(b.lambdas);
+  clang_getInclusions(tu, on_inclusion, out);
   clang_disposeTranslationUnit(tu);
   out->tu = model;
   return 0;
@@ -1079,5 +1091,8 @@ void gm_parse_free(gm_parse *p) {
   for (size_t i = 0; i < p->diags.len; i++)
     free(p->diags.items[i].message);
   GM_VEC_FREE(p->diags);
+  for (size_t i = 0; i < p->includes.len; i++)
+    free(p->includes.items[i]);
+  GM_VEC_FREE(p->includes);
   memset(p, 0, sizeof *p);
 }

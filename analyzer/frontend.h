@@ -18,6 +18,7 @@ typedef struct gm_parse {
   gm_tu *tu;                   /* NULL when clang produced no AST at all */
   GM_VEC(gm_clang_diag) diags; /* clang errors, reported as notes */
   int error_count;
+  gm_str_vec includes; /* every file the parse read (clang_getInclusions), for the result cache */
 } gm_parse;
 
 /* Parses path with args (compiler flags, no file name). `unsaved` may give the contents. */

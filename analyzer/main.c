@@ -4,6 +4,7 @@
 #include "config.h"
 #include "driver.h"
 #include "families.h"
+#include "hook.h"
 #include "join.h"
 #include "options.h"
 #include "output.h"
@@ -142,7 +143,9 @@ static int lint(gm_options *popt);
 int main(int argc, char **argv) {
   gm_options opt;
   int rc = gm_options_parse(&opt, argc, argv);
-  if (!rc)
+  if (!rc && opt.install_hook && !opt.show_help && !opt.show_version)
+    rc = gm_install_hook(&opt, argc, argv);
+  else if (!rc)
     rc = lint(&opt);
   gm_options_free(&opt);
   return rc;

@@ -28,7 +28,14 @@ enum opt_id {
   OPT_MAN,
   OPT_TELEMETRY,
   OPT_ONLY_CONFIRMED,
-  OPT_TOP
+  OPT_TOP,
+  OPT_NO_CACHE,
+  OPT_CACHE_DIR,
+  OPT_CACHE_STATS,
+  OPT_PROGRESS,
+  OPT_NO_PROGRESS,
+  OPT_INSTALL_HOOK,
+  OPT_FORCE
 };
 
 typedef struct opt_def {
@@ -78,6 +85,25 @@ static const opt_def options[] = {
     {OPT_ONLY_CONFIRMED, 0, "only-confirmed", NULL,
      "with --telemetry: report only confirmed findings and runtime-only ones (GM1xx)", 0},
     {OPT_TOP, 0, "top", "N", "gmemlint report: sites listed per table (default 10)", 0},
+    {OPT_NO_CACHE, 0, "no-cache", NULL,
+     "do not read or write the result cache (default: unchanged files, headers and flags are "
+     "not parsed again)",
+     0},
+    {OPT_CACHE_DIR, 0, "cache-dir", "DIR",
+     "keep the result cache in DIR (default: $XDG_CACHE_HOME/gmemlint, else "
+     "~/.cache/gmemlint)",
+     0},
+    {OPT_CACHE_STATS, 0, "cache-stats", NULL, "print the result cache's hits and misses at the end",
+     0},
+    {OPT_PROGRESS, 0, "progress", NULL,
+     "show a [done/total] file counter on standard error (default: when it is a terminal)", 0},
+    {OPT_NO_PROGRESS, 0, "no-progress", NULL, "never show the file counter", 0},
+    {OPT_INSTALL_HOOK, 0, "install-hook", NULL,
+     "install a git pre-commit hook that lints the staged files; the other options given are "
+     "kept in it",
+     0},
+    {OPT_FORCE, 0, "force", NULL, "with --install-hook: replace a pre-commit hook of another tool",
+     0},
     {OPT_DUMP_MODEL, 0, "dump-model", NULL, "print each function's memory model (debugging)", 1},
     {OPT_MAN, 0, "man", NULL, "print the manual page in roff format", 1},
 };
@@ -257,6 +283,27 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
     break;
   case OPT_DUMP_MODEL:
     o->dump_model = 1;
+    break;
+  case OPT_NO_CACHE:
+    o->no_cache = 1;
+    break;
+  case OPT_CACHE_DIR:
+    o->cache_dir = arg;
+    break;
+  case OPT_CACHE_STATS:
+    o->cache_stats = 1;
+    break;
+  case OPT_PROGRESS:
+    o->progress = 1;
+    break;
+  case OPT_NO_PROGRESS:
+    o->progress = -1;
+    break;
+  case OPT_INSTALL_HOOK:
+    o->install_hook = 1;
+    break;
+  case OPT_FORCE:
+    o->force = 1;
     break;
   case OPT_TELEMETRY:
     GM_PUSH(o->telemetry, arg);

@@ -38,6 +38,10 @@ typedef struct gm_options {
   int verify;
   int list_rules;
   int show_help, show_version, dump_model;
+  int no_cache, cache_stats; /* the result cache (cache.h) */
+  const char *cache_dir;
+  int progress;            /* the progress line: 0 on a terminal, 1 always, -1 never */
+  int install_hook, force; /* --install-hook [--force] (hook.h) */
   GM_VEC(const char *) files;
   GM_VEC(const char *) extra_args;
   GM_VEC(const char *) enable;

@@ -10,11 +10,12 @@
 
 typedef struct pch_entry {
   char *key;
-  char *path; /* NULL when building failed */
+  char *path;          /* NULL when building failed */
+  gm_str_vec includes; /* the headers it holds: a parse with it does not list them itself */
 } pch_entry;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static GM_VEC(pch_entry) entries;
+static GM_VEC(pch_entry *) entries; /* pointers: a caller keeps an entry's include list */
 static char *dir;
 
 static char *key_of(const char *const *args, int nargs) {
@@ -26,7 +27,20 @@ static char *key_of(const char *const *args, int nargs) {
   return gm_sb_take(&sb);
 }
 
-static char *build(CXIndex index, const char *const *args, int nargs, size_t n) {
+static void on_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  (void)stack;
+  gm_str_vec *includes = data;
+  if (depth == 0)
+    return; /* the empty preamble source itself, removed at cleanup */
+  CXString name = clang_getFileName(file);
+  const char *s = clang_getCString(name);
+  if (s && *s)
+    GM_PUSH(*includes, gm_xstrdup(s));
+  clang_disposeString(name);
+}
+
+static char *build(CXIndex index, const char *const *args, int nargs, size_t n,
+                   gm_str_vec *includes) {
   if (!dir) {
     const char *tmp = getenv("TMPDIR");
     char *templ = gm_xasprintf("%s/gmemlint-pch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -60,6 +74,8 @@ static char *build(CXIndex index, const char *const *args, int nargs, size_t n) 
   }
   if (ok)
     ok = clang_saveTranslationUnit(tu, out, clang_defaultSaveOptions(tu)) == CXSaveError_None;
+  if (ok)
+    clang_getInclusions(tu, on_inclusion, includes);
   if (tu)
     clang_disposeTranslationUnit(tu);
   free(src); /* the PCH records the empty source: it stays until cleanup */
@@ -71,22 +87,25 @@ static char *build(CXIndex index, const char *const *args, int nargs, size_t n) 
   return out;
 }
 
-const char *gm_pch_for(CXIndex index, const char *const *args, int nargs) {
+const char *gm_pch_for(CXIndex index, const char *const *args, int nargs,
+                       const gm_str_vec **includes) {
   char *key = key_of(args, nargs);
   pthread_mutex_lock(&lock); /* held while building: other workers wait for the same PCH */
   const char *path = NULL;
-  int found = 0;
-  for (size_t i = 0; i < entries.len && !found; i++)
-    if (strcmp(entries.items[i].key, key) == 0) {
-      path = entries.items[i].path;
-      found = 1;
-    }
-  if (!found) {
-    pch_entry e = {key, build(index, args, nargs, entries.len)};
+  pch_entry *e = NULL;
+  for (size_t i = 0; i < entries.len && !e; i++)
+    if (strcmp(entries.items[i]->key, key) == 0)
+      e = entries.items[i];
+  if (!e) {
+    e = gm_xcalloc(1, sizeof *e);
+    e->key = key;
+    e->path = build(index, args, nargs, entries.len, &e->includes);
     GM_PUSH(entries, e);
-    path = e.path;
     key = NULL;
   }
+  path = e->path;
+  if (includes)
+    *includes = &e->includes; /* fixed once built, kept until gm_pch_cleanup */
   pthread_mutex_unlock(&lock);
   free(key);
   return path;
@@ -97,10 +116,15 @@ void gm_pch_cleanup(void) {
     char *src = gm_xasprintf("%s/preamble%zu.cu", dir, i);
     remove(src);
     free(src);
-    if (entries.items[i].path)
-      remove(entries.items[i].path);
-    free(entries.items[i].path);
-    free(entries.items[i].key);
+    pch_entry *e = entries.items[i];
+    if (e->path)
+      remove(e->path);
+    free(e->path);
+    free(e->key);
+    for (size_t k = 0; k < e->includes.len; k++)
+      free(e->includes.items[k]);
+    GM_VEC_FREE(e->includes);
+    free(e);
   }
   GM_VEC_FREE(entries);
   if (dir) {
