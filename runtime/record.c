@@ -473,7 +473,7 @@ void gmemrt_capture_stack(int site, uintptr_t from) {
    * 16 calls of a site, then one call in 1024, so hot sites stay cheap. */
   if (s->calls > 16 && (s->calls & 1023) != 0)
     return;
-  enum { OWN = 8 }; /* at most this many of the runtime's own frames sit above the caller */
+  enum { OWN = 24 }; /* the runtime's own frames above the caller (CUPTI and driver ones too) */
   if (s->pc)
     from = s->pc; /* past a CUDA header's wrapper, when the site is its caller */
   void *frames[MAX_FRAMES + OWN];
