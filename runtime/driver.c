@@ -20,9 +20,11 @@ static void *driver_sym(const char *sym) {
 #endif
   if (!f) {
     static void *libcuda;
-    if (!libcuda)
+    static int tried; /* a failed dlopen is not retried on every call */
+    if (!libcuda && !__atomic_exchange_n(&tried, 1, __ATOMIC_ACQ_REL))
       libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    f = libcuda ? dlsym(libcuda, sym) : NULL;
+    void *handle = __atomic_load_n(&libcuda, __ATOMIC_ACQUIRE);
+    f = handle ? dlsym(handle, sym) : NULL;
   }
   return f;
 }

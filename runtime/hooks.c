@@ -63,7 +63,9 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int o
     gmemrt_record_failed_alloc(site, size, ns);
   }
   int need_baseline = ok && device >= 0 && device < MAX_DEVICES &&
-                      !gmemrt.devices[device].baseline_used && gmemrt_is_device_resident(family);
+                      !gmemrt.devices[device].baseline_tried && gmemrt_is_device_resident(family);
+  if (need_baseline)
+    gmemrt.devices[device].baseline_tried = 1;
   pthread_mutex_unlock(&gmemrt.lock);
   if (need_baseline)
     gmemrt_note_baseline(device);

@@ -22,9 +22,11 @@
 
 static void *driver(const char *sym) {
   static void *libcuda;
-  if (!libcuda)
+  static int tried; /* a failed dlopen is not retried on every call */
+  if (!libcuda && !__atomic_exchange_n(&tried, 1, __ATOMIC_ACQ_REL))
     libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  return libcuda ? dlsym(libcuda, sym) : NULL;
+  void *handle = __atomic_load_n(&libcuda, __ATOMIC_ACQUIRE);
+  return handle ? dlsym(handle, sym) : dlsym(RTLD_DEFAULT, sym);
 }
 
 #define DRIVER_FN(name, params, sym)                                                               \

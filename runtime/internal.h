@@ -146,7 +146,7 @@ typedef struct gmemrt_oom {
   double time_ms;
   uint64_t live_bytes;
   uint64_t pool_reserved, pool_used; /* the default or program pool, for stream-ordered requests */
-  int device;                 /* the failing thread's device */
+  int device;                        /* the failing thread's device */
   uint64_t live_device_bytes; /* the program's live device memory (not pinned, not managed) */
   uint64_t held_unused;       /* device memory in use beyond baseline + live device bytes */
   int pool_sampled;
@@ -181,7 +181,8 @@ enum { MAX_DEVICES = 64 };
 typedef struct gmemrt_device_stats {
   uint64_t live_bytes, peak_live_bytes, live_count; /* every family, by allocating device */
   uint64_t live_device_bytes; /* device-resident families only (not pinned, not managed) */
-  uint64_t baseline_used;     /* in use apart from the program, read once; UINT64_MAX unread */
+  uint64_t baseline_used;     /* in use apart from the program, plus one; 0 unread */
+  int baseline_tried;         /* read once, whether or not the read worked */
   uint64_t allocations;
 } gmemrt_device_stats;
 

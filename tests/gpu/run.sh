@@ -24,14 +24,15 @@ for f in runtime/*.c; do
   o=$(basename "$f" .c).o
   [ "$f" = runtime/inject.c ] && continue # gmemrun's library only, below
   [ "$f" = runtime/preload.c ] || gcc "${CFLAGS[@]}" -c "$f" -o "$B/static/$o"
-  gcc "${CFLAGS[@]}" -DGMEMRT_PRELOAD -c "$f" -o "$B/shared/$o"
+  gcc "${CFLAGS[@]}" -DGMEMRT_PRELOAD -ftls-model=initial-exec -c "$f" -o "$B/shared/$o"
 done
 ar rcs "$B/libgmemrt.a" "$B"/static/*.o
 gcc -shared -o "$B/libgmemrt.so" "$B"/shared/*.o -L"$DEPS/lib" -ljansson -ldw -lunwind -ldl -lpthread
 mkdir -p "$B/inject"
 for f in runtime/*.c; do
   [ "$f" = runtime/preload.c ] && continue
-  gcc "${CFLAGS[@]}" -DGMEMRT_INJECT -c "$f" -o "$B/inject/$(basename "$f" .c).o"
+  gcc "${CFLAGS[@]}" -DGMEMRT_INJECT -ftls-model=initial-exec -c "$f" \
+    -o "$B/inject/$(basename "$f" .c).o"
 done
 gcc -shared -o "$B/libgmemrt_inject.so" "$B"/inject/*.o -L"$DEPS/lib" -ljansson -ldw -lunwind -ldl \
   -lpthread
