@@ -1,0 +1,194 @@
+# cmake --install into a scratch prefix: the programs, the three runtime libraries, the headers,
+# the man pages (from each program's own help), gmemrt.pc, and the CMake package. A consumer
+# project (LANGUAGES CUDA CXX) uses find_package(gmemlint) and gmemlint_instrument(); its
+# objects call the runtime's hooks, its programs carry the runtime, and running one (no GPU
+# needed: the hook records the failed call) writes telemetry naming the call's site.
+source "$(dirname "$0")/testlib.bash"
+BUILD=$(dirname "$GMEMLINT")
+P=$WORK/prefix
+cd "$WORK"
+cmake --install "$BUILD" --prefix "$P" >install.log 2>&1 || fail "cmake --install: $(tail install.log)"
+for f in bin/gmemlint bin/gmemcc bin/gmemrun lib/libgmemrt.a lib/libgmemrt.so \
+  lib/libgmemrt_inject.so include/gmemlint/gmemrt.h include/gmemlint/gmem_forced.h \
+  lib/cmake/gmemlint/gmemlintConfig.cmake lib/cmake/gmemlint/gmemlintConfigVersion.cmake \
+  lib/pkgconfig/gmemrt.pc share/man/man1/gmemlint.1 share/man/man1/gmemcc.1 \
+  share/man/man1/gmemrun.1; do
+  [ -f "$P/$f" ] || fail "not installed: $f"
+done
+for h in "$ROOT"/include/gmemlint/*.h; do
+  cmp -s "$h" "$P/include/gmemlint/$(basename "$h")" || fail "public header $(basename "$h")"
+done
+
+# the installed programs run from the prefix
+"$P/bin/gmemlint" --version >v.out 2>&1 || fail "installed gmemlint --version: $(cat v.out)"
+write_leak leak.cu
+"$P/bin/gmemlint" --no-cache leak.cu >lint.out 2>&1
+[ $? -eq 1 ] && grep -q "leak.cu:4:7: warning:" lint.out || fail "installed gmemlint lints: $(cat lint.out)"
+"$P/bin/gmemcc" --gmem-link-flags >cc.out 2>&1 || fail "installed gmemcc: $(cat cc.out)"
+grep -q "$P/lib/libgmemrt.a" cc.out || fail "installed gmemcc uses the installed runtime: $(cat cc.out)"
+"$P/bin/gmemrun" --help >run.out 2>&1 || fail "installed gmemrun --help"
+
+# man pages: the same options as --help, and they render
+for prog in gmemlint gmemcc gmemrun; do
+  page=$P/share/man/man1/$prog.1
+  head -1 "$page" | grep -q "^\.TH $(echo $prog | tr a-z A-Z) 1" || fail "$prog.1: no .TH line"
+  grep -q '^\.SH NAME' "$page" || fail "$prog.1: no NAME section"
+  ! grep -q "$BUILD\|$ROOT" "$page" || fail "$prog.1 names the build tree"
+  if command -v man >/dev/null; then
+    MANWIDTH=100 man -l "$page" >"$prog.txt" 2>&1 || fail "man -l $prog.1: $(head "$prog.txt")"
+  fi
+done
+grep -q 'install\\-hook' "$P/share/man/man1/gmemlint.1" || fail "gmemlint.1 lists --install-hook"
+grep -q 'gmem\\-lint' "$P/share/man/man1/gmemcc.1" || fail "gmemcc.1 lists --gmem-lint"
+grep -q 'step\\-api' "$P/share/man/man1/gmemrun.1" || fail "gmemrun.1 lists --step-api"
+if [ -f gmemrun.txt ]; then
+  grep -qE '^ +--step-api NAME' gmemrun.txt || fail "gmemrun.1 renders its options: $(cat gmemrun.txt)"
+  grep -q 'EXIT STATUS' gmemcc.txt || fail "gmemcc.1 has EXIT STATUS"
+fi
+
+# pkg-config
+export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+cflags=$(pkg-config --cflags gmemrt) || fail "pkg-config --cflags gmemrt"
+libs=$(pkg-config --libs gmemrt) || fail "pkg-config --libs gmemrt"
+forced=$(pkg-config --variable=forced_include gmemrt)
+# the paths are relative to the .pc file (${pcfiledir}), so the prefix can move
+incdir=$(realpath -m "$(echo "$cflags" | tr ' ' '\n' | sed -n 's/^-I//p' | head -1)")
+[ "$incdir" = "$(realpath "$P/include/gmemlint")" ] || fail "Cflags: $cflags"
+rtlib=$(realpath -m "$(echo "$libs" | tr ' ' '\n' | grep 'libgmemrt\.a$')")
+[ "$rtlib" = "$(realpath "$P/lib/libgmemrt.a")" ] || fail "Libs: $libs"
+[[ "$libs" == *jansson* && "$libs" == *unwind* ]] || fail "Libs has the runtime's dependencies: $libs"
+[ "$(realpath "$forced")" = "$(realpath "$P/include/gmemlint/gmem_forced.h")" ] || fail "forced_include: $forced"
+[ "$(pkg-config --modversion gmemrt)" = "$("$P/bin/gmemlint" --version | awk '{print $2}')" ] ||
+  fail "gmemrt.pc's version is gmemlint's"
+
+NVCC=$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")
+if [ ! -x "$NVCC" ]; then
+  echo "skipped the builds: nvcc not found"
+  finish
+  exit 0
+fi
+CUDALIB=$(dirname "$(realpath "$NVCC")")/../lib64
+
+# a C program built with pkg-config's flags
+cat >pc.c <<'SRC'
+#include <cuda_runtime.h>
+int main(void) {
+  void *p = 0;
+  if (cudaMalloc(&p, 64) == cudaSuccess)
+    cudaFree(p);
+  return 0;
+}
+SRC
+# shellcheck disable=SC2086
+if cc $cflags -include "$forced" -c pc.c -o pc.o 2>pc.err &&
+  cc pc.o $libs -L"$CUDALIB" -lcudart -Wl,-rpath,"$CUDALIB" -o pc_app 2>>pc.err; then
+  nm pc.o | grep -qE " U gmemrt_cudaMalloc$" || fail "pc.o calls gmemrt_cudaMalloc"
+  nm pc_app | grep -qE " T gmemrt_cudaMalloc$" || fail "pc_app carries the runtime"
+else
+  fail "build with pkg-config's flags: $(cat pc.err)"
+fi
+
+# a CMake consumer: find_package(gmemlint) and gmemlint_instrument
+mkdir consumer
+cat >consumer/CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.20)
+project(consumer LANGUAGES CUDA CXX)
+find_package(gmemlint 0.1 REQUIRED)
+add_executable(app app.cu host.cpp)
+target_link_libraries(app kern) # the plain signature: gmemlint_instrument works with it too
+gmemlint_instrument(app)
+add_library(kern STATIC kern.cu)
+target_compile_features(kern PUBLIC cxx_std_17)
+gmemlint_instrument(kern)
+add_executable(plain plain.cu) # not instrumented
+foreach(t gmemrt gmemrt_preload gmemrt_inject gmemlint gmemcc gmemrun)
+  if(NOT TARGET gmemlint::${t})
+    message(FATAL_ERROR "no imported target gmemlint::${t}")
+  endif()
+endforeach()
+get_target_property(lint gmemlint::gmemlint IMPORTED_LOCATION)
+message(STATUS "gmemlint::gmemlint is ${lint}")
+add_custom_target(lint_version ALL COMMAND gmemlint::gmemlint --version)
+EOF
+cat >consumer/app.cu <<'SRC'
+#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void fill(float *p) { p[threadIdx.x] = 1.0f; }
+void host_pinned();
+void kern_scratch();
+int main() {
+  float *p = nullptr;
+  cudaError_t e = cudaMalloc(&p, 64 * sizeof(float));
+  if (e == cudaSuccess) {
+    fill<<<1, 64>>>(p);
+    cudaFree(p);
+  }
+  host_pinned();
+  kern_scratch();
+  std::printf("cudaMalloc: %s\n", cudaGetErrorString(e));
+  return 0;
+}
+SRC
+cat >consumer/host.cpp <<'SRC'
+#include <cuda_runtime.h>
+void host_pinned() {
+  void *h = nullptr;
+  if (cudaMallocHost(&h, 256) == cudaSuccess)
+    cudaFreeHost(h);
+}
+SRC
+cat >consumer/kern.cu <<'SRC'
+#include <cuda_runtime.h>
+void kern_scratch() {
+  void *d = nullptr;
+  if (cudaMalloc(&d, 128) == cudaSuccess)
+    cudaFree(d);
+}
+SRC
+cat >consumer/plain.cu <<'SRC'
+#include <cuda_runtime.h>
+int main() {
+  void *d = nullptr;
+  return cudaMalloc(&d, 16) == cudaSuccess ? cudaFree(d) : 0;
+}
+SRC
+if cmake -S consumer -B consumer/build -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_COMPILER="$NVCC" \
+  -DCMAKE_CUDA_ARCHITECTURES=90 >configure.log 2>&1; then
+  grep -q "gmemlint::gmemlint is $P/bin/gmemlint" configure.log || fail "imported gmemlint: $(cat configure.log)"
+  if cmake --build consumer/build -j 2 >build.log 2>&1; then
+    grep -q "^gmemlint $("$P/bin/gmemlint" --version | awk '{print $2}')" build.log ||
+      fail "the imported gmemlint ran in the build: $(cat build.log)"
+    B=consumer/build
+    nm "$B/CMakeFiles/app.dir/app.cu.o" | grep -qE " U gmemrt_cudaMalloc$" ||
+      fail "app.cu.o (CUDA) calls gmemrt_cudaMalloc"
+    nm "$B/CMakeFiles/app.dir/host.cpp.o" | grep -qE " U gmemrt_cudaMallocHost$" ||
+      fail "host.cpp.o (C++) calls gmemrt_cudaMallocHost"
+    nm "$B/CMakeFiles/kern.dir/kern.cu.o" | grep -qE " U gmemrt_cudaMalloc$" ||
+      fail "kern.cu.o (static library) calls gmemrt_cudaMalloc"
+    nm "$B/app" | grep -qE " T gmemrt_cudaMalloc$" || fail "app carries the runtime's hooks"
+    nm "$B/app" | grep -qE " T gmemrt_dump$" || fail "app carries gmemrt_dump"
+    ! nm "$B/CMakeFiles/plain.dir/plain.cu.o" | grep -q gmemrt_ || fail "plain.cu is not instrumented"
+    ! nm "$B/plain" | grep -q gmemrt_ || fail "plain does not carry the runtime"
+    # run it: without a GPU every call fails, and is still recorded at its site
+    (cd "$B" && GMEMRT_OUTPUT="$WORK/telemetry-%p.json" ./app >app.out 2>&1) ||
+      fail "app exited $?: $(cat "$B/app.out")"
+    set -- "$WORK"/telemetry-*.json
+    if [ -f "$1" ]; then
+      "$PY" - "$1" <<'PY' || fail "the telemetry names app.cu:8, host.cpp:4 and kern.cu:4: $(head -c 2000 "$1")"
+import json, sys
+sites = json.load(open(sys.argv[1]))["sites"]
+want = {("app.cu", 8, "cudaMalloc"), ("host.cpp", 4, "cudaMallocHost"), ("kern.cu", 4, "cudaMalloc")}
+got = {(s["file"].rsplit("/", 1)[-1], s["line"], s["api"]) for s in sites
+       if s["calls"] + s.get("failed_calls", 0) >= 1}
+sys.exit(0 if want <= got else 1)
+PY
+    else
+      fail "app wrote no telemetry: $(cat "$B/app.out")"
+    fi
+  else
+    fail "consumer build: $(tail -n 30 build.log)"
+  fi
+else
+  fail "consumer configure: $(tail -n 30 configure.log)"
+fi
+finish
