@@ -36,6 +36,7 @@ static const field process_fields[] = {
     {"pools", F_ARR, 0},
     {"baseline_used_bytes", F_UINT_OR_NULL, 0},
     {"address_space_at_peak", F_OBJ, 0},
+    {"devices", F_ARR, 0},
 };
 static const field site_fields[] = {
     {"file", F_STR_OR_NULL, 1}, /* null: a return-address site without debug information */
@@ -100,6 +101,7 @@ static const field oom_fields[] = {
     {"pool_reserved_bytes", F_UINT, 0},
     {"pool_used_bytes", F_UINT, 0},
     {"address_space", F_OBJ, 0},
+    {"device", F_INT, 0},
 };
 static const field pool_fields[] = {
     {"pool", F_STR, 0},
@@ -111,6 +113,19 @@ static const field pool_fields[] = {
     {"used_high_bytes", F_UINT, 0},
 };
 static const field stack_fields[] = {{"count", F_UINT, 1}, {"frames", F_ARR, 1}};
+static const field space_fields[] = {
+    {"time_ms", F_NUM, 0},     {"live_bytes", F_UINT, 0},        {"base", F_STR, 1},
+    {"span_bytes", F_UINT, 0}, {"block_bytes", F_UINT, 0},       {"gaps", F_UINT, 0},
+    {"gap_bytes", F_UINT, 0},  {"largest_gap_bytes", F_UINT, 0}, {"blocks_left_out", F_UINT, 0},
+    {"blocks", F_ARR, 1},
+};
+static const field nvml_fields[] = {
+    {"available", F_BOOL, 1}, {"reason", F_STR, 0}, {"columns", F_ARR, 0}, {"samples", F_ARR, 0}};
+static const field device_fields[] = {
+    {"device", F_INT, 1},           {"allocations", F_UINT, 0},
+    {"peak_live_bytes", F_UINT, 0}, {"live_bytes", F_UINT, 0},
+    {"live_count", F_UINT, 0},      {"baseline_used_bytes", F_UINT_OR_NULL, 0},
+};
 
 static const char *type_name(const json_t *v) {
   switch (json_typeof(v)) {
@@ -268,6 +283,44 @@ static int check_site(reader *r, const json_t *s, size_t i) {
   return 1;
 }
 
+/* arr[i] is an array whose first elements have these types ("process.timeline[3]"). */
+static int check_tuple(reader *r, const json_t *v, const char *where, size_t i,
+                       const enum ftype *types, size_t n) {
+  if (!json_is_array(v) || json_array_size(v) < n)
+    return bad(r, "%s[%zu]: expected an array of %zu numbers, found %s", where, i, n,
+               json_is_array(v) ? "a shorter array" : type_name(v));
+  for (size_t k = 0; k < n; k++)
+    if (!type_ok(json_array_get(v, k), types[k]))
+      return bad(r, "%s[%zu][%zu]: expected %s, found %s", where, i, k, expected(types[k]),
+                 type_name(json_array_get(v, k)));
+  return 1;
+}
+
+/* An address-space view: its blocks are [offset, bytes, site index] with the index into this
+ * file's sites, or -1. */
+static int check_space(reader *r, const json_t *o, const char *where, size_t nsites) {
+  if (!check_fields(r, o, where, space_fields, N(space_fields)))
+    return 0;
+  const char *base = json_string_value(json_object_get(o, "base"));
+  char *end = NULL;
+  if (strncmp(base, "0x", 2) != 0 || (strtoull(base + 2, &end, 16), *end) || end == base + 2)
+    return bad(r, "%s.base: expected a hexadecimal address (0x...), found \"%s\"", where, base);
+  char sub[96];
+  snprintf(sub, sizeof sub, "%s.blocks", where);
+  static const enum ftype block[] = {F_UINT, F_UINT, F_INT};
+  size_t i;
+  const json_t *b;
+  json_array_foreach(json_object_get(o, "blocks"), i, b) {
+    if (!check_tuple(r, b, sub, i, block, N(block)))
+      return 0;
+    json_int_t site = json_integer_value(json_array_get(b, 2));
+    if (site < -1 || (site >= 0 && (size_t)site >= nsites))
+      return bad(r, "%s[%zu][2]: site index %lld is not in sites (%zu sites)", sub, i,
+                 (long long)site, nsites);
+  }
+  return 1;
+}
+
 static int check_document(reader *r, const json_t *root) {
   if (!json_is_object(root))
     return bad(r, "not a telemetry file: expected a JSON object, found %s", type_name(root));
@@ -308,6 +361,39 @@ static int check_document(reader *r, const json_t *root) {
       if (!check_fields(r, e, where, pool_fields, N(pool_fields)))
         return 0;
     }
+  size_t nsites = json_array_size(json_object_get(root, "sites"));
+  if ((v = json_object_get(proc, "oom_events")))
+    json_array_foreach(v, i, e) {
+      snprintf(where, sizeof where, "process.oom_events[%zu].address_space", i);
+      const json_t *space = json_object_get(e, "address_space");
+      if (space && !check_space(r, space, where, nsites))
+        return 0;
+    }
+  if ((v = json_object_get(proc, "address_space_at_peak")) &&
+      !check_space(r, v, "process.address_space_at_peak", nsites))
+    return 0;
+  static const enum ftype point[] = {F_NUM, F_UINT};
+  if ((v = json_object_get(proc, "timeline")))
+    json_array_foreach(v, i, e) {
+      if (!check_tuple(r, e, "process.timeline", i, point, N(point)))
+        return 0;
+    }
+  if ((v = json_object_get(proc, "devices")))
+    json_array_foreach(v, i, e) {
+      snprintf(where, sizeof where, "process.devices[%zu]", i);
+      if (!check_fields(r, e, where, device_fields, N(device_fields)))
+        return 0;
+    }
+  if ((v = json_object_get(root, "nvml"))) {
+    if (!check_fields(r, v, "nvml", nvml_fields, N(nvml_fields)))
+      return 0;
+    /* t_ms, device, used_bytes, total_bytes, sm_util_percent, mem_util_percent */
+    static const enum ftype row[] = {F_NUM, F_INT, F_UINT, F_UINT, F_UINT, F_UINT};
+    json_array_foreach(json_object_get(v, "samples"), i, e) {
+      if (!check_tuple(r, e, "nvml.samples", i, row, N(row)))
+        return 0;
+    }
+  }
   json_array_foreach(json_object_get(root, "sites"), i, e) {
     if (!check_site(r, e, i))
       return 0;
@@ -439,7 +525,7 @@ static enum gm_site_kind kind_of(const char *k) {
                                   : GM_SITE_OTHER;
 }
 
-static void merge_site(gm_telemetry *t, const json_t *o, const gm_trun *run) {
+static gm_tsite *merge_site(gm_telemetry *t, const json_t *o, const gm_trun *run) {
   const char *file = json_string_value(json_object_get(o, "file"));
   char *where = NULL;
   if (!file || !*file) {
@@ -512,6 +598,36 @@ static void merge_site(gm_telemetry *t, const json_t *o, const gm_trun *run) {
       s->um_collected = 1;
   }
   json_array_foreach(json_object_get(o, "stacks"), i, e) add_stack(s, e);
+  return s;
+}
+
+/* An address-space view, its site indexes turned from the file's into t's (map). */
+static gm_tspace *read_space(const json_t *o, const size_t *map) {
+  gm_tspace *sp = gm_xcalloc(1, sizeof *sp);
+  sp->time_ms = json_number_value(json_object_get(o, "time_ms"));
+  sp->live_bytes = u(o, "live_bytes");
+  sp->base = strtoull(s_or(o, "base", "0x0") + 2, NULL, 16);
+  sp->span_bytes = u(o, "span_bytes");
+  sp->block_bytes = u(o, "block_bytes");
+  sp->gaps = u(o, "gaps");
+  sp->gap_bytes = u(o, "gap_bytes");
+  sp->largest_gap_bytes = u(o, "largest_gap_bytes");
+  sp->blocks_left_out = u(o, "blocks_left_out");
+  size_t i;
+  const json_t *b;
+  json_array_foreach(json_object_get(o, "blocks"), i, b) {
+    json_int_t site = json_integer_value(json_array_get(b, 2));
+    gm_tblock blk = {u_of(json_array_get(b, 0)), u_of(json_array_get(b, 1)),
+                     site >= 0 ? (long)map[site] : -1};
+    GM_PUSH(sp->blocks, blk);
+  }
+  return sp;
+}
+
+static void space_free(gm_tspace *sp) {
+  if (sp)
+    GM_VEC_FREE(sp->blocks);
+  free(sp);
 }
 
 static void merge(gm_telemetry *t, const json_t *root, const char *path, const char *real) {
@@ -530,11 +646,36 @@ static void merge(gm_telemetry *t, const json_t *root, const char *path, const c
   const json_t *um = json_object_get(root, "unified_memory");
   run.um_available = um && json_is_true(json_object_get(um, "available"));
   run.um_reason = gm_xstrdup(um ? s_or(um, "reason", "") : "the file has no unified_memory");
-  GM_PUSH(t->runs, run);
-  const gm_trun *r = &t->runs.items[t->runs.len - 1];
+  const json_t *nv = json_object_get(root, "nvml");
+  run.nvml_available = nv && json_is_true(json_object_get(nv, "available"));
+  run.nvml_reason = gm_xstrdup(nv ? s_or(nv, "reason", "") : "the file has no nvml");
   size_t i;
   const json_t *e;
-  json_array_foreach(json_object_get(root, "sites"), i, e) merge_site(t, e, r);
+  json_array_foreach(json_object_get(proc, "timeline"), i, e) {
+    gm_tpoint p = {json_number_value(json_array_get(e, 0)), u_of(json_array_get(e, 1))};
+    GM_PUSH(run.timeline, p);
+  }
+  json_array_foreach(json_object_get(proc, "devices"), i, e) {
+    gm_tdevice d = {(int)json_integer_value(json_object_get(e, "device")), u(e, "allocations"),
+                    u(e, "peak_live_bytes"), u(e, "live_bytes"), u(e, "live_count")};
+    GM_PUSH(run.devices, d);
+  }
+  json_array_foreach(nv ? json_object_get(nv, "samples") : NULL, i, e) {
+    gm_tnvml x = {json_number_value(json_array_get(e, 0)),
+                  (int)json_integer_value(json_array_get(e, 1)),
+                  u_of(json_array_get(e, 2)),
+                  u_of(json_array_get(e, 3)),
+                  (unsigned)u_of(json_array_get(e, 4)),
+                  (unsigned)u_of(json_array_get(e, 5))};
+    GM_PUSH(run.nvml, x);
+  }
+  GM_PUSH(t->runs, run);
+  size_t run_index = t->runs.len - 1;
+  const gm_trun *r = &t->runs.items[run_index];
+  /* where each of the file's sites went in t, for the address-space views' site indexes */
+  const json_t *sites = json_object_get(root, "sites");
+  size_t *map = gm_xcalloc(json_array_size(sites) + 1, sizeof *map);
+  json_array_foreach(sites, i, e) map[i] = (size_t)(merge_site(t, e, r) - t->sites.items);
   json_array_foreach(json_object_get(proc, "oom_events"), i, e) {
     gm_toom o = {0};
     const char *file = json_string_value(json_object_get(e, "file"));
@@ -553,6 +694,11 @@ static void merge(gm_telemetry *t, const json_t *root, const char *path, const c
     o.time_ms = json_number_value(json_object_get(e, "time_ms"));
     o.source = r->path;
     o.pid = r->pid;
+    o.run = run_index;
+    const json_t *dev = json_object_get(e, "device");
+    o.device = dev ? (int)json_integer_value(dev) : -1;
+    const json_t *space = json_object_get(e, "address_space");
+    o.space = space ? read_space(space, map) : NULL;
     GM_PUSH(t->ooms, o);
   }
   json_array_foreach(json_object_get(proc, "pools"), i, e) {
@@ -567,6 +713,10 @@ static void merge(gm_telemetry *t, const json_t *root, const char *path, const c
     p.pid = r->pid;
     GM_PUSH(t->pools, p);
   }
+  const json_t *peak = json_object_get(proc, "address_space_at_peak");
+  if (peak)
+    t->runs.items[run_index].peak_space = read_space(peak, map);
+  free(map);
 }
 
 int gm_telemetry_load(gm_telemetry *t, const char *path, char *err, size_t errlen) {
@@ -620,6 +770,7 @@ void gm_telemetry_free(gm_telemetry *t) {
     free(t->ooms.items[i].file);
     free(t->ooms.items[i].api);
     free(t->ooms.items[i].verdict);
+    space_free(t->ooms.items[i].space);
   }
   for (size_t i = 0; i < t->pools.len; i++)
     free(t->pools.items[i].pool);
@@ -630,6 +781,11 @@ void gm_telemetry_free(gm_telemetry *t) {
     free(r->program);
     free(r->reason);
     free(r->um_reason);
+    free(r->nvml_reason);
+    GM_VEC_FREE(r->timeline);
+    GM_VEC_FREE(r->devices);
+    GM_VEC_FREE(r->nvml);
+    space_free(r->peak_space);
   }
   GM_VEC_FREE(t->sites);
   GM_VEC_FREE(t->ooms);

@@ -56,6 +56,37 @@ typedef struct gm_tsite {
   int ended_early; /* some file with it was written on a signal or by gmem_dump() */
 } gm_tsite;
 
+/* The live device blocks in address order at one moment (process.address_space_at_peak, an
+ * out-of-memory event's address_space). */
+typedef struct gm_tblock {
+  uint64_t offset, bytes; /* from the view's base */
+  long site;              /* index into gm_telemetry.sites; -1 when the runtime had none */
+} gm_tblock;
+
+typedef struct gm_tspace {
+  double time_ms;
+  uint64_t live_bytes, base, span_bytes, block_bytes, gaps, gap_bytes, largest_gap_bytes;
+  uint64_t blocks_left_out;
+  GM_VEC(gm_tblock) blocks;
+} gm_tspace;
+
+typedef struct gm_tpoint {
+  double ms; /* since the process started */
+  uint64_t bytes;
+} gm_tpoint;
+
+typedef struct gm_tnvml {
+  double ms;
+  int device;
+  uint64_t used_bytes, total_bytes;
+  unsigned sm_percent, mem_percent;
+} gm_tnvml;
+
+typedef struct gm_tdevice {
+  int device;
+  uint64_t allocations, peak_live_bytes, live_bytes, live_count;
+} gm_tdevice;
+
 typedef struct gm_toom {
   char *file; /* NULL when the runtime had no site */
   unsigned line, column;
@@ -68,6 +99,9 @@ typedef struct gm_toom {
   double time_ms;
   const char *source; /* the telemetry file */
   long pid;
+  size_t run;       /* index into gm_telemetry.runs */
+  int device;       /* the failing thread's device; -1 when not recorded */
+  gm_tspace *space; /* the live blocks at the failure (the first events only), or NULL */
 } gm_toom;
 
 typedef struct gm_tpool {
@@ -89,6 +123,12 @@ typedef struct gm_trun {
   uint64_t peak_live_bytes, live_bytes, live_count, steps;
   int um_available;
   char *um_reason;
+  GM_VEC(gm_tpoint) timeline; /* process.timeline: live bytes over time, all devices */
+  gm_tspace *peak_space;      /* process.address_space_at_peak, or NULL */
+  GM_VEC(gm_tdevice) devices;
+  int nvml_available;
+  char *nvml_reason;
+  GM_VEC(gm_tnvml) nvml;
 } gm_trun;
 
 typedef struct gm_telemetry {
