@@ -7,6 +7,7 @@
 #include "hook.h"
 #include "join.h"
 #include "options.h"
+#include "out_report.h"
 #include "output.h"
 #include "rules.h"
 #include "version.h"
@@ -100,6 +101,8 @@ static int report_command(const gm_options *opt) {
                                "apply to findings)\n");
     return GM_EXIT_USAGE;
   }
+  if (opt->html || opt->trace) /* the page and the trace may also read sources */
+    return gm_report_command(opt);
   gm_telemetry t = {0};
   int ok = load_telemetry(&t, opt->files.items, opt->files.len) &&
            load_telemetry(&t, opt->telemetry.items, opt->telemetry.len);

@@ -28,6 +28,8 @@ enum opt_id {
   OPT_MAN,
   OPT_TELEMETRY,
   OPT_ONLY_CONFIRMED,
+  OPT_HTML,
+  OPT_TRACE,
   OPT_TOP,
   OPT_NO_CACHE,
   OPT_CACHE_DIR,
@@ -85,6 +87,12 @@ static const opt_def options[] = {
     {OPT_ONLY_CONFIRMED, 0, "only-confirmed", NULL,
      "with --telemetry: report only confirmed findings and runtime-only ones (GM1xx)", 0},
     {OPT_TOP, 0, "top", "N", "gmemlint report: sites listed per table (default 10)", 0},
+    {OPT_HTML, 0, "html", "FILE",
+     "gmemlint report: write one self-contained HTML page (charts, sites, findings with their "
+     "verdicts when sources are given; docs/report.md)",
+     0},
+    {OPT_TRACE, 0, "trace", "FILE",
+     "gmemlint report: write the timeline as Chrome trace / Perfetto JSON", 0},
     {OPT_NO_CACHE, 0, "no-cache", NULL,
      "do not read or write the result cache (default: unchanged files, headers and flags are "
      "not parsed again)",
@@ -109,7 +117,8 @@ static const opt_def options[] = {
 };
 
 static const char *usage_line = "usage: gmemlint [options] <files...> [-- <compiler flags>]\n"
-                                "       gmemlint report [--top=N] [-o FILE] <telemetry.json...>";
+                                "       gmemlint report [--top=N] [-o FILE] [--html FILE] "
+                                "[--trace FILE] <telemetry.json...> [sources...]";
 
 static const char *help_tail =
     "\nFiles: .cu, .cuh, .c, .cpp (and other C/C++ sources), parsed with libclang in CUDA host "
@@ -164,7 +173,8 @@ static void roff_escape(FILE *out, const char *s) {
 void gm_options_man(FILE *out) {
   fputs(".TH GMEMLINT 1\n.SH NAME\ngmemlint \\- find GPU memory problems in CUDA C/C++ sources\n"
         ".SH SYNOPSIS\n.B gmemlint\n[options] files... [\\-\\- compiler flags]\n.br\n"
-        ".B gmemlint report\n[\\-\\-top N] [\\-o FILE] telemetry.json...\n.SH OPTIONS\n",
+        ".B gmemlint report\n[\\-\\-top N] [\\-o FILE] [\\-\\-html FILE] [\\-\\-trace FILE] "
+        "telemetry.json... [sources...]\n.SH OPTIONS\n",
         out);
   for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
     const opt_def *d = &options[i];
@@ -319,6 +329,12 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
     o->top = (int)n;
     break;
   }
+  case OPT_HTML:
+    o->html = arg;
+    break;
+  case OPT_TRACE:
+    o->trace = arg;
+    break;
   }
   return 0;
 }
@@ -382,6 +398,8 @@ int gm_options_parse(gm_options *o, int argc, char **argv) {
     if (rc)
       return rc;
   }
+  if ((o->html || o->trace) && !o->report_command)
+    return usage_error("%s is an option of 'gmemlint report'", o->html ? "--html" : "--trace");
   return 0;
 }
 

@@ -31,7 +31,8 @@ typedef struct gm_options {
   const char *config;
   const char *export_fixes;
   int jobs;
-  int top; /* gmemlint report: rows per table */
+  int top;                  /* gmemlint report: rows per table */
+  const char *html, *trace; /* gmemlint report --html FILE, --trace FILE (out_report.h) */
   int only_confirmed;
   int report_command; /* `gmemlint report <telemetry...>`: files are telemetry */
   int werror;
