@@ -429,12 +429,15 @@ static void steps_chart(html *h) {
   /* one marker per gmem_step() on the axis (thinned past MAX_STEP_MARKERS) */
   size_t every = (n + MAX_STEP_MARKERS - 1) / MAX_STEP_MARKERS;
   double bottom = f.y0 + f.h;
+  double half = f.w / (double)((n + every - 1) / every) * 0.35; /* narrower as they crowd */
+  half = half > 3 ? 3 : half < 0.5 ? 0.5 : half;
   fprintf(out, "<g class=\"step-markers\" data-every=\"%zu\">", every);
   for (size_t k = 0; k < n; k += every)
     fprintf(out,
-            "<path class=\"step-marker\" d=\"M%.1f %.1fl-3 7h6z\"><title>gmem_step() %zu: %s "
-            "live</title></path>",
-            fx(&f, (double)k + 1), bottom + 20, k + 1, gm_bytes((uint64_t)cum[k]).s);
+            "<path class=\"step-marker\" d=\"M%.1f %.1fl%.2f 7h%.2fz\"><title>gmem_step() %zu: "
+            "%s live</title></path>",
+            fx(&f, (double)k + 1), bottom + 20, -half, 2 * half, k + 1,
+            gm_bytes((uint64_t)cum[k]).s);
   fputs("</g>\n", out);
   fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">step</text>\n",
           f.x0 + f.w / 2, bottom + 42);
@@ -1094,7 +1097,7 @@ static const char *const style =
     "1px solid #eee;text-align:left;vertical-align:top}th{background:#f6f6f6;font-weight:600}"
     "table.kv th{width:130px}td.num,th.num{text-align:right;white-space:nowrap}"
     "td.where{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;min-width:"
-    "190px;overflow-wrap:anywhere}td.nowrap{white-space:nowrap}"
+    "240px;overflow-wrap:anywhere}td.nowrap{white-space:nowrap}"
     ".dim{color:#777}.caption{color:#555;font-size:13px;max-width:900px}"
     ".empty{color:#777;font-style:italic}.evidence{color:#555;font-size:12px}"
     ".verdict{display:inline-block;padding:0 6px;border-radius:3px;font-size:12px;font-weight:"
