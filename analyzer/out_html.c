@@ -545,7 +545,11 @@ static void sites_section(html *h, const placed *pl, size_t npl) {
   sort_t = t;
   qsort(rows, nrows, sizeof *rows, site_order);
   fputs("<section id=\"sites-section\"><h2>Sites</h2>\n", out);
-  fputs("<table id=\"sites\" class=\"sortable\"><thead><tr><th>site</th><th>api</th>"
+  /* fixed column widths: long paths and evidence wrap inside their own column */
+  fputs("<table id=\"sites\" class=\"sortable fixed\"><colgroup><col style=\"width:19%\">"
+        "<col style=\"width:13%\"><col style=\"width:9%\"><col style=\"width:7%\">"
+        "<col style=\"width:8%\"><col style=\"width:8%\"><col style=\"width:12%\">"
+        "<col style=\"width:24%\"></colgroup><thead><tr><th>site</th><th>api</th>"
         "<th>family</th><th class=\"num\">calls</th><th class=\"num\">peak live</th>"
         "<th class=\"num\">live at exit</th><th class=\"num\">distinct sizes</th>"
         "<th>findings</th></tr></thead><tbody>\n",
@@ -556,10 +560,9 @@ static void sites_section(html *h, const placed *pl, size_t npl) {
     uint64_t calls = s->kind == GM_SITE_ALLOC  ? s->calls
                      : s->kind == GM_SITE_FREE ? s->free_calls
                                                : s->copies + s->prefetches;
-    fputs("<tr class=\"site\"><td class=\"where\">", out);
-    if (s->kind == GM_SITE_ALLOC)
-      fprintf(out, "<span class=\"swatch\" style=\"background:%s\"></span>",
-              series_color(h, (long)rows[r]));
+    /* the site's colour as the cell's edge: a swatch would wrap apart from a long path */
+    fprintf(out, "<tr class=\"site\"><td class=\"where\" style=\"border-left:5px solid %s\">",
+            s->kind == GM_SITE_ALLOC ? series_color(h, (long)rows[r]) : "transparent");
     esc(out, where);
     fputs("</td><td>", out);
     esc(out, s->api);
@@ -631,7 +634,9 @@ static void findings_section(html *h, const placed *pl, size_t npl) {
     fputs("<p class=\"empty\">No findings.</p></section>\n", out);
     return;
   }
-  fputs("<table id=\"findings\" class=\"sortable\"><thead><tr><th>location</th><th>rule</th>"
+  fputs("<table id=\"findings\" class=\"sortable fixed\"><colgroup><col style=\"width:15%\">"
+        "<col style=\"width:13%\"><col style=\"width:16%\"><col style=\"width:32%\">"
+        "<col style=\"width:24%\"></colgroup><thead><tr><th>location</th><th>rule</th>"
         "<th>verdict</th><th>message</th><th>evidence</th></tr></thead><tbody>\n",
         out);
   for (size_t k = 0; k < npl; k++) {
@@ -1096,8 +1101,9 @@ static const char *const style =
     "table{border-collapse:collapse;width:100%;margin:6px 0}th,td{padding:4px 8px;border-bottom:"
     "1px solid #eee;text-align:left;vertical-align:top}th{background:#f6f6f6;font-weight:600}"
     "table.kv th{width:130px}td.num,th.num{text-align:right;white-space:nowrap}"
-    "td.where{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;min-width:"
-    "240px;overflow-wrap:anywhere}td.nowrap{white-space:nowrap}"
+    "td.where{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;"
+    "overflow-wrap:anywhere}table.fixed{table-layout:fixed}table.fixed td{overflow-wrap:anywhere}"
+    "table.fixed td.num,table.fixed td.nowrap{white-space:normal}td.nowrap{white-space:nowrap}"
     ".dim{color:#777}.caption{color:#555;font-size:13px;max-width:900px}"
     ".empty{color:#777;font-style:italic}.evidence{color:#555;font-size:12px}"
     ".verdict{display:inline-block;padding:0 6px;border-radius:3px;font-size:12px;font-weight:"
