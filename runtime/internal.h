@@ -192,7 +192,8 @@ typedef struct gmemrt_state {
    * atomics after it has dropped the lock. */
   gmemrt_site *site_chunks[SITE_CHUNKS];
   size_t nsites;
-  uint32_t *site_index; /* hash: (file pointer, line, column, api) -> site + 1 */
+  uint64_t site_generation; /* bumped when the table is reset (a forked child) */
+  uint32_t *site_index;     /* hash: (file pointer, line, column, api) -> site + 1 */
   size_t site_index_cap;
   struct live_entry *live;
   size_t live_cap, live_used, live_count;

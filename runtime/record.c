@@ -145,15 +145,39 @@ static int site_lookup(const gmemrt_where *w, const char *api, int family) {
   return (int)gmemrt.nsites - 1;
 }
 
+/* Each thread remembers its last few sites: a loop's allocation and free sites are found again
+ * without hashing. Entries of another generation (before a fork reset the table) are stale. */
+enum { SITE_CACHE = 4 };
+static __thread struct site_cache_entry {
+  const char *file, *api;
+  int line, col;
+  uintptr_t pc;
+  int site;
+  uint64_t generation; /* gmemrt.site_generation + 1; 0 = empty */
+} site_cache[SITE_CACHE];
+static __thread unsigned site_cache_next;
+
 int gmemrt_site_for(const gmemrt_where *w, const char *api, int family) {
+  uint64_t generation = gmemrt.site_generation + 1;
+  for (int i = 0; i < SITE_CACHE; i++) {
+    const struct site_cache_entry *c = &site_cache[i];
+    if (c->generation == generation && c->api == api && c->pc == w->pc &&
+        (w->pc || (c->file == w->file && c->line == w->line && c->col == w->col)))
+      return c->site;
+  }
   int site = site_lookup(w, api, family);
+  int hopped = 0;
   /* a wrapper's pc: the site is the first caller outside the CUDA headers */
   for (int hops = 0; site >= 0 && gmemrt_site_at((size_t)site)->wrapper && hops < 4; hops++) {
     gmemrt_where outer = {.pc = gmemrt_caller_of(gmemrt_site_at((size_t)site)->pc)};
     if (!outer.pc)
       break;
     site = site_lookup(&outer, api, family);
+    hopped = 1;
   }
+  if (site >= 0 && !hopped) /* a wrapper's site depends on the stack: never cached */
+    site_cache[site_cache_next++ % SITE_CACHE] =
+        (struct site_cache_entry){w->file, api, w->line, w->col, w->pc, site, generation};
   return site;
 }
 

@@ -24,6 +24,7 @@ static void child_after_fork(void) {
     free(gmemrt_site_at(i)->step_live);
   }
   gmemrt.nsites = 0;
+  gmemrt.site_generation++; /* the threads' site caches name the parent's sites */
   free(gmemrt.site_index);
   gmemrt.site_index = NULL;
   gmemrt.site_index_cap = 0;
