@@ -185,7 +185,20 @@ static void read_findings(gm_run *run, file_ctx *c) {
   rep->findings.len = w;
 }
 
-static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
+/* What phase one leaves for phase two: a file that needs a parse (a cache miss). */
+typedef struct prepared {
+  file_ctx c; /* its message stream stays open between the phases */
+  enum lang lang;
+  const gm_config *cfg;
+  gm_str_vec args;
+  gm_cache_key key;
+  size_t messages_mark; /* where the messages a cache entry replays begin */
+} prepared;
+
+/* Phase one: checks and reads the file, builds its flags and looks it up in the result cache.
+ * Returns 1 when the file needs a parse (p is filled), 0 when it is finished: an input error,
+ * findings read from a .gmemlint.json, or a cache hit. */
+static int prepare(gm_run *run, gm_file_result *r, prepared *p) {
   file_ctx c = {run, r, open_memstream(&r->messages, &r->messages_len)};
   const char *path = r->path;
   struct stat st;
@@ -238,7 +251,7 @@ static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
   gm_str_vec args = {0};
   build_args(run, path, lang, &args, &c);
   /* the key is made before any PCH flag: a result does not depend on how the parse was sped up */
-  gm_cache_key key;
+  gm_cache_key key = {{0, 0}};
   size_t messages_mark = 0;
   if (run->cache) {
     key = gm_cache_key_for(run->cache, path, text, len, (const char *const *)args.items, args.len,
@@ -252,6 +265,20 @@ static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
     fflush(c.msg);
     messages_mark = r->messages_len;
   }
+  *p = (prepared){c, lang, cfg, args, key, messages_mark};
+  return 1;
+done:
+  fclose(c.msg);
+  return 0;
+}
+
+/* Phase two: parse, model, flow, rules, suppressions, fingerprints, --verify, cache store. */
+static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *p) {
+  file_ctx c = p->c;
+  const char *path = r->path;
+  enum lang lang = p->lang;
+  const gm_config *cfg = p->cfg;
+  gm_str_vec args = p->args;
   const gm_str_vec *pch_includes = NULL;
   if (lang == LANG_CUDA && run->use_pch) {
     const char *pch =
@@ -326,8 +353,8 @@ static void analyze_file(gm_run *run, CXIndex index, gm_file_result *r) {
   /* not a parse with errors: the missing header behind them may appear, unseen by the key */
   if (run->cache && !r->input_error && !parse.error_count) {
     fflush(c.msg);
-    gm_cache_store(run->cache, &key, &parse.includes, pch_includes, &r->report,
-                   r->messages + messages_mark, r->messages_len - messages_mark, c.msg);
+    gm_cache_store(run->cache, &p->key, &parse.includes, pch_includes, &r->report,
+                   r->messages + p->messages_mark, r->messages_len - p->messages_mark, c.msg);
   }
   gm_parse_free(&parse);
 done:
@@ -336,45 +363,94 @@ done:
 
 /* ---- the worker pool ---- */
 
+/* Two phases: every file is prepared (read, flags, cache lookup) before any is parsed, so that
+ * the shared CUDA preamble is built only when enough files are left to parse to repay it. */
 typedef struct pool {
   gm_run *run;
   pthread_mutex_t lock;
   pthread_cond_t cond;
-  size_t next;
+  size_t next;       /* phase one: the next file to prepare */
+  size_t nprepared;  /* phase one: files through it */
+  prepared *prep;    /* per file */
+  char *needs_parse; /* per file */
+  size_t *to_parse;  /* phase two: the files that need a parse, in input order */
+  size_t nparse, next_parse;
   size_t ndone; /* for the progress line */
 } pool;
 
+/* Called once, by the worker that prepares the last file, with the lock held. */
+static void plan_parses(pool *p) {
+  gm_run *run = p->run;
+  size_t cuda_files = 0;
+  for (size_t i = 0; i < run->nfiles; i++)
+    if (p->needs_parse[i]) {
+      p->to_parse[p->nparse++] = i;
+      cuda_files += p->prep[i].lang == LANG_CUDA;
+    }
+  /* A shared preamble pays off from the third CUDA file to parse (building it costs about one
+   * parse); cache hits need none. */
+  run->use_pch =
+      run->opt->pch == GM_PCH_ALWAYS || (run->opt->pch == GM_PCH_AUTO && cuda_files >= 3);
+}
+
+static void finished(pool *p, size_t i) {
+  pthread_mutex_lock(&p->lock);
+  p->run->results[i].done = 1;
+  p->ndone++;
+  pthread_cond_broadcast(&p->cond);
+  pthread_mutex_unlock(&p->lock);
+}
+
 static void *worker(void *arg) {
   pool *p = arg;
-  CXIndex index = clang_createIndex(0, 0);
+  gm_run *run = p->run;
   for (;;) {
     pthread_mutex_lock(&p->lock);
     size_t i = p->next++;
     pthread_mutex_unlock(&p->lock);
-    if (i >= p->run->nfiles)
+    if (i >= run->nfiles)
       break;
-    analyze_file(p->run, index, &p->run->results[i]);
+    int needs = prepare(run, &run->results[i], &p->prep[i]);
+    if (!needs)
+      finished(p, i);
     pthread_mutex_lock(&p->lock);
-    p->run->results[i].done = 1;
-    p->ndone++;
-    pthread_cond_broadcast(&p->cond);
+    p->needs_parse[i] = (char)needs;
+    if (++p->nprepared == run->nfiles) {
+      plan_parses(p);
+      pthread_cond_broadcast(&p->cond);
+    }
     pthread_mutex_unlock(&p->lock);
   }
-  clang_disposeIndex(index);
+  pthread_mutex_lock(&p->lock);
+  while (p->nprepared < run->nfiles)
+    pthread_cond_wait(&p->cond, &p->lock);
+  pthread_mutex_unlock(&p->lock);
+  CXIndex index = NULL;
+  for (;;) {
+    pthread_mutex_lock(&p->lock);
+    size_t k = p->next_parse++;
+    pthread_mutex_unlock(&p->lock);
+    if (k >= p->nparse)
+      break;
+    if (!index)
+      index = clang_createIndex(0, 0);
+    size_t i = p->to_parse[k];
+    parse_file(run, index, &run->results[i], &p->prep[i]);
+    finished(p, i);
+  }
+  if (index)
+    clang_disposeIndex(index);
   return NULL;
 }
 
 void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ctx) {
-  /* A shared preamble pays off from the third CUDA file on (building it costs about one parse). */
-  size_t cuda_files = 0;
-  for (size_t i = 0; i < run->nfiles; i++)
-    cuda_files += lang_of(run->results[i].path) == LANG_CUDA;
-  run->use_pch =
-      run->opt->pch == GM_PCH_ALWAYS || (run->opt->pch == GM_PCH_AUTO && cuda_files >= 3);
   run->cache = gm_cache_open(run->opt, run->cli_enabled, run->cli_disabled);
   gm_progress progress;
   gm_progress_init(&progress, run->opt->progress, run->nfiles);
-  pool p = {run, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+  pool p = {.run = run, .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+  p.prep = gm_xcalloc(run->nfiles + 1, sizeof *p.prep);
+  p.needs_parse = gm_xcalloc(run->nfiles + 1, 1);
+  p.to_parse = gm_xcalloc(run->nfiles + 1, sizeof *p.to_parse);
   size_t nthreads = (size_t)run->opt->jobs;
   if (nthreads > run->nfiles)
     nthreads = run->nfiles;
@@ -407,6 +483,9 @@ void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ct
   for (size_t i = 0; i < nthreads; i++)
     pthread_join(threads[i], NULL);
   free(threads);
+  free(p.prep);
+  free(p.needs_parse);
+  free(p.to_parse);
   gm_pch_cleanup();
   gm_cache_close(run->cache, run->opt);
   run->cache = NULL;
