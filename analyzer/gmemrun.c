@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <glob.h>
+#include <jansson.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -50,6 +51,39 @@ static void usage(FILE *out) {
       "when the runtime cannot attach (another CUPTI client such as compute-sanitizer or\n"
       "Nsight holds CUPTI, CUPTI is missing, or CUDA_INJECTION64_PATH is taken); 127\n"
       "when the program cannot be run.\n");
+}
+
+/* Says plainly when sites could not be placed on source lines: those sites carry a function and
+ * a module offset only, and the join cannot match them to static findings. */
+static void note_missing_debug_info(const char *path) {
+  json_error_t err;
+  json_t *doc = json_load_file(path, 0, &err);
+  json_t *sites = doc ? json_object_get(doc, "sites") : NULL;
+  size_t total = 0, without = 0;
+  char modules[256] = "";
+  for (size_t i = 0; json_is_array(sites) && i < json_array_size(sites); i++) {
+    json_t *site = json_array_get(sites, i);
+    json_t *debug = json_object_get(site, "debug_info");
+    if (!json_is_boolean(debug))
+      continue;
+    total++;
+    if (json_is_true(debug))
+      continue;
+    without++;
+    const char *module = json_string_value(json_object_get(site, "module"));
+    const char *base = module ? strrchr(module, '/') : NULL;
+    base = base ? base + 1 : module;
+    if (base && !strstr(modules, base) && strlen(modules) + strlen(base) + 3 < sizeof modules)
+      snprintf(modules + strlen(modules), sizeof modules - strlen(modules), "%s%s",
+               modules[0] ? ", " : "", base);
+  }
+  if (without)
+    fprintf(stderr,
+            "gmemrun: note: %zu of %zu sites have no debug information (in %s): they are named by "
+            "function and offset, and gmemlint cannot join them to source lines; rebuild with -g "
+            "(host code) or nvcc -lineinfo to get file:line\n",
+            without, total, modules[0] ? modules : "unknown modules");
+  json_decref(doc);
 }
 
 /* libgmemrt_inject.so: next to an installed gmemrun (<prefix>/bin -> <prefix>/lib), else the
@@ -196,8 +230,10 @@ int main(int argc, char **argv) {
     if (glob(glob_pattern, 0, NULL, &g) == 0) {
       for (size_t j = 0; j < g.gl_pathc; j++) {
         struct stat st;
-        if (stat(g.gl_pathv[j], &st) == 0 && st.st_mtime >= started)
+        if (stat(g.gl_pathv[j], &st) == 0 && st.st_mtime >= started) {
           fprintf(stderr, "gmemrun: telemetry: %s\n", g.gl_pathv[j]);
+          note_missing_debug_info(g.gl_pathv[j]);
+        }
       }
       globfree(&g);
     } else {

@@ -137,7 +137,7 @@ static int classify_slow(uintptr_t pc) {
   const char *fn = sym.function;
   if (starts(mod, "libcuda") || starts(mod, "libcupti") || starts(mod, "libgmemrt") ||
       starts(mod, "libnvidia") || starts(fn, "cuda") || starts(fn, "__cuda") ||
-      starts(fn, "_ZN6cudart") || starts(fn, "__cudart") ||
+      starts(fn, "_ZN6cudart") || starts(fn, "__cudart") || gmemrt_is_cuda_wrapper_name(fn) ||
       (fn && fn[0] == 'c' && fn[1] == 'u' && fn[2] >= 'A' && fn[2] <= 'Z'))
     return FRAME_CUDA;
   return FRAME_CALLER;

@@ -280,6 +280,7 @@ typedef struct gmemrt_symbol {
 /* Describes a return address (the call instruction before it). Strings are interned and live
  * as long as the process. Returns 0 when pc is in no known module. */
 int gmemrt_symbolise(uintptr_t pc, gmemrt_symbol *out);
+int gmemrt_is_cuda_wrapper_name(const char *function);
 /* The caller of the frame whose return address is pc, by unwinding the current stack; 0 if pc
  * is not on it. */
 uintptr_t gmemrt_caller_of(uintptr_t pc);

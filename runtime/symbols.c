@@ -78,6 +78,19 @@ static int in_cuda_header(const char *file) {
          !strcmp(base, "cuda.h") || strstr(file, "/crt/") != NULL;
 }
 
+/* Without debug information, a C++ wrapper of cuda_runtime.h is known by its mangled name:
+ * _Z10cudaMallocIfE..., _ZL14cudaMallocHostPPvmj (a name that begins "cuda"). */
+int gmemrt_is_cuda_wrapper_name(const char *fn) {
+  if (!fn || strncmp(fn, "_Z", 2) != 0)
+    return 0;
+  fn += 2;
+  if (*fn == 'L')
+    fn++;
+  while (*fn >= '0' && *fn <= '9')
+    fn++;
+  return strncmp(fn, "cuda", 4) == 0;
+}
+
 static int attr_int(Dwarf_Die *die, int name) {
   Dwarf_Attribute attr;
   Dwarf_Word v;
@@ -153,6 +166,7 @@ int gmemrt_symbolise(uintptr_t pc, gmemrt_symbol *out) {
   const char *name = dwfl_module_addrinfo(mod, addr, &offset, &sym, NULL, NULL, NULL);
   out->function = intern(name);
   out->function_offset = name ? (uint64_t)offset + 1 : 0;
+  out->in_cuda_header = gmemrt_is_cuda_wrapper_name(out->function);
   Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
   if (line) {
     int lineno = 0, col = 0;

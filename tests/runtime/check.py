@@ -376,6 +376,28 @@ def inject(gmemrun, app, library=None):
           missing.stderr)
 
 
+def inject_nodebug(gmemrun, app):
+    """A binary without debug information: sites named by function and module offset, and
+    gmemrun says so on its way out."""
+    work = tempfile.mkdtemp()
+    env = dict(os.environ, GMEMRT_CUPTI_LIBRARY=FAKECUPTI)
+    proc = subprocess.run([gmemrun, "-o", os.path.join(work, "gm-%p.json"), "--", app], env=env,
+                          capture_output=True, text=True, timeout=60)
+    check(proc.returncode == 0, proc.stderr)
+    (path,) = glob.glob(os.path.join(work, "gm-*.json"))
+    d = json.load(open(path))
+    mine = [s for s in d["sites"] if s.get("module", "").endswith("preload_app_nodebug")]
+    check(len(mine) == 7 and all(s["debug_info"] is False and s["file"] is None for s in mine),
+          [(s.get("module"), s.get("debug_info"), s.get("function")) for s in d["sites"]])
+    # the C++ wrappers of cuda_runtime.h are known by name: the site is their caller
+    check(any(s["function"] == "_ZL12leaky_bufferm" and s["live_bytes"] == 2 * MiB for s in mine),
+          [(s["function"], s["api"]) for s in mine])
+    check(any(s["function"] == "main" and s["api"] == "cudaHostAlloc" and
+              s["wrong_family_frees"] == 1 for s in mine), [(s["function"], s["api"]) for s in mine])
+    check("gmemrun: note: 7 of 7 sites have no debug information (in preload_app_nodebug)"
+          in proc.stderr, proc.stderr)
+
+
 if __name__ == "__main__":
     scenario, binary = sys.argv[1], os.path.abspath(sys.argv[2])
     globals()[scenario.replace("-", "_")](binary, *sys.argv[3:])
