@@ -81,7 +81,7 @@ static void note_missing_debug_info(const char *path) {
     fprintf(stderr,
             "gmemrun: note: %zu of %zu sites have no debug information (in %s): they are named by "
             "function and offset, and gmemlint cannot join them to source lines; rebuild with -g "
-            "(host code) or nvcc -lineinfo to get file:line\n",
+            "(host debug information; nvcc -g, or -Xcompiler -g) to get file:line\n",
             without, total, modules[0] ? modules : "unknown modules");
   json_decref(doc);
 }
