@@ -12,7 +12,7 @@ typedef CUresult (*alloc_host_fn)(void **, size_t);
 
 /* A driver function: from the program's own symbols, else from libcuda.so.1 itself (a linker
  * with --as-needed drops -lcuda when the hooks are the only callers). */
-static void *driver_sym(const char *sym) {
+void *gmemrt_driver_sym(const char *sym) {
 #ifdef GMEMRT_PRELOAD
   void *f = dlsym(RTLD_NEXT, sym); /* the library defines these names itself */
 #else
@@ -34,7 +34,7 @@ static void *driver_sym(const char *sym) {
 #define REAL(type, name, sym)                                                                      \
   static type name;                                                                                \
   if (!name)                                                                                       \
-    *(void **)&name = driver_sym(sym);
+    *(void **)&name = gmemrt_driver_sym(sym);
 
 static CUresult missing(const char *sym) {
   static int warned;

@@ -11,7 +11,6 @@
 
 #include <cuda.h>
 #include <cupti.h>
-#include <dlfcn.h>
 #include <libunwind.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,19 +19,10 @@
 
 /* ---- the runtime's own CUDA calls, through the driver ---- */
 
-static void *driver(const char *sym) {
-  static void *libcuda;
-  static int tried; /* a failed dlopen is not retried on every call */
-  if (!libcuda && !__atomic_exchange_n(&tried, 1, __ATOMIC_ACQ_REL))
-    libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  void *handle = __atomic_load_n(&libcuda, __ATOMIC_ACQUIRE);
-  return handle ? dlsym(handle, sym) : dlsym(RTLD_DEFAULT, sym);
-}
-
 #define DRIVER_FN(name, params, sym)                                                               \
   static CUresult(*name) params;                                                                   \
   if (!name)                                                                                       \
-    *(void **)&name = driver(sym);                                                                 \
+    *(void **)&name = gmemrt_driver_sym(sym);                                                      \
   if (!name)                                                                                       \
     return cudaErrorNotSupported;
 
@@ -77,39 +67,15 @@ cudaError_t gmemrt_real_cudaMemPoolGetAttribute(cudaMemPool_t m, enum cudaMemPoo
   DRIVER_FN(get, (CUmemoryPool, CUmemPool_attribute, void *), "cuMemPoolGetAttribute")
   return from_cu(get((CUmemoryPool)m, (CUmemPool_attribute)a, v));
 }
-/* The hooks gmem_forced.h routes to are not used here: the program calls the real functions. */
+/* The hooks gmem_forced.h routes to are not used here: the program calls the real functions, and
+ * the runtime's own calls (GMEMRT_REAL_FOR_RUNTIME) are the driver's, above. */
 #define NOT_HERE(name, params, args)                                                               \
   cudaError_t gmemrt_real_##name params {                                                          \
     return cudaErrorNotSupported;                                                                  \
   }
-#define FOR_HOOKS_ONLY(X)                                                                          \
-  X(cudaMallocManaged, (void **p, size_t n, unsigned f), (p, n, f))                                \
-  X(cudaMallocHost, (void **p, size_t n), (p, n))                                                  \
-  X(cudaHostAlloc, (void **p, size_t n, unsigned f), (p, n, f))                                    \
-  X(cudaMallocPitch, (void **p, size_t *pitch, size_t w, size_t h), (p, pitch, w, h))              \
-  X(cudaMalloc3D, (struct cudaPitchedPtr * p, struct cudaExtent e), (p, e))                        \
-  X(cudaMallocArray,                                                                               \
-    (cudaArray_t * a, const struct cudaChannelFormatDesc *d, size_t w, size_t h, unsigned f),      \
-    (a, d, w, h, f))                                                                               \
-  X(cudaMalloc3DArray,                                                                             \
-    (cudaArray_t * a, const struct cudaChannelFormatDesc *d, struct cudaExtent e, unsigned f),     \
-    (a, d, e, f))                                                                                  \
-  X(cudaMallocAsync, (void **p, size_t n, cudaStream_t s), (p, n, s))                              \
-  X(cudaMallocFromPoolAsync, (void **p, size_t n, cudaMemPool_t m, cudaStream_t s), (p, n, m, s))  \
-  X(cudaFreeHost, (void *p), (p))                                                                  \
-  X(cudaFreeArray, (cudaArray_t a), (a))                                                           \
-  X(cudaMallocMipmappedArray,                                                                      \
-    (cudaMipmappedArray_t * a, const struct cudaChannelFormatDesc *d, struct cudaExtent e,         \
-     unsigned n, unsigned f),                                                                      \
-    (a, d, e, n, f))                                                                               \
-  X(cudaFreeMipmappedArray, (cudaMipmappedArray_t a), (a))                                         \
-  X(cudaFreeAsync, (void *p, cudaStream_t s), (p, s))                                              \
-  X(cudaMemcpy, (void *d, const void *s, size_t n, enum cudaMemcpyKind k), (d, s, n, k))           \
-  X(cudaMemcpyAsync, (void *d, const void *s, size_t n, enum cudaMemcpyKind k, cudaStream_t st),   \
-    (d, s, n, k, st))
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-FOR_HOOKS_ONLY(NOT_HERE)
+GMEMRT_REAL_FOR_HOOKS(NOT_HERE)
 #pragma GCC diagnostic pop
 
 /* ---- which frames are CUDA's own ---- */

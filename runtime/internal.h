@@ -245,6 +245,9 @@ double gmemrt_now_ms(void);
 uint64_t gmemrt_now_ns(void);
 void gmemrt_init(void);
 
+/* A driver API function (driver.c): the program's own, else libcuda.so.1's (opened once). */
+void *gmemrt_driver_sym(const char *sym);
+
 /* The hook bodies (hooks.c), shared by the runtime and driver API hooks. */
 int gmemrt_hooks_enabled(void);
 uint64_t gmemrt_start_clock(void);

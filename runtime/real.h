@@ -8,9 +8,8 @@
 
 #include <cuda_runtime_api.h>
 
-/* name, return type, parameters, argument names */
-#define GMEMRT_REAL_FUNCTIONS(X)                                                                   \
-  X(cudaMalloc, (void **p, size_t n), (p, n))                                                      \
+/* name, parameters, argument names. The functions only the hooks call (each hook's real call): */
+#define GMEMRT_REAL_FOR_HOOKS(X)                                                                   \
   X(cudaMallocManaged, (void **p, size_t n, unsigned f), (p, n, f))                                \
   X(cudaMallocHost, (void **p, size_t n), (p, n))                                                  \
   X(cudaHostAlloc, (void **p, size_t n, unsigned f), (p, n, f))                                    \
@@ -24,7 +23,6 @@
     (a, d, e, f))                                                                                  \
   X(cudaMallocAsync, (void **p, size_t n, cudaStream_t s), (p, n, s))                              \
   X(cudaMallocFromPoolAsync, (void **p, size_t n, cudaMemPool_t m, cudaStream_t s), (p, n, m, s))  \
-  X(cudaFree, (void *p), (p))                                                                      \
   X(cudaFreeHost, (void *p), (p))                                                                  \
   X(cudaFreeArray, (cudaArray_t a), (a))                                                           \
   X(cudaMallocMipmappedArray,                                                                      \
@@ -35,12 +33,19 @@
   X(cudaFreeAsync, (void *p, cudaStream_t s), (p, s))                                              \
   X(cudaMemcpy, (void *d, const void *s, size_t n, enum cudaMemcpyKind k), (d, s, n, k))           \
   X(cudaMemcpyAsync, (void *d, const void *s, size_t n, enum cudaMemcpyKind k, cudaStream_t st),   \
-    (d, s, n, k, st))                                                                              \
+    (d, s, n, k, st))
+
+/* ... and those the runtime's own code calls too (probes, device, free memory, pools): */
+#define GMEMRT_REAL_FOR_RUNTIME(X)                                                                 \
+  X(cudaMalloc, (void **p, size_t n), (p, n))                                                      \
+  X(cudaFree, (void *p), (p))                                                                      \
   X(cudaGetDevice, (int *d), (d))                                                                  \
   X(cudaGetDeviceCount, (int *n), (n))                                                             \
   X(cudaMemGetInfo, (size_t * f, size_t * t), (f, t))                                              \
   X(cudaDeviceGetDefaultMemPool, (cudaMemPool_t * m, int d), (m, d))                               \
   X(cudaMemPoolGetAttribute, (cudaMemPool_t m, enum cudaMemPoolAttr a, void *v), (m, a, v))
+
+#define GMEMRT_REAL_FUNCTIONS(X) GMEMRT_REAL_FOR_HOOKS(X) GMEMRT_REAL_FOR_RUNTIME(X)
 
 #if defined(GMEMRT_PRELOAD) || defined(GMEMRT_INJECT)
 #define GMEMRT_REAL_DECLARE(name, params, args) cudaError_t gmemrt_real_##name params;
