@@ -224,28 +224,10 @@ static CUresult hook_cuMemRelease(const gmemrt_where *w, CUmemGenericAllocationH
   DRIVER_FREE("cuMemRelease", FREE_CU_RELEASE, (void *)(uintptr_t)handle, real(handle));
 }
 
-/* The forced-include entry points, and in the preloaded library the driver's own names. */
-#define SOURCE_WHERE                                                                               \
-  { .file = file, .line = line, .col = col, .ret = (uintptr_t)__builtin_return_address(0) }
-#define UNPAREN(...) __VA_ARGS__
-#ifdef GMEMRT_PRELOAD
+/* The forced-include entry points, and in the preloaded library the driver's own (versioned)
+ * names. */
 #define HOOK(name, sym, params, args)                                                              \
-  CUresult gmemrt_##name(const char *file, int line, int col, UNPAREN params) {                    \
-    gmemrt_where w = SOURCE_WHERE;                                                                 \
-    return hook_##name(&w, UNPAREN args);                                                          \
-  }                                                                                                \
-  CUresult sym params {                                                                            \
-    gmemrt_where w = {.pc = (uintptr_t)__builtin_return_address(0),                                \
-                      .ret = (uintptr_t)__builtin_return_address(0)};                              \
-    return hook_##name(&w, UNPAREN args);                                                          \
-  }
-#else
-#define HOOK(name, sym, params, args)                                                              \
-  CUresult gmemrt_##name(const char *file, int line, int col, UNPAREN params) {                    \
-    gmemrt_where w = SOURCE_WHERE;                                                                 \
-    return hook_##name(&w, UNPAREN args);                                                          \
-  }
-#endif
+  GMEMRT_HOOK(CUresult, gmemrt_##name, hook_##name, sym, params, args)
 
 HOOK(cuMemAlloc, cuMemAlloc_v2, (CUdeviceptr * dptr, size_t size), (dptr, size))
 HOOK(cuMemAllocManaged, cuMemAllocManaged, (CUdeviceptr * dptr, size_t size, unsigned int flags),

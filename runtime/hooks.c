@@ -94,31 +94,9 @@ void gmemrt_after_free(int site, int was_live, const struct live_entry *saved, i
   gmemrt_add_free_ns(site, ns);
 }
 
-/* Each hook exists in two forms that share one body: gmemrt_<api>(file, line, column, ...) for
- * calls gmem_forced.h routes here, and, in the preloaded library, <api>(...) itself, whose site
- * is the caller's return address. */
-#define SOURCE_WHERE                                                                               \
-  { .file = file, .line = line, .col = col, .ret = (uintptr_t)__builtin_return_address(0) }
-#define CALLER_WHERE                                                                               \
-  { .pc = (uintptr_t)__builtin_return_address(0), .ret = (uintptr_t)__builtin_return_address(0) }
-#ifdef GMEMRT_PRELOAD
+/* The runtime API's hooks; the entry points come from GMEMRT_HOOK (internal.h). */
 #define HOOK(name, params, args)                                                                   \
-  cudaError_t gmemrt_##name(const char *file, int line, int col, GMEMRT_UNPAREN params) {          \
-    gmemrt_where w = SOURCE_WHERE;                                                                 \
-    return hook_##name(&w, GMEMRT_UNPAREN args);                                                   \
-  }                                                                                                \
-  cudaError_t name params {                                                                        \
-    gmemrt_where w = CALLER_WHERE;                                                                 \
-    return hook_##name(&w, GMEMRT_UNPAREN args);                                                   \
-  }
-#else
-#define HOOK(name, params, args)                                                                   \
-  cudaError_t gmemrt_##name(const char *file, int line, int col, GMEMRT_UNPAREN params) {          \
-    gmemrt_where w = SOURCE_WHERE;                                                                 \
-    return hook_##name(&w, GMEMRT_UNPAREN args);                                                   \
-  }
-#endif
-#define GMEMRT_UNPAREN(...) __VA_ARGS__
+  GMEMRT_HOOK(cudaError_t, gmemrt_##name, hook_##name, name, params, args)
 
 #define ALLOC_HOOK(api, family, size_expr, call)                                                   \
   if (!enabled())                                                                                  \
@@ -361,7 +339,7 @@ HOOK(cudaMemcpyAsync,
 const void *gmemrt_note_prefetch(const char *file, int line, int col, const void *ptr) {
   if (!enabled())
     return ptr;
-  gmemrt_where w = SOURCE_WHERE;
+  gmemrt_where w = GMEMRT_SOURCE_WHERE;
   pthread_mutex_lock(&gmemrt.lock);
   int site = gmemrt_site_for(&w, "cudaMemPrefetchAsync", -1);
   if (site >= 0)

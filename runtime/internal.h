@@ -245,6 +245,33 @@ double gmemrt_now_ms(void);
 uint64_t gmemrt_now_ns(void);
 void gmemrt_init(void);
 
+/* Each hook exists in two forms that share one body hook_<name>(where, ...):
+ * gmemrt_<name>(file, line, column, ...) for the calls gmem_forced.h routes here, and, in the
+ * preloaded library, the API's own name <sym>(...), whose site is the caller's return address. */
+#define GMEMRT_SOURCE_WHERE                                                                        \
+  { .file = file, .line = line, .col = col, .ret = (uintptr_t)__builtin_return_address(0) }
+#define GMEMRT_CALLER_WHERE                                                                        \
+  { .pc = (uintptr_t)__builtin_return_address(0), .ret = (uintptr_t)__builtin_return_address(0) }
+#define GMEMRT_UNPAREN(...) __VA_ARGS__
+/* entry and hook are pasted by the caller's own macro (gmemrt_##name, hook_##name), before
+ * cuda.h's macros (cuMemAlloc -> cuMemAlloc_v2) could rename them. */
+#define GMEMRT_SOURCE_ENTRY(type, entry, hook, params, args)                                       \
+  type entry(const char *file, int line, int col, GMEMRT_UNPAREN params) {                         \
+    gmemrt_where w = GMEMRT_SOURCE_WHERE;                                                          \
+    return hook(&w, GMEMRT_UNPAREN args);                                                          \
+  }
+#ifdef GMEMRT_PRELOAD
+#define GMEMRT_HOOK(type, entry, hook, sym, params, args)                                          \
+  GMEMRT_SOURCE_ENTRY(type, entry, hook, params, args)                                             \
+  type sym params {                                                                                \
+    gmemrt_where w = GMEMRT_CALLER_WHERE;                                                          \
+    return hook(&w, GMEMRT_UNPAREN args);                                                          \
+  }
+#else
+#define GMEMRT_HOOK(type, entry, hook, sym, params, args)                                          \
+  GMEMRT_SOURCE_ENTRY(type, entry, hook, params, args)
+#endif
+
 /* A driver API function (driver.c): the program's own, else libcuda.so.1's (opened once). */
 void *gmemrt_driver_sym(const char *sym);
 
