@@ -9,8 +9,9 @@ cp /usr/include/jansson.h /usr/include/jansson_config.h .gpu-deps/include/
 cp /usr/include/x86_64-linux-gnu/libunwind*.h .gpu-deps/include/
 cp -r /usr/include/elfutils /usr/include/dwarf.h /usr/include/libelf.h /usr/include/gelf.h \
   .gpu-deps/include/
+cache=$(ldconfig -p) # read once: awk leaving a pipe early would kill ldconfig (SIGPIPE)
 for lib in libjansson.so.4 libunwind.so.8 liblzma.so.5 libdw.so.1 libelf.so.1 libbz2.so.1.0; do
-  src=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
+  src=$(awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}' <<<"$cache")
   cp -L "$src" .gpu-deps/lib/
 done
 ln -sf libjansson.so.4 .gpu-deps/lib/libjansson.so
