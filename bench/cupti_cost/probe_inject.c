@@ -15,12 +15,84 @@ static unsigned long long counts[2][2]; /* [runtime?][exit?] */
 static unsigned long long records, shown;
 static CUpti_SubscriberHandle sub;
 
+/* "gpa": the runtime fetches driver entry points through cuGetProcAddress; hand it wrappers. */
+typedef CUresult (*alloc_async_fn)(CUdeviceptr *, size_t, CUstream);
+typedef CUresult (*free_async_fn)(CUdeviceptr, CUstream);
+typedef CUresult (*alloc_fn)(CUdeviceptr *, size_t);
+typedef CUresult (*free_fn)(CUdeviceptr);
+static alloc_async_fn real_alloc_async;
+static free_async_fn real_free_async;
+static alloc_fn real_alloc;
+static free_fn real_free;
+static unsigned long long wrapped, fetches, unwinds;
+static char fetched[600];
+
+static void maybe_unwind(void) {
+  if (strstr(mode, "unw")) {
+    void *frames[12];
+    unwinds += unw_backtrace(frames, 12) > 0;
+  }
+}
+static CUresult wrap_alloc_async(CUdeviceptr *p, size_t n, CUstream s) {
+  CUresult rc = real_alloc_async(p, n, s);
+  __atomic_add_fetch(&wrapped, 1, __ATOMIC_RELAXED);
+  maybe_unwind();
+  return rc;
+}
+static CUresult wrap_free_async(CUdeviceptr p, CUstream s) {
+  maybe_unwind();
+  __atomic_add_fetch(&wrapped, 1, __ATOMIC_RELAXED);
+  return real_free_async(p, s);
+}
+static CUresult wrap_alloc(CUdeviceptr *p, size_t n) {
+  CUresult rc = real_alloc(p, n);
+  __atomic_add_fetch(&wrapped, 1, __ATOMIC_RELAXED);
+  maybe_unwind();
+  return rc;
+}
+static CUresult wrap_free(CUdeviceptr p) {
+  maybe_unwind();
+  __atomic_add_fetch(&wrapped, 1, __ATOMIC_RELAXED);
+  return real_free(p);
+}
+
+static void on_fetch(const char *symbol, void **pfn, int version) {
+  fetches++;
+  if (strlen(fetched) + strlen(symbol) + 2 < sizeof fetched && (strstr(symbol, "Alloc") || strstr(symbol, "Free"))) {
+    char v[16];
+    snprintf(v, sizeof v, "@%d ", version);
+    strcat(fetched, symbol);
+    strcat(fetched, v);
+  }
+  if (!pfn || !*pfn)
+    return;
+  if (!strcmp(symbol, "cuMemAllocAsync") && *pfn != (void *)wrap_alloc_async) {
+    real_alloc_async = (alloc_async_fn)*pfn;
+    *pfn = (void *)wrap_alloc_async;
+  } else if (!strcmp(symbol, "cuMemFreeAsync") && *pfn != (void *)wrap_free_async) {
+    real_free_async = (free_async_fn)*pfn;
+    *pfn = (void *)wrap_free_async;
+  } else if (!strcmp(symbol, "cuMemAlloc") && version >= 3020 && *pfn != (void *)wrap_alloc) {
+    real_alloc = (alloc_fn)*pfn;
+    *pfn = (void *)wrap_alloc;
+  } else if (!strcmp(symbol, "cuMemFree") && version >= 3020 && *pfn != (void *)wrap_free) {
+    real_free = (free_fn)*pfn;
+    *pfn = (void *)wrap_free;
+  }
+}
+
 static void CUPTIAPI on_api(void *ud, CUpti_CallbackDomain d, CUpti_CallbackId id, const void *info) {
   (void)ud;
-  (void)id;
   const CUpti_CallbackData *cb = info;
+  if (d == CUPTI_CB_DOMAIN_DRIVER_API && cb->callbackSite == CUPTI_API_EXIT &&
+      (id == CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2 || id == CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress)) {
+    const cuGetProcAddress_params *p = cb->functionParams; /* v2 starts the same way */
+    if (*(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
+      on_fetch(p->symbol, p->pfn, p->cudaVersion);
+    return;
+  }
   counts[d == CUPTI_CB_DOMAIN_RUNTIME_API][cb->callbackSite == CUPTI_API_EXIT]++;
-  if (strstr(mode, "unw") && cb->callbackSite == CUPTI_API_EXIT) {
+  if (strstr(mode, "unw") && !strstr(mode, "gpa") && cb->callbackSite == CUPTI_API_EXIT) {
     void *frames[12];
     unw_backtrace(frames, 12);
   }
@@ -58,6 +130,9 @@ static void CUPTIAPI got_buffer(CUcontext c, uint32_t s, uint8_t *buf, size_t si
 static void at_exit(void) {
   if (strstr(mode, "act"))
     cuptiActivityFlushAll(1);
+  if (strstr(mode, "gpa"))
+    fprintf(stderr, "probe: %llu fetches, %llu wrapped calls, %llu unwinds; fetched: %s\n", fetches,
+            wrapped, unwinds, fetched);
   fprintf(stderr, "probe: mode=%s rt_enter=%llu rt_exit=%llu drv_enter=%llu drv_exit=%llu memory2=%llu\n",
           mode, counts[1][0], counts[1][1], counts[0][0], counts[0][1], records);
 }
@@ -87,6 +162,10 @@ int InitializeInjection(void) {
                               CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2};
     for (size_t i = 0; i < 4; i++)
       cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]);
+  }
+  if (strstr(mode, "gpa")) {
+    cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2);
+    cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress);
   }
   if (strstr(mode, "act")) {
     cuptiActivityRegisterCallbacks(want_buffer, got_buffer);
