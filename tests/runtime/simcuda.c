@@ -17,6 +17,7 @@
 #include <cupti.h>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,9 +144,6 @@ static cudaError_t device_free(void *ptr) {
 }
 
 /* The public, traced entry points are at the end of the file. */
-static cudaError_t sim_cudaMalloc(void **ptr, size_t size) {
-  return device_alloc(ptr, size);
-}
 static cudaError_t sim_cudaMallocManaged(void **ptr, size_t size, unsigned int flags) {
   (void)flags;
   cudaError_t rc = device_alloc(ptr, size);
@@ -180,9 +178,6 @@ cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t heig
   *pitch = (width + 511) / 512 * 512;
   return device_alloc(ptr, *pitch * height);
 }
-static cudaError_t sim_cudaFree(void *ptr) {
-  return device_free(ptr);
-}
 static cudaError_t sim_cudaFreeAsync(void *ptr, cudaStream_t stream) {
   (void)stream;
   for (int i = 0; i < nblocks; i++)
@@ -195,10 +190,6 @@ static cudaError_t sim_cudaFreeAsync(void *ptr, cudaStream_t stream) {
 static cudaError_t sim_cudaMallocHost(void **ptr, size_t size) {
   *ptr = malloc(size ? size : 1);
   return *ptr ? cudaSuccess : cudaErrorMemoryAllocation;
-}
-static cudaError_t sim_cudaHostAlloc(void **ptr, size_t size, unsigned int flags) {
-  (void)flags;
-  return sim_cudaMallocHost(ptr, size);
 }
 static cudaError_t sim_cudaFreeHost(void *ptr) {
   free(ptr);
@@ -445,65 +436,57 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr att
   return cudaSuccess;
 }
 
-/* the driver API, over the same simulated device */
-CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t size) {
-  void *p;
-  if (device_alloc(&p, size) != cudaSuccess)
-    return CUDA_ERROR_OUT_OF_MEMORY;
+/* The driver API, over the same simulated device. Every entry point is traced in CUPTI's driver
+ * domain (TRACED, below), and the runtime reaches them as cudart does: through pointers it
+ * fetches with cuGetProcAddress once the driver is initialised (entry_points). The sim's codes
+ * for success, invalid value and out of memory (0, 1, 2) are the same in both APIs. */
+static CUresult drv_mem_alloc(CUdeviceptr *dptr, size_t size) {
+  void *p = NULL;
+  cudaError_t rc = device_alloc(&p, size);
   *dptr = (CUdeviceptr)(uintptr_t)p;
-  return CUDA_SUCCESS;
+  return (CUresult)rc;
 }
-CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned int flags) {
-  (void)flags;
-  return cuMemAlloc_v2(dptr, size);
+static CUresult drv_mem_free(CUdeviceptr dptr) {
+  return (CUresult)device_free((void *)(uintptr_t)dptr);
 }
-CUresult cuMemFree_v2(CUdeviceptr dptr) {
-  return device_free((void *)(uintptr_t)dptr) == cudaSuccess ? CUDA_SUCCESS
-                                                             : CUDA_ERROR_INVALID_VALUE;
+static CUresult drv_mem_alloc_managed(CUdeviceptr *dptr, size_t size, unsigned int flags) {
+  void *p = NULL;
+  cudaError_t rc = sim_cudaMallocManaged(&p, size, flags);
+  *dptr = (CUdeviceptr)(uintptr_t)p;
+  return (CUresult)rc;
 }
-CUresult cuMemAllocHost_v2(void **pp, size_t size) {
-  *pp = malloc(size ? size : 1);
-  return *pp ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+static CUresult drv_mem_alloc_host(void **pp, size_t size) {
+  return (CUresult)sim_cudaMallocHost(pp, size);
 }
-CUresult cuMemFreeHost(void *p) {
-  free(p);
-  return CUDA_SUCCESS;
+static CUresult drv_mem_free_host(void *p) {
+  return (CUresult)sim_cudaFreeHost(p);
 }
-
-CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height,
-                            unsigned int elem) {
+static CUresult drv_mem_alloc_pitch(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height,
+                                    unsigned int elem) {
   (void)elem;
   *pitch = (width + 511) / 512 * 512;
-  return cuMemAlloc_v2(dptr, *pitch * height);
+  return drv_mem_alloc(dptr, *pitch * height);
 }
-CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream stream) {
-  (void)stream;
-  return cuMemAlloc_v2(dptr, size);
+static CUresult drv_mem_alloc_async(CUdeviceptr *dptr, size_t size, CUstream stream) {
+  void *p = NULL;
+  cudaError_t rc = sim_cudaMallocAsync(&p, size, (cudaStream_t)stream);
+  *dptr = (CUdeviceptr)(uintptr_t)p;
+  return (CUresult)rc;
 }
-CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t size, CUmemoryPool pool,
-                                 CUstream stream) {
-  (void)pool;
-  return cuMemAllocAsync(dptr, size, stream);
-}
-CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream stream) {
-  (void)stream;
-  return cuMemFree_v2(dptr);
-}
-CUresult cuMemHostAlloc(void **pp, size_t size, unsigned int flags) {
-  (void)flags;
-  return cuMemAllocHost_v2(pp, size);
+static CUresult drv_mem_free_async(CUdeviceptr dptr, CUstream stream) {
+  return (CUresult)sim_cudaFreeAsync((void *)(uintptr_t)dptr, (cudaStream_t)stream);
 }
 /* physical allocation handles: numbered from 1, never reused */
 static unsigned long long next_handle = 1;
-CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
-                     const CUmemAllocationProp *prop, unsigned long long flags) {
+static CUresult drv_mem_create(CUmemGenericAllocationHandle *handle, size_t size,
+                               const CUmemAllocationProp *prop, unsigned long long flags) {
   (void)size;
   (void)prop;
   (void)flags;
   *handle = __atomic_fetch_add(&next_handle, 1, __ATOMIC_RELAXED);
   return CUDA_SUCCESS;
 }
-CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
+static CUresult drv_mem_release(CUmemGenericAllocationHandle handle) {
   return handle && handle < next_handle ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
@@ -595,37 +578,200 @@ static void inject(void) {
 #define RUNTIME_CALL(name, id, ptype, call, ...)                                                   \
   TRACED(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##id, name, ptype, cudaError_t,     \
          call, __VA_ARGS__)
+#define DRIVER_CALL(name, call, ...)                                                               \
+  TRACED(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##name, #name, name##_params,         \
+         CUresult, call, __VA_ARGS__)
+
+/* the driver's exported entry points */
+static CUresult traced_cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
+  DRIVER_CALL(cuMemAlloc_v2, drv_mem_alloc(dptr, bytesize), dptr, bytesize);
+}
+static CUresult traced_cuMemFree_v2(CUdeviceptr dptr) {
+  DRIVER_CALL(cuMemFree_v2, drv_mem_free(dptr), dptr);
+}
+static CUresult traced_cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags) {
+  DRIVER_CALL(cuMemAllocManaged, drv_mem_alloc_managed(dptr, bytesize, flags), dptr, bytesize,
+              flags);
+}
+static CUresult traced_cuMemAllocHost_v2(void **pp, size_t bytesize) {
+  DRIVER_CALL(cuMemAllocHost_v2, drv_mem_alloc_host(pp, bytesize), pp, bytesize);
+}
+static CUresult traced_cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags) {
+  DRIVER_CALL(cuMemHostAlloc, drv_mem_alloc_host(pp, bytesize), pp, bytesize, flags);
+}
+static CUresult traced_cuMemFreeHost(void *p) {
+  DRIVER_CALL(cuMemFreeHost, drv_mem_free_host(p), p);
+}
+static CUresult traced_cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width,
+                                          size_t height, unsigned int elem) {
+  DRIVER_CALL(cuMemAllocPitch_v2, drv_mem_alloc_pitch(dptr, pitch, width, height, elem), dptr,
+              pitch, width, height, elem);
+}
+static CUresult traced_cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream stream) {
+  DRIVER_CALL(cuMemAllocAsync, drv_mem_alloc_async(dptr, bytesize, stream), dptr, bytesize, stream);
+}
+static CUresult traced_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
+                                               CUmemoryPool pool, CUstream stream) {
+  DRIVER_CALL(cuMemAllocFromPoolAsync, drv_mem_alloc_async(dptr, bytesize, stream), dptr, bytesize,
+              pool, stream);
+}
+static CUresult traced_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream) {
+  DRIVER_CALL(cuMemFreeAsync, drv_mem_free_async(dptr, stream), dptr, stream);
+}
+static CUresult traced_cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
+                                   const CUmemAllocationProp *prop, unsigned long long flags) {
+  DRIVER_CALL(cuMemCreate, drv_mem_create(handle, size, prop, flags), handle, size, prop, flags);
+}
+static CUresult traced_cuMemRelease(CUmemGenericAllocationHandle handle) {
+  DRIVER_CALL(cuMemRelease, drv_mem_release(handle), handle);
+}
+
+/* What cuGetProcAddress answers: the entry point under its base name, for CUDA >= version. */
+static const struct {
+  const char *symbol;
+  int version;
+  void *entry;
+} procs[] = {
+    {"cuMemAlloc", 3020, (void *)traced_cuMemAlloc_v2},
+    {"cuMemFree", 3020, (void *)traced_cuMemFree_v2},
+    {"cuMemAllocManaged", 6000, (void *)traced_cuMemAllocManaged},
+    {"cuMemAllocHost", 3020, (void *)traced_cuMemAllocHost_v2},
+    {"cuMemHostAlloc", 2020, (void *)traced_cuMemHostAlloc},
+    {"cuMemFreeHost", 2000, (void *)traced_cuMemFreeHost},
+    {"cuMemAllocPitch", 3020, (void *)traced_cuMemAllocPitch_v2},
+    {"cuMemAllocAsync", 11020, (void *)traced_cuMemAllocAsync},
+    {"cuMemAllocFromPoolAsync", 11020, (void *)traced_cuMemAllocFromPoolAsync},
+    {"cuMemFreeAsync", 11020, (void *)traced_cuMemFreeAsync},
+    {"cuMemCreate", 10020, (void *)traced_cuMemCreate},
+    {"cuMemRelease", 10020, (void *)traced_cuMemRelease},
+};
+static CUresult find_proc(const char *symbol, void **pfn, int version) {
+  for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++)
+    if (strcmp(procs[i].symbol, symbol) == 0 && version >= procs[i].version) {
+      *pfn = procs[i].entry;
+      return CUDA_SUCCESS;
+    }
+  *pfn = NULL;
+  return CUDA_ERROR_NOT_FOUND;
+}
+CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
+                             CUdriverProcAddressQueryResult *symbolStatus) {
+  if (symbolStatus)
+    *symbolStatus = CU_GET_PROC_ADDRESS_SUCCESS;
+  DRIVER_CALL(cuGetProcAddress_v2, find_proc(symbol, pfn, cudaVersion), symbol, pfn, cudaVersion,
+              flags, symbolStatus);
+}
+
+CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t size) {
+  return traced_cuMemAlloc_v2(dptr, size);
+}
+CUresult cuMemFree_v2(CUdeviceptr dptr) {
+  return traced_cuMemFree_v2(dptr);
+}
+CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned int flags) {
+  return traced_cuMemAllocManaged(dptr, size, flags);
+}
+CUresult cuMemAllocHost_v2(void **pp, size_t size) {
+  return traced_cuMemAllocHost_v2(pp, size);
+}
+CUresult cuMemHostAlloc(void **pp, size_t size, unsigned int flags) {
+  return traced_cuMemHostAlloc(pp, size, flags);
+}
+CUresult cuMemFreeHost(void *p) {
+  return traced_cuMemFreeHost(p);
+}
+CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height,
+                            unsigned int elem) {
+  return traced_cuMemAllocPitch_v2(dptr, pitch, width, height, elem);
+}
+CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream stream) {
+  return traced_cuMemAllocAsync(dptr, size, stream);
+}
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t size, CUmemoryPool pool,
+                                 CUstream stream) {
+  return traced_cuMemAllocFromPoolAsync(dptr, size, pool, stream);
+}
+CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream stream) {
+  return traced_cuMemFreeAsync(dptr, stream);
+}
+CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
+                     const CUmemAllocationProp *prop, unsigned long long flags) {
+  return traced_cuMemCreate(handle, size, prop, flags);
+}
+CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
+  return traced_cuMemRelease(handle);
+}
+
+/* The runtime's view of the driver: fetched once, after the injection library is in, so that it
+ * sees the fetches (as with cudart, whose entry points come from cuGetProcAddress). */
+static struct {
+  CUresult (*mem_alloc)(CUdeviceptr *, size_t);
+  CUresult (*mem_free)(CUdeviceptr);
+  CUresult (*mem_alloc_managed)(CUdeviceptr *, size_t, unsigned int);
+  CUresult (*mem_alloc_host)(void **, size_t);
+  CUresult (*host_alloc)(void **, size_t, unsigned int);
+  CUresult (*free_host)(void *);
+  CUresult (*mem_alloc_async)(CUdeviceptr *, size_t, CUstream);
+  CUresult (*mem_free_async)(CUdeviceptr, CUstream);
+} entry;
+static pthread_once_t entry_once = PTHREAD_ONCE_INIT;
+
+static void fetch_entry_points(void) {
+  pthread_once(&inject_once, inject);
+  static const struct {
+    const char *symbol;
+    size_t offset;
+  } wanted[] = {
+      {"cuMemAlloc", offsetof(__typeof__(entry), mem_alloc)},
+      {"cuMemFree", offsetof(__typeof__(entry), mem_free)},
+      {"cuMemAllocManaged", offsetof(__typeof__(entry), mem_alloc_managed)},
+      {"cuMemAllocHost", offsetof(__typeof__(entry), mem_alloc_host)},
+      {"cuMemHostAlloc", offsetof(__typeof__(entry), host_alloc)},
+      {"cuMemFreeHost", offsetof(__typeof__(entry), free_host)},
+      {"cuMemAllocAsync", offsetof(__typeof__(entry), mem_alloc_async)},
+      {"cuMemFreeAsync", offsetof(__typeof__(entry), mem_free_async)},
+  };
+  for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+    cuGetProcAddress_v2(wanted[i].symbol, (void **)((char *)&entry + wanted[i].offset), 12000, 0,
+                        NULL);
+}
+#define DRIVER(fn) (pthread_once(&entry_once, fetch_entry_points), entry.fn)
 
 cudaError_t cudaMalloc(void **ptr, size_t size) {
-  RUNTIME_CALL("cudaMalloc", cudaMalloc_v3020, cudaMalloc_v3020_params, sim_cudaMalloc(ptr, size),
-               ptr, size);
+  RUNTIME_CALL("cudaMalloc", cudaMalloc_v3020, cudaMalloc_v3020_params,
+               (cudaError_t)DRIVER(mem_alloc)((CUdeviceptr *)ptr, size), ptr, size);
 }
 cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags) {
   RUNTIME_CALL("cudaMallocManaged", cudaMallocManaged_v6000, cudaMallocManaged_v6000_params,
-               sim_cudaMallocManaged(ptr, size, flags), ptr, size, flags);
+               (cudaError_t)DRIVER(mem_alloc_managed)((CUdeviceptr *)ptr, size, flags), ptr, size,
+               flags);
 }
 cudaError_t cudaMallocAsync(void **ptr, size_t size, cudaStream_t stream) {
   RUNTIME_CALL("cudaMallocAsync", cudaMallocAsync_v11020, cudaMallocAsync_v11020_params,
-               sim_cudaMallocAsync(ptr, size, stream), ptr, size, stream);
+               (cudaError_t)DRIVER(mem_alloc_async)((CUdeviceptr *)ptr, size, (CUstream)stream),
+               ptr, size, stream);
 }
+/* as cudart does, freeing NULL asks nothing of the driver */
 cudaError_t cudaFree(void *ptr) {
-  RUNTIME_CALL("cudaFree", cudaFree_v3020, cudaFree_v3020_params, sim_cudaFree(ptr), ptr);
+  RUNTIME_CALL("cudaFree", cudaFree_v3020, cudaFree_v3020_params,
+               ptr ? (cudaError_t)DRIVER(mem_free)((CUdeviceptr)(uintptr_t)ptr) : cudaSuccess, ptr);
 }
 cudaError_t cudaFreeAsync(void *ptr, cudaStream_t stream) {
   RUNTIME_CALL("cudaFreeAsync", cudaFreeAsync_v11020, cudaFreeAsync_v11020_params,
-               sim_cudaFreeAsync(ptr, stream), ptr, stream);
+               (cudaError_t)DRIVER(mem_free_async)((CUdeviceptr)(uintptr_t)ptr, (CUstream)stream),
+               ptr, stream);
 }
 cudaError_t cudaMallocHost(void **ptr, size_t size) {
   RUNTIME_CALL("cudaMallocHost", cudaMallocHost_v3020, cudaMallocHost_v3020_params,
-               sim_cudaMallocHost(ptr, size), ptr, size);
+               (cudaError_t)DRIVER(mem_alloc_host)(ptr, size), ptr, size);
 }
 cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags) {
   RUNTIME_CALL("cudaHostAlloc", cudaHostAlloc_v3020, cudaHostAlloc_v3020_params,
-               sim_cudaHostAlloc(ptr, size, flags), ptr, size, flags);
+               (cudaError_t)DRIVER(host_alloc)(ptr, size, flags), ptr, size, flags);
 }
 cudaError_t cudaFreeHost(void *ptr) {
-  RUNTIME_CALL("cudaFreeHost", cudaFreeHost_v3020, cudaFreeHost_v3020_params, sim_cudaFreeHost(ptr),
-               ptr);
+  RUNTIME_CALL("cudaFreeHost", cudaFreeHost_v3020, cudaFreeHost_v3020_params,
+               (cudaError_t)DRIVER(free_host)(ptr), ptr);
 }
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
   RUNTIME_CALL("cudaMemcpy", cudaMemcpy_v3020, cudaMemcpy_v3020_params,
