@@ -80,7 +80,7 @@ GMEMRT_REAL_FOR_HOOKS(NOT_HERE)
 
 /* ---- which frames are CUDA's own ---- */
 
-enum { FRAME_UNKNOWN, FRAME_CUDA, FRAME_CALLER };
+enum { FRAME_UNKNOWN, FRAME_CUDA, FRAME_OWN, FRAME_CALLER };
 enum { CLASS_SLOTS = 8192 };
 static struct {
   uintptr_t pc;
@@ -101,9 +101,11 @@ static int classify_slow(uintptr_t pc) {
   const char *mod = sym.module ? strrchr(sym.module, '/') : NULL;
   mod = mod ? mod + 1 : sym.module;
   const char *fn = sym.function;
-  if (starts(mod, "libcuda") || starts(mod, "libcupti") || starts(mod, "libgmemrt") ||
-      starts(mod, "libnvidia") || starts(fn, "cuda") || starts(fn, "__cuda") ||
-      starts(fn, "_ZN6cudart") || starts(fn, "__cudart") || gmemrt_is_cuda_wrapper_name(fn) ||
+  if (starts(mod, "libgmemrt"))
+    return FRAME_OWN;
+  if (starts(mod, "libcuda") || starts(mod, "libcupti") || starts(mod, "libnvidia") ||
+      starts(fn, "cuda") || starts(fn, "__cuda") || starts(fn, "_ZN6cudart") ||
+      starts(fn, "__cudart") || gmemrt_is_cuda_wrapper_name(fn) ||
       (fn && fn[0] == 'c' && fn[1] == 'u' && fn[2] >= 'A' && fn[2] <= 'Z'))
     return FRAME_CUDA;
   return FRAME_CALLER;
@@ -133,16 +135,21 @@ static int classify(uintptr_t pc) {
 }
 
 /* The program's call into CUDA: the first frame that is not CUDA's own code. A short unwind
- * (libunwind's cached fast path) finds it in the usual case; a deep one only when needed. */
-static gmemrt_where caller(void) {
+ * (libunwind's cached fast path) finds it in the usual case; a deep one only when needed.
+ * *via_cuda says whether CUDA's code (the runtime) stood between the program and this library. */
+static gmemrt_where caller(int *via_cuda) {
+  *via_cuda = 0;
   if (!gmemrt_opt.caller_sites)
     return (gmemrt_where){.file = "(all callers)", .line = 0}; /* one site per API */
   void *frames[64];
   for (int depth = 12;; depth = 64) {
     int n = unw_backtrace(frames, depth);
-    for (int i = 1; i < n; i++)
-      if (classify((uintptr_t)frames[i]) == FRAME_CALLER)
+    for (int i = 1; i < n; i++) {
+      int kind = classify((uintptr_t)frames[i]);
+      if (kind == FRAME_CALLER)
         return (gmemrt_where){.pc = (uintptr_t)frames[i], .ret = (uintptr_t)frames[i]};
+      *via_cuda |= kind == FRAME_CUDA;
+    }
     if (n < depth || depth == 64)
       return (gmemrt_where){.pc = n > 1 ? (uintptr_t)frames[n - 1] : 1, .ret = 0};
   }
@@ -361,9 +368,118 @@ static const unsigned driver_ids[] = {DRV(cuMemAlloc_v2),
                                       DRV(cuMemFreeHost),
                                       DRV(cuMemRelease)};
 
-/* Per thread: the runtime call being handled (its driver calls are not counted again), and the
- * free whose record waits for the real call's result. */
-static __thread int runtime_depth, own_work;
+/* ---- the runtime's calls, handed over from callbacks to wrappers ----
+ * cudart, static or shared, fetches the driver's entry points with cuGetProcAddress, after the
+ * driver has loaded this library. The fetch's exit callback hands it a wrapper instead
+ * (offer_wrapper), so that a runtime call costs a direct call and a short unwind rather than
+ * four CUPTI dispatches (runtime and driver, entry and exit), which cost more than a
+ * cudaMallocAsync pair itself (BENCHMARKS.md). A runtime API keeps its callbacks until one of its
+ * calls has been seen to go through a wrapper, and loses them at that call's exit: a runtime that
+ * reaches the driver another way stays watched. The driver domain's callbacks stay on for
+ * programs calling the driver directly; inside a wrapper they return at once. */
+
+enum { WRAP_SLOTS = 4 }; /* distinct entry points under one name: legacy and per-thread stream */
+enum { NOT_NAMED = -1, NAMED_BY_MANY = -2 };
+typedef struct wrap {
+  const char *symbol; /* cuGetProcAddress's name for it */
+  int version;        /* the CUDA version from which that name means this signature */
+  unsigned id;        /* the driver callback id whose parameters the wrapper replays */
+  void *wrappers[WRAP_SLOTS];
+  void *real[WRAP_SLOTS];
+  int named_as; /* the runtime API seen calling it, NOT_NAMED or NAMED_BY_MANY */
+} wrap;
+
+enum { RT_IDS = CUPTI_RUNTIME_TRACE_CBID_SIZE };
+static unsigned char runtime_watched[RT_IDS]; /* callbacks on */
+static unsigned char handing_over[RT_IDS];    /* to be turned off at the call's exit */
+static signed char handed_to[RT_IDS];         /* the wrap index + 1 it was handed to */
+static pthread_mutex_t hand_lock = PTHREAD_MUTEX_INITIALIZER;
+
+enum { WRAP_COUNT = 10 };
+static wrap wraps[WRAP_COUNT];
+
+/* describe() of a runtime id for its name and family only: no parameters to read */
+static const uint64_t zero_params[16];
+
+static int same_api(unsigned a, unsigned b) {
+  call ca, cb;
+  return describe(CUPTI_CB_DOMAIN_RUNTIME_API, a, zero_params, &ca) &&
+         describe(CUPTI_CB_DOMAIN_RUNTIME_API, b, zero_params, &cb) && strcmp(ca.api, cb.api) == 0;
+}
+
+/* A driver call the runtime made for runtime API named_as: recorded under that API's name and
+ * family (cudaMallocAsync, freed by cudaFreeAsync), as the program wrote it. */
+static void name_after_runtime(call *c, int named_as) {
+  call rt;
+  if (named_as >= 0 &&
+      describe(CUPTI_CB_DOMAIN_RUNTIME_API, (unsigned)named_as, zero_params, &rt)) {
+    c->api = rt.api;
+    c->family = rt.family;
+    c->free_api = rt.free_api;
+  }
+}
+
+/* Every runtime API handed to wrap index: its callbacks back on (lock held). */
+static void give_back(size_t index) {
+  wraps[index].named_as = NAMED_BY_MANY;
+  for (unsigned r = 0; r < RT_IDS; r++)
+    if (handed_to[r] == (signed char)(index + 1)) {
+      handed_to[r] = 0;
+      handing_over[r] = 0;
+      if (!runtime_watched[r] && gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_RUNTIME_API, r, 1))
+        runtime_watched[r] = 1;
+    }
+}
+
+/* Runtime API runtime_id was seen calling wrap index. */
+static void learn(size_t index, unsigned runtime_id) {
+  wrap *w = &wraps[index];
+  int named = __atomic_load_n(&w->named_as, __ATOMIC_RELAXED);
+  if (named == (int)runtime_id || named == NAMED_BY_MANY || runtime_id >= RT_IDS)
+    return;
+  pthread_mutex_lock(&hand_lock);
+  if (w->named_as == NOT_NAMED ||
+      (w->named_as >= 0 && same_api((unsigned)w->named_as, runtime_id))) {
+    if (w->named_as == NOT_NAMED)
+      __atomic_store_n(&w->named_as, (int)runtime_id, __ATOMIC_RELAXED);
+    handed_to[runtime_id] = (signed char)(index + 1);
+    handing_over[runtime_id] = 1;
+  } else if (w->named_as >= 0) {
+    give_back(index); /* two runtime APIs share this driver function: callbacks name them */
+  }
+  pthread_mutex_unlock(&hand_lock);
+}
+
+static void hand_over_if_learned(unsigned runtime_id) {
+  if (runtime_id >= RT_IDS || !__atomic_load_n(&handing_over[runtime_id], __ATOMIC_RELAXED))
+    return;
+  pthread_mutex_lock(&hand_lock);
+  if (handing_over[runtime_id] && runtime_watched[runtime_id]) {
+    handing_over[runtime_id] = 0;
+    __atomic_store_n(&runtime_watched[runtime_id], 0, __ATOMIC_RELAXED);
+    gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_id, 0);
+    call c;
+    describe(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_id, zero_params, &c);
+    int known = 0;
+    for (int i = 0; i < gmemrt_attach.nhanded_over; i++)
+      known |= strcmp(gmemrt_attach.handed_over[i], c.api) == 0;
+    if (!known && gmemrt_attach.nhanded_over < MAX_HANDED_OVER)
+      gmemrt_attach.handed_over[gmemrt_attach.nhanded_over++] = c.api;
+  }
+  pthread_mutex_unlock(&hand_lock);
+}
+
+static void offer_wrapper(const char *symbol, void **pfn, int version);
+
+gmemrt_attach_facts gmemrt_attach;
+
+/* Per thread: the runtime call being handled (its driver calls are not counted again), a call
+ * a wrapper (below) is handling, and the free whose record waits for the real call's result. */
+static __thread int runtime_depth, own_work, in_wrapper;
+static __thread struct {
+  unsigned id;
+  const void *params;
+} runtime_call;
 static __thread struct {
   int site, was_live;
   struct live_entry saved;
@@ -372,30 +488,22 @@ static __thread struct {
 static int step_domain = -1;
 static unsigned step_id;
 
-static void on_api(void *data, int domain, unsigned id, const void *info) {
-  (void)data;
-  const CUpti_CallbackData *cb = info;
-  if (own_work || !gmemrt_hooks_enabled())
-    return;
-  if (domain == step_domain && id == step_id) {
-    if (cb->callbackSite == CUPTI_API_EXIT) {
-      own_work++;
-      gmemrt_step();
-      own_work--;
-    }
-    return;
-  }
-  int runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
-  if (!runtime && runtime_depth > 0)
-    return; /* the runtime call's own use of the driver */
+/* One traced call, entered or returned from, as CUPTI reports it or a wrapper replays it.
+ * named_as >= 0: a driver call the runtime makes for that runtime API, recorded under the
+ * runtime API's name when the stack shows the runtime in between (always, with named_always). */
+static void traced_call(int runtime, unsigned id, int exit, const void *params, int rc,
+                        int named_as, int named_always) {
   call c;
-  if (!describe(domain, id, cb->functionParams, &c))
+  if (!describe(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, id, params, &c))
     return;
   own_work++;
-  if (cb->callbackSite == CUPTI_API_ENTER) {
+  int via_cuda;
+  gmemrt_where w;
+  if (!exit) {
     runtime_depth += runtime;
     if (c.kind == CALL_FREE) {
-      gmemrt_where w = caller();
+      w = caller(&via_cuda);
+      name_after_runtime(&c, via_cuda || named_always ? named_as : NOT_NAMED);
       gmemrt_before_free(&w, c.api, c.free_api, c.ptr, &pending.site, &pending.was_live,
                          &pending.saved, &pending.t0);
     } else {
@@ -403,13 +511,11 @@ static void on_api(void *data, int domain, unsigned id, const void *info) {
     }
   } else {
     runtime_depth -= runtime && runtime_depth > 0;
-    int rc = runtime ? (int)*(const cudaError_t *)cb->functionReturnValue
-                     : (int)*(const CUresult *)cb->functionReturnValue;
     gmemrt_after_cuda_call();
     if (c.kind == CALL_FREE) {
       gmemrt_after_free(pending.site, pending.was_live, &pending.saved, rc == 0, pending.t0);
     } else if (c.kind == CALL_COPY) {
-      gmemrt_where w = caller();
+      w = caller(&via_cuda);
       uint64_t ns = gmemrt_now_ns() - pending.t0;
       pthread_mutex_lock(&gmemrt.lock);
       gmemrt_record_copy(gmemrt_site_for(&w, c.api, -1), c.size, ns);
@@ -422,12 +528,163 @@ static void on_api(void *data, int domain, unsigned id, const void *info) {
               : c.out_h ? (void *)(uintptr_t)*c.out_h
                         : NULL;
       uint64_t size = rc == 0 && c.pitch ? (uint64_t)*c.pitch * c.height : c.size;
-      gmemrt_where w = caller();
+      w = caller(&via_cuda);
+      name_after_runtime(&c, via_cuda || named_always ? named_as : NOT_NAMED);
       /* both APIs say out of memory with the value 2 */
       gmemrt_after_alloc(&w, c.api, c.family, rc == 0, rc == 2, ptr, size, pending.t0);
     }
   }
   own_work--;
+}
+
+static void on_api(void *data, int domain, unsigned id, const void *info) {
+  (void)data;
+  const CUpti_CallbackData *cb = info;
+  if (own_work || !gmemrt_hooks_enabled())
+    return;
+  int exit = cb->callbackSite == CUPTI_API_EXIT;
+  if (domain == step_domain && id == step_id) {
+    if (exit) {
+      own_work++;
+      gmemrt_step();
+      own_work--;
+    }
+    return;
+  }
+  int runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+  if (!runtime && (id == DRV(cuGetProcAddress_v2) || id == DRV(cuGetProcAddress))) {
+    const void *params = cb->functionParams; /* _v2's parameters begin with the same fields */
+    if (exit && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
+      offer_wrapper(P(cuGetProcAddress)->symbol, P(cuGetProcAddress)->pfn,
+                    P(cuGetProcAddress)->cudaVersion);
+    return;
+  }
+  if (!runtime && (runtime_depth > 0 || in_wrapper))
+    return; /* the runtime call's own use of the driver, or a wrapper's real call */
+  if (runtime && exit && runtime_call.id != id)
+    return; /* its callbacks came back on while it ran: a wrapper recorded it */
+  if (runtime && !exit) {
+    runtime_call.id = id;
+    runtime_call.params = cb->functionParams;
+  }
+  int rc = runtime ? (int)*(const cudaError_t *)cb->functionReturnValue
+                   : (int)*(const CUresult *)cb->functionReturnValue;
+  traced_call(runtime, id, exit, cb->functionParams, rc, NOT_NAMED, 0);
+  if (runtime && exit) {
+    runtime_call.id = 0;
+    hand_over_if_learned(id);
+  }
+}
+
+/* What a wrapper does around the real call: leave it to the runtime API's callbacks, record it
+ * itself, or finish a runtime call whose callbacks were turned off after it entered. */
+enum { WRAP_PASS, WRAP_WATCH, WRAP_FINISH };
+
+static int wrap_enter(size_t index, const void *params) {
+  if (own_work || !gmemrt_hooks_enabled())
+    return WRAP_PASS;
+  if (runtime_depth > 0) {
+    unsigned id = runtime_call.id;
+    if (id < RT_IDS && __atomic_load_n(&runtime_watched[id], __ATOMIC_RELAXED)) {
+      learn(index, id);
+      return WRAP_PASS;
+    }
+    return WRAP_FINISH;
+  }
+  in_wrapper++;
+  __atomic_add_fetch(&gmemrt_attach.wrapper_calls, 1, __ATOMIC_RELAXED);
+  traced_call(0, wraps[index].id, 0, params, 0,
+              __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0);
+  return WRAP_WATCH;
+}
+
+static void wrap_exit(size_t index, int how, const void *params, CUresult rc) {
+  if (how == WRAP_WATCH) {
+    in_wrapper--;
+    traced_call(0, wraps[index].id, 1, params, (int)rc,
+                __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0);
+  } else if (how == WRAP_FINISH) {
+    /* the runtime's entry was recorded; the result is the driver's (the runtime has not yet
+     * written its own outputs) */
+    int named = (int)runtime_call.id;
+    runtime_call.id = 0;
+    runtime_depth--;
+    traced_call(0, wraps[index].id, 1, params, (int)rc, named, 1);
+  }
+}
+
+#define WRAPPER(index, fn, slot, params, args)                                                     \
+  static CUresult fn##_##slot params {                                                             \
+    fn##_params replayed = {GMEMRT_UNPAREN args};                                                  \
+    int how = wrap_enter(index, &replayed);                                                        \
+    CUresult rc = ((CUresult(*) params)wraps[index].real[slot])(GMEMRT_UNPAREN args);              \
+    wrap_exit(index, how, &replayed, rc);                                                          \
+    return rc;                                                                                     \
+  }
+#define WRAPPERS(index, fn, params, args)                                                          \
+  WRAPPER(index, fn, 0, params, args)                                                              \
+  WRAPPER(index, fn, 1, params, args)                                                              \
+  WRAPPER(index, fn, 2, params, args)                                                              \
+  WRAPPER(index, fn, 3, params, args)
+#define WRAP(fn, symbol, version)                                                                  \
+  { symbol, version, DRV(fn), {fn##_0, fn##_1, fn##_2, fn##_3}, {0}, NOT_NAMED }
+
+WRAPPERS(0, cuMemAlloc_v2, (CUdeviceptr * dptr, size_t bytesize), (dptr, bytesize))
+WRAPPERS(1, cuMemFree_v2, (CUdeviceptr dptr), (dptr))
+WRAPPERS(2, cuMemAllocAsync, (CUdeviceptr * dptr, size_t bytesize, CUstream hStream),
+         (dptr, bytesize, hStream))
+WRAPPERS(3, cuMemFreeAsync, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream))
+WRAPPERS(4, cuMemAllocFromPoolAsync,
+         (CUdeviceptr * dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream),
+         (dptr, bytesize, pool, hStream))
+WRAPPERS(5, cuMemAllocManaged, (CUdeviceptr * dptr, size_t bytesize, unsigned int flags),
+         (dptr, bytesize, flags))
+WRAPPERS(6, cuMemAllocHost_v2, (void **pp, size_t bytesize), (pp, bytesize))
+WRAPPERS(7, cuMemHostAlloc, (void **pp, size_t bytesize, unsigned int Flags), (pp, bytesize, Flags))
+WRAPPERS(8, cuMemFreeHost, (void *p), (p))
+WRAPPERS(9, cuMemAllocPitch_v2,
+         (CUdeviceptr * dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
+          unsigned int ElementSizeBytes),
+         (dptr, pPitch, WidthInBytes, Height, ElementSizeBytes))
+
+static wrap wraps[WRAP_COUNT] = {
+    WRAP(cuMemAlloc_v2, "cuMemAlloc", 3020),
+    WRAP(cuMemFree_v2, "cuMemFree", 3020),
+    WRAP(cuMemAllocAsync, "cuMemAllocAsync", 11020),
+    WRAP(cuMemFreeAsync, "cuMemFreeAsync", 11020),
+    WRAP(cuMemAllocFromPoolAsync, "cuMemAllocFromPoolAsync", 11020),
+    WRAP(cuMemAllocManaged, "cuMemAllocManaged", 6000),
+    WRAP(cuMemAllocHost_v2, "cuMemAllocHost", 3020),
+    WRAP(cuMemHostAlloc, "cuMemHostAlloc", 2020),
+    WRAP(cuMemFreeHost, "cuMemFreeHost", 2000),
+    WRAP(cuMemAllocPitch_v2, "cuMemAllocPitch", 3020),
+};
+
+/* A fetch of a driver entry point: hand back the wrapper of that real function, taking a free
+ * slot for a function not seen before. With no slot left, no runtime API is left to wrappers
+ * of that name. */
+static void offer_wrapper(const char *symbol, void **pfn, int version) {
+  if (!gmemrt_opt.entry_wrappers || !symbol || !pfn || !*pfn)
+    return;
+  for (size_t i = 0; i < WRAP_COUNT; i++) {
+    wrap *w = &wraps[i];
+    if (strcmp(symbol, w->symbol) != 0 || version < w->version)
+      continue;
+    pthread_mutex_lock(&hand_lock);
+    size_t slot = 0;
+    while (slot < WRAP_SLOTS && w->real[slot] && w->real[slot] != *pfn && w->wrappers[slot] != *pfn)
+      slot++;
+    if (slot == WRAP_SLOTS) {
+      give_back(i);
+    } else if (w->wrappers[slot] != *pfn) {
+      if (!w->real[slot])
+        __atomic_store_n(&w->real[slot], *pfn, __ATOMIC_RELEASE);
+      *pfn = w->wrappers[slot];
+      gmemrt_attach.entry_points_wrapped++;
+    }
+    pthread_mutex_unlock(&hand_lock);
+    return;
+  }
 }
 
 /* GMEMRT_STEP_API=cudaDeviceSynchronize (say): each return from that CUDA function is a step. */
@@ -447,7 +704,7 @@ static void find_step_api(void) {
       /* "cudaDeviceSynchronize_v3020" answers to "cudaDeviceSynchronize" */
       if (cb_name && strncmp(cb_name, name, len) == 0 &&
           (cb_name[len] == 0 || (cb_name[len] == '_' && cb_name[len + 1] == 'v'))) {
-        if (gmemrt_cupti_enable_callback(domains[d].domain, id)) {
+        if (gmemrt_cupti_enable_callback(domains[d].domain, id, 1)) {
           step_domain = domains[d].domain;
           step_id = id;
           return;
@@ -483,9 +740,16 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
   gmemrt_cupti_api_callback = on_api;
   int ok = 1;
   for (size_t i = 0; i < sizeof runtime_ids / sizeof runtime_ids[0]; i++)
-    ok &= gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_ids[i]);
+    if (gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_ids[i], 1))
+      runtime_watched[runtime_ids[i]] = 1;
+    else
+      ok = 0;
   for (size_t i = 0; i < sizeof driver_ids / sizeof driver_ids[0]; i++)
-    ok &= gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_DRIVER_API, driver_ids[i]);
+    ok &= gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_DRIVER_API, driver_ids[i], 1);
+  if (gmemrt_opt.entry_wrappers) {
+    gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_DRIVER_API, DRV(cuGetProcAddress_v2), 1);
+    gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_DRIVER_API, DRV(cuGetProcAddress), 1);
+  }
   if (!ok)
     gmemrt_warn("CUPTI refused some API callbacks; those calls are not recorded");
   find_step_api();

@@ -26,6 +26,7 @@ typedef struct gmemrt_options {
   const char *nvml_library;  /* GMEMRT_NVML_LIBRARY */
   const char *step_api;      /* GMEMRT_STEP_API (injected runtime) */
   int caller_sites;          /* GMEMRT_CALLER_SITES (injected runtime) */
+  int entry_wrappers;        /* GMEMRT_ENTRY_WRAPPERS (injected runtime) */
 } gmemrt_options;
 
 extern gmemrt_options gmemrt_opt;
@@ -227,6 +228,17 @@ typedef struct gmemrt_state {
 
 extern gmemrt_state gmemrt;
 
+/* How the injected runtime (gmemrun) sees the program's calls, for runtime.attach: CUDA runtime
+ * APIs handed over from CUPTI callbacks to wrapped driver entry points (inject.c). */
+enum { MAX_HANDED_OVER = 32 };
+typedef struct gmemrt_attach_facts {
+  uint64_t entry_points_wrapped; /* fetches of a driver entry point answered with a wrapper */
+  uint64_t wrapper_calls;        /* calls a wrapper recorded */
+  const char *handed_over[MAX_HANDED_OVER];
+  int nhanded_over;
+} gmemrt_attach_facts;
+extern gmemrt_attach_facts gmemrt_attach;
+
 static inline gmemrt_site *gmemrt_site_at(size_t i) {
   return &gmemrt.site_chunks[i / SITE_CHUNK][i % SITE_CHUNK];
 }
@@ -326,7 +338,7 @@ const char *gmemrt_um_reason(void);
 /* The process's one CUPTI subscription, shared with the injected runtime's API callbacks. */
 extern void (*gmemrt_cupti_api_callback)(void *, int, unsigned, const void *);
 int gmemrt_cupti_subscribed(void);
-int gmemrt_cupti_enable_callback(int domain, unsigned id);
+int gmemrt_cupti_enable_callback(int domain, unsigned id, int on);
 const char *gmemrt_cupti_callback_name(int domain, unsigned id);
 
 /* ---- stream-ordered pools (pools.c) ---- */

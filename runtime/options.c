@@ -19,6 +19,7 @@ gmemrt_options gmemrt_opt = {
     .cupti_library = "libcupti.so.13",
     .nvml_ms = 100,
     .caller_sites = 1,
+    .entry_wrappers = 1,
     .nvml_library = "libnvidia-ml.so.1",
 };
 
@@ -51,6 +52,8 @@ static const struct option_def {
     {"GMEMRT_NVML_MS", OPT_INT, &gmemrt_opt.nvml_ms, 1, 60000, "NVML sampling interval"},
     {"GMEMRT_CALLER_SITES", OPT_BOOL, &gmemrt_opt.caller_sites, 0, 1,
      "gmemrun: find each call's site by unwinding to its caller (0: one site per API, cheaper)"},
+    {"GMEMRT_ENTRY_WRAPPERS", OPT_BOOL, &gmemrt_opt.entry_wrappers, 0, 1,
+     "gmemrun: hand the CUDA runtime wrapped driver entry points (0: CUPTI callbacks only)"},
     {"GMEMRT_STEP_API", OPT_STRING, &gmemrt_opt.step_api, 0, 0,
      "gmemrun: a step ends at each return from this CUDA function"},
     {"GMEMRT_NVML_LIBRARY", OPT_STRING, &gmemrt_opt.nvml_library, 0, 0, "the NVML library to load"},

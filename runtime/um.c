@@ -110,9 +110,10 @@ int gmemrt_cupti_subscribed(void) {
   return loaded;
 }
 
-int gmemrt_cupti_enable_callback(int domain, unsigned id) {
+int gmemrt_cupti_enable_callback(int domain, unsigned id, int on) {
   return loaded && cupti.enable_callback &&
-         cupti.enable_callback(1, subscriber, (CUpti_CallbackDomain)domain, id) == CUPTI_SUCCESS;
+         cupti.enable_callback(on ? 1 : 0, subscriber, (CUpti_CallbackDomain)domain, id) ==
+             CUPTI_SUCCESS;
 }
 
 const char *gmemrt_cupti_callback_name(int domain, unsigned id) {

@@ -414,6 +414,21 @@ static json_t *build(const char *reason) {
   json_t *rt = json_object();
   json_object_set_new(rt, "live_table_bytes", u64(gmemrt.live_cap * sizeof(*gmemrt.live)));
   json_object_set_new(rt, "stack_depth", json_integer(gmemrt_opt.stack_depth));
+  json_t *attach = json_object();
+#if defined(GMEMRT_INJECT)
+  json_object_set_new(attach, "way", str("injection"));
+  json_object_set_new(attach, "entry_points_wrapped", u64(gmemrt_attach.entry_points_wrapped));
+  json_object_set_new(attach, "wrapper_calls", u64(gmemrt_attach.wrapper_calls));
+  json_t *handed = json_array();
+  for (int i = 0; i < gmemrt_attach.nhanded_over; i++)
+    json_array_append_new(handed, str(gmemrt_attach.handed_over[i]));
+  json_object_set_new(attach, "apis_on_wrappers", handed);
+#elif defined(GMEMRT_PRELOAD)
+  json_object_set_new(attach, "way", str("preload"));
+#else
+  json_object_set_new(attach, "way", str("source"));
+#endif
+  json_object_set_new(rt, "attach", attach);
   json_object_set_new(root, "runtime", rt);
   return root;
 }

@@ -398,6 +398,63 @@ def inject_nodebug(gmemrun, app):
           in proc.stderr, proc.stderr)
 
 
+def handover(gmemrun, app, source):
+    """gmemrun -- inject_app: each runtime API goes over from CUPTI callbacks to the wrapped
+    driver entry point the simulated cudart fetched, after one call; the telemetry is the same
+    as with callbacks only (GMEMRT_ENTRY_WRAPPERS=0), threads racing the hand-over included."""
+    lines = {}
+    for number, text in enumerate(open(source), 1):
+        if "// @" in text:
+            lines[text.split("// @")[1].split(":")[0].split()[0]] = number
+    runs = {}
+    for wrappers in ("1", "0"):
+        work = tempfile.mkdtemp()
+        env = dict(os.environ, GMEMRT_CUPTI_LIBRARY=FAKECUPTI, GMEMRT_ENTRY_WRAPPERS=wrappers)
+        proc = subprocess.run([gmemrun, "-o", os.path.join(work, "gm-%p.json"), "--", app],
+                              env=env, capture_output=True, text=True, timeout=60)
+        check(proc.returncode == 0 and "inject_app: done (oom 2)" in proc.stdout,
+              (proc.stdout, proc.stderr))
+        (path,) = glob.glob(os.path.join(work, "gm-*.json"))
+        runs[wrappers] = json.load(open(path))
+    on, off = runs["1"], runs["0"]
+    attach = on["runtime"]["attach"]
+    check(attach["way"] == "injection" and attach["entry_points_wrapped"] >= 8, attach)
+    check({"cudaMalloc", "cudaFree", "cudaMallocAsync", "cudaFreeAsync"} <=
+          set(attach["apis_on_wrappers"]), attach)
+    # all but the calls made before each API's hand-over (a few, with threads racing) went through
+    # wrappers: 10 + 10 async, 401 + 400 runtime and the fetched entry point's call
+    check(800 <= attach["wrapper_calls"] < 822, attach)
+    check(off["runtime"]["attach"]["wrapper_calls"] == 0 and
+          off["runtime"]["attach"]["apis_on_wrappers"] == [], off["runtime"]["attach"])
+
+    def sites(d):
+        out = {}
+        for s in d["sites"]:
+            if s["file"] and s["file"].endswith("inject_app.cpp"):
+                out[(s["line"], s["api"])] = {k: s.get(k) for k in (
+                    "kind", "family", "calls", "failed_calls", "live_bytes", "live_count",
+                    "frees", "wrong_family_frees", "double_frees")}
+        return out
+
+    a, b = sites(on), sites(off)
+    check(a == b, ("the same sites either way", a, b))
+    check(a[(lines["async"], "cudaMallocAsync")]["calls"] == 10 and
+          a[(lines["async"], "cudaMallocAsync")]["family"] == "cuda-async" and
+          a[(lines["async"], "cudaMallocAsync")]["frees"] == {"cudaFreeAsync": 10}, a)
+    threads = a[(lines["threads"], "cudaMalloc")]
+    check(threads["calls"] == 400 and threads["live_count"] == 0 and
+          threads["frees"] == {"cudaFree": 400} and threads["double_frees"] == 0, threads)
+    check(a[(lines["threadfree"], "cudaFree")]["kind"] == "free", a)
+    check(a[(lines["oom"], "cudaMalloc")]["failed_calls"] == 1, a)
+    ooms = [(e["line"], e["api"], e["verdict"]) for e in on["process"]["oom_events"]]
+    check(ooms == [(lines["oom"], "cudaMalloc", "capacity")], ooms)
+    driver = a[(lines["driver"], "cuMemAlloc")]
+    check(driver["family"] == "cu-device" and driver["frees"] == {"cuMemFree": 1}, driver)
+    fetched = a[(lines["fetched"], "cuMemAlloc")]
+    check(fetched["calls"] == 1 and fetched["live_bytes"] == 16384, fetched)
+    check(on["process"]["live_bytes"] == 16384, on["process"])
+
+
 if __name__ == "__main__":
     scenario, binary = sys.argv[1], os.path.abspath(sys.argv[2])
     globals()[scenario.replace("-", "_")](binary, *sys.argv[3:])

@@ -476,6 +476,24 @@ static CUresult drv_mem_alloc_async(CUdeviceptr *dptr, size_t size, CUstream str
 static CUresult drv_mem_free_async(CUdeviceptr dptr, CUstream stream) {
   return (CUresult)sim_cudaFreeAsync((void *)(uintptr_t)dptr, (cudaStream_t)stream);
 }
+/* what the injected runtime asks the driver for itself (it cannot reach a static cudart) */
+CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total) {
+  return (CUresult)cudaMemGetInfo(free_bytes, total);
+}
+CUresult cuCtxGetDevice(CUdevice *device) {
+  *device = (CUdevice)current_device;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetCount(int *count) {
+  return (CUresult)cudaGetDeviceCount(count);
+}
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice device) {
+  return (CUresult)cudaDeviceGetDefaultMemPool((cudaMemPool_t *)pool, (int)device);
+}
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) {
+  return (CUresult)cudaMemPoolGetAttribute((cudaMemPool_t)pool, (enum cudaMemPoolAttr)attr, value);
+}
+
 /* physical allocation handles: numbered from 1, never reused */
 static unsigned long long next_handle = 1;
 static CUresult drv_mem_create(CUmemGenericAllocationHandle *handle, size_t size,
@@ -583,46 +601,46 @@ static void inject(void) {
          CUresult, call, __VA_ARGS__)
 
 /* the driver's exported entry points */
-static CUresult traced_cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
+static CUresult cuMemAlloc_v2_traced(CUdeviceptr *dptr, size_t bytesize) {
   DRIVER_CALL(cuMemAlloc_v2, drv_mem_alloc(dptr, bytesize), dptr, bytesize);
 }
-static CUresult traced_cuMemFree_v2(CUdeviceptr dptr) {
+static CUresult cuMemFree_v2_traced(CUdeviceptr dptr) {
   DRIVER_CALL(cuMemFree_v2, drv_mem_free(dptr), dptr);
 }
-static CUresult traced_cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags) {
+static CUresult cuMemAllocManaged_traced(CUdeviceptr *dptr, size_t bytesize, unsigned int flags) {
   DRIVER_CALL(cuMemAllocManaged, drv_mem_alloc_managed(dptr, bytesize, flags), dptr, bytesize,
               flags);
 }
-static CUresult traced_cuMemAllocHost_v2(void **pp, size_t bytesize) {
+static CUresult cuMemAllocHost_v2_traced(void **pp, size_t bytesize) {
   DRIVER_CALL(cuMemAllocHost_v2, drv_mem_alloc_host(pp, bytesize), pp, bytesize);
 }
-static CUresult traced_cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags) {
+static CUresult cuMemHostAlloc_traced(void **pp, size_t bytesize, unsigned int flags) {
   DRIVER_CALL(cuMemHostAlloc, drv_mem_alloc_host(pp, bytesize), pp, bytesize, flags);
 }
-static CUresult traced_cuMemFreeHost(void *p) {
+static CUresult cuMemFreeHost_traced(void *p) {
   DRIVER_CALL(cuMemFreeHost, drv_mem_free_host(p), p);
 }
-static CUresult traced_cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width,
+static CUresult cuMemAllocPitch_v2_traced(CUdeviceptr *dptr, size_t *pitch, size_t width,
                                           size_t height, unsigned int elem) {
   DRIVER_CALL(cuMemAllocPitch_v2, drv_mem_alloc_pitch(dptr, pitch, width, height, elem), dptr,
               pitch, width, height, elem);
 }
-static CUresult traced_cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream stream) {
+static CUresult cuMemAllocAsync_traced(CUdeviceptr *dptr, size_t bytesize, CUstream stream) {
   DRIVER_CALL(cuMemAllocAsync, drv_mem_alloc_async(dptr, bytesize, stream), dptr, bytesize, stream);
 }
-static CUresult traced_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize,
+static CUresult cuMemAllocFromPoolAsync_traced(CUdeviceptr *dptr, size_t bytesize,
                                                CUmemoryPool pool, CUstream stream) {
   DRIVER_CALL(cuMemAllocFromPoolAsync, drv_mem_alloc_async(dptr, bytesize, stream), dptr, bytesize,
               pool, stream);
 }
-static CUresult traced_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream) {
+static CUresult cuMemFreeAsync_traced(CUdeviceptr dptr, CUstream stream) {
   DRIVER_CALL(cuMemFreeAsync, drv_mem_free_async(dptr, stream), dptr, stream);
 }
-static CUresult traced_cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
+static CUresult cuMemCreate_traced(CUmemGenericAllocationHandle *handle, size_t size,
                                    const CUmemAllocationProp *prop, unsigned long long flags) {
   DRIVER_CALL(cuMemCreate, drv_mem_create(handle, size, prop, flags), handle, size, prop, flags);
 }
-static CUresult traced_cuMemRelease(CUmemGenericAllocationHandle handle) {
+static CUresult cuMemRelease_traced(CUmemGenericAllocationHandle handle) {
   DRIVER_CALL(cuMemRelease, drv_mem_release(handle), handle);
 }
 
@@ -632,18 +650,18 @@ static const struct {
   int version;
   void *entry;
 } procs[] = {
-    {"cuMemAlloc", 3020, (void *)traced_cuMemAlloc_v2},
-    {"cuMemFree", 3020, (void *)traced_cuMemFree_v2},
-    {"cuMemAllocManaged", 6000, (void *)traced_cuMemAllocManaged},
-    {"cuMemAllocHost", 3020, (void *)traced_cuMemAllocHost_v2},
-    {"cuMemHostAlloc", 2020, (void *)traced_cuMemHostAlloc},
-    {"cuMemFreeHost", 2000, (void *)traced_cuMemFreeHost},
-    {"cuMemAllocPitch", 3020, (void *)traced_cuMemAllocPitch_v2},
-    {"cuMemAllocAsync", 11020, (void *)traced_cuMemAllocAsync},
-    {"cuMemAllocFromPoolAsync", 11020, (void *)traced_cuMemAllocFromPoolAsync},
-    {"cuMemFreeAsync", 11020, (void *)traced_cuMemFreeAsync},
-    {"cuMemCreate", 10020, (void *)traced_cuMemCreate},
-    {"cuMemRelease", 10020, (void *)traced_cuMemRelease},
+    {"cuMemAlloc", 3020, (void *)cuMemAlloc_v2_traced},
+    {"cuMemFree", 3020, (void *)cuMemFree_v2_traced},
+    {"cuMemAllocManaged", 6000, (void *)cuMemAllocManaged_traced},
+    {"cuMemAllocHost", 3020, (void *)cuMemAllocHost_v2_traced},
+    {"cuMemHostAlloc", 2020, (void *)cuMemHostAlloc_traced},
+    {"cuMemFreeHost", 2000, (void *)cuMemFreeHost_traced},
+    {"cuMemAllocPitch", 3020, (void *)cuMemAllocPitch_v2_traced},
+    {"cuMemAllocAsync", 11020, (void *)cuMemAllocAsync_traced},
+    {"cuMemAllocFromPoolAsync", 11020, (void *)cuMemAllocFromPoolAsync_traced},
+    {"cuMemFreeAsync", 11020, (void *)cuMemFreeAsync_traced},
+    {"cuMemCreate", 10020, (void *)cuMemCreate_traced},
+    {"cuMemRelease", 10020, (void *)cuMemRelease_traced},
 };
 static CUresult find_proc(const char *symbol, void **pfn, int version) {
   for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++)
@@ -663,43 +681,43 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, cu
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t size) {
-  return traced_cuMemAlloc_v2(dptr, size);
+  return cuMemAlloc_v2_traced(dptr, size);
 }
 CUresult cuMemFree_v2(CUdeviceptr dptr) {
-  return traced_cuMemFree_v2(dptr);
+  return cuMemFree_v2_traced(dptr);
 }
 CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t size, unsigned int flags) {
-  return traced_cuMemAllocManaged(dptr, size, flags);
+  return cuMemAllocManaged_traced(dptr, size, flags);
 }
 CUresult cuMemAllocHost_v2(void **pp, size_t size) {
-  return traced_cuMemAllocHost_v2(pp, size);
+  return cuMemAllocHost_v2_traced(pp, size);
 }
 CUresult cuMemHostAlloc(void **pp, size_t size, unsigned int flags) {
-  return traced_cuMemHostAlloc(pp, size, flags);
+  return cuMemHostAlloc_traced(pp, size, flags);
 }
 CUresult cuMemFreeHost(void *p) {
-  return traced_cuMemFreeHost(p);
+  return cuMemFreeHost_traced(p);
 }
 CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t width, size_t height,
                             unsigned int elem) {
-  return traced_cuMemAllocPitch_v2(dptr, pitch, width, height, elem);
+  return cuMemAllocPitch_v2_traced(dptr, pitch, width, height, elem);
 }
 CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream stream) {
-  return traced_cuMemAllocAsync(dptr, size, stream);
+  return cuMemAllocAsync_traced(dptr, size, stream);
 }
 CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t size, CUmemoryPool pool,
                                  CUstream stream) {
-  return traced_cuMemAllocFromPoolAsync(dptr, size, pool, stream);
+  return cuMemAllocFromPoolAsync_traced(dptr, size, pool, stream);
 }
 CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream stream) {
-  return traced_cuMemFreeAsync(dptr, stream);
+  return cuMemFreeAsync_traced(dptr, stream);
 }
 CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
                      const CUmemAllocationProp *prop, unsigned long long flags) {
-  return traced_cuMemCreate(handle, size, prop, flags);
+  return cuMemCreate_traced(handle, size, prop, flags);
 }
 CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
-  return traced_cuMemRelease(handle);
+  return cuMemRelease_traced(handle);
 }
 
 /* The runtime's view of the driver: fetched once, after the injection library is in, so that it
