@@ -132,6 +132,9 @@ for i in 1 2 3 4 5; do
     echo "gmemrun_api  $(GMEMRT_CALLER_SITES=0 build/gmemrun -q \
       --library "$B/libgmemrt_inject.so" -o "$B/churn-gmemrun-api-%p.json" -- \
       "$B/churn_plain" 20000 200000)"
+    echo "gmemrun_cb   $(GMEMRT_ENTRY_WRAPPERS=0 build/gmemrun -q \
+      --library "$B/libgmemrt_inject.so" -o "$B/churn-gmemrun-cb-%p.json" -- \
+      "$B/churn_plain" 20000 200000)"
   fi
 done | tee "$RES/overhead.txt"
 python3 - "$RES" <<'PY'
@@ -141,10 +144,20 @@ pools = doc["process"]["pools"]
 print(f"pools after the cudaMallocAsync churn: {pools}")
 assert pools and pools[0]["sampled"] and pools[0]["used_high_bytes"] >= 1 << 20, pools
 assert pools[0]["reserved_high_bytes"] >= pools[0]["used_high_bytes"], pools
+runs = sorted(glob.glob(sys.argv[1] + "/../churn-gmemrun-[0-9]*.json"))
+if runs:  # gmemrun: the runtime's calls went over to wrapped driver entry points
+    doc = json.load(open(runs[0]))
+    attach = doc["runtime"]["attach"]
+    print(f"gmemrun attach: {attach}")
+    assert {"cudaMalloc", "cudaFree", "cudaMallocAsync", "cudaFreeAsync"} <= set(
+        attach["apis_on_wrappers"]), attach
+    site = [s for s in doc["sites"] if s["api"] == "cudaMallocAsync"]
+    print(f"gmemrun churn sites: {[(s['file'], s['line'], s['api'], s['calls']) for s in doc['sites'] if s['kind'] == 'alloc']}")
+    assert site and sum(s["calls"] for s in site) == 200000, site
 PY
 python3 - "$RES/overhead.txt" <<'PY'
 import re, statistics, sys
-rows = {"plain": [], "instrumented": [], "gmemrun": [], "gmemrun_api": []}
+rows = {"plain": [], "instrumented": [], "gmemrun": [], "gmemrun_api": [], "gmemrun_cb": []}
 for line in open(sys.argv[1]):
     kind = line.split()[0]
     rows[kind].append({k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)", line)})
@@ -152,7 +165,7 @@ for key, label in (("pair_us", "cudaMalloc+cudaFree pair"),
                    ("async_pair_us", "cudaMallocAsync+cudaFreeAsync pair"),
                    ("kernel_ms", "kernel-bound loop")):
     p = statistics.median(r[key] for r in rows["plain"])
-    for way in ("instrumented", "gmemrun", "gmemrun_api"):
+    for way in ("instrumented", "gmemrun", "gmemrun_api", "gmemrun_cb"):
         if rows[way]:
             i = statistics.median(r[key] for r in rows[way])
             print(f"{label}: plain {p:.4g}, {way} {i:.4g}, overhead {100 * (i / p - 1):+.1f}%")
