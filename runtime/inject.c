@@ -438,8 +438,13 @@ static void learn(size_t index, unsigned runtime_id) {
   if (named == (int)runtime_id || named == NAMED_BY_MANY || runtime_id >= RT_IDS)
     return;
   pthread_mutex_lock(&hand_lock);
-  if (w->named_as == NOT_NAMED ||
-      (w->named_as >= 0 && same_api((unsigned)w->named_as, runtime_id))) {
+  int other = handed_to[runtime_id] - 1;
+  if (other >= 0 && (size_t)other != index) {
+    /* one runtime call through two wrapped functions: the wrappers would count it twice */
+    give_back((size_t)other);
+    give_back(index);
+  } else if (w->named_as == NOT_NAMED ||
+             (w->named_as >= 0 && same_api((unsigned)w->named_as, runtime_id))) {
     if (w->named_as == NOT_NAMED)
       __atomic_store_n(&w->named_as, (int)runtime_id, __ATOMIC_RELAXED);
     handed_to[runtime_id] = (signed char)(index + 1);
@@ -476,10 +481,7 @@ gmemrt_attach_facts gmemrt_attach;
 /* Per thread: the runtime call being handled (its driver calls are not counted again), a call
  * a wrapper (below) is handling, and the free whose record waits for the real call's result. */
 static __thread int runtime_depth, own_work, in_wrapper;
-static __thread struct {
-  unsigned id;
-  const void *params;
-} runtime_call;
+static __thread struct { unsigned id; } runtime_call;
 static __thread struct {
   int site, was_live;
   struct live_entry saved;
@@ -563,10 +565,8 @@ static void on_api(void *data, int domain, unsigned id, const void *info) {
     return; /* the runtime call's own use of the driver, or a wrapper's real call */
   if (runtime && exit && runtime_call.id != id)
     return; /* its callbacks came back on while it ran: a wrapper recorded it */
-  if (runtime && !exit) {
+  if (runtime && !exit)
     runtime_call.id = id;
-    runtime_call.params = cb->functionParams;
-  }
   int rc = runtime ? (int)*(const cudaError_t *)cb->functionReturnValue
                    : (int)*(const CUresult *)cb->functionReturnValue;
   traced_call(runtime, id, exit, cb->functionParams, rc, NOT_NAMED, 0);
