@@ -286,11 +286,13 @@ static int describe(int domain, unsigned id, const void *params, call *c) {
     c->size = P(cuMemAllocManaged)->bytesize;
     return 1;
   case DRV(cuMemAllocAsync):
+  case DRV(cuMemAllocAsync_ptsz): /* the same parameters */
     *c = (call){.kind = CALL_ALLOC, .api = "cuMemAllocAsync", .family = FAM_CU_DEVICE};
     c->out_d = P(cuMemAllocAsync)->dptr;
     c->size = P(cuMemAllocAsync)->bytesize;
     return 1;
   case DRV(cuMemAllocFromPoolAsync):
+  case DRV(cuMemAllocFromPoolAsync_ptsz):
     *c = (call){.kind = CALL_ALLOC, .api = "cuMemAllocFromPoolAsync", .family = FAM_CU_DEVICE};
     c->out_d = P(cuMemAllocFromPoolAsync)->dptr;
     c->size = P(cuMemAllocFromPoolAsync)->bytesize;
@@ -321,6 +323,7 @@ static int describe(int domain, unsigned id, const void *params, call *c) {
     c->ptr = (void *)(uintptr_t)P(cuMemFree_v2)->dptr;
     return 1;
   case DRV(cuMemFreeAsync):
+  case DRV(cuMemFreeAsync_ptsz):
     *c =
         (call){.kind = CALL_FREE, .api = "cuMemFreeAsync", .family = -2, .free_api = FREE_CU_ASYNC};
     c->ptr = (void *)(uintptr_t)P(cuMemFreeAsync)->dptr;
@@ -359,12 +362,15 @@ static const unsigned driver_ids[] = {DRV(cuMemAlloc_v2),
                                       DRV(cuMemAllocPitch_v2),
                                       DRV(cuMemAllocManaged),
                                       DRV(cuMemAllocAsync),
+                                      DRV(cuMemAllocAsync_ptsz),
                                       DRV(cuMemAllocFromPoolAsync),
+                                      DRV(cuMemAllocFromPoolAsync_ptsz),
                                       DRV(cuMemAllocHost_v2),
                                       DRV(cuMemHostAlloc),
                                       DRV(cuMemCreate),
                                       DRV(cuMemFree_v2),
                                       DRV(cuMemFreeAsync),
+                                      DRV(cuMemFreeAsync_ptsz),
                                       DRV(cuMemFreeHost),
                                       DRV(cuMemRelease)};
 
