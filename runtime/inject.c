@@ -80,7 +80,7 @@ GMEMRT_REAL_FOR_HOOKS(NOT_HERE)
 
 /* ---- which frames are CUDA's own ---- */
 
-enum { FRAME_UNKNOWN, FRAME_CUDA, FRAME_OWN, FRAME_CALLER };
+enum { FRAME_UNKNOWN, FRAME_DRIVER, FRAME_RUNTIME, FRAME_OWN, FRAME_CALLER };
 enum { CLASS_SLOTS = 8192 };
 static struct {
   uintptr_t pc;
@@ -92,8 +92,9 @@ static int starts(const char *s, const char *prefix) {
   return s && strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* CUDA's libraries, this runtime, and the statically linked cudart inside the program (its
- * functions are cuda*, cu[A-Z]*, cudart:: and __cudart*). */
+/* The driver (libcuda, CUPTI, NVIDIA's libraries), the CUDA runtime (libcudart, or the one
+ * linked statically into the program: functions cuda*, cu[A-Z]*, cudart:: and __cudart*, and the
+ * C++ wrappers of cuda_runtime.h), this runtime, or the program. */
 static int classify_slow(uintptr_t pc) {
   gmemrt_symbol sym;
   if (!gmemrt_symbolise(pc, &sym))
@@ -103,11 +104,14 @@ static int classify_slow(uintptr_t pc) {
   const char *fn = sym.function;
   if (starts(mod, "libgmemrt"))
     return FRAME_OWN;
-  if (starts(mod, "libcuda") || starts(mod, "libcupti") || starts(mod, "libnvidia") ||
-      starts(fn, "cuda") || starts(fn, "__cuda") || starts(fn, "_ZN6cudart") ||
+  if (mod && strstr(mod, "cudart"))
+    return FRAME_RUNTIME;
+  if (starts(mod, "libcuda") || starts(mod, "libcupti") || starts(mod, "libnvidia"))
+    return FRAME_DRIVER;
+  if (starts(fn, "cuda") || starts(fn, "__cuda") || starts(fn, "_ZN6cudart") ||
       starts(fn, "__cudart") || gmemrt_is_cuda_wrapper_name(fn) ||
       (fn && fn[0] == 'c' && fn[1] == 'u' && fn[2] >= 'A' && fn[2] <= 'Z'))
-    return FRAME_CUDA;
+    return FRAME_RUNTIME;
   return FRAME_CALLER;
 }
 
@@ -136,11 +140,11 @@ static int classify(uintptr_t pc) {
 
 /* The program's call into CUDA: the first frame that is not CUDA's own code. A short unwind
  * (libunwind's cached fast path) finds it in the usual case; a deep one only when needed.
- * *via_cuda says whether CUDA's code (the runtime) stood between the program and this library. */
-static gmemrt_where caller(int *via_cuda) {
-  *via_cuda = 0;
-  if (!gmemrt_opt.caller_sites)
-    return (gmemrt_where){.file = "(all callers)", .line = 0}; /* one site per API */
+ * *via_runtime says whether the CUDA runtime stood between the program and this library;
+ * *entry, which kind of CUDA code the program called (FRAME_DRIVER: the driver API itself). */
+static gmemrt_where find_caller(int *via_runtime, int *entry) {
+  *via_runtime = 0;
+  *entry = FRAME_UNKNOWN;
   void *frames[64];
   for (int depth = 12;; depth = 64) {
     int n = unw_backtrace(frames, depth);
@@ -148,11 +152,21 @@ static gmemrt_where caller(int *via_cuda) {
       int kind = classify((uintptr_t)frames[i]);
       if (kind == FRAME_CALLER)
         return (gmemrt_where){.pc = (uintptr_t)frames[i], .ret = (uintptr_t)frames[i]};
-      *via_cuda |= kind == FRAME_CUDA;
+      *via_runtime |= kind == FRAME_RUNTIME;
+      if (kind != FRAME_OWN)
+        *entry = kind;
     }
     if (n < depth || depth == 64)
       return (gmemrt_where){.pc = n > 1 ? (uintptr_t)frames[n - 1] : 1, .ret = 0};
   }
+}
+static gmemrt_where caller(int *via_runtime) {
+  int entry;
+  if (!gmemrt_opt.caller_sites) {
+    *via_runtime = 1; /* unknown: named as the runtime would call it */
+    return (gmemrt_where){.file = "(all callers)", .line = 0}; /* one site per API */
+  }
+  return find_caller(via_runtime, &entry);
 }
 
 /* ---- the calls ---- */
@@ -481,6 +495,8 @@ static void hand_over_if_learned(unsigned runtime_id) {
 }
 
 static void offer_wrapper(const char *symbol, void **pfn, int version);
+static void read_new_objects(void);
+static void check_cu_init_caller(void);
 
 gmemrt_attach_facts gmemrt_attach;
 
@@ -505,13 +521,13 @@ static void traced_call(int runtime, unsigned id, int exit, const void *params, 
   if (!describe(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, id, params, &c))
     return;
   own_work++;
-  int via_cuda;
+  int via_runtime;
   gmemrt_where w;
   if (!exit) {
     runtime_depth += runtime;
     if (c.kind == CALL_FREE) {
-      w = caller(&via_cuda);
-      name_after_runtime(&c, via_cuda || named_always ? named_as : NOT_NAMED);
+      w = caller(&via_runtime);
+      name_after_runtime(&c, via_runtime || named_always ? named_as : NOT_NAMED);
       gmemrt_before_free(&w, c.api, c.free_api, c.ptr, &pending.site, &pending.was_live,
                          &pending.saved, &pending.t0);
     } else {
@@ -523,7 +539,7 @@ static void traced_call(int runtime, unsigned id, int exit, const void *params, 
     if (c.kind == CALL_FREE) {
       gmemrt_after_free(pending.site, pending.was_live, &pending.saved, rc == 0, pending.t0);
     } else if (c.kind == CALL_COPY) {
-      w = caller(&via_cuda);
+      w = caller(&via_runtime);
       uint64_t ns = gmemrt_now_ns() - pending.t0;
       pthread_mutex_lock(&gmemrt.lock);
       gmemrt_record_copy(gmemrt_site_for(&w, c.api, -1), c.size, ns);
@@ -536,8 +552,8 @@ static void traced_call(int runtime, unsigned id, int exit, const void *params, 
               : c.out_h ? (void *)(uintptr_t)*c.out_h
                         : NULL;
       uint64_t size = rc == 0 && c.pitch ? (uint64_t)*c.pitch * c.height : c.size;
-      w = caller(&via_cuda);
-      name_after_runtime(&c, via_cuda || named_always ? named_as : NOT_NAMED);
+      w = caller(&via_runtime);
+      name_after_runtime(&c, via_runtime || named_always ? named_as : NOT_NAMED);
       /* both APIs say out of memory with the value 2 */
       gmemrt_after_alloc(&w, c.api, c.family, rc == 0, rc == 2, ptr, size, pending.t0);
     }
@@ -562,9 +578,20 @@ static void on_api(void *data, int domain, unsigned id, const void *info) {
   int runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
   if (!runtime && (id == DRV(cuGetProcAddress_v2) || id == DRV(cuGetProcAddress))) {
     const void *params = cb->functionParams; /* _v2's parameters begin with the same fields */
-    if (exit && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
+    if (exit && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS) {
       offer_wrapper(P(cuGetProcAddress)->symbol, P(cuGetProcAddress)->pfn,
                     P(cuGetProcAddress)->cudaVersion);
+      read_new_objects();
+    }
+    return;
+  }
+  if (!runtime && id == DRV(cuInit)) {
+    if (!exit) {
+      own_work++;
+      check_cu_init_caller();
+      read_new_objects();
+      own_work--;
+    }
     return;
   }
   if (!runtime && (runtime_depth > 0 || in_wrapper))
@@ -589,6 +616,11 @@ enum { WRAP_PASS, WRAP_WATCH, WRAP_FINISH };
 static int wrap_enter(size_t index, const void *params) {
   if (own_work || !gmemrt_hooks_enabled())
     return WRAP_PASS;
+  if (gmemrt_objects_loaded_since_scan()) {
+    own_work++;
+    read_new_objects();
+    own_work--;
+  }
   if (runtime_depth > 0) {
     unsigned id = runtime_call.id;
     if (id < RT_IDS && __atomic_load_n(&runtime_watched[id], __ATOMIC_RELAXED)) {
@@ -693,6 +725,83 @@ static void offer_wrapper(const char *symbol, void **pfn, int version) {
   }
 }
 
+/* ---- when the driver's own callbacks are needed ----
+ * The wrappers see every call through an entry point fetched with cuGetProcAddress: the CUDA
+ * runtime's, and the program's own fetches. A program that calls the driver's allocating
+ * functions otherwise (linked against them, or through dlsym as TensorFlow, JAX and Numba load
+ * libcuda) needs CUPTI's driver callbacks on them, which cost as much as the runtime's did. They
+ * are turned on, for good, when a loaded object links one of them (objects loaded later are
+ * read when the link map grows) or when something other than the CUDA runtime calls cuInit, as
+ * every direct user of the driver must. */
+static const char *const direct_symbols[] = {
+    "cuMemAlloc_v2",           "cuMemFree_v2",
+    "cuMemAllocAsync",         "cuMemAllocAsync_ptsz",
+    "cuMemFreeAsync",          "cuMemFreeAsync_ptsz",
+    "cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync_ptsz",
+    "cuMemAllocManaged",       "cuMemAllocHost_v2",
+    "cuMemHostAlloc",          "cuMemFreeHost",
+    "cuMemAllocPitch_v2"};
+static const unsigned direct_ids[] = {
+    DRV(cuMemAlloc_v2),           DRV(cuMemFree_v2),
+    DRV(cuMemAllocAsync),         DRV(cuMemAllocAsync_ptsz),
+    DRV(cuMemFreeAsync),          DRV(cuMemFreeAsync_ptsz),
+    DRV(cuMemAllocFromPoolAsync), DRV(cuMemAllocFromPoolAsync_ptsz),
+    DRV(cuMemAllocManaged),       DRV(cuMemAllocHost_v2),
+    DRV(cuMemHostAlloc),          DRV(cuMemFreeHost),
+    DRV(cuMemAllocPitch_v2)};
+enum { DIRECT_COUNT = sizeof direct_ids / sizeof direct_ids[0] };
+static int driver_watched;
+static char driver_reason[512];
+
+static void watch_driver_calls(void) {
+  pthread_mutex_lock(&hand_lock);
+  if (!driver_watched) {
+    for (size_t i = 0; i < DIRECT_COUNT; i++)
+      gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_DRIVER_API, direct_ids[i], 1);
+    gmemrt_attach.driver_callbacks = driver_reason;
+    __atomic_store_n(&driver_watched, 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&hand_lock);
+}
+
+/* Objects loaded since the last look that link a driver allocation function. */
+static void read_new_objects(void) {
+  if (__atomic_load_n(&driver_watched, __ATOMIC_ACQUIRE) || !gmemrt_objects_loaded_since_scan())
+    return;
+  const char *importer[DIRECT_COUNT] = {0};
+  pthread_mutex_lock(&hand_lock);
+  gmemrt_scan_imports(direct_symbols, DIRECT_COUNT, importer);
+  for (size_t i = 0; i < DIRECT_COUNT && !driver_reason[0]; i++)
+    if (importer[i])
+      snprintf(driver_reason, sizeof driver_reason, "%s links %s",
+               *importer[i] ? importer[i] : "the program", direct_symbols[i]);
+  pthread_mutex_unlock(&hand_lock);
+  if (driver_reason[0])
+    watch_driver_calls();
+}
+
+/* A call of cuInit (or the one the driver loaded this library in): made by the program itself
+ * rather than through the CUDA runtime? */
+static void check_cu_init_caller(void) {
+  if (__atomic_load_n(&driver_watched, __ATOMIC_ACQUIRE))
+    return;
+  int via_runtime, entry;
+  gmemrt_where w = find_caller(&via_runtime, &entry);
+  if (entry != FRAME_DRIVER)
+    return;
+  gmemrt_symbol sym;
+  pthread_mutex_lock(&hand_lock);
+  if (!driver_reason[0]) {
+    if (w.pc > 1 && gmemrt_symbolise(w.pc, &sym))
+      snprintf(driver_reason, sizeof driver_reason, "cuInit called by %s (%s)",
+               sym.function ? sym.function : "?", sym.module ? sym.module : "?");
+    else
+      snprintf(driver_reason, sizeof driver_reason, "cuInit called outside the CUDA runtime");
+  }
+  pthread_mutex_unlock(&hand_lock);
+  watch_driver_calls();
+}
+
 /* GMEMRT_STEP_API=cudaDeviceSynchronize (say): each return from that CUDA function is a step. */
 static void find_step_api(void) {
   const char *name = gmemrt_opt.step_api;
@@ -750,11 +859,24 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
       runtime_watched[runtime_ids[i]] = 1;
     else
       ok = 0;
-  for (size_t i = 0; i < sizeof driver_ids / sizeof driver_ids[0]; i++)
-    ok &= gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_DRIVER_API, driver_ids[i], 1);
+  for (size_t i = 0; i < sizeof driver_ids / sizeof driver_ids[0]; i++) {
+    int direct = 0; /* with wrappers, the allocation functions' callbacks wait for a reason */
+    for (size_t k = 0; k < DIRECT_COUNT; k++)
+      direct |= driver_ids[i] == direct_ids[k];
+    if (!direct || !gmemrt_opt.entry_wrappers)
+      ok &= gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_DRIVER_API, driver_ids[i], 1);
+  }
   if (gmemrt_opt.entry_wrappers) {
     gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_DRIVER_API, DRV(cuGetProcAddress_v2), 1);
     gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_DRIVER_API, DRV(cuGetProcAddress), 1);
+    gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_DRIVER_API, DRV(cuInit), 1);
+    own_work++;
+    check_cu_init_caller(); /* the driver calls this from inside the first cuInit */
+    read_new_objects();
+    own_work--;
+  } else {
+    snprintf(driver_reason, sizeof driver_reason, "GMEMRT_ENTRY_WRAPPERS=0");
+    gmemrt_attach.driver_callbacks = driver_reason;
   }
   if (!ok)
     gmemrt_warn("CUPTI refused some API callbacks; those calls are not recorded");

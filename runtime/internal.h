@@ -236,6 +236,7 @@ typedef struct gmemrt_attach_facts {
   uint64_t wrapper_calls;        /* calls a wrapper recorded */
   const char *handed_over[MAX_HANDED_OVER];
   int nhanded_over;
+  const char *driver_callbacks; /* why the driver's allocation callbacks are on, or NULL */
 } gmemrt_attach_facts;
 extern gmemrt_attach_facts gmemrt_attach;
 
@@ -340,6 +341,13 @@ extern void (*gmemrt_cupti_api_callback)(void *, int, unsigned, const void *);
 int gmemrt_cupti_subscribed(void);
 int gmemrt_cupti_enable_callback(int domain, unsigned id, int on);
 const char *gmemrt_cupti_callback_name(int domain, unsigned id);
+
+/* ---- objects linking driver functions (imports.c, injected runtime) ---- */
+/* Whether objects were loaded since the last scan (cheap: the link map's tail). */
+int gmemrt_objects_loaded_since_scan(void);
+/* For each of symbols[count], the name of a loaded object that links it directly ("" for the
+ * program itself), left as is when none does. */
+void gmemrt_scan_imports(const char *const *symbols, size_t count, const char **importer);
 
 /* ---- stream-ordered pools (pools.c) ---- */
 void gmemrt_pool_note(void *pool, int device); /* lock held */

@@ -423,6 +423,8 @@ static json_t *build(const char *reason) {
   for (int i = 0; i < gmemrt_attach.nhanded_over; i++)
     json_array_append_new(handed, str(gmemrt_attach.handed_over[i]));
   json_object_set_new(attach, "apis_on_wrappers", handed);
+  json_object_set_new(attach, "driver_callbacks", json_boolean(gmemrt_attach.driver_callbacks));
+  json_object_set_new(attach, "driver_callbacks_reason", str(gmemrt_attach.driver_callbacks));
 #elif defined(GMEMRT_PRELOAD)
   json_object_set_new(attach, "way", str("preload"));
 #else

@@ -348,6 +348,10 @@ def inject(gmemrun, app, library=None):
     (path,) = glob.glob(os.path.join(work, "gm-*.json"))
     d = json.load(open(path))
     check(d["unified_memory"]["available"] and d["process"]["steps"] == 1, d["process"])
+    # a program of the runtime alone: its calls go over to wrappers, the driver's callbacks stay off
+    attach = d["runtime"]["attach"]
+    check(attach["driver_callbacks"] is False and {"cudaMalloc", "cudaFree"} <=
+          set(attach["apis_on_wrappers"]), attach)
     sites = {(s["line"], s["api"]): s for s in d["sites"]
              if s["file"] and s["file"].endswith("preload_app.cpp")}
     leaky = sites[(10, "cudaMalloc")]
@@ -407,9 +411,12 @@ def handover(gmemrun, app, source):
         if "// @" in text:
             lines[text.split("// @")[1].split(":")[0].split()[0]] = number
     runs = {}
-    for wrappers in ("1", "0"):
+    for wrappers in ("1", "0", "linked"):
         work = tempfile.mkdtemp()
-        env = dict(os.environ, GMEMRT_CUPTI_LIBRARY=FAKECUPTI, GMEMRT_ENTRY_WRAPPERS=wrappers)
+        env = dict(os.environ, GMEMRT_CUPTI_LIBRARY=FAKECUPTI,
+                   GMEMRT_ENTRY_WRAPPERS="0" if wrappers == "0" else "1")
+        if wrappers == "linked":
+            env["INJECT_APP_NO_CUINIT"] = "1"  # the driver is first called through the runtime
         proc = subprocess.run([gmemrun, "-o", os.path.join(work, "gm-%p.json"), "--", app],
                               env=env, capture_output=True, text=True, timeout=60)
         check(proc.returncode == 0 and "inject_app: done (oom 2)" in proc.stdout,
@@ -426,6 +433,15 @@ def handover(gmemrun, app, source):
     check(800 <= attach["wrapper_calls"] < 822, attach)
     check(off["runtime"]["attach"]["wrapper_calls"] == 0 and
           off["runtime"]["attach"]["apis_on_wrappers"] == [], off["runtime"]["attach"])
+    # the program calls the driver itself, so the driver's own callbacks are on: known by its
+    # cuInit call, or else by its linking cuMemAlloc
+    check(attach["driver_callbacks"] and attach["driver_callbacks_reason"].startswith(
+        "cuInit called by main ("), attach)
+    linked = runs["linked"]["runtime"]["attach"]
+    check(linked["driver_callbacks"] and
+          linked["driver_callbacks_reason"] == "the program links cuMemAlloc_v2", linked)
+    check(off["runtime"]["attach"]["driver_callbacks_reason"] == "GMEMRT_ENTRY_WRAPPERS=0",
+          off["runtime"]["attach"])
 
     def sites(d):
         out = {}
@@ -438,6 +454,7 @@ def handover(gmemrun, app, source):
 
     a, b = sites(on), sites(off)
     check(a == b, ("the same sites either way", a, b))
+    check(sites(runs["linked"]) == a, ("the same sites", sites(runs["linked"]), a))
     check(a[(lines["async"], "cudaMallocAsync")]["calls"] == 10 and
           a[(lines["async"], "cudaMallocAsync")]["family"] == "cuda-async" and
           a[(lines["async"], "cudaMallocAsync")]["frees"] == {"cudaFreeAsync": 10}, a)

@@ -564,7 +564,32 @@ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
 typedef void (*dispatch_fn)(int domain, unsigned id, int exit, const char *name, void *params,
                             void *result);
 static dispatch_fn dispatch;
-static pthread_once_t inject_once = PTHREAD_ONCE_INIT;
+static int injected;
+static __thread int injecting; /* this thread is loading the library or fetching entry points */
+static pthread_mutex_t inject_lock = PTHREAD_MUTEX_INITIALIZER;
+static void inject(void);
+static void fetch_entry_points(void);
+
+/* Once, on the first traced call or cuInit; not through pthread_once, so that the stack the
+ * injected library sees in InitializeInjection runs from its caller through CUDA's code alone. */
+static void ensure_injected(void) {
+  if (injecting || __atomic_load_n(&injected, __ATOMIC_ACQUIRE))
+    return;
+  pthread_mutex_lock(&inject_lock);
+  if (!injected) {
+    injecting = 1;
+    inject();
+    fetch_entry_points();
+    injecting = 0;
+    __atomic_store_n(&injected, 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&inject_lock);
+}
+/* cuInit, for the stand-in driver library (simdriver.c) */
+int simcuda_cu_init(void) {
+  ensure_injected();
+  return 0;
+}
 
 static void inject(void) {
   const char *path = getenv("CUDA_INJECTION64_PATH");
@@ -583,7 +608,7 @@ static void inject(void) {
 }
 
 #define TRACED(domain, id, name, ptype, result_type, call, ...)                                    \
-  pthread_once(&inject_once, inject);                                                              \
+  ensure_injected();                                                                               \
   ptype params_ = {__VA_ARGS__};                                                                   \
   result_type rc_ = (result_type)0;                                                                \
   if (dispatch)                                                                                    \
@@ -732,10 +757,8 @@ static struct {
   CUresult (*mem_alloc_async)(CUdeviceptr *, size_t, CUstream);
   CUresult (*mem_free_async)(CUdeviceptr, CUstream);
 } entry;
-static pthread_once_t entry_once = PTHREAD_ONCE_INIT;
 
 static void fetch_entry_points(void) {
-  pthread_once(&inject_once, inject);
   static const struct {
     const char *symbol;
     size_t offset;
@@ -753,7 +776,7 @@ static void fetch_entry_points(void) {
     cuGetProcAddress_v2(wanted[i].symbol, (void **)((char *)&entry + wanted[i].offset), 12000, 0,
                         NULL);
 }
-#define DRIVER(fn) (pthread_once(&entry_once, fetch_entry_points), entry.fn)
+#define DRIVER(fn) (ensure_injected(), entry.fn)
 
 cudaError_t cudaMalloc(void **ptr, size_t size) {
   RUNTIME_CALL("cudaMalloc", cudaMalloc_v3020, cudaMalloc_v3020_params,
@@ -796,7 +819,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
                sim_cudaMemcpy(dst, src, count, kind), dst, src, count, kind);
 }
 cudaError_t cudaDeviceSynchronize(void) {
-  pthread_once(&inject_once, inject);
+  ensure_injected();
   int none = 0;
   cudaError_t rc_ = cudaSuccess;
   if (dispatch)

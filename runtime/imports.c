@@ -1,0 +1,115 @@
+/* Which loaded objects call a driver function directly, through their own relocations (linked
+ * with -lcuda), rather than through an entry point fetched with cuGetProcAddress. The injected
+ * runtime needs CUPTI's driver callbacks only for those (inject.c). Read from the objects'
+ * dynamic sections in memory; new objects are noticed by the link map growing. */
+#include "internal.h"
+
+#include <elf.h>
+#include <link.h>
+#include <string.h>
+
+typedef struct scan {
+  const char *const *symbols;
+  size_t count;
+  const char **importer; /* per symbol: the first object linking it, or NULL */
+  const char *object;    /* the object being read */
+} scan;
+
+static int skipped(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  /* the driver defines them; this runtime reaches them on its own, unrecorded */
+  return strncmp(base, "libcuda.so", 10) == 0 || strncmp(base, "libgmemrt", 9) == 0 ||
+         strncmp(base, "linux-vdso", 10) == 0;
+}
+
+/* A dynamic entry's address: glibc relocates most of them in place, but not everywhere. */
+static const void *dyn_ptr(const struct dl_phdr_info *info, ElfW(Addr) value) {
+  return (const void *)(value < info->dlpi_addr ? value + info->dlpi_addr : value);
+}
+
+static void match_relocations(const scan *s, const ElfW(Rela) * rel, size_t bytes,
+                              const ElfW(Sym) * symtab, const char *strtab) {
+  for (size_t i = 0; i < bytes / sizeof *rel; i++) {
+    size_t sym = ELF64_R_SYM(rel[i].r_info);
+    if (!sym || symtab[sym].st_shndx != SHN_UNDEF)
+      continue;
+    const char *name = strtab + symtab[sym].st_name;
+    if (name[0] != 'c' || name[1] != 'u')
+      continue;
+    for (size_t k = 0; k < s->count; k++)
+      if (!s->importer[k] && strcmp(name, s->symbols[k]) == 0)
+        s->importer[k] = s->object;
+  }
+}
+
+static int scan_object(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  scan *s = data;
+  if (skipped(info->dlpi_name))
+    return 0;
+  s->object = info->dlpi_name;
+  const ElfW(Dyn) *dyn = NULL;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      dyn = (const ElfW(Dyn) *)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+  if (!dyn)
+    return 0;
+  const ElfW(Sym) *symtab = NULL;
+  const char *strtab = NULL;
+  const ElfW(Rela) *rela = NULL, *jmprel = NULL;
+  size_t rela_bytes = 0, jmprel_bytes = 0;
+  int plt_rela = 1;
+  for (; dyn->d_tag != DT_NULL; dyn++) {
+    switch (dyn->d_tag) {
+    case DT_SYMTAB:
+      symtab = dyn_ptr(info, dyn->d_un.d_ptr);
+      break;
+    case DT_STRTAB:
+      strtab = dyn_ptr(info, dyn->d_un.d_ptr);
+      break;
+    case DT_RELA:
+      rela = dyn_ptr(info, dyn->d_un.d_ptr);
+      break;
+    case DT_RELASZ:
+      rela_bytes = dyn->d_un.d_val;
+      break;
+    case DT_JMPREL:
+      jmprel = dyn_ptr(info, dyn->d_un.d_ptr);
+      break;
+    case DT_PLTRELSZ:
+      jmprel_bytes = dyn->d_un.d_val;
+      break;
+    case DT_PLTREL:
+      plt_rela = dyn->d_un.d_val == DT_RELA;
+      break;
+    }
+  }
+  if (!symtab || !strtab)
+    return 0;
+  if (rela)
+    match_relocations(s, rela, rela_bytes, symtab, strtab);
+  if (jmprel && plt_rela)
+    match_relocations(s, jmprel, jmprel_bytes, symtab, strtab);
+  return 0;
+}
+
+static struct link_map *last_seen;
+
+static struct link_map *link_map_tail(void) {
+  struct link_map *m = _r_debug.r_map;
+  while (m && m->l_next)
+    m = m->l_next;
+  return m;
+}
+
+int gmemrt_objects_loaded_since_scan(void) {
+  struct link_map *last = __atomic_load_n(&last_seen, __ATOMIC_RELAXED);
+  return !last || __atomic_load_n(&last->l_next, __ATOMIC_RELAXED) != NULL;
+}
+
+void gmemrt_scan_imports(const char *const *symbols, size_t count, const char **importer) {
+  scan s = {symbols, count, importer, NULL};
+  dl_iterate_phdr(scan_object, &s);
+  __atomic_store_n(&last_seen, link_map_tail(), __ATOMIC_RELAXED);
+}
