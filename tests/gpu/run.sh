@@ -89,6 +89,13 @@ if [ -x build/gmemrun ]; then
       -o "$RUN_SAMPLES/samples/$n-%p.json" -- "$B/plain_$n" || echo "$n exited $?"
   done
   tar -C "$RUN_SAMPLES" -cf "$RES/gmemrun_samples.tar" samples
+  python3 - "$RUN_SAMPLES/samples" <<'PY'
+import glob, json, sys
+for path in sorted(glob.glob(sys.argv[1] + "/*.json")):
+    a = json.load(open(path))["runtime"]["attach"]
+    print(f"{path.split('/')[-1]}: on wrappers {a['apis_on_wrappers']}, {a['wrapper_calls']} calls,"
+          f" driver callbacks {a['driver_callbacks_reason'] or 'off'}")
+PY
   echo "== gmemrun under compute-sanitizer (another CUPTI client): it must refuse, not half-work"
   rc=0
   "$CUDA/bin/compute-sanitizer" --print-limit 1 "$ROOT/build/gmemrun" --library \
@@ -112,6 +119,7 @@ for s in sorted(grow, key=lambda s: -s["live_bytes"])[:3]:
 for e in d["process"]["oom_events"]:
     print(f"torch: OOM of {e['requested_bytes'] >> 30} GiB at {e.get('function') or e.get('file')}"
           f": verdict {e['verdict']}")
+print(f"torch: attach {d['runtime']['attach']}")
 assert grow, "a site whose live bytes grow across the steps"
 assert any(e["verdict"] == "capacity" for e in d["process"]["oom_events"]), d["process"]
 PY
