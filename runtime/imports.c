@@ -13,7 +13,14 @@ typedef struct scan {
   size_t count;
   const char **importer; /* per symbol: the first object linking it, or NULL */
   const char *object;    /* the object being read */
+  size_t index, skip;    /* objects come in load order: those read before are skipped */
+  unsigned long long subs;
 } scan;
+
+/* What the last scan covered: objects are appended to the link map, so unless one was unloaded
+ * since (dlpi_subs), the first `objects_read` need no second reading. */
+static size_t objects_read;
+static unsigned long long subs_read;
 
 static int skipped(const char *path) {
   const char *base = strrchr(path, '/');
@@ -46,7 +53,8 @@ static void match_relocations(const scan *s, const ElfW(Rela) * rel, size_t byte
 static int scan_object(struct dl_phdr_info *info, size_t size, void *data) {
   (void)size;
   scan *s = data;
-  if (skipped(info->dlpi_name))
+  s->subs = info->dlpi_subs;
+  if (s->index++ < s->skip || skipped(info->dlpi_name))
     return 0;
   s->object = info->dlpi_name;
   const ElfW(Dyn) *dyn = NULL;
@@ -109,7 +117,13 @@ int gmemrt_objects_loaded_since_scan(void) {
 }
 
 void gmemrt_scan_imports(const char *const *symbols, size_t count, const char **importer) {
-  scan s = {symbols, count, importer, NULL};
+  scan s = {symbols, count, importer, NULL, 0, objects_read, 0};
   dl_iterate_phdr(scan_object, &s);
+  if (s.subs != subs_read) { /* something was unloaded: positions moved, read everything again */
+    s.index = s.skip = 0;
+    dl_iterate_phdr(scan_object, &s);
+  }
+  objects_read = s.index;
+  subs_read = s.subs;
   __atomic_store_n(&last_seen, link_map_tail(), __ATOMIC_RELAXED);
 }

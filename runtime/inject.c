@@ -146,7 +146,7 @@ static gmemrt_where find_caller(int *via_runtime, int *entry) {
   *via_runtime = 0;
   *entry = FRAME_UNKNOWN;
   void *frames[64];
-  for (int depth = 12;; depth = 64) {
+  for (int depth = 8;; depth = 64) {
     int n = unw_backtrace(frames, depth);
     for (int i = 1; i < n; i++) {
       int kind = classify((uintptr_t)frames[i]);
