@@ -598,8 +598,12 @@ static void on_api(void *data, int domain, unsigned id, const void *info) {
     return; /* the runtime call's own use of the driver, or a wrapper's real call */
   if (runtime && exit && runtime_call.id != id)
     return; /* its callbacks came back on while it ran: a wrapper recorded it */
+  if (!runtime && exit && driver_call != id)
+    return; /* its callbacks were turned on while it ran */
   if (runtime && !exit)
     runtime_call.id = id;
+  if (!runtime)
+    driver_call = exit ? 0 : id;
   int rc = runtime ? (int)*(const cudaError_t *)cb->functionReturnValue
                    : (int)*(const CUresult *)cb->functionReturnValue;
   traced_call(runtime, id, exit, cb->functionParams, rc, NOT_NAMED, 0);
