@@ -504,6 +504,7 @@ gmemrt_attach_facts gmemrt_attach;
  * a wrapper (below) is handling, and the free whose record waits for the real call's result. */
 static __thread int runtime_depth, own_work, in_wrapper;
 static __thread struct { unsigned id; } runtime_call;
+static __thread unsigned driver_call; /* the driver call whose entry was recorded */
 static __thread struct {
   int site, was_live;
   struct live_entry saved;
