@@ -472,6 +472,26 @@ def handover(gmemrun, app, source):
     check(on["process"]["live_bytes"] == 16384, on["process"])
 
 
+def late_plugin(gmemrun, app, plugin):
+    """A runtime-only program loads a library linking cuMemAlloc after CUDA started: the
+    driver's callbacks, off until then, come on at the runtime's next call, and the library's
+    own allocation is recorded at its line."""
+    work = tempfile.mkdtemp()
+    env = dict(os.environ, GMEMRT_CUPTI_LIBRARY=FAKECUPTI)
+    proc = subprocess.run([gmemrun, "-o", os.path.join(work, "gm-%p.json"), "--", app, plugin],
+                          env=env, capture_output=True, text=True, timeout=60)
+    check(proc.returncode == 0 and "late_app: done" in proc.stdout, (proc.stdout, proc.stderr))
+    (path,) = glob.glob(os.path.join(work, "gm-*.json"))
+    d = json.load(open(path))
+    attach = d["runtime"]["attach"]
+    check(attach["driver_callbacks"] and attach["driver_callbacks_reason"] ==
+          plugin + " links cuMemAlloc_v2", attach)
+    mine = [s for s in d["sites"] if s["file"] and s["file"].endswith("late_plugin.c")]
+    check(len(mine) == 1 and mine[0]["api"] == "cuMemAlloc" and mine[0]["line"] == 7 and
+          mine[0]["live_bytes"] == 12288, mine)
+    check(d["process"]["live_bytes"] == 12288, d["process"])
+
+
 if __name__ == "__main__":
     scenario, binary = sys.argv[1], os.path.abspath(sys.argv[2])
     globals()[scenario.replace("-", "_")](binary, *sys.argv[3:])
