@@ -1,11 +1,16 @@
-/* Which loaded objects call a driver function directly, through their own relocations (linked
- * with -lcuda), rather than through an entry point fetched with cuGetProcAddress. The injected
- * runtime needs CUPTI's driver callbacks only for those (inject.c). Read from the objects'
- * dynamic sections in memory; new objects are noticed by the link map growing. */
+/* Loaded objects as the injected runtime (inject.c) reads them in memory. Which of them call a
+ * driver function directly, through their own relocations (linked with -lcuda), rather than
+ * through an entry point fetched with cuGetProcAddress: CUPTI's driver callbacks are needed only
+ * for those; read from the objects' dynamic sections, new objects noticed by the link map
+ * growing. And where in an object's data the driver's entry points are kept: the CUDA runtime
+ * fetches them before the driver loads this library. */
 #include "internal.h"
 
 #include <elf.h>
 #include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct scan {
@@ -126,4 +131,106 @@ void gmemrt_scan_imports(const char *const *symbols, size_t count, const char **
   objects_read = s.index;
   subs_read = s.subs;
   __atomic_store_n(&last_seen, link_map_tail(), __ATOMIC_RELAXED);
+}
+
+/* ---- words equal to given values in an object's writable data ---- */
+
+enum { MAX_RANGES = 16 };
+typedef struct object_ranges {
+  uintptr_t pc;
+  const char *name;
+  int found;
+  size_t n;
+  uintptr_t start[MAX_RANGES], end[MAX_RANGES];
+} object_ranges;
+
+/* The object holding pc and its writable segments (less the part made read-only after
+ * relocation). */
+static int find_object(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  object_ranges *o = data;
+  int holds = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t at = info->dlpi_addr + ph->p_vaddr;
+    holds |= ph->p_type == PT_LOAD && o->pc >= at && o->pc < at + ph->p_memsz;
+  }
+  if (!holds)
+    return 0;
+  o->found = 1;
+  o->name = info->dlpi_name;
+  uintptr_t relro_start = 0, relro_end = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_GNU_RELRO) {
+      relro_start = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+      relro_end = relro_start + info->dlpi_phdr[i].p_memsz;
+    }
+  for (int i = 0; i < info->dlpi_phnum && o->n < MAX_RANGES - 1; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
+      continue;
+    uintptr_t start = info->dlpi_addr + ph->p_vaddr, end = start + ph->p_memsz;
+    if (relro_end > start && relro_start < end) { /* RELRO sits at the segment's start */
+      if (relro_start > start) {
+        o->start[o->n] = start;
+        o->end[o->n++] = relro_start;
+      }
+      start = relro_end > start ? relro_end : start;
+    }
+    if (end > start) {
+      o->start[o->n] = start;
+      o->end[o->n++] = end;
+    }
+  }
+  return 1;
+}
+
+static void scan_words(uintptr_t start, uintptr_t end, const uintptr_t *values, size_t count,
+                       uintptr_t low, uintptr_t high,
+                       void (*found)(uintptr_t *word, size_t which, void *ctx), void *ctx) {
+  start = (start + sizeof(uintptr_t) - 1) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
+  for (uintptr_t *w = (uintptr_t *)start; (uintptr_t)(w + 1) <= end; w++) {
+    uintptr_t v = __atomic_load_n(w, __ATOMIC_RELAXED);
+    if (v < low || v > high)
+      continue;
+    for (size_t k = 0; k < count; k++)
+      if (v == values[k]) {
+        found(w, k, ctx);
+        break;
+      }
+  }
+}
+
+const char *gmemrt_find_words(uintptr_t pc, const uintptr_t *values, size_t count,
+                              void (*found)(uintptr_t *word, size_t which, void *ctx), void *ctx) {
+  object_ranges o = {.pc = pc};
+  dl_iterate_phdr(find_object, &o);
+  if (!o.found)
+    return NULL;
+  uintptr_t low = UINTPTR_MAX, high = 0;
+  for (size_t k = 0; k < count; k++) {
+    low = values[k] < low ? values[k] : low;
+    high = values[k] > high ? values[k] : high;
+  }
+  /* only pages mapped writable now: the program may have protected some of its data itself */
+  FILE *maps = fopen("/proc/self/maps", "re");
+  if (!maps || !count)
+    return maps ? (fclose(maps), o.name) : o.name;
+  char *line = NULL;
+  size_t cap = 0;
+  while (getline(&line, &cap, maps) > 0) {
+    unsigned long start, end;
+    char perms[5];
+    if (sscanf(line, "%lx-%lx %4s", &start, &end, perms) != 3 || perms[1] != 'w')
+      continue;
+    for (size_t r = 0; r < o.n; r++) {
+      uintptr_t from = start > o.start[r] ? start : o.start[r];
+      uintptr_t to = end < o.end[r] ? end : o.end[r];
+      if (from < to)
+        scan_words(from, to, values, count, low, high, found, ctx);
+    }
+  }
+  free(line);
+  fclose(maps);
+  return o.name;
 }

@@ -108,8 +108,9 @@ static int classify_slow(uintptr_t pc) {
     return FRAME_RUNTIME;
   if (starts(mod, "libcuda") || starts(mod, "libcupti") || starts(mod, "libnvidia"))
     return FRAME_DRIVER;
+  /* the static runtime's own functions are named libcudart_static_<hash> */
   if (starts(fn, "cuda") || starts(fn, "__cuda") || starts(fn, "_ZN6cudart") ||
-      starts(fn, "__cudart") || gmemrt_is_cuda_wrapper_name(fn) ||
+      starts(fn, "__cudart") || starts(fn, "libcudart_static_") || gmemrt_is_cuda_wrapper_name(fn) ||
       (fn && fn[0] == 'c' && fn[1] == 'u' && fn[2] >= 'A' && fn[2] <= 'Z'))
     return FRAME_RUNTIME;
   return FRAME_CALLER;
@@ -141,10 +142,12 @@ static int classify(uintptr_t pc) {
 /* The program's call into CUDA: the first frame that is not CUDA's own code. A short unwind
  * (libunwind's cached fast path) finds it in the usual case; a deep one only when needed.
  * *via_runtime says whether the CUDA runtime stood between the program and this library;
- * *entry, which kind of CUDA code the program called (FRAME_DRIVER: the driver API itself). */
-static gmemrt_where find_caller(int *via_runtime, int *entry) {
+ * *entry, which kind of CUDA code the program called (FRAME_DRIVER: the driver API itself);
+ * *runtime_pc, the first frame in the CUDA runtime, if any. */
+static gmemrt_where find_caller(int *via_runtime, int *entry, uintptr_t *runtime_pc) {
   *via_runtime = 0;
   *entry = FRAME_UNKNOWN;
+  *runtime_pc = 0;
   void *frames[64];
   for (int depth = 8;; depth = 64) {
     int n = unw_backtrace(frames, depth);
@@ -152,6 +155,8 @@ static gmemrt_where find_caller(int *via_runtime, int *entry) {
       int kind = classify((uintptr_t)frames[i]);
       if (kind == FRAME_CALLER)
         return (gmemrt_where){.pc = (uintptr_t)frames[i], .ret = (uintptr_t)frames[i]};
+      if (kind == FRAME_RUNTIME && !*via_runtime)
+        *runtime_pc = (uintptr_t)frames[i];
       *via_runtime |= kind == FRAME_RUNTIME;
       if (kind != FRAME_OWN)
         *entry = kind;
@@ -162,11 +167,12 @@ static gmemrt_where find_caller(int *via_runtime, int *entry) {
 }
 static gmemrt_where caller(int *via_runtime) {
   int entry;
+  uintptr_t runtime_pc;
   if (!gmemrt_opt.caller_sites) {
     *via_runtime = 1; /* unknown: named as the runtime would call it */
     return (gmemrt_where){.file = "(all callers)", .line = 0}; /* one site per API */
   }
-  return find_caller(via_runtime, &entry);
+  return find_caller(via_runtime, &entry, &runtime_pc);
 }
 
 /* ---- the calls ---- */
@@ -496,7 +502,7 @@ static void hand_over_if_learned(unsigned runtime_id) {
 
 static void offer_wrapper(const char *symbol, void **pfn, int version);
 static void read_new_objects(void);
-static void check_cu_init_caller(void);
+static void on_cu_init(void);
 
 gmemrt_attach_facts gmemrt_attach;
 
@@ -589,7 +595,7 @@ static void on_api(void *data, int domain, unsigned id, const void *info) {
   if (!runtime && id == DRV(cuInit)) {
     if (!exit) {
       own_work++;
-      check_cu_init_caller();
+      on_cu_init();
       read_new_objects();
       own_work--;
     }
@@ -703,31 +709,124 @@ static wrap wraps[WRAP_COUNT] = {
     WRAP(cuMemAllocPitch_v2, "cuMemAllocPitch", 3020),
 };
 
-/* A fetch of a driver entry point: hand back the wrapper of that real function, taking a free
- * slot for a function not seen before. With no slot left, no runtime API is left to wrappers
- * of that name. */
+/* The wrapper of real function `real` under wrap index, taking a free slot for a function not
+ * seen before; NULL when real is already a wrapper, or when no slot is left (then no runtime API
+ * is left to wrappers of that name). */
+static void *wrapper_for(size_t index, void *real) {
+  wrap *w = &wraps[index];
+  void *wrapper = NULL;
+  pthread_mutex_lock(&hand_lock);
+  size_t slot = 0;
+  while (slot < WRAP_SLOTS && w->real[slot] && w->real[slot] != real && w->wrappers[slot] != real)
+    slot++;
+  if (slot == WRAP_SLOTS) {
+    give_back(index);
+  } else if (w->wrappers[slot] != real) {
+    if (!w->real[slot])
+      __atomic_store_n(&w->real[slot], real, __ATOMIC_RELEASE);
+    wrapper = w->wrappers[slot];
+  }
+  pthread_mutex_unlock(&hand_lock);
+  return wrapper;
+}
+
+/* A fetch of a driver entry point: hand back the wrapper of that real function. */
 static void offer_wrapper(const char *symbol, void **pfn, int version) {
   if (!gmemrt_opt.entry_wrappers || !symbol || !pfn || !*pfn)
     return;
-  for (size_t i = 0; i < WRAP_COUNT; i++) {
-    wrap *w = &wraps[i];
-    if (strcmp(symbol, w->symbol) != 0 || version < w->version)
-      continue;
-    pthread_mutex_lock(&hand_lock);
-    size_t slot = 0;
-    while (slot < WRAP_SLOTS && w->real[slot] && w->real[slot] != *pfn && w->wrappers[slot] != *pfn)
-      slot++;
-    if (slot == WRAP_SLOTS) {
-      give_back(i);
-    } else if (w->wrappers[slot] != *pfn) {
-      if (!w->real[slot])
-        __atomic_store_n(&w->real[slot], *pfn, __ATOMIC_RELEASE);
-      *pfn = w->wrappers[slot];
-      gmemrt_attach.entry_points_wrapped++;
+  for (size_t i = 0; i < WRAP_COUNT; i++)
+    if (strcmp(symbol, wraps[i].symbol) == 0 && version >= wraps[i].version) {
+      void *wrapper = wrapper_for(i, *pfn);
+      if (wrapper) {
+        *pfn = wrapper;
+        __atomic_add_fetch(&gmemrt_attach.entry_points_wrapped, 1, __ATOMIC_RELAXED);
+      }
+      return;
     }
-    pthread_mutex_unlock(&hand_lock);
+}
+
+/* ---- entry points the runtime fetched before this library came ----
+ * cudart fetches all its driver entry points with cuGetProcAddress and only then calls cuInit,
+ * in which the driver loads this library: those fetches are never seen. cudart keeps them in its
+ * own data, so the words there equal to a wrapped function's address are its pointers to that
+ * function, and each is swapped for the wrapper in place (one aligned store: a thread reading it
+ * meanwhile gets one or the other, and both call the driver). As with fetches seen, a runtime
+ * API goes over to the wrapper only once one of its calls is seen going through it. */
+enum { MAX_ENTRY_VALUES = WRAP_COUNT * 8 };
+typedef struct entry_values {
+  uintptr_t value[MAX_ENTRY_VALUES];
+  size_t wrap_index[MAX_ENTRY_VALUES];
+  size_t count;
+} entry_values;
+
+static void add_entry_value(entry_values *v, void *address, size_t index) {
+  if (!address || v->count == MAX_ENTRY_VALUES)
     return;
+  for (size_t k = 0; k < v->count; k++)
+    if (v->value[k] == (uintptr_t)address)
+      return;
+  v->value[v->count] = (uintptr_t)address;
+  v->wrap_index[v->count++] = index;
+}
+
+/* The driver's addresses of the wrapped functions: as cuGetProcAddress hands them out (legacy and
+ * per-thread default stream) and as libcuda exports them. */
+static void driver_entry_values(entry_values *v) {
+  CUresult (*get)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *);
+  CUresult (*driver_version)(int *);
+  *(void **)&get = gmemrt_driver_sym("cuGetProcAddress_v2");
+  *(void **)&driver_version = gmemrt_driver_sym("cuDriverGetVersion");
+  int newest = CUDA_VERSION;
+  if (driver_version)
+    driver_version(&newest);
+  static const cuuint64_t flags[] = {CU_GET_PROC_ADDRESS_DEFAULT, CU_GET_PROC_ADDRESS_LEGACY_STREAM,
+                                     CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM};
+  for (size_t i = 0; i < WRAP_COUNT; i++) {
+    const int versions[] = {wraps[i].version, newest};
+    for (size_t f = 0; get && f < sizeof flags / sizeof flags[0]; f++)
+      for (size_t k = 0; k < 2; k++) {
+        void *p = NULL;
+        CUdriverProcAddressQueryResult status;
+        if (get(wraps[i].symbol, &p, versions[k], flags[f], &status) == CUDA_SUCCESS)
+          add_entry_value(v, p, i);
+      }
+    /* the exported names are the callbacks' names, with _ptsz for per-thread streams */
+    const char *name = gmemrt_cupti_callback_name(CUPTI_CB_DOMAIN_DRIVER_API, wraps[i].id);
+    char ptsz[128];
+    if (name) {
+      add_entry_value(v, gmemrt_driver_sym(name), i);
+      snprintf(ptsz, sizeof ptsz, "%s_ptsz", name);
+      add_entry_value(v, gmemrt_driver_sym(ptsz), i);
+    }
   }
+}
+
+static void adopt_word(uintptr_t *word, size_t which, void *ctx) {
+  const entry_values *v = ctx;
+  void *wrapper = wrapper_for(v->wrap_index[which], (void *)v->value[which]);
+  uintptr_t expected = v->value[which];
+  if (wrapper && __atomic_compare_exchange_n(word, &expected, (uintptr_t)wrapper, 0,
+                                             __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+    __atomic_add_fetch(&gmemrt_attach.entry_points_adopted, 1, __ATOMIC_RELAXED);
+}
+
+/* The driver entry points kept in the data of the object holding pc: wrapped in place. */
+static void adopt_fetched_entries(uintptr_t pc) {
+  static entry_values values; /* the driver's addresses do not change: read once */
+  static pthread_mutex_t values_lock = PTHREAD_MUTEX_INITIALIZER;
+  if (!gmemrt_opt.entry_wrappers || pc <= 1)
+    return;
+  pthread_mutex_lock(&values_lock);
+  if (!values.count)
+    driver_entry_values(&values);
+  uint64_t before = gmemrt_attach.entry_points_adopted;
+  const char *object = gmemrt_find_words(pc, values.value, values.count, adopt_word, &values);
+  if (object && gmemrt_attach.entry_points_adopted > before && !gmemrt_attach.adopted_in) {
+    static char name[512];
+    snprintf(name, sizeof name, "%s", *object ? object : "the program");
+    gmemrt_attach.adopted_in = name;
+  }
+  pthread_mutex_unlock(&values_lock);
 }
 
 /* ---- when the driver's own callbacks are needed ----
@@ -785,14 +884,15 @@ static void read_new_objects(void) {
     watch_driver_calls();
 }
 
-/* A call of cuInit (or the one the driver loaded this library in): made by the program itself
- * rather than through the CUDA runtime? */
-static void check_cu_init_caller(void) {
-  if (__atomic_load_n(&driver_watched, __ATOMIC_ACQUIRE))
-    return;
+/* A call of cuInit (or the one the driver loaded this library in). Its caller's fetched entry
+ * points are wrapped in place; and a call made by the program itself rather than through the
+ * CUDA runtime turns the driver's callbacks on. */
+static void on_cu_init(void) {
   int via_runtime, entry;
-  gmemrt_where w = find_caller(&via_runtime, &entry);
-  if (entry != FRAME_DRIVER)
+  uintptr_t runtime_pc;
+  gmemrt_where w = find_caller(&via_runtime, &entry, &runtime_pc);
+  adopt_fetched_entries(runtime_pc ? runtime_pc : w.pc);
+  if (entry != FRAME_DRIVER || __atomic_load_n(&driver_watched, __ATOMIC_ACQUIRE))
     return;
   gmemrt_symbol sym;
   pthread_mutex_lock(&hand_lock);
@@ -876,7 +976,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
     gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_DRIVER_API, DRV(cuGetProcAddress), 1);
     gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_DRIVER_API, DRV(cuInit), 1);
     own_work++;
-    check_cu_init_caller(); /* the driver calls this from inside the first cuInit */
+    on_cu_init(); /* the driver calls this from inside the first cuInit */
     read_new_objects();
     own_work--;
   } else {

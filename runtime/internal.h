@@ -233,6 +233,8 @@ extern gmemrt_state gmemrt;
 enum { MAX_HANDED_OVER = 32 };
 typedef struct gmemrt_attach_facts {
   uint64_t entry_points_wrapped; /* fetches of a driver entry point answered with a wrapper */
+  uint64_t entry_points_adopted; /* pointers fetched before this library came, swapped in place */
+  const char *adopted_in;        /* the object that held them */
   uint64_t wrapper_calls;        /* calls a wrapper recorded */
   const char *handed_over[MAX_HANDED_OVER];
   int nhanded_over;
@@ -348,6 +350,11 @@ int gmemrt_objects_loaded_since_scan(void);
 /* For each of symbols[count], the name of a loaded object that links it directly ("" for the
  * program itself), left as is when none does. */
 void gmemrt_scan_imports(const char *const *symbols, size_t count, const char **importer);
+/* The words of the object holding pc, in what it maps writable now, that equal one of
+ * values[count]: found(word, index in values, ctx) for each. Returns the object's name ("" for
+ * the program), or NULL when pc is in no loaded object. */
+const char *gmemrt_find_words(uintptr_t pc, const uintptr_t *values, size_t count,
+                              void (*found)(uintptr_t *word, size_t which, void *ctx), void *ctx);
 
 /* ---- stream-ordered pools (pools.c) ---- */
 void gmemrt_pool_note(void *pool, int device); /* lock held */

@@ -418,6 +418,8 @@ static json_t *build(const char *reason) {
 #if defined(GMEMRT_INJECT)
   json_object_set_new(attach, "way", str("injection"));
   json_object_set_new(attach, "entry_points_wrapped", u64(gmemrt_attach.entry_points_wrapped));
+  json_object_set_new(attach, "entry_points_adopted", u64(gmemrt_attach.entry_points_adopted));
+  json_object_set_new(attach, "entry_points_adopted_in", str(gmemrt_attach.adopted_in));
   json_object_set_new(attach, "wrapper_calls", u64(gmemrt_attach.wrapper_calls));
   json_t *handed = json_array();
   for (int i = 0; i < gmemrt_attach.nhanded_over; i++)

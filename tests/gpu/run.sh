@@ -160,6 +160,8 @@ if runs:  # gmemrun: the runtime's calls went over to wrapped driver entry point
     assert {"cudaMalloc", "cudaFree", "cudaMallocAsync", "cudaFreeAsync"} <= set(
         attach["apis_on_wrappers"]), attach
     assert attach["driver_callbacks"] is False, attach  # the runtime alone calls the driver
+    # static cudart fetched its entry points before cuInit loaded the library: swapped in its data
+    assert attach["entry_points_adopted"] >= 4, attach
     site = [s for s in doc["sites"] if s["api"] == "cudaMallocAsync"]
     print(f"gmemrun churn sites: {[(s['file'], s['line'], s['api'], s['calls']) for s in doc['sites'] if s['kind'] == 'alloc']}")
     assert site and sum(s["calls"] for s in site) == 200000, site

@@ -411,12 +411,14 @@ def handover(gmemrun, app, source):
         if "// @" in text:
             lines[text.split("// @")[1].split(":")[0].split()[0]] = number
     runs = {}
-    for wrappers in ("1", "0", "linked"):
+    for wrappers in ("1", "0", "linked", "fetch-seen"):
         work = tempfile.mkdtemp()
         env = dict(os.environ, GMEMRT_CUPTI_LIBRARY=FAKECUPTI,
                    GMEMRT_ENTRY_WRAPPERS="0" if wrappers == "0" else "1")
         if wrappers == "linked":
             env["INJECT_APP_NO_CUINIT"] = "1"  # the driver is first called through the runtime
+        if wrappers == "fetch-seen":  # the runtime fetches after the library came, not before
+            env["SIMCUDA_FETCH_AFTER_INJECTION"] = "1"
         proc = subprocess.run([gmemrun, "-o", os.path.join(work, "gm-%p.json"), "--", app],
                               env=env, capture_output=True, text=True, timeout=60)
         check(proc.returncode == 0 and "inject_app: done (oom 2)" in proc.stdout,
@@ -425,7 +427,15 @@ def handover(gmemrun, app, source):
         runs[wrappers] = json.load(open(path))
     on, off = runs["1"], runs["0"]
     attach = on["runtime"]["attach"]
-    check(attach["way"] == "injection" and attach["entry_points_wrapped"] >= 8, attach)
+    # the runtime fetched its 8 entry points before the library came: found in its data and
+    # swapped there; the program's own later fetch is answered with a wrapper
+    check(attach["way"] == "injection" and attach["entry_points_adopted"] == 8 and
+          attach["entry_points_adopted_in"].endswith("libsimcudart.so") and
+          attach["entry_points_wrapped"] == 1, attach)
+    seen = runs["fetch-seen"]["runtime"]["attach"]
+    check(seen["entry_points_adopted"] == 0 and seen["entry_points_adopted_in"] == "" and
+          seen["entry_points_wrapped"] == 9 and
+          set(seen["apis_on_wrappers"]) == set(attach["apis_on_wrappers"]), seen)
     check({"cudaMalloc", "cudaFree", "cudaMallocAsync", "cudaFreeAsync"} <=
           set(attach["apis_on_wrappers"]), attach)
     # all but the calls made before each API's hand-over (a few, with threads racing) went through
@@ -455,6 +465,7 @@ def handover(gmemrun, app, source):
     a, b = sites(on), sites(off)
     check(a == b, ("the same sites either way", a, b))
     check(sites(runs["linked"]) == a, ("the same sites", sites(runs["linked"]), a))
+    check(sites(runs["fetch-seen"]) == a, ("the same sites", sites(runs["fetch-seen"]), a))
     check(a[(lines["async"], "cudaMallocAsync")]["calls"] == 10 and
           a[(lines["async"], "cudaMallocAsync")]["family"] == "cuda-async" and
           a[(lines["async"], "cudaMallocAsync")]["frees"] == {"cudaFreeAsync": 10}, a)

@@ -438,7 +438,7 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr att
 
 /* The driver API, over the same simulated device. Every entry point is traced in CUPTI's driver
  * domain (TRACED, below), and the runtime reaches them as cudart does: through pointers it
- * fetches with cuGetProcAddress once the driver is initialised (entry_points). The sim's codes
+ * fetches with cuGetProcAddress before the driver is initialised (entry_points). The sim's codes
  * for success, invalid value and out of memory (0, 1, 2) are the same in both APIs. */
 static CUresult drv_mem_alloc(CUdeviceptr *dptr, size_t size) {
   void *p = NULL;
@@ -577,9 +577,17 @@ static void ensure_injected(void) {
     return;
   pthread_mutex_lock(&inject_lock);
   if (!injected) {
+    /* as cudart does: every entry point fetched, then cuInit, in which the driver loads the
+     * injection library (SIMCUDA_FETCH_AFTER_INJECTION=1: the other order, where the library
+     * sees the fetches, as when the program had called cuInit first) */
+    const char *after = getenv("SIMCUDA_FETCH_AFTER_INJECTION");
+    int fetch_first = !after || strcmp(after, "1") != 0;
     injecting = 1;
+    if (fetch_first)
+      fetch_entry_points();
     inject();
-    fetch_entry_points();
+    if (!fetch_first)
+      fetch_entry_points();
     injecting = 0;
     __atomic_store_n(&injected, 1, __ATOMIC_RELEASE);
   }
@@ -745,8 +753,8 @@ CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
   return cuMemRelease_traced(handle);
 }
 
-/* The runtime's view of the driver: fetched once, after the injection library is in, so that it
- * sees the fetches (as with cudart, whose entry points come from cuGetProcAddress). */
+/* The runtime's view of the driver: fetched once with cuGetProcAddress, as cudart does, into the
+ * runtime's own data (where gmemrun finds them when the fetches came before it). */
 static struct {
   CUresult (*mem_alloc)(CUdeviceptr *, size_t);
   CUresult (*mem_free)(CUdeviceptr);
