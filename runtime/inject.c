@@ -11,6 +11,7 @@
 
 #include <cuda.h>
 #include <cupti.h>
+#define UNW_LOCAL_ONLY /* this process's own stack: libunwind's faster local-only entry points */
 #include <libunwind.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,7 +111,8 @@ static int classify_slow(uintptr_t pc) {
     return FRAME_DRIVER;
   /* the static runtime's own functions are named libcudart_static_<hash> */
   if (starts(fn, "cuda") || starts(fn, "__cuda") || starts(fn, "_ZN6cudart") ||
-      starts(fn, "__cudart") || starts(fn, "libcudart_static_") || gmemrt_is_cuda_wrapper_name(fn) ||
+      starts(fn, "__cudart") || starts(fn, "libcudart_static_") ||
+      gmemrt_is_cuda_wrapper_name(fn) ||
       (fn && fn[0] == 'c' && fn[1] == 'u' && fn[2] >= 'A' && fn[2] <= 'Z'))
     return FRAME_RUNTIME;
   return FRAME_CALLER;
@@ -148,13 +150,18 @@ static gmemrt_where find_caller(int *via_runtime, int *entry, uintptr_t *runtime
   *via_runtime = 0;
   *entry = FRAME_UNKNOWN;
   *runtime_pc = 0;
+  /* as deep as the callers found so far needed, so that one walk usually suffices */
+  static int depth_hint = 8;
   void *frames[64];
-  for (int depth = 8;; depth = 64) {
+  for (int depth = __atomic_load_n(&depth_hint, __ATOMIC_RELAXED);; depth = 64) {
     int n = unw_backtrace(frames, depth);
     for (int i = 1; i < n; i++) {
       int kind = classify((uintptr_t)frames[i]);
-      if (kind == FRAME_CALLER)
+      if (kind == FRAME_CALLER) {
+        if (i + 2 > depth && i + 2 <= 64)
+          __atomic_store_n(&depth_hint, i + 2, __ATOMIC_RELAXED);
         return (gmemrt_where){.pc = (uintptr_t)frames[i], .ret = (uintptr_t)frames[i]};
+      }
       if (kind == FRAME_RUNTIME && !*via_runtime)
         *runtime_pc = (uintptr_t)frames[i];
       *via_runtime |= kind == FRAME_RUNTIME;
@@ -165,13 +172,127 @@ static gmemrt_where find_caller(int *via_runtime, int *entry, uintptr_t *runtime
       return (gmemrt_where){.pc = n > 1 ? (uintptr_t)frames[n - 1] : 1, .ret = 0};
   }
 }
-static gmemrt_where caller(int *via_runtime) {
+/* ---- the caller of a wrapped call, without walking the whole stack ----
+ * A wrapper is called from a few places in the CUDA runtime, and from each place the way up to
+ * the program is the same: the same return addresses, kept in the same stack slots relative to
+ * the slot of the wrapper's own return address (slot0). The first call from a place is walked
+ * with libunwind's cursor, which says where each frame's return address is kept; later calls
+ * read those slots, and take the shortcut only when every runtime frame's return address is the
+ * one seen before and the last is the program's code. One call in 1024 is unwound in full as
+ * well, and a difference ends the shortcut for that place. */
+enum { CHAIN_SLOTS = 256, CHAIN_FRAMES = 8, CHAIN_REACH = 512 /* words above slot0 */ };
+enum { CHAIN_UNKNOWN, CHAIN_USABLE, CHAIN_UNUSABLE };
+typedef struct chain {
+  uintptr_t ra0; /* the wrapper's return address: published last */
+  int state, frames, via_runtime;
+  uintptr_t ra[CHAIN_FRAMES];   /* the CUDA frames' return addresses, ra[0] == ra0 */
+  int offset[CHAIN_FRAMES + 1]; /* their slots, and the program's, in words above slot0 */
+} chain;
+static chain chains[CHAIN_SLOTS];
+static pthread_mutex_t chain_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread unsigned chain_calls;
+
+static chain *find_chain(uintptr_t ra0) {
+  size_t h = (size_t)((ra0 * 0x9E3779B97F4A7C15ULL) >> 56) & (CHAIN_SLOTS - 1);
+  for (size_t i = h, n = 0; n < 8; i = (i + 1) & (CHAIN_SLOTS - 1), n++) {
+    uintptr_t seen = __atomic_load_n(&chains[i].ra0, __ATOMIC_ACQUIRE);
+    if (seen == ra0 || !seen)
+      return &chains[i];
+  }
+  return NULL;
+}
+
+/* Walks the stack once with libunwind's cursor from here up to the program, noting where each
+ * frame above the wrapper keeps its return address. */
+static void learn_chain(chain *c, uintptr_t *slot0) {
+  chain learnt = {.ra0 = *slot0, .state = CHAIN_UNUSABLE};
+  unw_context_t context;
+  unw_cursor_t cursor;
+  int started = 0, frames = 0;
+  if (unw_getcontext(&context) == 0 && unw_init_local(&cursor, &context) == 0) {
+    for (int steps = 0; steps < 64 && unw_step(&cursor) > 0; steps++) {
+      unw_word_t ip;
+      unw_save_loc_t loc;
+      if (unw_get_reg(&cursor, UNW_REG_IP, &ip) != 0 ||
+          unw_get_save_loc(&cursor, UNW_REG_IP, &loc) != 0 || loc.type != UNW_SLT_MEMORY)
+        break;
+      uintptr_t *slot = (uintptr_t *)loc.u.addr;
+      started |= slot == slot0;
+      if (!started)
+        continue; /* this library's own frames */
+      ptrdiff_t offset = slot - slot0;
+      if (offset < 0 || offset >= CHAIN_REACH || *slot != (uintptr_t)ip)
+        break;
+      int kind = classify((uintptr_t)ip);
+      if (kind == FRAME_CALLER) {
+        learnt.frames = frames;
+        learnt.offset[frames] = (int)offset;
+        learnt.state = CHAIN_USABLE;
+        break;
+      }
+      if (kind == FRAME_OWN || frames == CHAIN_FRAMES)
+        break;
+      learnt.via_runtime |= kind == FRAME_RUNTIME;
+      learnt.ra[frames] = (uintptr_t)ip;
+      learnt.offset[frames++] = (int)offset;
+    }
+  }
+  c->state = learnt.state;
+  c->frames = learnt.frames;
+  c->via_runtime = learnt.via_runtime;
+  memcpy(c->ra, learnt.ra, sizeof c->ra);
+  memcpy(c->offset, learnt.offset, sizeof c->offset);
+  __atomic_store_n(&c->ra0, learnt.ra0, __ATOMIC_RELEASE);
+}
+
+/* The program's call, through the shortcut; 0 when it does not apply. */
+static int chain_caller(uintptr_t *slot0, int *via_runtime, gmemrt_where *where) {
+  uintptr_t ra0 = *slot0;
+  chain *c = find_chain(ra0);
+  if (!c)
+    return 0;
+  if (__atomic_load_n(&c->ra0, __ATOMIC_ACQUIRE) != ra0) {
+    pthread_mutex_lock(&chain_lock);
+    if (c->ra0 == 0)
+      learn_chain(c, slot0);
+    pthread_mutex_unlock(&chain_lock);
+    if (__atomic_load_n(&c->ra0, __ATOMIC_ACQUIRE) != ra0)
+      return 0;
+  }
+  if (__atomic_load_n(&c->state, __ATOMIC_RELAXED) != CHAIN_USABLE)
+    return 0;
+  for (int i = 0; i < c->frames; i++)
+    if (slot0[c->offset[i]] != c->ra[i])
+      return 0;
+  uintptr_t pc = slot0[c->offset[c->frames]];
+  if (classify(pc) != FRAME_CALLER)
+    return 0;
+  if ((++chain_calls & 1023) == 0) {
+    int full_via_runtime, entry;
+    uintptr_t runtime_pc;
+    if (find_caller(&full_via_runtime, &entry, &runtime_pc).pc != pc) {
+      __atomic_store_n(&c->state, CHAIN_UNUSABLE, __ATOMIC_RELAXED);
+      __atomic_add_fetch(&gmemrt_attach.shortcut_failures, 1, __ATOMIC_RELAXED);
+      return 0;
+    }
+  }
+  *via_runtime = c->via_runtime;
+  *where = (gmemrt_where){.pc = pc, .ret = pc};
+  return 1;
+}
+
+/* The program's call: through the shortcut from a wrapper (slot0: where its return address is
+ * kept), else by unwinding. */
+static gmemrt_where caller(int *via_runtime, uintptr_t *slot0) {
   int entry;
   uintptr_t runtime_pc;
   if (!gmemrt_opt.caller_sites) {
     *via_runtime = 1; /* unknown: named as the runtime would call it */
     return (gmemrt_where){.file = "(all callers)", .line = 0}; /* one site per API */
   }
+  gmemrt_where where;
+  if (slot0 && chain_caller(slot0, via_runtime, &where))
+    return where;
   return find_caller(via_runtime, &entry, &runtime_pc);
 }
 
@@ -523,7 +644,7 @@ static unsigned step_id;
  * named_as >= 0: a driver call the runtime makes for that runtime API, recorded under the
  * runtime API's name when the stack shows the runtime in between (always, with named_always). */
 static void traced_call(int runtime, unsigned id, int exit, const void *params, int rc,
-                        int named_as, int named_always) {
+                        int named_as, int named_always, uintptr_t *slot0) {
   call c;
   if (!describe(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, id, params, &c))
     return;
@@ -533,7 +654,7 @@ static void traced_call(int runtime, unsigned id, int exit, const void *params, 
   if (!exit) {
     runtime_depth += runtime;
     if (c.kind == CALL_FREE) {
-      w = caller(&via_runtime);
+      w = caller(&via_runtime, slot0);
       name_after_runtime(&c, via_runtime || named_always ? named_as : NOT_NAMED);
       gmemrt_before_free(&w, c.api, c.free_api, c.ptr, &pending.site, &pending.was_live,
                          &pending.saved, &pending.t0);
@@ -546,7 +667,7 @@ static void traced_call(int runtime, unsigned id, int exit, const void *params, 
     if (c.kind == CALL_FREE) {
       gmemrt_after_free(pending.site, pending.was_live, &pending.saved, rc == 0, pending.t0);
     } else if (c.kind == CALL_COPY) {
-      w = caller(&via_runtime);
+      w = caller(&via_runtime, slot0);
       uint64_t ns = gmemrt_now_ns() - pending.t0;
       pthread_mutex_lock(&gmemrt.lock);
       gmemrt_record_copy(gmemrt_site_for(&w, c.api, -1), c.size, ns);
@@ -559,7 +680,7 @@ static void traced_call(int runtime, unsigned id, int exit, const void *params, 
               : c.out_h ? (void *)(uintptr_t)*c.out_h
                         : NULL;
       uint64_t size = rc == 0 && c.pitch ? (uint64_t)*c.pitch * c.height : c.size;
-      w = caller(&via_runtime);
+      w = caller(&via_runtime, slot0);
       name_after_runtime(&c, via_runtime || named_always ? named_as : NOT_NAMED);
       /* both APIs say out of memory with the value 2 */
       gmemrt_after_alloc(&w, c.api, c.family, rc == 0, rc == 2, ptr, size, pending.t0);
@@ -613,7 +734,7 @@ static void on_api(void *data, int domain, unsigned id, const void *info) {
     driver_call = exit ? 0 : id;
   int rc = runtime ? (int)*(const cudaError_t *)cb->functionReturnValue
                    : (int)*(const CUresult *)cb->functionReturnValue;
-  traced_call(runtime, id, exit, cb->functionParams, rc, NOT_NAMED, 0);
+  traced_call(runtime, id, exit, cb->functionParams, rc, NOT_NAMED, 0, NULL);
   if (runtime && exit) {
     runtime_call.id = 0;
     hand_over_if_learned(id);
@@ -624,7 +745,7 @@ static void on_api(void *data, int domain, unsigned id, const void *info) {
  * itself, or finish a runtime call whose callbacks were turned off after it entered. */
 enum { WRAP_PASS, WRAP_WATCH, WRAP_FINISH };
 
-static int wrap_enter(size_t index, const void *params) {
+static int wrap_enter(size_t index, const void *params, uintptr_t *slot0) {
   if (own_work || !gmemrt_hooks_enabled())
     return WRAP_PASS;
   if (gmemrt_objects_loaded_since_scan()) {
@@ -643,31 +764,36 @@ static int wrap_enter(size_t index, const void *params) {
   in_wrapper++;
   __atomic_add_fetch(&gmemrt_attach.wrapper_calls, 1, __ATOMIC_RELAXED);
   traced_call(0, wraps[index].id, 0, params, 0,
-              __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0);
+              __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0, slot0);
   return WRAP_WATCH;
 }
 
-static void wrap_exit(size_t index, int how, const void *params, CUresult rc) {
+static void wrap_exit(size_t index, int how, const void *params, CUresult rc, uintptr_t *slot0) {
   if (how == WRAP_WATCH) {
     in_wrapper--;
     traced_call(0, wraps[index].id, 1, params, (int)rc,
-                __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0);
+                __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0, slot0);
   } else if (how == WRAP_FINISH) {
     /* the runtime's entry was recorded; the result is the driver's (the runtime has not yet
      * written its own outputs) */
     int named = (int)runtime_call.id;
     runtime_call.id = 0;
     runtime_depth--;
-    traced_call(0, wraps[index].id, 1, params, (int)rc, named, 1);
+    traced_call(0, wraps[index].id, 1, params, (int)rc, named, 1, slot0);
   }
 }
 
+/* slot0: where the wrapper's return address is kept (above the saved frame pointer), for the
+ * caller shortcut; NULL where the frame does not look so. */
 #define WRAPPER(index, fn, slot, params, args)                                                     \
   static CUresult fn##_##slot params {                                                             \
+    uintptr_t *slot0 = (uintptr_t *)__builtin_frame_address(0) + 1;                                \
+    if (*slot0 != (uintptr_t)__builtin_return_address(0))                                          \
+      slot0 = NULL;                                                                                \
     fn##_params replayed = {GMEMRT_UNPAREN args};                                                  \
-    int how = wrap_enter(index, &replayed);                                                        \
+    int how = wrap_enter(index, &replayed, slot0);                                                 \
     CUresult rc = ((CUresult(*) params)wraps[index].real[slot])(GMEMRT_UNPAREN args);              \
-    wrap_exit(index, how, &replayed, rc);                                                          \
+    wrap_exit(index, how, &replayed, rc, slot0);                                                   \
     return rc;                                                                                     \
   }
 #define WRAPPERS(index, fn, params, args)                                                          \

@@ -236,6 +236,7 @@ typedef struct gmemrt_attach_facts {
   uint64_t entry_points_adopted; /* pointers fetched before this library came, swapped in place */
   const char *adopted_in;        /* the object that held them */
   uint64_t wrapper_calls;        /* calls a wrapper recorded */
+  uint64_t shortcut_failures;    /* caller shortcuts a full unwind contradicted (inject.c) */
   const char *handed_over[MAX_HANDED_OVER];
   int nhanded_over;
   const char *driver_callbacks; /* why the driver's allocation callbacks are on, or NULL */

@@ -421,6 +421,7 @@ static json_t *build(const char *reason) {
   json_object_set_new(attach, "entry_points_adopted", u64(gmemrt_attach.entry_points_adopted));
   json_object_set_new(attach, "entry_points_adopted_in", str(gmemrt_attach.adopted_in));
   json_object_set_new(attach, "wrapper_calls", u64(gmemrt_attach.wrapper_calls));
+  json_object_set_new(attach, "caller_shortcut_failures", u64(gmemrt_attach.shortcut_failures));
   json_t *handed = json_array();
   for (int i = 0; i < gmemrt_attach.nhanded_over; i++)
     json_array_append_new(handed, str(gmemrt_attach.handed_over[i]));

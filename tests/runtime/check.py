@@ -474,6 +474,10 @@ def handover(gmemrun, app, source):
           threads["frees"] == {"cudaFree": 400} and threads["double_frees"] == 0, threads)
     check(a[(lines["threadfree"], "cudaFree")]["kind"] == "free", a)
     check(a[(lines["oom"], "cudaMalloc")]["failed_calls"] == 1, a)
+    # the same return address into the runtime, another way up to the program: not mistaken
+    large = a[(lines["large"], "cudaMalloc")]
+    check(large["calls"] == 1 and large["frees"] == {"cudaFree": 1}, large)
+    check(on["runtime"]["attach"]["caller_shortcut_failures"] == 0, on["runtime"]["attach"])
     ooms = [(e["line"], e["api"], e["verdict"]) for e in on["process"]["oom_events"]]
     check(ooms == [(lines["oom"], "cudaMalloc", "capacity")], ooms)
     driver = a[(lines["driver"], "cuMemAlloc")]

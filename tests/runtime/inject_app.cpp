@@ -36,6 +36,9 @@ int main() {
     });
   for (auto &t : threads)
     t.join();
+  void *large = nullptr;
+  cudaMalloc(&large, size_t(96) << 20); // @large: the runtime's other path to the driver
+  cudaFree(large);                      // @largefree
   void *huge = nullptr;
   cudaError_t rc = cudaMalloc(&huge, size_t(64) << 30); // @oom: more than the device has
   CUdeviceptr d = 0;

@@ -786,9 +786,25 @@ static void fetch_entry_points(void) {
 }
 #define DRIVER(fn) (ensure_injected(), entry.fn)
 
+/* As in cudart, one API can reach the driver by more than one path (here large requests take
+ * one more frame), so the same return address into the runtime leads up to the program through
+ * different stack layouts: gmemrun's caller shortcut must notice. */
+static __attribute__((noinline)) cudaError_t malloc_through_driver(void **ptr, size_t size) {
+  cudaError_t rc = (cudaError_t)DRIVER(mem_alloc)((CUdeviceptr *)ptr, size);
+  __asm__ volatile("" : : : "memory"); /* not a tail call: one return address for both paths */
+  return rc;
+}
+static __attribute__((noinline)) cudaError_t malloc_large(void **ptr, size_t size) {
+  volatile char scratch[256];
+  scratch[0] = 0;
+  cudaError_t rc = malloc_through_driver(ptr, size);
+  __asm__ volatile("" : : "r"(scratch) : "memory"); /* not a tail call: this frame stays */
+  return rc;
+}
 cudaError_t cudaMalloc(void **ptr, size_t size) {
   RUNTIME_CALL("cudaMalloc", cudaMalloc_v3020, cudaMalloc_v3020_params,
-               (cudaError_t)DRIVER(mem_alloc)((CUdeviceptr *)ptr, size), ptr, size);
+               size >= (64u << 20) ? malloc_large(ptr, size) : malloc_through_driver(ptr, size),
+               ptr, size);
 }
 cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags) {
   RUNTIME_CALL("cudaMallocManaged", cudaMallocManaged_v6000, cudaMallocManaged_v6000_params,
