@@ -209,8 +209,11 @@ static void enable_counters(void) {
 }
 
 void gmemrt_um_after_cuda_call(void) {
-  if (loaded)
+  static int enabled; /* spares every call pthread_once's own call once it has run */
+  if (loaded && !__atomic_load_n(&enabled, __ATOMIC_ACQUIRE)) {
     pthread_once(&enable_once, enable_counters);
+    __atomic_store_n(&enabled, 1, __ATOMIC_RELEASE);
+  }
 }
 
 void gmemrt_um_flush(void) {

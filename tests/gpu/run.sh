@@ -131,16 +131,22 @@ else
 fi
 
 echo "== overhead: plain vs instrumented (gmemcc) vs plain under gmemrun, alternating, five runs each"
+# every run on the same core: a loop of 1 us calls moved between cores measures the move
+PIN=()
+if command -v taskset >/dev/null && [ "$(nproc)" -gt 2 ]; then
+  PIN=(taskset -c 2)
+  echo "(pinned to core 2)"
+fi
 for i in 1 2 3 4 5; do
-  echo "plain        $("$B/churn_plain" 20000 200000)"
-  echo "instrumented $(GMEMRT_OUTPUT="$RES/churn-%p.json" "$B/churn" 20000 200000)"
+  echo "plain        $("${PIN[@]}" "$B/churn_plain" 20000 200000)"
+  echo "instrumented $(GMEMRT_OUTPUT="$RES/churn-%p.json" "${PIN[@]}" "$B/churn" 20000 200000)"
   if [ -x build/gmemrun ]; then
-    echo "gmemrun      $(build/gmemrun -q --library "$B/libgmemrt_inject.so" \
+    echo "gmemrun      $("${PIN[@]}" build/gmemrun -q --library "$B/libgmemrt_inject.so" \
       -o "$B/churn-gmemrun-%p.json" -- "$B/churn_plain" 20000 200000)"
-    echo "gmemrun_api  $(GMEMRT_CALLER_SITES=0 build/gmemrun -q \
+    echo "gmemrun_api  $(GMEMRT_CALLER_SITES=0 "${PIN[@]}" build/gmemrun -q \
       --library "$B/libgmemrt_inject.so" -o "$B/churn-gmemrun-api-%p.json" -- \
       "$B/churn_plain" 20000 200000)"
-    echo "gmemrun_cb   $(GMEMRT_ENTRY_WRAPPERS=0 build/gmemrun -q \
+    echo "gmemrun_cb   $(GMEMRT_ENTRY_WRAPPERS=0 "${PIN[@]}" build/gmemrun -q \
       --library "$B/libgmemrt_inject.so" -o "$B/churn-gmemrun-cb-%p.json" -- \
       "$B/churn_plain" 20000 200000)"
   fi
