@@ -130,14 +130,15 @@ else
   echo "build/gmemrun not carried: gmemrun checks skipped"
 fi
 
-echo "== overhead: plain vs instrumented (gmemcc) vs plain under gmemrun, alternating, five runs each"
+RUNS=${OVERHEAD_RUNS:-5}
+echo "== overhead: plain vs instrumented (gmemcc) vs plain under gmemrun, alternating, $RUNS rounds"
 # every run on the same core: a loop of 1 us calls moved between cores measures the move
 PIN=()
 if command -v taskset >/dev/null && [ "$(nproc)" -gt 2 ]; then
   PIN=(taskset -c 2)
   echo "(pinned to core 2)"
 fi
-for i in 1 2 3 4 5; do
+for ((i = 0; i < RUNS; i++)); do
   echo "plain        $("${PIN[@]}" "$B/churn_plain" 20000 200000)"
   echo "instrumented $(GMEMRT_OUTPUT="$RES/churn-%p.json" "${PIN[@]}" "$B/churn" 20000 200000)"
   if [ -x build/gmemrun ]; then
@@ -172,21 +173,7 @@ if runs:  # gmemrun: the runtime's calls went over to wrapped driver entry point
     print(f"gmemrun churn sites: {[(s['file'], s['line'], s['api'], s['calls']) for s in doc['sites'] if s['kind'] == 'alloc']}")
     assert site and sum(s["calls"] for s in site) == 200000, site
 PY
-python3 - "$RES/overhead.txt" <<'PY'
-import re, statistics, sys
-rows = {"plain": [], "instrumented": [], "gmemrun": [], "gmemrun_api": [], "gmemrun_cb": []}
-for line in open(sys.argv[1]):
-    kind = line.split()[0]
-    rows[kind].append({k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)", line)})
-for key, label in (("pair_us", "cudaMalloc+cudaFree pair"),
-                   ("async_pair_us", "cudaMallocAsync+cudaFreeAsync pair"),
-                   ("kernel_ms", "kernel-bound loop")):
-    p = statistics.median(r[key] for r in rows["plain"])
-    for way in ("instrumented", "gmemrun", "gmemrun_api", "gmemrun_cb"):
-        if rows[way]:
-            i = statistics.median(r[key] for r in rows[way])
-            print(f"{label}: plain {p:.4g}, {way} {i:.4g}, overhead {100 * (i / p - 1):+.1f}%")
-PY
+python3 bench/overhead_summary.py "$RES/overhead.txt"
 echo "== compute-sanitizer --leak-check full on the same churn loops (fewer pairs: it is slow)"
 SAN=$CUDA/bin/compute-sanitizer
 if [ -x "$SAN" ]; then

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Summarises alternating runs of tests/gpu/churn.cu: lines `<way> pair_us=.. async_pair_us=..
+kernel_ms=..`, one round being plain followed by each instrumented way. The GPU machine's
+timings drift by tens of percent within a minute, so three estimates are printed for each way
+against plain: the median of each, the best of each (noise only adds time), and the median of the
+per-round ratios (plain and the way measured seconds apart). Usage: overhead_summary.py FILE"""
+import re
+import statistics
+import sys
+
+LOOPS = (("pair_us", "cudaMalloc+cudaFree pair"),
+         ("async_pair_us", "cudaMallocAsync+cudaFreeAsync pair"),
+         ("kernel_ms", "kernel-bound loop"))
+
+
+def main(path):
+    rounds, ways = [], []
+    for line in open(path):
+        fields = dict(re.findall(r"(\w+)=([\d.]+)", line))
+        if not fields or not line.split():
+            continue
+        way = line.split()[0]
+        if way == "plain":
+            rounds.append({})
+        if not rounds:
+            continue
+        if way not in ways:
+            ways.append(way)
+        rounds[-1][way] = {k: float(v) for k, v in fields.items()}
+    if not rounds or "plain" not in ways:
+        sys.exit(f"overhead_summary: error: {path}: no 'plain' rows")
+    for key, label in LOOPS:
+        plain = [r["plain"][key] for r in rounds]
+        for way in ways[1:]:
+            paired = [r[way][key] / r["plain"][key] - 1 for r in rounds if way in r]
+            mine = [r[way][key] for r in rounds if way in r]
+            if not mine:
+                continue
+            median = statistics.median(mine) / statistics.median(plain) - 1
+            best = min(mine) / min(plain) - 1
+            print(f"{label}: plain {statistics.median(plain):.4g}, {way} {statistics.median(mine):.4g}"
+                  f" ({len(mine)} runs): overhead median {100 * median:+.1f}%, best {100 * best:+.1f}%,"
+                  f" paired {100 * statistics.median(paired):+.1f}%")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
