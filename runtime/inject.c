@@ -545,24 +545,35 @@ static pthread_mutex_t hand_lock = PTHREAD_MUTEX_INITIALIZER;
 enum { WRAP_COUNT = 10 };
 static wrap wraps[WRAP_COUNT];
 
-/* describe() of a runtime id for its name and family only: no parameters to read */
-static const uint64_t zero_params[16];
+/* The name and family of each watched runtime API, by callback id: read once from describe(),
+ * so that naming a wrapped call after its runtime API reads no parameters. */
+static struct runtime_name {
+  const char *api;
+  int family, free_api;
+} runtime_names[RT_IDS];
+
+static void name_runtime_apis(void) {
+  static const uint64_t no_params[16]; /* describe() reads them; nothing is kept */
+  for (size_t i = 0; i < sizeof runtime_ids / sizeof runtime_ids[0]; i++) {
+    call c;
+    if (runtime_ids[i] < RT_IDS &&
+        describe(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_ids[i], no_params, &c))
+      runtime_names[runtime_ids[i]] = (struct runtime_name){c.api, c.family, c.free_api};
+  }
+}
 
 static int same_api(unsigned a, unsigned b) {
-  call ca, cb;
-  return describe(CUPTI_CB_DOMAIN_RUNTIME_API, a, zero_params, &ca) &&
-         describe(CUPTI_CB_DOMAIN_RUNTIME_API, b, zero_params, &cb) && strcmp(ca.api, cb.api) == 0;
+  return a < RT_IDS && b < RT_IDS && runtime_names[a].api && runtime_names[b].api &&
+         strcmp(runtime_names[a].api, runtime_names[b].api) == 0;
 }
 
 /* A driver call the runtime made for runtime API named_as: recorded under that API's name and
  * family (cudaMallocAsync, freed by cudaFreeAsync), as the program wrote it. */
 static void name_after_runtime(call *c, int named_as) {
-  call rt;
-  if (named_as >= 0 &&
-      describe(CUPTI_CB_DOMAIN_RUNTIME_API, (unsigned)named_as, zero_params, &rt)) {
-    c->api = rt.api;
-    c->family = rt.family;
-    c->free_api = rt.free_api;
+  if (named_as >= 0 && named_as < RT_IDS && runtime_names[named_as].api) {
+    c->api = runtime_names[named_as].api;
+    c->family = runtime_names[named_as].family;
+    c->free_api = runtime_names[named_as].free_api;
   }
 }
 
@@ -610,13 +621,12 @@ static void hand_over_if_learned(unsigned runtime_id) {
     handing_over[runtime_id] = 0;
     __atomic_store_n(&runtime_watched[runtime_id], 0, __ATOMIC_RELAXED);
     gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_id, 0);
-    call c;
-    describe(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_id, zero_params, &c);
-    int known = 0;
-    for (int i = 0; i < gmemrt_attach.nhanded_over; i++)
-      known |= strcmp(gmemrt_attach.handed_over[i], c.api) == 0;
+    const char *api = runtime_names[runtime_id].api;
+    int known = !api;
+    for (int i = 0; api && i < gmemrt_attach.nhanded_over; i++)
+      known |= strcmp(gmemrt_attach.handed_over[i], api) == 0;
     if (!known && gmemrt_attach.nhanded_over < MAX_HANDED_OVER)
-      gmemrt_attach.handed_over[gmemrt_attach.nhanded_over++] = c.api;
+      gmemrt_attach.handed_over[gmemrt_attach.nhanded_over++] = api;
   }
   pthread_mutex_unlock(&hand_lock);
 }
@@ -1083,6 +1093,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void) {
       _exit(3);
     return 0;
   }
+  name_runtime_apis();
   gmemrt_cupti_api_callback = on_api;
   int ok = 1;
   for (size_t i = 0; i < sizeof runtime_ids / sizeof runtime_ids[0]; i++)
