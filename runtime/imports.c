@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 typedef struct scan {
   const char *const *symbols;
@@ -185,9 +187,10 @@ static int find_object(struct dl_phdr_info *info, size_t size, void *data) {
   return 1;
 }
 
-static void scan_words(uintptr_t start, uintptr_t end, const uintptr_t *values, size_t count,
-                       uintptr_t low, uintptr_t high,
-                       void (*found)(uintptr_t *word, size_t which, void *ctx), void *ctx) {
+static void scan_resident_words(uintptr_t start, uintptr_t end, const uintptr_t *values,
+                                size_t count, uintptr_t low, uintptr_t high,
+                                void (*found)(uintptr_t *word, size_t which, void *ctx),
+                                void *ctx) {
   start = (start + sizeof(uintptr_t) - 1) & ~(uintptr_t)(sizeof(uintptr_t) - 1);
   for (uintptr_t *w = (uintptr_t *)start; (uintptr_t)(w + 1) <= end; w++) {
     uintptr_t v = __atomic_load_n(w, __ATOMIC_RELAXED);
@@ -198,6 +201,28 @@ static void scan_words(uintptr_t start, uintptr_t end, const uintptr_t *values, 
         found(w, k, ctx);
         break;
       }
+  }
+}
+
+/* Only the pages in memory: pointers the runtime stored are, and a program's large untouched
+ * static arrays are neither read nor faulted in. */
+static void scan_words(uintptr_t start, uintptr_t end, const uintptr_t *values, size_t count,
+                       uintptr_t low, uintptr_t high,
+                       void (*found)(uintptr_t *word, size_t which, void *ctx), void *ctx) {
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  enum { BATCH = 256 };
+  unsigned char resident[BATCH];
+  for (uintptr_t at = start & ~(page - 1); at < end; at += BATCH * page) {
+    uintptr_t batch_end = at + BATCH * page < end ? at + BATCH * page : end;
+    size_t pages = (batch_end - at + page - 1) / page;
+    int known = mincore((void *)at, batch_end - at, resident) == 0;
+    for (size_t i = 0; i < pages; i++) {
+      if (known && !(resident[i] & 1))
+        continue;
+      uintptr_t from = at + i * page, to = from + page;
+      scan_resident_words(from > start ? from : start, to < end ? to : end, values, count, low,
+                          high, found, ctx);
+    }
   }
 }
 
