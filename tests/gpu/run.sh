@@ -96,6 +96,25 @@ for path in sorted(glob.glob(sys.argv[1] + "/*.json")):
     print(f"{path.split('/')[-1]}: on wrappers {a['apis_on_wrappers']}, {a['wrapper_calls']} calls,"
           f" driver callbacks {a['driver_callbacks_reason'] or 'off'}")
 PY
+  echo "== a program using the driver API itself, unmodified, under gmemrun (mixed: wrappers and driver callbacks)"
+  nvcc -std=c++17 -arch=sm_90 -O2 -g -o "$B/plain_driver" tests/gpu/driver.cu -lcuda
+  "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" -o "$RES/gmemrun-driver-%p.json" \
+    -- "$B/plain_driver"
+  python3 - "$RES" <<'PY' || DRIVER_CHECK_FAILED=1 # reported at the end: the overhead still runs
+import glob, json, sys
+(path,) = glob.glob(sys.argv[1] + "/gmemrun-driver-*.json")
+d = json.load(open(path))
+a = d["runtime"]["attach"]
+print(f"driver program: attach {a}")
+sites = {(s["line"], s["api"]): s for s in d["sites"] if (s.get("file") or "").endswith("driver.cu")}
+print(f"driver program: sites {sorted(sites)}")
+leak, managed = sites[(9, "cuMemAlloc")], sites[(10, "cuMemAllocManaged")]
+# recorded once each, whichever way saw them (driver callbacks, as the program links cuMemAlloc)
+assert leak["calls"] == 1 and leak["live_bytes"] == 4 << 20 and leak["family"] == "cu-device", leak
+assert managed["calls"] == 1 and managed["frees"] == {"cuMemFree": 1}, managed
+assert a["driver_callbacks"] and "cuMemAlloc" in a["driver_callbacks_reason"], a
+assert d["process"]["live_bytes"] == 4 << 20, d["process"]
+PY
   echo "== gmemrun under compute-sanitizer (another CUPTI client): it must refuse, not half-work"
   rc=0
   "$CUDA/bin/compute-sanitizer" --print-limit 1 "$ROOT/build/gmemrun" --library \
@@ -195,5 +214,9 @@ for key, label in (("pair_us", "cudaMalloc+cudaFree pair"),
 PY
 else
   echo "compute-sanitizer not found at $SAN: comparison skipped"
+fi
+if [ -n "${DRIVER_CHECK_FAILED:-}" ]; then
+  echo "gpu checks: FAILED (the driver-API program under gmemrun, above)"
+  exit 1
 fi
 echo "gpu checks: ok"
