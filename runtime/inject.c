@@ -686,8 +686,10 @@ static unsigned step_id;
 /* One traced call, entered or returned from, as CUPTI reports it or a wrapper replays it.
  * named_as >= 0: a driver call the runtime makes for that runtime API, recorded under the
  * runtime API's name when the stack shows the runtime in between (always, with named_always). */
-static void traced_call(int runtime, unsigned id, int exit, const void *params, int rc,
-                        int named_as, int named_always, uintptr_t *slot0) {
+static inline __attribute__((always_inline)) void traced_call(int runtime, unsigned id, int exit,
+                                                              const void *params, int rc,
+                                                              int named_as, int named_always,
+                                                              uintptr_t *slot0) {
   call c;
   if (!describe(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, id, params, &c))
     return;
