@@ -683,52 +683,49 @@ static __thread struct {
 static int step_domain = -1;
 static unsigned step_id;
 
-/* One traced call, entered or returned from, as CUPTI reports it or a wrapper replays it.
+/* One traced call (described: c), entered or returned from, as CUPTI reports it or a wrapper
+ * replays it.
  * named_as >= 0: a driver call the runtime makes for that runtime API, recorded under the
  * runtime API's name when the stack shows the runtime in between (always, with named_always). */
-static inline __attribute__((always_inline)) void traced_call(int runtime, unsigned id, int exit,
-                                                              const void *params, int rc,
-                                                              int named_as, int named_always,
-                                                              uintptr_t *slot0) {
-  call c;
-  if (!describe(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, id, params, &c))
-    return;
+static inline __attribute__((always_inline)) void record_call(call *c, int runtime, int exit,
+                                                              int rc, int named_as,
+                                                              int named_always, uintptr_t *slot0) {
   own_work++;
   int via_runtime;
   gmemrt_where w;
   if (!exit) {
     runtime_depth += runtime;
-    if (c.kind == CALL_FREE) {
+    if (c->kind == CALL_FREE) {
       w = caller(&via_runtime, slot0);
-      name_after_runtime(&c, via_runtime || named_always ? named_as : NOT_NAMED);
-      gmemrt_before_free(&w, c.api, c.free_api, c.ptr, &pending.site, &pending.was_live,
+      name_after_runtime(c, via_runtime || named_always ? named_as : NOT_NAMED);
+      gmemrt_before_free(&w, c->api, c->free_api, c->ptr, &pending.site, &pending.was_live,
                          &pending.saved, &pending.t0);
     } else {
-      pending.t0 = c.kind == CALL_COPY ? gmemrt_now_ns() : gmemrt_start_clock();
+      pending.t0 = c->kind == CALL_COPY ? gmemrt_now_ns() : gmemrt_start_clock();
     }
   } else {
     runtime_depth -= runtime && runtime_depth > 0;
     gmemrt_after_cuda_call();
-    if (c.kind == CALL_FREE) {
+    if (c->kind == CALL_FREE) {
       gmemrt_after_free(pending.site, pending.was_live, &pending.saved, rc == 0, pending.t0);
-    } else if (c.kind == CALL_COPY) {
+    } else if (c->kind == CALL_COPY) {
       w = caller(&via_runtime, slot0);
       uint64_t ns = gmemrt_now_ns() - pending.t0;
       pthread_mutex_lock(&gmemrt.lock);
-      gmemrt_record_copy(gmemrt_site_for(&w, c.api, -1), c.size, ns);
+      gmemrt_record_copy(gmemrt_site_for(&w, c->api, -1), c->size, ns);
       pthread_mutex_unlock(&gmemrt.lock);
     } else {
       void *ptr = NULL;
       if (rc == 0)
-        ptr = c.out     ? *c.out
-              : c.out_d ? (void *)(uintptr_t)*c.out_d
-              : c.out_h ? (void *)(uintptr_t)*c.out_h
-                        : NULL;
-      uint64_t size = rc == 0 && c.pitch ? (uint64_t)*c.pitch * c.height : c.size;
+        ptr = c->out     ? *c->out
+              : c->out_d ? (void *)(uintptr_t)*c->out_d
+              : c->out_h ? (void *)(uintptr_t)*c->out_h
+                         : NULL;
+      uint64_t size = rc == 0 && c->pitch ? (uint64_t)*c->pitch * c->height : c->size;
       w = caller(&via_runtime, slot0);
-      name_after_runtime(&c, via_runtime || named_always ? named_as : NOT_NAMED);
+      name_after_runtime(c, via_runtime || named_always ? named_as : NOT_NAMED);
       /* both APIs say out of memory with the value 2 */
-      gmemrt_after_alloc(&w, c.api, c.family, rc == 0, rc == 2, ptr, size, pending.t0);
+      gmemrt_after_alloc(&w, c->api, c->family, rc == 0, rc == 2, ptr, size, pending.t0);
     }
   }
   own_work--;
@@ -779,7 +776,9 @@ static void on_api(void *data, int domain, unsigned id, const void *info) {
     driver_call = exit ? 0 : id;
   int rc = runtime ? (int)*(const cudaError_t *)cb->functionReturnValue
                    : (int)*(const CUresult *)cb->functionReturnValue;
-  traced_call(runtime, id, exit, cb->functionParams, rc, NOT_NAMED, 0, NULL);
+  call c;
+  if (describe(domain, id, cb->functionParams, &c))
+    record_call(&c, runtime, exit, rc, NOT_NAMED, 0, NULL);
   if (runtime && exit) {
     runtime_call.id = 0;
     hand_over_if_learned(id);
@@ -790,8 +789,10 @@ static void on_api(void *data, int domain, unsigned id, const void *info) {
  * itself, or finish a runtime call whose callbacks were turned off after it entered. */
 enum { WRAP_PASS, WRAP_WATCH, WRAP_FINISH };
 
-static int wrap_enter(size_t index, const void *params, uintptr_t *slot0) {
-  if (own_work || !gmemrt_hooks_enabled())
+/* c: the call described once for its entry and exit (the wrapper's frame holds it). */
+static int wrap_enter(size_t index, const void *params, uintptr_t *slot0, call *c) {
+  /* InitializeInjection, which made the wrappers, ran gmemrt_init(): only failure is left */
+  if (own_work || __atomic_load_n(&gmemrt.broken, __ATOMIC_RELAXED))
     return WRAP_PASS;
   if (gmemrt_objects_loaded_since_scan()) {
     own_work++;
@@ -806,25 +807,28 @@ static int wrap_enter(size_t index, const void *params, uintptr_t *slot0) {
     }
     return WRAP_FINISH;
   }
+  if (!describe(CUPTI_CB_DOMAIN_DRIVER_API, wraps[index].id, params, c))
+    return WRAP_PASS;
   in_wrapper++;
   __atomic_add_fetch(&gmemrt_attach.wrapper_calls, 1, __ATOMIC_RELAXED);
-  traced_call(0, wraps[index].id, 0, params, 0,
-              __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0, slot0);
+  record_call(c, 0, 0, 0, __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0, slot0);
   return WRAP_WATCH;
 }
 
-static void wrap_exit(size_t index, int how, const void *params, CUresult rc, uintptr_t *slot0) {
+static void wrap_exit(size_t index, int how, const void *params, call *c, CUresult rc,
+                      uintptr_t *slot0) {
   if (how == WRAP_WATCH) {
     in_wrapper--;
-    traced_call(0, wraps[index].id, 1, params, (int)rc,
-                __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0, slot0);
+    record_call(c, 0, 1, (int)rc, __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0,
+                slot0);
   } else if (how == WRAP_FINISH) {
     /* the runtime's entry was recorded; the result is the driver's (the runtime has not yet
      * written its own outputs) */
     int named = (int)runtime_call.id;
     runtime_call.id = 0;
     runtime_depth--;
-    traced_call(0, wraps[index].id, 1, params, (int)rc, named, 1, slot0);
+    if (describe(CUPTI_CB_DOMAIN_DRIVER_API, wraps[index].id, params, c))
+      record_call(c, 0, 1, (int)rc, named, 1, slot0);
   }
 }
 
@@ -836,9 +840,10 @@ static void wrap_exit(size_t index, int how, const void *params, CUresult rc, ui
     if (*slot0 != (uintptr_t)__builtin_return_address(0))                                          \
       slot0 = NULL;                                                                                \
     fn##_params replayed = {GMEMRT_UNPAREN args};                                                  \
-    int how = wrap_enter(index, &replayed, slot0);                                                 \
+    call described;                                                                                \
+    int how = wrap_enter(index, &replayed, slot0, &described);                                     \
     CUresult rc = ((CUresult(*) params)wraps[index].real[slot])(GMEMRT_UNPAREN args);              \
-    wrap_exit(index, how, &replayed, rc, slot0);                                                   \
+    wrap_exit(index, how, &replayed, &described, rc, slot0);                                       \
     return rc;                                                                                     \
   }
 #define WRAPPERS(index, fn, params, args)                                                          \
