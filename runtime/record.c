@@ -157,14 +157,10 @@ static __thread struct site_cache_entry {
 } site_cache[SITE_CACHE];
 static __thread unsigned site_cache_next;
 
-int gmemrt_site_for(const gmemrt_where *w, const char *api, int family) {
-  uint64_t generation = gmemrt.site_generation + 1;
-  for (int i = 0; i < SITE_CACHE; i++) {
-    const struct site_cache_entry *c = &site_cache[i];
-    if (c->generation == generation && c->api == api && c->pc == w->pc &&
-        (w->pc || (c->file == w->file && c->line == w->line && c->col == w->col)))
-      return c->site;
-  }
+/* A site not in this thread's cache: looked up (or made), then cached. Kept out of line so that
+ * the cache's hit path, taken by almost every call, stays a short leaf. */
+static __attribute__((noinline)) int site_for_slow(const gmemrt_where *w, const char *api,
+                                                   int family, uint64_t generation) {
   int site = site_lookup(w, api, family);
   int hopped = 0;
   /* a wrapper's pc: the site is the first caller outside the CUDA headers */
@@ -179,6 +175,17 @@ int gmemrt_site_for(const gmemrt_where *w, const char *api, int family) {
     site_cache[site_cache_next++ % SITE_CACHE] =
         (struct site_cache_entry){w->file, api, w->line, w->col, w->pc, site, generation};
   return site;
+}
+
+int gmemrt_site_for(const gmemrt_where *w, const char *api, int family) {
+  uint64_t generation = gmemrt.site_generation + 1;
+  for (int i = 0; i < SITE_CACHE; i++) {
+    const struct site_cache_entry *c = &site_cache[i];
+    if (c->generation == generation && c->api == api && c->pc == w->pc &&
+        (w->pc || (c->file == w->file && c->line == w->line && c->col == w->col)))
+      return c->site;
+  }
+  return site_for_slow(w, api, family, generation);
 }
 
 static int live_resize(size_t cap) {
