@@ -324,98 +324,89 @@ static int describe(int domain, unsigned id, const void *params, call *c) {
   if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
     switch (id) {
     case RT(cudaMalloc_v3020):
-      c->kind = CALL_ALLOC;
-      c->api = "cudaMalloc";
-      c->family = FAM_DEVICE;
-      c->out = P(cudaMalloc_v3020)->devPtr;
+      *c = (call){.kind = CALL_ALLOC,
+                  .api = "cudaMalloc",
+                  .family = FAM_DEVICE,
+                  .free_api = 0,
+                  .out = P(cudaMalloc_v3020)->devPtr};
       c->size = P(cudaMalloc_v3020)->size;
       return 1;
     case RT(cudaMallocManaged_v6000):
-      c->kind = CALL_ALLOC;
-      c->api = "cudaMallocManaged";
-      c->family = FAM_MANAGED;
-      c->out = P(cudaMallocManaged_v6000)->devPtr;
+      *c = (call){.kind = CALL_ALLOC,
+                  .api = "cudaMallocManaged",
+                  .family = FAM_MANAGED,
+                  .free_api = 0,
+                  .out = P(cudaMallocManaged_v6000)->devPtr};
       c->size = P(cudaMallocManaged_v6000)->size;
       return 1;
     case RT(cudaMallocHost_v3020):
-      c->kind = CALL_ALLOC;
-      c->api = "cudaMallocHost";
-      c->family = FAM_HOST;
-      c->out = P(cudaMallocHost_v3020)->ptr;
+      *c = (call){.kind = CALL_ALLOC,
+                  .api = "cudaMallocHost",
+                  .family = FAM_HOST,
+                  .free_api = 0,
+                  .out = P(cudaMallocHost_v3020)->ptr};
       c->size = P(cudaMallocHost_v3020)->size;
       return 1;
     case RT(cudaHostAlloc_v3020):
-      c->kind = CALL_ALLOC;
-      c->api = "cudaHostAlloc";
-      c->family = FAM_HOST;
-      c->out = P(cudaHostAlloc_v3020)->pHost;
+      *c = (call){.kind = CALL_ALLOC,
+                  .api = "cudaHostAlloc",
+                  .family = FAM_HOST,
+                  .free_api = 0,
+                  .out = P(cudaHostAlloc_v3020)->pHost};
       c->size = P(cudaHostAlloc_v3020)->size;
       return 1;
     case RT(cudaMallocPitch_v3020):
-      c->kind = CALL_ALLOC;
-      c->api = "cudaMallocPitch";
-      c->family = FAM_DEVICE;
-      c->out = P(cudaMallocPitch_v3020)->devPtr;
+      *c = (call){.kind = CALL_ALLOC,
+                  .api = "cudaMallocPitch",
+                  .family = FAM_DEVICE,
+                  .free_api = 0,
+                  .out = P(cudaMallocPitch_v3020)->devPtr};
       c->pitch = P(cudaMallocPitch_v3020)->pitch;
       c->height = P(cudaMallocPitch_v3020)->height;
       c->size = P(cudaMallocPitch_v3020)->width * c->height;
       return 1;
     case RT(cudaMallocAsync_v11020):
     case RT(cudaMallocAsync_ptsz_v11020):
-      c->kind = CALL_ALLOC;
-      c->api = "cudaMallocAsync";
-      c->family = FAM_ASYNC;
-      c->out = P(cudaMallocAsync_v11020)->devPtr;
+      *c = (call){.kind = CALL_ALLOC,
+                  .api = "cudaMallocAsync",
+                  .family = FAM_ASYNC,
+                  .free_api = 0,
+                  .out = P(cudaMallocAsync_v11020)->devPtr};
       c->size = P(cudaMallocAsync_v11020)->size;
       return 1;
     case RT(cudaMallocFromPoolAsync_v11020):
     case RT(cudaMallocFromPoolAsync_ptsz_v11020):
-      c->kind = CALL_ALLOC;
-      c->api = "cudaMallocFromPoolAsync";
-      c->family = FAM_ASYNC;
-      c->out = P(cudaMallocFromPoolAsync_v11020)->ptr;
+      *c = (call){.kind = CALL_ALLOC,
+                  .api = "cudaMallocFromPoolAsync",
+                  .family = FAM_ASYNC,
+                  .free_api = 0,
+                  .out = P(cudaMallocFromPoolAsync_v11020)->ptr};
       c->size = P(cudaMallocFromPoolAsync_v11020)->size;
       return 1;
     case RT(cudaFree_v3020):
-      c->kind = CALL_FREE;
-      c->api = "cudaFree";
-      c->family = -2;
-      c->free_api = FREE_CUDA;
+      *c = (call){.kind = CALL_FREE, .api = "cudaFree", .family = -2, .free_api = FREE_CUDA};
       c->ptr = P(cudaFree_v3020)->devPtr;
       return 1;
     case RT(cudaFreeHost_v3020):
-      c->kind = CALL_FREE;
-      c->api = "cudaFreeHost";
-      c->family = -2;
-      c->free_api = FREE_HOST;
+      *c = (call){.kind = CALL_FREE, .api = "cudaFreeHost", .family = -2, .free_api = FREE_HOST};
       c->ptr = P(cudaFreeHost_v3020)->ptr;
       return 1;
     case RT(cudaFreeAsync_v11020):
     case RT(cudaFreeAsync_ptsz_v11020):
-      c->kind = CALL_FREE;
-      c->api = "cudaFreeAsync";
-      c->family = -2;
-      c->free_api = FREE_ASYNC;
+      *c = (call){.kind = CALL_FREE, .api = "cudaFreeAsync", .family = -2, .free_api = FREE_ASYNC};
       c->ptr = P(cudaFreeAsync_v11020)->devPtr;
       return 1;
     case RT(cudaFreeArray_v3020):
-      c->kind = CALL_FREE;
-      c->api = "cudaFreeArray";
-      c->family = -2;
-      c->free_api = FREE_ARRAY;
+      *c = (call){.kind = CALL_FREE, .api = "cudaFreeArray", .family = -2, .free_api = FREE_ARRAY};
       c->ptr = (void *)P(cudaFreeArray_v3020)->array;
       return 1;
     case RT(cudaMemcpy_v3020):
-      c->kind = CALL_COPY;
-      c->api = "cudaMemcpy";
-      c->family = -1;
+      *c = (call){.kind = CALL_COPY, .api = "cudaMemcpy", .family = -1};
       c->size = P(cudaMemcpy_v3020)->count;
       return 1;
     case RT(cudaMemcpyAsync_v3020):
     case RT(cudaMemcpyAsync_ptsz_v7000):
-      c->kind = CALL_COPY;
-      c->api = "cudaMemcpyAsync";
-      c->family = -1;
+      *c = (call){.kind = CALL_COPY, .api = "cudaMemcpyAsync", .family = -1};
       c->size = P(cudaMemcpyAsync_v3020)->count;
       return 1;
     }
@@ -423,92 +414,72 @@ static int describe(int domain, unsigned id, const void *params, call *c) {
   }
   switch (id) {
   case DRV(cuMemAlloc_v2):
-    c->kind = CALL_ALLOC;
-    c->api = "cuMemAlloc";
-    c->family = FAM_CU_DEVICE;
+    *c = (call){.kind = CALL_ALLOC, .api = "cuMemAlloc", .family = FAM_CU_DEVICE};
     c->out_d = P(cuMemAlloc_v2)->dptr;
     c->size = P(cuMemAlloc_v2)->bytesize;
     return 1;
   case DRV(cuMemAllocPitch_v2):
-    c->kind = CALL_ALLOC;
-    c->api = "cuMemAllocPitch";
-    c->family = FAM_CU_DEVICE;
+    *c = (call){.kind = CALL_ALLOC, .api = "cuMemAllocPitch", .family = FAM_CU_DEVICE};
     c->out_d = P(cuMemAllocPitch_v2)->dptr;
     c->pitch = P(cuMemAllocPitch_v2)->pPitch;
     c->height = P(cuMemAllocPitch_v2)->Height;
     c->size = P(cuMemAllocPitch_v2)->WidthInBytes * c->height;
     return 1;
   case DRV(cuMemAllocManaged):
-    c->kind = CALL_ALLOC;
-    c->api = "cuMemAllocManaged";
-    c->family = FAM_CU_MANAGED;
+    *c = (call){.kind = CALL_ALLOC, .api = "cuMemAllocManaged", .family = FAM_CU_MANAGED};
     c->out_d = P(cuMemAllocManaged)->dptr;
     c->size = P(cuMemAllocManaged)->bytesize;
     return 1;
   case DRV(cuMemAllocAsync):
   case DRV(cuMemAllocAsync_ptsz): /* the same parameters */
-    c->kind = CALL_ALLOC;
-    c->api = "cuMemAllocAsync";
-    c->family = FAM_CU_DEVICE;
+    *c = (call){.kind = CALL_ALLOC, .api = "cuMemAllocAsync", .family = FAM_CU_DEVICE};
     c->out_d = P(cuMemAllocAsync)->dptr;
     c->size = P(cuMemAllocAsync)->bytesize;
     return 1;
   case DRV(cuMemAllocFromPoolAsync):
   case DRV(cuMemAllocFromPoolAsync_ptsz):
-    c->kind = CALL_ALLOC;
-    c->api = "cuMemAllocFromPoolAsync";
-    c->family = FAM_CU_DEVICE;
+    *c = (call){.kind = CALL_ALLOC, .api = "cuMemAllocFromPoolAsync", .family = FAM_CU_DEVICE};
     c->out_d = P(cuMemAllocFromPoolAsync)->dptr;
     c->size = P(cuMemAllocFromPoolAsync)->bytesize;
     return 1;
   case DRV(cuMemAllocHost_v2):
-    c->kind = CALL_ALLOC;
-    c->api = "cuMemAllocHost";
-    c->family = FAM_CU_HOST;
-    c->out = P(cuMemAllocHost_v2)->pp;
+    *c = (call){.kind = CALL_ALLOC,
+                .api = "cuMemAllocHost",
+                .family = FAM_CU_HOST,
+                .free_api = 0,
+                .out = P(cuMemAllocHost_v2)->pp};
     c->size = P(cuMemAllocHost_v2)->bytesize;
     return 1;
   case DRV(cuMemHostAlloc):
-    c->kind = CALL_ALLOC;
-    c->api = "cuMemHostAlloc";
-    c->family = FAM_CU_HOST;
-    c->out = P(cuMemHostAlloc)->pp;
+    *c = (call){.kind = CALL_ALLOC,
+                .api = "cuMemHostAlloc",
+                .family = FAM_CU_HOST,
+                .free_api = 0,
+                .out = P(cuMemHostAlloc)->pp};
     c->size = P(cuMemHostAlloc)->bytesize;
     return 1;
   case DRV(cuMemCreate):
-    c->kind = CALL_ALLOC;
-    c->api = "cuMemCreate";
-    c->family = FAM_CU_HANDLE;
+    *c = (call){.kind = CALL_ALLOC, .api = "cuMemCreate", .family = FAM_CU_HANDLE};
     c->out_h = (uint64_t *)P(cuMemCreate)->handle;
     c->size = P(cuMemCreate)->size;
     return 1;
   case DRV(cuMemFree_v2):
-    c->kind = CALL_FREE;
-    c->api = "cuMemFree";
-    c->family = -2;
-    c->free_api = FREE_CU;
+    *c = (call){.kind = CALL_FREE, .api = "cuMemFree", .family = -2, .free_api = FREE_CU};
     c->ptr = (void *)(uintptr_t)P(cuMemFree_v2)->dptr;
     return 1;
   case DRV(cuMemFreeAsync):
   case DRV(cuMemFreeAsync_ptsz):
-    c->kind = CALL_FREE;
-    c->api = "cuMemFreeAsync";
-    c->family = -2;
-    c->free_api = FREE_CU_ASYNC;
+    *c =
+        (call){.kind = CALL_FREE, .api = "cuMemFreeAsync", .family = -2, .free_api = FREE_CU_ASYNC};
     c->ptr = (void *)(uintptr_t)P(cuMemFreeAsync)->dptr;
     return 1;
   case DRV(cuMemFreeHost):
-    c->kind = CALL_FREE;
-    c->api = "cuMemFreeHost";
-    c->family = -2;
-    c->free_api = FREE_CU_HOST;
+    *c = (call){.kind = CALL_FREE, .api = "cuMemFreeHost", .family = -2, .free_api = FREE_CU_HOST};
     c->ptr = P(cuMemFreeHost)->p;
     return 1;
   case DRV(cuMemRelease):
-    c->kind = CALL_FREE;
-    c->api = "cuMemRelease";
-    c->family = -2;
-    c->free_api = FREE_CU_RELEASE;
+    *c =
+        (call){.kind = CALL_FREE, .api = "cuMemRelease", .family = -2, .free_api = FREE_CU_RELEASE};
     c->ptr = (void *)(uintptr_t)P(cuMemRelease)->handle;
     return 1;
   }
