@@ -260,6 +260,13 @@ static inline void gmemrt_add_free_ns(int site, uint64_t ns) {
 double gmemrt_now_ms(void);
 uint64_t gmemrt_now_ns(void);
 void gmemrt_init(void);
+/* pthread_once for a hot path: once fn has run, callers pass on a flag instead of a call */
+static inline void gmemrt_once(pthread_once_t *once, int *done, void (*fn)(void)) {
+  if (!__atomic_load_n(done, __ATOMIC_ACQUIRE)) {
+    pthread_once(once, fn);
+    __atomic_store_n(done, 1, __ATOMIC_RELEASE);
+  }
+}
 
 /* Each hook exists in two forms that share one body hook_<name>(where, ...):
  * gmemrt_<name>(file, line, column, ...) for the calls gmem_forced.h routes here, and, in the

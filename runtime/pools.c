@@ -84,11 +84,8 @@ static void register_late_exit(void) {
 
 void gmemrt_after_cuda_call(void) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
-  static int registered; /* spares every call pthread_once's own call once it has run */
+  static int registered;
   /* registered after the CUDA runtime's own exit handler, so it runs before it */
-  if (!__atomic_load_n(&registered, __ATOMIC_ACQUIRE)) {
-    pthread_once(&once, register_late_exit);
-    __atomic_store_n(&registered, 1, __ATOMIC_RELEASE);
-  }
+  gmemrt_once(&once, &registered, register_late_exit);
   gmemrt_um_after_cuda_call();
 }

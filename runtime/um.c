@@ -209,11 +209,9 @@ static void enable_counters(void) {
 }
 
 void gmemrt_um_after_cuda_call(void) {
-  static int enabled; /* spares every call pthread_once's own call once it has run */
-  if (loaded && !__atomic_load_n(&enabled, __ATOMIC_ACQUIRE)) {
-    pthread_once(&enable_once, enable_counters);
-    __atomic_store_n(&enabled, 1, __ATOMIC_RELEASE);
-  }
+  static int enabled;
+  if (loaded)
+    gmemrt_once(&enable_once, &enabled, enable_counters);
 }
 
 void gmemrt_um_flush(void) {

@@ -67,11 +67,8 @@ static void init_once(void) {
 }
 
 void gmemrt_init(void) {
-  static int done; /* every hooked call comes here: spare it pthread_once's call once it has run */
-  if (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) {
-    pthread_once(&once, init_once);
-    __atomic_store_n(&done, 1, __ATOMIC_RELEASE);
-  }
+  static int done; /* every hooked call comes here */
+  gmemrt_once(&once, &done, init_once);
 }
 
 __attribute__((constructor)) static void gmemrt_constructor(void) {
