@@ -230,8 +230,8 @@ const char *gmemrt_find_words(uintptr_t pc, const uintptr_t *values, size_t coun
                               void (*found)(uintptr_t *word, size_t which, void *ctx), void *ctx) {
   object_ranges o = {.pc = pc};
   dl_iterate_phdr(find_object, &o);
-  if (!o.found)
-    return NULL;
+  if (!o.found || !count)
+    return o.found ? o.name : NULL;
   uintptr_t low = UINTPTR_MAX, high = 0;
   for (size_t k = 0; k < count; k++) {
     low = values[k] < low ? values[k] : low;
@@ -239,8 +239,8 @@ const char *gmemrt_find_words(uintptr_t pc, const uintptr_t *values, size_t coun
   }
   /* only pages mapped writable now: the program may have protected some of its data itself */
   FILE *maps = fopen("/proc/self/maps", "re");
-  if (!maps || !count)
-    return maps ? (fclose(maps), o.name) : o.name;
+  if (!maps)
+    return o.name;
   char *line = NULL;
   size_t cap = 0;
   while (getline(&line, &cap, maps) > 0) {

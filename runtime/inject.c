@@ -238,12 +238,10 @@ static void learn_chain(chain *c, uintptr_t *slot0) {
       learnt.offset[frames++] = (int)offset;
     }
   }
-  c->state = learnt.state;
-  c->frames = learnt.frames;
-  c->via_runtime = learnt.via_runtime;
-  memcpy(c->ra, learnt.ra, sizeof c->ra);
-  memcpy(c->offset, learnt.offset, sizeof c->offset);
-  __atomic_store_n(&c->ra0, learnt.ra0, __ATOMIC_RELEASE);
+  uintptr_t ra0 = learnt.ra0;
+  learnt.ra0 = 0; /* c->ra0 is still 0: it is published last, once the rest is in */
+  *c = learnt;
+  __atomic_store_n(&c->ra0, ra0, __ATOMIC_RELEASE);
 }
 
 /* The program's call, through the shortcut; 0 when it does not apply. */
