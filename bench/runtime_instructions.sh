@@ -20,15 +20,16 @@ g++ -O2 -g -I"$CUDA/include" -Iinclude/gmemlint -include gmem_forced.h bench/sim
   -o "$W/gmemcc" "$BUILD/runtime/libgmemrt.a" -L"$SIM" -lsimcudart -Wl,-rpath,"$SIM" -ljansson \
   -ldw -lunwind -lpthread
 export GMEMRT_CUPTI_LIBRARY=$SIM/libfakecupti.so
-# instructions inside main (the loop), from callgrind's inclusive count, per pair
+# instructions inside measured_pairs (the loop after a warm-up), per pair
 count() {
   local out=$W/cg.$1
   shift
-  valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$out.%p" "$@" >/dev/null 2>&1
+  valgrind --tool=callgrind --trace-children=yes --toggle-collect=measured_pairs \
+    --callgrind-out-file="$out.%p" "$@" >/dev/null 2>&1
   local total=0
   for f in "$out".*; do
     local n
-    n=$(callgrind_annotate --inclusive=yes "$f" 2>/dev/null | awk '/sim_churn.cpp:main/ {gsub(",", "", $1); print $1; exit}')
+    n=$(callgrind_annotate --inclusive=yes "$f" 2>/dev/null | awk '/:measured_pairs / {gsub(",", "", $1); print $1; exit}')
     [ -n "$n" ] && total=$n
   done
   echo $((total / PAIRS))

@@ -42,7 +42,7 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int o
                        int out_of_memory, void *ptr, uint64_t size, uint64_t t0) {
   uint64_t ns = stop_clock(t0);
   gmemrt_after_cuda_call();
-  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_lock();
   int site = gmemrt_site_for(w, api, family);
   gmemrt_site *s = site >= 0 ? gmemrt_site_at((size_t)site) : NULL;
   /* The calling thread's device: asked for a site's first 64 calls and for sites that used
@@ -66,7 +66,7 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int o
                       !gmemrt.devices[device].baseline_tried && gmemrt_is_device_resident(family);
   if (need_baseline)
     gmemrt.devices[device].baseline_tried = 1;
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
   if (need_baseline)
     gmemrt_note_baseline(device);
   if (out_of_memory)
@@ -76,10 +76,12 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int o
 
 void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, void *ptr, int *site,
                         int *was_live, struct live_entry *saved, uint64_t *t0) {
-  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_lock();
   *site = gmemrt_site_for(w, api, -2);
+  if (*site >= 0)
+    gmemrt_site_at((size_t)*site)->free_calls++; /* here, under the lock: no atomic per free */
   *was_live = gmemrt_free_begin(ptr, free_api, saved);
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
   *t0 = start_clock();
 }
 
@@ -87,9 +89,9 @@ void gmemrt_after_free(int site, int was_live, const struct live_entry *saved, i
                        uint64_t t0) {
   uint64_t ns = stop_clock(t0);
   if (was_live && !ok) {
-    pthread_mutex_lock(&gmemrt.lock);
+    gmemrt_lock();
     gmemrt_free_failed(saved);
-    pthread_mutex_unlock(&gmemrt.lock);
+    gmemrt_unlock();
   }
   gmemrt_add_free_ns(site, ns);
 }
@@ -140,20 +142,21 @@ static cudaError_t hook_cudaMallocPitch(const gmemrt_where *w, void **ptr, size_
 HOOK(cudaMallocPitch, (void **ptr, size_t *pitch, size_t width, size_t height),
      (ptr, pitch, width, height))
 
-/* Remembers that stream-ordered pools are in use, and samples them now and then. Each thread
- * remembers the last pool it reported, so the common case takes no lock. */
+/* Remembers that stream-ordered pools are in use, and samples them every 4096 calls of a thread.
+ * Each thread remembers the last pool it reported, so the common case takes no lock. */
 static __thread void *thread_noted_pool;
 static __thread int thread_noted_default;
+static __thread uint32_t thread_async_calls; /* per thread: no shared counter on every call */
 
 static void note_pool(cudaMemPool_t pool) {
-  uint64_t n = __atomic_add_fetch(&gmemrt.async_calls, 1, __ATOMIC_RELAXED);
+  uint32_t n = ++thread_async_calls;
   if (pool ? thread_noted_pool != (void *)pool : !thread_noted_default) {
-    pthread_mutex_lock(&gmemrt.lock);
+    gmemrt_lock();
     if (pool)
       gmemrt_pool_note((void *)pool, -1);
     else
       gmemrt.default_pools_used = 1;
-    pthread_mutex_unlock(&gmemrt.lock);
+    gmemrt_unlock();
     if (pool)
       thread_noted_pool = (void *)pool;
     else
@@ -306,9 +309,9 @@ HOOK(cudaFreeAsync, (void *ptr, cudaStream_t stream), (ptr, stream))
 static cudaError_t after_copy(const gmemrt_where *w, const char *api, uint64_t bytes,
                               cudaError_t rc, uint64_t t0) {
   uint64_t ns = gmemrt_now_ns() - t0;
-  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_lock();
   gmemrt_record_copy(gmemrt_site_for(w, api, -1), bytes, ns);
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
   return rc;
 }
 
@@ -340,10 +343,10 @@ const void *gmemrt_note_prefetch(const char *file, int line, int col, const void
   if (!enabled())
     return ptr;
   gmemrt_where w = GMEMRT_SOURCE_WHERE;
-  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_lock();
   int site = gmemrt_site_for(&w, "cudaMemPrefetchAsync", -1);
   if (site >= 0)
     gmemrt_site_at(site)->prefetches++;
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
   return ptr;
 }

@@ -109,18 +109,13 @@ static int scan_object(struct dl_phdr_info *info, size_t size, void *data) {
   return 0;
 }
 
-static struct link_map *last_seen;
+struct link_map *gmemrt_last_object_seen;
 
 static struct link_map *link_map_tail(void) {
   struct link_map *m = _r_debug.r_map;
   while (m && m->l_next)
     m = m->l_next;
   return m;
-}
-
-int gmemrt_objects_loaded_since_scan(void) {
-  struct link_map *last = __atomic_load_n(&last_seen, __ATOMIC_RELAXED);
-  return !last || __atomic_load_n(&last->l_next, __ATOMIC_RELAXED) != NULL;
 }
 
 void gmemrt_scan_imports(const char *const *symbols, size_t count, const char **importer) {
@@ -132,7 +127,7 @@ void gmemrt_scan_imports(const char *const *symbols, size_t count, const char **
   }
   objects_read = s.index;
   subs_read = s.subs;
-  __atomic_store_n(&last_seen, link_map_tail(), __ATOMIC_RELAXED);
+  __atomic_store_n(&gmemrt_last_object_seen, link_map_tail(), __ATOMIC_RELAXED);
 }
 
 /* ---- words equal to given values in an object's writable data ---- */

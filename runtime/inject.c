@@ -317,99 +317,103 @@ typedef struct call {
 #define DRV(name) CUPTI_DRIVER_TRACE_CBID_##name
 #define P(type) ((const type##_params *)params)
 
-static int describe(int domain, unsigned id, const void *params, call *c) {
+static int describe_runtime(unsigned id, const void *params, call *c) {
   memset(c, 0, sizeof *c);
-  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-    switch (id) {
-    case RT(cudaMalloc_v3020):
-      *c = (call){.kind = CALL_ALLOC,
-                  .api = "cudaMalloc",
-                  .family = FAM_DEVICE,
-                  .free_api = 0,
-                  .out = P(cudaMalloc_v3020)->devPtr};
-      c->size = P(cudaMalloc_v3020)->size;
-      return 1;
-    case RT(cudaMallocManaged_v6000):
-      *c = (call){.kind = CALL_ALLOC,
-                  .api = "cudaMallocManaged",
-                  .family = FAM_MANAGED,
-                  .free_api = 0,
-                  .out = P(cudaMallocManaged_v6000)->devPtr};
-      c->size = P(cudaMallocManaged_v6000)->size;
-      return 1;
-    case RT(cudaMallocHost_v3020):
-      *c = (call){.kind = CALL_ALLOC,
-                  .api = "cudaMallocHost",
-                  .family = FAM_HOST,
-                  .free_api = 0,
-                  .out = P(cudaMallocHost_v3020)->ptr};
-      c->size = P(cudaMallocHost_v3020)->size;
-      return 1;
-    case RT(cudaHostAlloc_v3020):
-      *c = (call){.kind = CALL_ALLOC,
-                  .api = "cudaHostAlloc",
-                  .family = FAM_HOST,
-                  .free_api = 0,
-                  .out = P(cudaHostAlloc_v3020)->pHost};
-      c->size = P(cudaHostAlloc_v3020)->size;
-      return 1;
-    case RT(cudaMallocPitch_v3020):
-      *c = (call){.kind = CALL_ALLOC,
-                  .api = "cudaMallocPitch",
-                  .family = FAM_DEVICE,
-                  .free_api = 0,
-                  .out = P(cudaMallocPitch_v3020)->devPtr};
-      c->pitch = P(cudaMallocPitch_v3020)->pitch;
-      c->height = P(cudaMallocPitch_v3020)->height;
-      c->size = P(cudaMallocPitch_v3020)->width * c->height;
-      return 1;
-    case RT(cudaMallocAsync_v11020):
-    case RT(cudaMallocAsync_ptsz_v11020):
-      *c = (call){.kind = CALL_ALLOC,
-                  .api = "cudaMallocAsync",
-                  .family = FAM_ASYNC,
-                  .free_api = 0,
-                  .out = P(cudaMallocAsync_v11020)->devPtr};
-      c->size = P(cudaMallocAsync_v11020)->size;
-      return 1;
-    case RT(cudaMallocFromPoolAsync_v11020):
-    case RT(cudaMallocFromPoolAsync_ptsz_v11020):
-      *c = (call){.kind = CALL_ALLOC,
-                  .api = "cudaMallocFromPoolAsync",
-                  .family = FAM_ASYNC,
-                  .free_api = 0,
-                  .out = P(cudaMallocFromPoolAsync_v11020)->ptr};
-      c->size = P(cudaMallocFromPoolAsync_v11020)->size;
-      return 1;
-    case RT(cudaFree_v3020):
-      *c = (call){.kind = CALL_FREE, .api = "cudaFree", .family = -2, .free_api = FREE_CUDA};
-      c->ptr = P(cudaFree_v3020)->devPtr;
-      return 1;
-    case RT(cudaFreeHost_v3020):
-      *c = (call){.kind = CALL_FREE, .api = "cudaFreeHost", .family = -2, .free_api = FREE_HOST};
-      c->ptr = P(cudaFreeHost_v3020)->ptr;
-      return 1;
-    case RT(cudaFreeAsync_v11020):
-    case RT(cudaFreeAsync_ptsz_v11020):
-      *c = (call){.kind = CALL_FREE, .api = "cudaFreeAsync", .family = -2, .free_api = FREE_ASYNC};
-      c->ptr = P(cudaFreeAsync_v11020)->devPtr;
-      return 1;
-    case RT(cudaFreeArray_v3020):
-      *c = (call){.kind = CALL_FREE, .api = "cudaFreeArray", .family = -2, .free_api = FREE_ARRAY};
-      c->ptr = (void *)P(cudaFreeArray_v3020)->array;
-      return 1;
-    case RT(cudaMemcpy_v3020):
-      *c = (call){.kind = CALL_COPY, .api = "cudaMemcpy", .family = -1};
-      c->size = P(cudaMemcpy_v3020)->count;
-      return 1;
-    case RT(cudaMemcpyAsync_v3020):
-    case RT(cudaMemcpyAsync_ptsz_v7000):
-      *c = (call){.kind = CALL_COPY, .api = "cudaMemcpyAsync", .family = -1};
-      c->size = P(cudaMemcpyAsync_v3020)->count;
-      return 1;
-    }
-    return 0;
+  switch (id) {
+  case RT(cudaMalloc_v3020):
+    *c = (call){.kind = CALL_ALLOC,
+                .api = "cudaMalloc",
+                .family = FAM_DEVICE,
+                .free_api = 0,
+                .out = P(cudaMalloc_v3020)->devPtr};
+    c->size = P(cudaMalloc_v3020)->size;
+    return 1;
+  case RT(cudaMallocManaged_v6000):
+    *c = (call){.kind = CALL_ALLOC,
+                .api = "cudaMallocManaged",
+                .family = FAM_MANAGED,
+                .free_api = 0,
+                .out = P(cudaMallocManaged_v6000)->devPtr};
+    c->size = P(cudaMallocManaged_v6000)->size;
+    return 1;
+  case RT(cudaMallocHost_v3020):
+    *c = (call){.kind = CALL_ALLOC,
+                .api = "cudaMallocHost",
+                .family = FAM_HOST,
+                .free_api = 0,
+                .out = P(cudaMallocHost_v3020)->ptr};
+    c->size = P(cudaMallocHost_v3020)->size;
+    return 1;
+  case RT(cudaHostAlloc_v3020):
+    *c = (call){.kind = CALL_ALLOC,
+                .api = "cudaHostAlloc",
+                .family = FAM_HOST,
+                .free_api = 0,
+                .out = P(cudaHostAlloc_v3020)->pHost};
+    c->size = P(cudaHostAlloc_v3020)->size;
+    return 1;
+  case RT(cudaMallocPitch_v3020):
+    *c = (call){.kind = CALL_ALLOC,
+                .api = "cudaMallocPitch",
+                .family = FAM_DEVICE,
+                .free_api = 0,
+                .out = P(cudaMallocPitch_v3020)->devPtr};
+    c->pitch = P(cudaMallocPitch_v3020)->pitch;
+    c->height = P(cudaMallocPitch_v3020)->height;
+    c->size = P(cudaMallocPitch_v3020)->width * c->height;
+    return 1;
+  case RT(cudaMallocAsync_v11020):
+  case RT(cudaMallocAsync_ptsz_v11020):
+    *c = (call){.kind = CALL_ALLOC,
+                .api = "cudaMallocAsync",
+                .family = FAM_ASYNC,
+                .free_api = 0,
+                .out = P(cudaMallocAsync_v11020)->devPtr};
+    c->size = P(cudaMallocAsync_v11020)->size;
+    return 1;
+  case RT(cudaMallocFromPoolAsync_v11020):
+  case RT(cudaMallocFromPoolAsync_ptsz_v11020):
+    *c = (call){.kind = CALL_ALLOC,
+                .api = "cudaMallocFromPoolAsync",
+                .family = FAM_ASYNC,
+                .free_api = 0,
+                .out = P(cudaMallocFromPoolAsync_v11020)->ptr};
+    c->size = P(cudaMallocFromPoolAsync_v11020)->size;
+    return 1;
+  case RT(cudaFree_v3020):
+    *c = (call){.kind = CALL_FREE, .api = "cudaFree", .family = -2, .free_api = FREE_CUDA};
+    c->ptr = P(cudaFree_v3020)->devPtr;
+    return 1;
+  case RT(cudaFreeHost_v3020):
+    *c = (call){.kind = CALL_FREE, .api = "cudaFreeHost", .family = -2, .free_api = FREE_HOST};
+    c->ptr = P(cudaFreeHost_v3020)->ptr;
+    return 1;
+  case RT(cudaFreeAsync_v11020):
+  case RT(cudaFreeAsync_ptsz_v11020):
+    *c = (call){.kind = CALL_FREE, .api = "cudaFreeAsync", .family = -2, .free_api = FREE_ASYNC};
+    c->ptr = P(cudaFreeAsync_v11020)->devPtr;
+    return 1;
+  case RT(cudaFreeArray_v3020):
+    *c = (call){.kind = CALL_FREE, .api = "cudaFreeArray", .family = -2, .free_api = FREE_ARRAY};
+    c->ptr = (void *)P(cudaFreeArray_v3020)->array;
+    return 1;
+  case RT(cudaMemcpy_v3020):
+    *c = (call){.kind = CALL_COPY, .api = "cudaMemcpy", .family = -1};
+    c->size = P(cudaMemcpy_v3020)->count;
+    return 1;
+  case RT(cudaMemcpyAsync_v3020):
+  case RT(cudaMemcpyAsync_ptsz_v7000):
+    *c = (call){.kind = CALL_COPY, .api = "cudaMemcpyAsync", .family = -1};
+    c->size = P(cudaMemcpyAsync_v3020)->count;
+    return 1;
   }
+  return 0;
+}
+
+/* Inlined into each wrapper, whose constant id leaves only its own case. */
+static inline __attribute__((always_inline)) int describe_driver(unsigned id, const void *params,
+                                                                 call *c) {
+  memset(c, 0, sizeof *c);
   switch (id) {
   case DRV(cuMemAlloc_v2):
     *c = (call){.kind = CALL_ALLOC, .api = "cuMemAlloc", .family = FAM_CU_DEVICE};
@@ -482,6 +486,11 @@ static int describe(int domain, unsigned id, const void *params, call *c) {
     return 1;
   }
   return 0;
+}
+
+static int describe(int domain, unsigned id, const void *params, call *c) {
+  return domain == CUPTI_CB_DOMAIN_RUNTIME_API ? describe_runtime(id, params, c)
+                                               : describe_driver(id, params, c);
 }
 
 static const unsigned runtime_ids[] = {RT(cudaMalloc_v3020),
@@ -649,6 +658,31 @@ static __thread struct {
   struct live_entry saved;
   uint64_t t0;
 } pending;
+/* Wrapper calls are counted per thread and added to gmemrt_attach in batches, and when the
+ * thread exits: a shared counter bumped on every call costs a locked instruction per call. */
+enum { WRAPPER_CALLS_BATCH = 256 };
+static __thread unsigned unflushed_wrapper_calls;
+static __thread int wrapper_calls_flushed_at_exit;
+static pthread_key_t thread_exit_key;
+static pthread_once_t thread_exit_key_once = PTHREAD_ONCE_INIT;
+
+static void flush_wrapper_calls(void *unused) {
+  (void)unused;
+  __atomic_add_fetch(&gmemrt_attach.wrapper_calls, unflushed_wrapper_calls, __ATOMIC_RELAXED);
+  unflushed_wrapper_calls = 0;
+}
+static void make_thread_exit_key(void) {
+  pthread_key_create(&thread_exit_key, flush_wrapper_calls);
+}
+/* A thread's first wrapped call arranges for its last batch to be added when it exits. */
+static __attribute__((noinline)) void flush_wrapper_calls_at_exit(void) {
+  wrapper_calls_flushed_at_exit = 1;
+  pthread_once(&thread_exit_key_once, make_thread_exit_key);
+  pthread_setspecific(thread_exit_key, &wrapper_calls_flushed_at_exit); /* non-NULL: called */
+}
+uint64_t gmemrt_attach_wrapper_calls(void) {
+  return __atomic_load_n(&gmemrt_attach.wrapper_calls, __ATOMIC_RELAXED) + unflushed_wrapper_calls;
+}
 static int step_domain = -1;
 static unsigned step_id;
 
@@ -680,9 +714,9 @@ static inline __attribute__((always_inline)) void record_call(call *c, int runti
     } else if (c->kind == CALL_COPY) {
       w = caller(&via_runtime, slot0);
       uint64_t ns = gmemrt_now_ns() - pending.t0;
-      pthread_mutex_lock(&gmemrt.lock);
+      gmemrt_lock();
       gmemrt_record_copy(gmemrt_site_for(&w, c->api, -1), c->size, ns);
-      pthread_mutex_unlock(&gmemrt.lock);
+      gmemrt_unlock();
     } else {
       void *ptr = NULL;
       if (rc == 0)
@@ -758,8 +792,10 @@ static void on_api(void *data, int domain, unsigned id, const void *info) {
  * itself, or finish a runtime call whose callbacks were turned off after it entered. */
 enum { WRAP_PASS, WRAP_WATCH, WRAP_FINISH };
 
-/* c: the call described once for its entry and exit (the wrapper's frame holds it). */
-static int wrap_enter(size_t index, const void *params, uintptr_t *slot0, call *c) {
+/* c: the call described once for its entry and exit (the wrapper's frame holds it). Inlined
+ * into each wrapper with its constant callback id (id), so describing it takes no switch. */
+static inline __attribute__((always_inline)) int
+wrap_enter(size_t index, unsigned id, const void *params, uintptr_t *slot0, call *c) {
   /* InitializeInjection, which made the wrappers, ran gmemrt_init(): only failure is left */
   if (own_work || __atomic_load_n(&gmemrt.broken, __ATOMIC_RELAXED))
     return WRAP_PASS;
@@ -776,16 +812,22 @@ static int wrap_enter(size_t index, const void *params, uintptr_t *slot0, call *
     }
     return WRAP_FINISH;
   }
-  if (!describe(CUPTI_CB_DOMAIN_DRIVER_API, wraps[index].id, params, c))
+  if (!describe_driver(id, params, c))
     return WRAP_PASS;
   in_wrapper++;
-  __atomic_add_fetch(&gmemrt_attach.wrapper_calls, 1, __ATOMIC_RELAXED);
+  if (!wrapper_calls_flushed_at_exit)
+    flush_wrapper_calls_at_exit();
+  if (++unflushed_wrapper_calls == WRAPPER_CALLS_BATCH) {
+    __atomic_add_fetch(&gmemrt_attach.wrapper_calls, WRAPPER_CALLS_BATCH, __ATOMIC_RELAXED);
+    unflushed_wrapper_calls = 0;
+  }
   record_call(c, 0, 0, 0, __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0, slot0);
   return WRAP_WATCH;
 }
 
-static void wrap_exit(size_t index, int how, const void *params, call *c, CUresult rc,
-                      uintptr_t *slot0) {
+static inline __attribute__((always_inline)) void wrap_exit(size_t index, unsigned id, int how,
+                                                            const void *params, call *c,
+                                                            CUresult rc, uintptr_t *slot0) {
   if (how == WRAP_WATCH) {
     in_wrapper--;
     record_call(c, 0, 1, (int)rc, __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0,
@@ -796,7 +838,7 @@ static void wrap_exit(size_t index, int how, const void *params, call *c, CUresu
     int named = (int)runtime_call.id;
     runtime_call.id = 0;
     runtime_depth--;
-    if (describe(CUPTI_CB_DOMAIN_DRIVER_API, wraps[index].id, params, c))
+    if (describe_driver(id, params, c))
       record_call(c, 0, 1, (int)rc, named, 1, slot0);
   }
 }
@@ -810,9 +852,9 @@ static void wrap_exit(size_t index, int how, const void *params, call *c, CUresu
       slot0 = NULL;                                                                                \
     fn##_params replayed = {GMEMRT_UNPAREN args};                                                  \
     call described;                                                                                \
-    int how = wrap_enter(index, &replayed, slot0, &described);                                     \
+    int how = wrap_enter(index, DRV(fn), &replayed, slot0, &described);                            \
     CUresult rc = ((CUresult(*) params)wraps[index].real[slot])(GMEMRT_UNPAREN args);              \
-    wrap_exit(index, how, &replayed, &described, rc, slot0);                                       \
+    wrap_exit(index, DRV(fn), how, &replayed, &described, rc, slot0);                              \
     return rc;                                                                                     \
   }
 #define WRAPPERS(index, fn, params, args)                                                          \

@@ -6,6 +6,7 @@
 
 #define GMEMRT_BUILDING 1
 
+#include <link.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -188,7 +189,7 @@ typedef struct gmemrt_device_stats {
 } gmemrt_device_stats;
 
 typedef struct gmemrt_state {
-  pthread_mutex_t lock;
+  int lock; /* gmemrt_lock(): 0 free, 1 held, 2 held with a thread waiting */
   /* Sites live in fixed chunks that never move, so a hook may update a site's counters with
    * atomics after it has dropped the lock. */
   gmemrt_site *site_chunks[SITE_CHUNKS];
@@ -219,7 +220,6 @@ typedef struct gmemrt_state {
   size_t nnvml, capnvml;
   gmemrt_pool pools[MAX_POOLS];
   int npools;
-  uint64_t async_calls;
   int default_pools_used;      /* cudaMallocAsync ran: sample every device's default pool */
   gmemrt_space_view peak_view; /* retaken when live bytes pass the last view's by 1/16 */
   double start_ms;
@@ -228,6 +228,27 @@ typedef struct gmemrt_state {
 
 extern gmemrt_state gmemrt;
 
+/* The tables' lock, taken twice for every allocation and free recorded. An inline futex lock
+ * (Drepper, "Futexes Are Tricky", mutex 3): taking and dropping it free costs a few
+ * instructions, where pthread_mutex_lock and _unlock cost about 50 together (callgrind). */
+void gmemrt_lock_wait(void);
+void gmemrt_lock_wake(void);
+static inline void gmemrt_lock(void) {
+  int free_word = 0;
+  if (!__atomic_compare_exchange_n(&gmemrt.lock, &free_word, 1, 0, __ATOMIC_ACQUIRE,
+                                   __ATOMIC_RELAXED))
+    gmemrt_lock_wait();
+}
+static inline int gmemrt_trylock(void) {
+  int free_word = 0;
+  return __atomic_compare_exchange_n(&gmemrt.lock, &free_word, 1, 0, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_RELAXED);
+}
+static inline void gmemrt_unlock(void) {
+  if (__atomic_exchange_n(&gmemrt.lock, 0, __ATOMIC_RELEASE) == 2)
+    gmemrt_lock_wake();
+}
+
 /* How the injected runtime (gmemrun) sees the program's calls, for runtime.attach: CUDA runtime
  * APIs handed over from CUPTI callbacks to wrapped driver entry points (inject.c). */
 enum { MAX_HANDED_OVER = 32 };
@@ -235,27 +256,27 @@ typedef struct gmemrt_attach_facts {
   uint64_t entry_points_wrapped; /* fetches of a driver entry point answered with a wrapper */
   uint64_t entry_points_adopted; /* pointers fetched before this library came, swapped in place */
   const char *adopted_in;        /* the object that held them */
-  uint64_t wrapper_calls;        /* calls a wrapper recorded */
-  uint64_t shortcut_failures;    /* caller shortcuts a full unwind contradicted (inject.c) */
+  uint64_t wrapper_calls; /* calls a wrapper recorded, less each thread's last unflushed batch */
+  uint64_t shortcut_failures; /* caller shortcuts a full unwind contradicted (inject.c) */
   const char *handed_over[MAX_HANDED_OVER];
   int nhanded_over;
   const char *driver_callbacks; /* why the driver's allocation callbacks are on, or NULL */
 } gmemrt_attach_facts;
 extern gmemrt_attach_facts gmemrt_attach;
+/* wrapper_calls with the calling thread's unflushed batch (other threads' stay unflushed) */
+uint64_t gmemrt_attach_wrapper_calls(void);
 
 static inline gmemrt_site *gmemrt_site_at(size_t i) {
   return &gmemrt.site_chunks[i / SITE_CHUNK][i % SITE_CHUNK];
 }
-/* Time spent in a free, added after the lock is dropped (sites never move). */
+/* Time spent in a timed free, added after the lock is dropped (sites never move); the call
+ * itself was counted under the lock before the real call. */
 static inline void gmemrt_add_free_ns(int site, uint64_t ns) {
-  if (site < 0)
+  if (site < 0 || !ns)
     return;
   gmemrt_site *s = gmemrt_site_at((size_t)site);
-  __atomic_fetch_add(&s->free_calls, 1, __ATOMIC_RELAXED);
-  if (ns) {
-    __atomic_fetch_add(&s->free_ns, ns, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&s->free_timed, 1, __ATOMIC_RELAXED);
-  }
+  __atomic_fetch_add(&s->free_ns, ns, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&s->free_timed, 1, __ATOMIC_RELAXED);
 }
 double gmemrt_now_ms(void);
 uint64_t gmemrt_now_ns(void);
@@ -353,8 +374,12 @@ int gmemrt_cupti_enable_callback(int domain, unsigned id, int on);
 const char *gmemrt_cupti_callback_name(int domain, unsigned id);
 
 /* ---- objects linking driver functions (imports.c, injected runtime) ---- */
-/* Whether objects were loaded since the last scan (cheap: the link map's tail). */
-int gmemrt_objects_loaded_since_scan(void);
+/* Whether objects were loaded since the last scan (cheap, and inline: every wrapped call asks). */
+extern struct link_map *gmemrt_last_object_seen; /* the link map's tail at the last scan */
+static inline int gmemrt_objects_loaded_since_scan(void) {
+  struct link_map *last = __atomic_load_n(&gmemrt_last_object_seen, __ATOMIC_RELAXED);
+  return !last || __atomic_load_n(&last->l_next, __ATOMIC_RELAXED) != NULL;
+}
 /* For each of symbols[count], the name of a loaded object that links it directly ("" for the
  * program itself), left as is when none does. */
 void gmemrt_scan_imports(const char *const *symbols, size_t count, const char **importer);

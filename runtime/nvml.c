@@ -35,7 +35,7 @@ const char *gmemrt_nvml_reason(void) {
 }
 
 static void add_sample(double t, unsigned dev, const nvmlMemory_t *m, const nvmlUtilization_t *u) {
-  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_lock();
   if (gmemrt.nnvml == gmemrt.capnvml) {
     if (gmemrt.capnvml >= 4096) {
       /* full: keep every other sample */
@@ -46,7 +46,7 @@ static void add_sample(double t, unsigned dev, const nvmlMemory_t *m, const nvml
       size_t cap = gmemrt.capnvml ? gmemrt.capnvml * 2 : 256;
       gmemrt_nvml_sample *s = realloc(gmemrt.nvml_samples, cap * sizeof *s);
       if (!s) {
-        pthread_mutex_unlock(&gmemrt.lock);
+        gmemrt_unlock();
         return;
       }
       gmemrt.nvml_samples = s;
@@ -55,7 +55,7 @@ static void add_sample(double t, unsigned dev, const nvmlMemory_t *m, const nvml
   }
   gmemrt.nvml_samples[gmemrt.nnvml++] =
       (gmemrt_nvml_sample){t, dev, m->used, m->total, u->gpu, u->memory};
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
 }
 
 static void *sampler(void *arg) {

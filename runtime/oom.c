@@ -33,13 +33,13 @@ void gmemrt_note_baseline(int device) {
   size_t free_b = 0, total_b = 0;
   if (CUDA_REAL(cudaMemGetInfo)(&free_b, &total_b) != cudaSuccess)
     return;
-  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_lock();
   gmemrt_device_stats *d = &gmemrt.devices[device];
   if (!d->baseline_used) {
     uint64_t used = (uint64_t)total_b - free_b;
     d->baseline_used = (used > d->live_device_bytes ? used - d->live_device_bytes : 0) + 1;
   }
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
 }
 
 void gmemrt_oom_event(int site, uint64_t requested) {
@@ -52,7 +52,7 @@ void gmemrt_oom_event(int site, uint64_t requested) {
     device = 0;
   uint64_t largest = 0;
   int probed = 0;
-  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_lock();
   int family = site >= 0 ? gmemrt_site_at(site)->family : -1;
   /* a stream-ordered request: what the pools hold (sampled just above) */
   uint64_t pool_reserved = 0, pool_used = 0;
@@ -64,14 +64,14 @@ void gmemrt_oom_event(int site, uint64_t requested) {
         pool_used += gmemrt.pools[i].used;
         pool_sampled = 1;
       }
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
   /* the probe uses cudaMalloc, so it measures device memory: skip it for pinned host memory */
   if (gmemrt_opt.oom_probe && have_info && family != FAM_HOST && family != FAM_MANAGED &&
       family != FAM_CU_HOST && family != FAM_CU_MANAGED) {
     largest = largest_block(free_b < requested ? free_b : requested);
     probed = 1;
   }
-  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_lock();
   if (gmemrt.nooms < MAX_OOMS) {
     gmemrt_oom *o = realloc(gmemrt.ooms, sizeof *o * (gmemrt.nooms + 1));
     if (o) {
@@ -112,5 +112,5 @@ void gmemrt_oom_event(int site, uint64_t requested) {
         gmemrt_space_view_take(&e->view);
     }
   }
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
 }

@@ -19,9 +19,9 @@ void gmemrt_pool_note(void *pool, int device) {
 /* Every device's default pool, once cudaMallocAsync has run: a default pool is listed once it
  * has reserved memory, so devices the program never used stay out of the file. */
 static void note_default_pools(void) {
-  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_lock();
   int used = gmemrt.default_pools_used;
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
   int count = 0;
   if (!used || CUDA_REAL(cudaGetDeviceCount)(&count) != cudaSuccess)
     return;
@@ -33,20 +33,20 @@ static void note_default_pools(void) {
             cudaSuccess ||
         !high)
       continue;
-    pthread_mutex_lock(&gmemrt.lock);
+    gmemrt_lock();
     gmemrt_pool_note(NULL, d);
-    pthread_mutex_unlock(&gmemrt.lock);
+    gmemrt_unlock();
   }
 }
 
 void gmemrt_pools_sample(void) {
   note_default_pools();
-  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_lock();
   int n = gmemrt.npools;
   gmemrt_pool pools[MAX_POOLS];
   for (int i = 0; i < n; i++)
     pools[i] = gmemrt.pools[i];
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
   for (int i = 0; i < n; i++) {
     cudaMemPool_t pool = (cudaMemPool_t)pools[i].handle;
     if (!pool && CUDA_REAL(cudaDeviceGetDefaultMemPool)(&pool, pools[i].device) != cudaSuccess)
@@ -60,7 +60,7 @@ void gmemrt_pools_sample(void) {
       ok = CUDA_REAL(cudaMemPoolGetAttribute)(pool, attrs[k], &v[k]) == cudaSuccess;
     if (!ok)
       continue; /* a destroyed pool, or the runtime shutting down: keep the last sample */
-    pthread_mutex_lock(&gmemrt.lock);
+    gmemrt_lock();
     gmemrt_pool *p = &gmemrt.pools[i];
     p->reserved = v[0];
     p->used = v[1];
@@ -69,7 +69,7 @@ void gmemrt_pools_sample(void) {
     if (v[3] > p->used_high)
       p->used_high = v[3];
     p->sampled = 1;
-    pthread_mutex_unlock(&gmemrt.lock);
+    gmemrt_unlock();
   }
 }
 

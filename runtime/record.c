@@ -3,9 +3,12 @@
 #include "internal.h"
 
 #include <libunwind.h>
+#include <linux/futex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The same family names as the analyzer's table (rules/families.ini). */
 const char *const gmemrt_family_names[FAM_COUNT] = {
@@ -23,7 +26,29 @@ const char *const gmemrt_free_names[FREE_API_COUNT] = {[FREE_CUDA] = "cudaFree",
                                                        [FREE_CU_ASYNC] = "cuMemFreeAsync",
                                                        [FREE_CU_RELEASE] = "cuMemRelease"};
 
-gmemrt_state gmemrt = {.lock = PTHREAD_MUTEX_INITIALIZER};
+gmemrt_state gmemrt;
+
+/* The lock's slow paths: wait until it is dropped, marking it as waited on (2). */
+void gmemrt_lock_wait(void) {
+  for (int spins = 0; spins < 100; spins++) { /* held briefly, as a rule: spin a little first */
+    int free_word = 0;
+    if (__atomic_load_n(&gmemrt.lock, __ATOMIC_RELAXED) == 0 &&
+        __atomic_compare_exchange_n(&gmemrt.lock, &free_word, 1, 0, __ATOMIC_ACQUIRE,
+                                    __ATOMIC_RELAXED))
+      return;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+  }
+  while (__atomic_exchange_n(&gmemrt.lock, 2, __ATOMIC_ACQUIRE) != 0)
+    syscall(SYS_futex, &gmemrt.lock, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+}
+
+void gmemrt_lock_wake(void) {
+  syscall(SYS_futex, &gmemrt.lock, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
 
 uint64_t gmemrt_now_ns(void) {
   struct timespec ts;
@@ -539,7 +564,7 @@ void gmemrt_step(void) {
   if (gmemrt.broken || gmemrt_opt.disabled)
     return;
   gmemrt_pools_sample();
-  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_lock();
   gmemrt.steps++;
   for (size_t i = 0; i < gmemrt.nsites; i++) {
     gmemrt_site *s = gmemrt_site_at(i);
@@ -559,7 +584,7 @@ void gmemrt_step(void) {
       s->step_live[s->nsteps++] = 0;
     s->step_live[s->nsteps++] = s->live_bytes;
   }
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
 }
 
 /* The same entry points under the public names, for callers without the header (ctypes). */

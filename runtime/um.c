@@ -85,7 +85,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
   (void)stream;
   (void)size;
   CUpti_Activity *rec = NULL;
-  pthread_mutex_lock(&gmemrt.lock);
+  gmemrt_lock();
   while (valid && cupti.next_record(buffer, valid, &rec) == CUPTI_SUCCESS) {
     if (rec->kind != CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)
       continue;
@@ -94,7 +94,7 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     int site = gmemrt_managed_site(r->address);
     add(site >= 0 ? &gmemrt_site_at((size_t)site)->um : &gmemrt_um_unattributed, r);
   }
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
   free(buffer);
 }
 

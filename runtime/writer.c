@@ -19,7 +19,7 @@ static volatile sig_atomic_t writing;
 
 static void child_after_fork(void) {
   /* the child writes its own file: start its records afresh */
-  pthread_mutex_init(&gmemrt.lock, NULL);
+  gmemrt.lock = 0;
   for (size_t i = 0; i < gmemrt.nsites; i++) {
     free(gmemrt_site_at(i)->step_live);
   }
@@ -45,7 +45,6 @@ static void child_after_fork(void) {
   gmemrt.freed_next = 0;
   gmemrt.nmanaged = 0;
   gmemrt.npools = 0;
-  gmemrt.async_calls = 0;
   gmemrt.nnvml = 0; /* the sampling thread is not copied into the child either */
   gmemrt.start_ms = gmemrt_now_ms();
 }
@@ -421,7 +420,7 @@ static json_t *build(const char *reason) {
   json_object_set_new(attach, "entry_points_wrapped", u64(gmemrt_attach.entry_points_wrapped));
   json_object_set_new(attach, "entry_points_adopted", u64(gmemrt_attach.entry_points_adopted));
   json_object_set_new(attach, "entry_points_adopted_in", str(gmemrt_attach.adopted_in));
-  json_object_set_new(attach, "wrapper_calls", u64(gmemrt_attach.wrapper_calls));
+  json_object_set_new(attach, "wrapper_calls", u64(gmemrt_attach_wrapper_calls()));
   json_object_set_new(attach, "caller_shortcut_failures", u64(gmemrt_attach.shortcut_failures));
   json_t *handed = json_array();
   for (int i = 0; i < gmemrt_attach.nhanded_over; i++)
@@ -470,7 +469,7 @@ int gmemrt_write(const char *reason) {
     /* the signal may have interrupted a thread holding the lock: wait a little, never forever */
     int locked = 0;
     for (int i = 0; i < 200 && !locked; i++) {
-      locked = pthread_mutex_trylock(&gmemrt.lock) == 0;
+      locked = gmemrt_trylock();
       if (!locked)
         usleep(1000);
     }
@@ -480,10 +479,10 @@ int gmemrt_write(const char *reason) {
       return -1;
     }
   } else {
-    pthread_mutex_lock(&gmemrt.lock);
+    gmemrt_lock();
   }
   json_t *root = build(reason);
-  pthread_mutex_unlock(&gmemrt.lock);
+  gmemrt_unlock();
   char *path = output_path();
   int rc = -1;
   if (path) {
