@@ -10,15 +10,7 @@ static int enabled(void) {
   return !gmemrt.broken && !gmemrt_opt.disabled;
 }
 
-/* Reading the clock twice costs about as much as a cudaMallocAsync's own bookkeeping, so each
- * thread times its first 4096 calls and then one in 16; sites report the measured time scaled
- * by the calls they made (alloc_timed_calls says how many were measured). */
-static __thread uint32_t thread_calls;
-
-static inline uint64_t start_clock(void) {
-  uint32_t n = ++thread_calls;
-  return n <= 4096 || (n & 15) == 0 ? gmemrt_now_ns() : 0;
-}
+__thread uint32_t gmemrt_thread_calls; /* gmemrt_start_clock() (internal.h) */
 
 static inline uint64_t stop_clock(uint64_t t0) {
   return t0 ? gmemrt_now_ns() - t0 + 1 : 0;
@@ -26,9 +18,6 @@ static inline uint64_t stop_clock(uint64_t t0) {
 
 int gmemrt_hooks_enabled(void) {
   return enabled();
-}
-uint64_t gmemrt_start_clock(void) {
-  return start_clock();
 }
 
 static cudaError_t after_alloc(const gmemrt_where *w, const char *api, int family, cudaError_t rc,
@@ -82,7 +71,7 @@ void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, vo
     gmemrt_site_at((size_t)*site)->free_calls++; /* here, under the lock: no atomic per free */
   *was_live = gmemrt_free_begin(ptr, free_api, saved);
   gmemrt_unlock();
-  *t0 = start_clock();
+  *t0 = gmemrt_start_clock();
 }
 
 void gmemrt_after_free(int site, int was_live, const struct live_entry *saved, int ok,
@@ -103,7 +92,7 @@ void gmemrt_after_free(int site, int was_live, const struct live_entry *saved, i
 #define ALLOC_HOOK(api, family, size_expr, call)                                                   \
   if (!enabled())                                                                                  \
     return call;                                                                                   \
-  uint64_t t0 = start_clock();                                                                     \
+  uint64_t t0 = gmemrt_start_clock();                                                              \
   cudaError_t rc = call;                                                                           \
   return after_alloc(w, api, family, rc, ptr, (uint64_t)(size_expr), t0)
 
@@ -134,7 +123,7 @@ static cudaError_t hook_cudaMallocPitch(const gmemrt_where *w, void **ptr, size_
                                         size_t width, size_t height) {
   if (!enabled())
     return CUDA_REAL(cudaMallocPitch)(ptr, pitch, width, height);
-  uint64_t t0 = start_clock();
+  uint64_t t0 = gmemrt_start_clock();
   cudaError_t rc = CUDA_REAL(cudaMallocPitch)(ptr, pitch, width, height);
   uint64_t size = rc == cudaSuccess && pitch ? (uint64_t)*pitch * height : (uint64_t)width * height;
   return after_alloc(w, "cudaMallocPitch", FAM_DEVICE, rc, ptr, size, t0);
@@ -170,7 +159,7 @@ static cudaError_t hook_cudaMalloc3D(const gmemrt_where *w, struct cudaPitchedPt
                                      struct cudaExtent extent) {
   if (!enabled())
     return CUDA_REAL(cudaMalloc3D)(pp, extent);
-  uint64_t t0 = start_clock();
+  uint64_t t0 = gmemrt_start_clock();
   cudaError_t rc = CUDA_REAL(cudaMalloc3D)(pp, extent);
   uint64_t size = rc == cudaSuccess ? (uint64_t)pp->pitch * extent.height * extent.depth
                                     : (uint64_t)extent.width * extent.height * extent.depth;
@@ -191,7 +180,7 @@ static cudaError_t hook_cudaMallocArray(const gmemrt_where *w, cudaArray_t *arra
                                         size_t height, unsigned int flags) {
   if (!enabled())
     return CUDA_REAL(cudaMallocArray)(array, desc, width, height, flags);
-  uint64_t t0 = start_clock();
+  uint64_t t0 = gmemrt_start_clock();
   cudaError_t rc = CUDA_REAL(cudaMallocArray)(array, desc, width, height, flags);
   void *ptr = rc == cudaSuccess ? (void *)*array : NULL;
   return after_alloc(w, "cudaMallocArray", FAM_ARRAY, rc, &ptr, array_bytes(desc, width, height, 0),
@@ -207,7 +196,7 @@ static cudaError_t hook_cudaMalloc3DArray(const gmemrt_where *w, cudaArray_t *ar
                                           struct cudaExtent extent, unsigned int flags) {
   if (!enabled())
     return CUDA_REAL(cudaMalloc3DArray)(array, desc, extent, flags);
-  uint64_t t0 = start_clock();
+  uint64_t t0 = gmemrt_start_clock();
   cudaError_t rc = CUDA_REAL(cudaMalloc3DArray)(array, desc, extent, flags);
   void *ptr = rc == cudaSuccess ? (void *)*array : NULL;
   return after_alloc(w, "cudaMalloc3DArray", FAM_ARRAY, rc, &ptr,
@@ -225,7 +214,7 @@ static cudaError_t hook_cudaMallocMipmappedArray(const gmemrt_where *w, cudaMipm
                                                  unsigned int flags) {
   if (!enabled())
     return CUDA_REAL(cudaMallocMipmappedArray)(array, desc, extent, levels, flags);
-  uint64_t t0 = start_clock();
+  uint64_t t0 = gmemrt_start_clock();
   cudaError_t rc = CUDA_REAL(cudaMallocMipmappedArray)(array, desc, extent, levels, flags);
   uint64_t size = 0;
   size_t wd = extent.width, h = extent.height, d = extent.depth;
@@ -247,7 +236,7 @@ static cudaError_t hook_cudaMallocAsync(const gmemrt_where *w, void **ptr, size_
                                         cudaStream_t stream) {
   if (!enabled())
     return CUDA_REAL(cudaMallocAsync)(ptr, size, stream);
-  uint64_t t0 = start_clock();
+  uint64_t t0 = gmemrt_start_clock();
   cudaError_t rc = CUDA_REAL(cudaMallocAsync)(ptr, size, stream);
   cudaError_t out = after_alloc(w, "cudaMallocAsync", FAM_ASYNC, rc, ptr, size, t0);
   note_pool(NULL);
@@ -259,7 +248,7 @@ static cudaError_t hook_cudaMallocFromPoolAsync(const gmemrt_where *w, void **pt
                                                 cudaMemPool_t pool, cudaStream_t stream) {
   if (!enabled())
     return CUDA_REAL(cudaMallocFromPoolAsync)(ptr, size, pool, stream);
-  uint64_t t0 = start_clock();
+  uint64_t t0 = gmemrt_start_clock();
   cudaError_t rc = CUDA_REAL(cudaMallocFromPoolAsync)(ptr, size, pool, stream);
   cudaError_t out = after_alloc(w, "cudaMallocFromPoolAsync", FAM_ASYNC, rc, ptr, size, t0);
   note_pool(pool);

@@ -321,7 +321,15 @@ void *gmemrt_driver_sym(const char *sym);
 
 /* The hook bodies (hooks.c), shared by the runtime and driver API hooks. */
 int gmemrt_hooks_enabled(void);
-uint64_t gmemrt_start_clock(void);
+/* Reading the clock twice costs about as much as a cudaMallocAsync's own bookkeeping, so each
+ * thread times its first 4096 calls and then one in 16; sites report the measured time scaled
+ * by the calls they made (alloc_timed_calls says how many were measured). 0: not timed. */
+extern __thread uint32_t gmemrt_thread_calls;
+uint64_t gmemrt_now_ns(void);
+static inline uint64_t gmemrt_start_clock(void) {
+  uint32_t n = ++gmemrt_thread_calls;
+  return n <= 4096 || (n & 15) == 0 ? gmemrt_now_ns() : 0;
+}
 int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int ok,
                        int out_of_memory, void *ptr, uint64_t size, uint64_t t0);
 void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, void *ptr, int *site,
@@ -336,7 +344,16 @@ struct live_entry;
 int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved);
 void gmemrt_free_failed(const struct live_entry *saved);
 void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns);
-void gmemrt_capture_stack(int site, uintptr_t from);
+void gmemrt_capture_stack_now(int site, uintptr_t from);
+/* Unwinding costs about a microsecond, as much as a whole cudaMallocAsync: the first 16 calls of
+ * a site are captured, then one call in 1024, so hot sites stay cheap. */
+static inline void gmemrt_capture_stack(int site, uintptr_t from) {
+  if (site < 0 || gmemrt_opt.stack_depth <= 0)
+    return;
+  uint64_t calls = gmemrt_site_at((size_t)site)->calls;
+  if (calls <= 16 || (calls & 1023) == 0)
+    gmemrt_capture_stack_now(site, from);
+}
 
 /* The managed allocation site holding an address (latest first), or -1. Lock held. */
 int gmemrt_managed_site(uint64_t address);
@@ -392,8 +409,14 @@ const char *gmemrt_find_words(uintptr_t pc, const uintptr_t *values, size_t coun
 /* ---- stream-ordered pools (pools.c) ---- */
 void gmemrt_pool_note(void *pool, int device); /* lock held */
 void gmemrt_pools_sample(void);                /* without the lock */
-void gmemrt_after_cuda_call(void); /* registers the exit writer that runs before cudart's
-                                      teardown, while pools and CUPTI can still be read */
+/* After each CUDA call: the first registers the exit writer that runs before cudart's
+ * teardown (while pools and CUPTI can still be read) and starts the unified-memory counters. */
+extern int gmemrt_cuda_call_seen;
+void gmemrt_first_cuda_call(void);
+static inline void gmemrt_after_cuda_call(void) {
+  if (!__atomic_load_n(&gmemrt_cuda_call_seen, __ATOMIC_ACQUIRE))
+    gmemrt_first_cuda_call();
+}
 
 /* ---- NVML sampling (nvml.c) ---- */
 extern int gmemrt_nvml_available;

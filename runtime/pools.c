@@ -82,10 +82,13 @@ static void register_late_exit(void) {
   atexit(before_cudart_teardown);
 }
 
-void gmemrt_after_cuda_call(void) {
+int gmemrt_cuda_call_seen;
+
+void gmemrt_first_cuda_call(void) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   static int registered;
   /* registered after the CUDA runtime's own exit handler, so it runs before it */
   gmemrt_once(&once, &registered, register_late_exit);
   gmemrt_um_after_cuda_call();
+  __atomic_store_n(&gmemrt_cuda_call_seen, 1, __ATOMIC_RELEASE);
 }

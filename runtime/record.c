@@ -170,9 +170,10 @@ static int site_lookup(const gmemrt_where *w, const char *api, int family) {
   return (int)gmemrt.nsites - 1;
 }
 
-/* Each thread remembers its last few sites: a loop's allocation and free sites are found again
- * without hashing. Entries of another generation (before a fork reset the table) are stale. */
-enum { SITE_CACHE = 4 };
+/* Each thread remembers sites it used, in a small cache of 8 sets of 2: a loop's allocation
+ * and free sites are found again with a comparison or two, without hashing into the table
+ * under the lock. Entries of another generation (before a fork reset the table) are stale. */
+enum { SITE_CACHE = 16 };
 static __thread struct site_cache_entry {
   const char *file, *api;
   int line, col;
@@ -180,7 +181,18 @@ static __thread struct site_cache_entry {
   int site;
   uint64_t generation; /* gmemrt.site_generation + 1; 0 = empty */
 } site_cache[SITE_CACHE];
-static __thread unsigned site_cache_next;
+static __thread uint8_t site_cache_victim[SITE_CACHE / 2]; /* the way each set fills next */
+
+static inline size_t site_cache_set(const gmemrt_where *w, const char *api) {
+  uintptr_t key = (w->pc ? w->pc : (uintptr_t)w->file + (uintptr_t)w->line) ^ (uintptr_t)api;
+  return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> 61) * 2; /* 8 sets */
+}
+
+static inline int site_cache_hit(const struct site_cache_entry *c, const gmemrt_where *w,
+                                 const char *api, uint64_t generation) {
+  return c->generation == generation && c->pc == w->pc && c->api == api &&
+         (w->pc || (c->file == w->file && c->line == w->line && c->col == w->col));
+}
 
 /* A site not in this thread's cache: looked up (or made), then cached. Kept out of line so that
  * the cache's hit path, taken by almost every call, stays a short leaf. */
@@ -196,20 +208,22 @@ static __attribute__((noinline)) int site_for_slow(const gmemrt_where *w, const 
     site = site_lookup(&outer, api, family);
     hopped = 1;
   }
-  if (site >= 0 && !hopped) /* a wrapper's site depends on the stack: never cached */
-    site_cache[site_cache_next++ % SITE_CACHE] =
+  if (site >= 0 && !hopped) { /* a wrapper's site depends on the stack: never cached */
+    size_t set = site_cache_set(w, api);
+    site_cache[set + site_cache_victim[set / 2]] =
         (struct site_cache_entry){w->file, api, w->line, w->col, w->pc, site, generation};
+    site_cache_victim[set / 2] ^= 1;
+  }
   return site;
 }
 
 int gmemrt_site_for(const gmemrt_where *w, const char *api, int family) {
   uint64_t generation = gmemrt.site_generation + 1;
-  for (int i = 0; i < SITE_CACHE; i++) {
-    const struct site_cache_entry *c = &site_cache[i];
-    if (c->generation == generation && c->api == api && c->pc == w->pc &&
-        (w->pc || (c->file == w->file && c->line == w->line && c->col == w->col)))
-      return c->site;
-  }
+  const struct site_cache_entry *c = &site_cache[site_cache_set(w, api)];
+  if (site_cache_hit(c, w, api, generation))
+    return c->site;
+  if (site_cache_hit(c + 1, w, api, generation))
+    return c[1].site;
   return site_for_slow(w, api, family, generation);
 }
 
@@ -249,11 +263,7 @@ static struct live_entry *live_find(uintptr_t p) {
   }
 }
 
-static void timeline_sample(void) {
-  if (!gmemrt_opt.timeline)
-    return;
-  if (++gmemrt.timeline_counter < gmemrt.timeline_stride)
-    return;
+static __attribute__((noinline)) void timeline_take_sample(void) {
   gmemrt.timeline_counter = 0;
   if (gmemrt.ntimeline + 2 > gmemrt.captimeline) {
     if (gmemrt.captimeline / 2 >= (size_t)gmemrt_opt.timeline) {
@@ -277,7 +287,13 @@ static void timeline_sample(void) {
   gmemrt.timeline[gmemrt.ntimeline++] = (double)gmemrt.live_bytes;
 }
 
-static void note_size(gmemrt_site *s, uint64_t size) {
+/* After each allocation and free: one sample in timeline_stride (the check stays inline). */
+static inline void timeline_sample(void) {
+  if (gmemrt_opt.timeline && ++gmemrt.timeline_counter >= gmemrt.timeline_stride)
+    timeline_take_sample();
+}
+
+static inline void note_size(gmemrt_site *s, uint64_t size) {
   s->calls++;
   s->bytes_total += size;
   if (size < s->bytes_min)
@@ -301,7 +317,7 @@ static gmemrt_device_stats *device_stats(int device) {
 }
 
 /* Takes an entry's bytes off its device's books. */
-static void device_release(const struct live_entry *e) {
+static inline void device_release(const struct live_entry *e) {
   gmemrt_device_stats *d = device_stats(e->device);
   d->live_bytes -= e->size;
   d->live_count--;
@@ -309,7 +325,7 @@ static void device_release(const struct live_entry *e) {
     d->live_device_bytes -= e->size;
 }
 
-static void device_add(const struct live_entry *e) {
+static inline void device_add(const struct live_entry *e) {
   gmemrt_device_stats *d = device_stats(e->device);
   d->live_bytes += e->size;
   d->live_count++;
@@ -520,15 +536,10 @@ void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns) {
   s->copy_ns += ns;
 }
 
-/* A few distinct stacks per site: the first calls are captured, repeats are only counted. */
-void gmemrt_capture_stack(int site, uintptr_t from) {
-  if (site < 0 || gmemrt_opt.stack_depth <= 0)
-    return;
+/* A few distinct stacks per site: the first calls are captured, repeats are only counted.
+ * gmemrt_capture_stack (internal.h) says which calls. */
+void gmemrt_capture_stack_now(int site, uintptr_t from) {
   gmemrt_site *s = gmemrt_site_at(site);
-  /* Unwinding costs about a microsecond, as much as a whole cudaMallocAsync: capture the first
-   * 16 calls of a site, then one call in 1024, so hot sites stay cheap. */
-  if (s->calls > 16 && (s->calls & 1023) != 0)
-    return;
   enum { OWN = 24 }; /* the runtime's own frames above the caller (CUPTI and driver ones too) */
   if (s->pc)
     from = s->pc; /* past a CUDA header's wrapper, when the site is its caller */
