@@ -193,8 +193,12 @@ static chain chains[CHAIN_SLOTS];
 static pthread_mutex_t chain_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread unsigned chain_calls;
 
+static inline size_t chain_slot(uintptr_t ra0) {
+  return (size_t)((ra0 * 0x9E3779B97F4A7C15ULL) >> 56) & (CHAIN_SLOTS - 1);
+}
+
 static chain *find_chain(uintptr_t ra0) {
-  size_t h = (size_t)((ra0 * 0x9E3779B97F4A7C15ULL) >> 56) & (CHAIN_SLOTS - 1);
+  size_t h = chain_slot(ra0);
   for (size_t i = h, n = 0; n < 8; i = (i + 1) & (CHAIN_SLOTS - 1), n++) {
     uintptr_t seen = __atomic_load_n(&chains[i].ra0, __ATOMIC_ACQUIRE);
     if (seen == ra0 || !seen)
@@ -283,9 +287,9 @@ static int chain_caller(uintptr_t *slot0, int *via_runtime, gmemrt_where *where)
   return 1;
 }
 
-/* The program's call: through the shortcut from a wrapper (slot0: where its return address is
- * kept), else by unwinding. */
-static gmemrt_where caller(int *via_runtime, uintptr_t *slot0) {
+/* The program's call, without the shortcut's fast path: learning a place, further probes, a
+ * new caller, the periodic full unwind, or no shortcut at all. */
+static __attribute__((noinline)) gmemrt_where caller_slow(int *via_runtime, uintptr_t *slot0) {
   int entry;
   uintptr_t runtime_pc;
   if (!gmemrt_opt.caller_sites) {
@@ -296,6 +300,31 @@ static gmemrt_where caller(int *via_runtime, uintptr_t *slot0) {
   if (slot0 && chain_caller(slot0, via_runtime, &where))
     return where;
   return find_caller(via_runtime, &entry, &runtime_pc);
+}
+
+/* The program's call: through the shortcut from a wrapper (slot0: where its return address is
+ * kept), else by unwinding. The common case, a place seen before and the same program call as
+ * last time from it, is inline: the chain in its first slot, its frames checked, and no full
+ * unwind due; anything else goes to caller_slow(). */
+static inline __attribute__((always_inline)) gmemrt_where caller(int *via_runtime,
+                                                                 uintptr_t *slot0) {
+  if (slot0 && gmemrt_opt.caller_sites) {
+    uintptr_t ra0 = *slot0;
+    chain *c = &chains[chain_slot(ra0)];
+    if (__atomic_load_n(&c->ra0, __ATOMIC_ACQUIRE) == ra0 &&
+        __atomic_load_n(&c->state, __ATOMIC_RELAXED) == CHAIN_USABLE && (chain_calls + 1) & 1023) {
+      int i = 0;
+      while (i < c->frames && slot0[c->offset[i]] == c->ra[i])
+        i++;
+      uintptr_t pc = slot0[c->offset[c->frames]];
+      if (i == c->frames && pc == __atomic_load_n(&c->last_caller, __ATOMIC_RELAXED)) {
+        chain_calls++;
+        *via_runtime = c->via_runtime;
+        return (gmemrt_where){.pc = pc, .ret = pc};
+      }
+    }
+  }
+  return caller_slow(via_runtime, slot0);
 }
 
 /* ---- the calls ---- */

@@ -337,7 +337,38 @@ void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, vo
 void gmemrt_after_free(int site, int was_live, const struct live_entry *saved, int ok, uint64_t t0);
 
 /* All called with the lock held. */
-int gmemrt_site_for(const gmemrt_where *w, const char *api, int family);
+/* The site of a call: each thread remembers sites it used in a small cache of 8 sets of 2, so a
+ * loop's allocation and free sites are found again inline with a comparison or two, without
+ * hashing into the table. Entries of another generation (before a fork reset the table) are
+ * stale. A miss looks the site up (or makes it) and caches it: gmemrt_site_for_slow(). */
+enum { GMEMRT_SITE_CACHE = 16 };
+extern __thread struct gmemrt_site_cache_entry {
+  const char *file, *api;
+  int line, col;
+  uintptr_t pc;
+  int site;
+  uint64_t generation; /* gmemrt.site_generation + 1; 0 = empty */
+} gmemrt_site_cache[GMEMRT_SITE_CACHE];
+int gmemrt_site_for_slow(const gmemrt_where *w, const char *api, int family, uint64_t generation);
+static inline size_t gmemrt_site_cache_set(const gmemrt_where *w, const char *api) {
+  uintptr_t key = (w->pc ? w->pc : (uintptr_t)w->file + (uintptr_t)w->line) ^ (uintptr_t)api;
+  return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> 61) * 2; /* 8 sets */
+}
+static inline int gmemrt_site_cache_hit(const struct gmemrt_site_cache_entry *c,
+                                        const gmemrt_where *w, const char *api,
+                                        uint64_t generation) {
+  return c->generation == generation && c->pc == w->pc && c->api == api &&
+         (w->pc || (c->file == w->file && c->line == w->line && c->col == w->col));
+}
+static inline int gmemrt_site_for(const gmemrt_where *w, const char *api, int family) {
+  uint64_t generation = gmemrt.site_generation + 1;
+  const struct gmemrt_site_cache_entry *c = &gmemrt_site_cache[gmemrt_site_cache_set(w, api)];
+  if (gmemrt_site_cache_hit(c, w, api, generation))
+    return c->site;
+  if (gmemrt_site_cache_hit(c + 1, w, api, generation))
+    return c[1].site;
+  return gmemrt_site_for_slow(w, api, family, generation);
+}
 void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, int device, uint64_t ns);
 void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns);
 struct live_entry;

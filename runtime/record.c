@@ -170,34 +170,12 @@ static int site_lookup(const gmemrt_where *w, const char *api, int family) {
   return (int)gmemrt.nsites - 1;
 }
 
-/* Each thread remembers sites it used, in a small cache of 8 sets of 2: a loop's allocation
- * and free sites are found again with a comparison or two, without hashing into the table
- * under the lock. Entries of another generation (before a fork reset the table) are stale. */
-enum { SITE_CACHE = 16 };
-static __thread struct site_cache_entry {
-  const char *file, *api;
-  int line, col;
-  uintptr_t pc;
-  int site;
-  uint64_t generation; /* gmemrt.site_generation + 1; 0 = empty */
-} site_cache[SITE_CACHE];
-static __thread uint8_t site_cache_victim[SITE_CACHE / 2]; /* the way each set fills next */
-
-static inline size_t site_cache_set(const gmemrt_where *w, const char *api) {
-  uintptr_t key = (w->pc ? w->pc : (uintptr_t)w->file + (uintptr_t)w->line) ^ (uintptr_t)api;
-  return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> 61) * 2; /* 8 sets */
-}
-
-static inline int site_cache_hit(const struct site_cache_entry *c, const gmemrt_where *w,
-                                 const char *api, uint64_t generation) {
-  return c->generation == generation && c->pc == w->pc && c->api == api &&
-         (w->pc || (c->file == w->file && c->line == w->line && c->col == w->col));
-}
+__thread struct gmemrt_site_cache_entry gmemrt_site_cache[GMEMRT_SITE_CACHE];
+static __thread uint8_t site_cache_victim[GMEMRT_SITE_CACHE / 2]; /* the way each set fills next */
 
 /* A site not in this thread's cache: looked up (or made), then cached. Kept out of line so that
  * the cache's hit path, taken by almost every call, stays a short leaf. */
-static __attribute__((noinline)) int site_for_slow(const gmemrt_where *w, const char *api,
-                                                   int family, uint64_t generation) {
+int gmemrt_site_for_slow(const gmemrt_where *w, const char *api, int family, uint64_t generation) {
   int site = site_lookup(w, api, family);
   int hopped = 0;
   /* a wrapper's pc: the site is the first caller outside the CUDA headers */
@@ -209,22 +187,12 @@ static __attribute__((noinline)) int site_for_slow(const gmemrt_where *w, const 
     hopped = 1;
   }
   if (site >= 0 && !hopped) { /* a wrapper's site depends on the stack: never cached */
-    size_t set = site_cache_set(w, api);
-    site_cache[set + site_cache_victim[set / 2]] =
-        (struct site_cache_entry){w->file, api, w->line, w->col, w->pc, site, generation};
+    size_t set = gmemrt_site_cache_set(w, api);
+    gmemrt_site_cache[set + site_cache_victim[set / 2]] =
+        (struct gmemrt_site_cache_entry){w->file, api, w->line, w->col, w->pc, site, generation};
     site_cache_victim[set / 2] ^= 1;
   }
   return site;
-}
-
-int gmemrt_site_for(const gmemrt_where *w, const char *api, int family) {
-  uint64_t generation = gmemrt.site_generation + 1;
-  const struct site_cache_entry *c = &site_cache[site_cache_set(w, api)];
-  if (site_cache_hit(c, w, api, generation))
-    return c->site;
-  if (site_cache_hit(c + 1, w, api, generation))
-    return c[1].site;
-  return site_for_slow(w, api, family, generation);
 }
 
 static int live_resize(size_t cap) {
