@@ -219,7 +219,7 @@ static int live_resize(size_t cap) {
   return 1;
 }
 
-static struct live_entry *live_find(uintptr_t p) {
+static inline struct live_entry *live_find(uintptr_t p) {
   if (!gmemrt.live_cap)
     return NULL;
   size_t mask = gmemrt.live_cap - 1;
@@ -314,15 +314,25 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, int dev
       !live_resize(gmemrt.live_cap ? gmemrt.live_cap * 2 : 1024))
     return;
   uintptr_t p = (uintptr_t)ptr;
-  struct live_entry *e = live_find(p);
+  /* one probe sequence: the address's own entry if it is there, else the first free or deleted
+   * slot on the way to an empty one */
+  size_t mask = gmemrt.live_cap - 1;
+  struct live_entry *e = NULL, *slot = NULL;
+  for (size_t h = hash_ptr(p) & mask;; h = (h + 1) & mask) {
+    struct live_entry *at = &gmemrt.live[h];
+    if (at->ptr == p) {
+      e = at;
+      break;
+    }
+    if (at->ptr <= 1 && !slot)
+      slot = at;
+    if (at->ptr == 0)
+      break;
+  }
   if (!e) {
-    size_t mask = gmemrt.live_cap - 1;
-    size_t h = hash_ptr(p) & mask;
-    while (gmemrt.live[h].ptr > 1)
-      h = (h + 1) & mask;
-    if (gmemrt.live[h].ptr == 0)
+    if (slot->ptr == 0)
       gmemrt.live_used++;
-    e = &gmemrt.live[h];
+    e = slot;
     gmemrt.live_count++;
   } else {
     /* the same address again without a free we saw: drop the stale record */
