@@ -3,13 +3,16 @@
 kernel_ms=..`, one round being plain followed by each instrumented way. The GPU machine's
 timings drift by tens of percent within a minute, so three estimates are printed for each way
 against plain: the median of each, the best of each (noise only adds time), and the median of the
-per-round ratios (plain and the way measured seconds apart). Usage: overhead_summary.py FILE"""
+per-round ratios (plain and the way measured seconds apart). Rows with *_min_us figures (each
+loop's quietest twentieth) get those estimates too. Usage: overhead_summary.py FILE"""
 import re
 import statistics
 import sys
 
 LOOPS = (("pair_us", "cudaMalloc+cudaFree pair"),
+         ("pair_min_us", "cudaMalloc+cudaFree pair, quietest twentieth"),
          ("async_pair_us", "cudaMallocAsync+cudaFreeAsync pair"),
+         ("async_pair_min_us", "cudaMallocAsync+cudaFreeAsync pair, quietest twentieth"),
          ("kernel_ms", "kernel-bound loop"))
 
 
@@ -30,10 +33,13 @@ def main(path):
     if not rounds or "plain" not in ways:
         sys.exit(f"overhead_summary: error: {path}: no 'plain' rows")
     for key, label in LOOPS:
-        plain = [r["plain"][key] for r in rounds]
+        plain = [r["plain"][key] for r in rounds if key in r["plain"]]
+        if not plain:
+            continue  # a log from before the loops were timed in parts
         for way in ways[1:]:
-            paired = [r[way][key] / r["plain"][key] - 1 for r in rounds if way in r]
-            mine = [r[way][key] for r in rounds if way in r]
+            both = [r for r in rounds if key in r["plain"] and key in r.get(way, {})]
+            paired = [r[way][key] / r["plain"][key] - 1 for r in both]
+            mine = [r[way][key] for r in both]
             if not mine:
                 continue
             median = statistics.median(mine) / statistics.median(plain) - 1
