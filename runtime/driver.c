@@ -96,13 +96,10 @@ static CUresult hook_cuMemFree(const gmemrt_where *w, CUdeviceptr dptr) {
     return missing("cuMemFree_v2");
   if (!gmemrt_hooks_enabled())
     return real(dptr);
-  int site, was_live;
-  struct live_entry saved;
-  uint64_t t0;
-  gmemrt_before_free(w, "cuMemFree", FREE_CU, (void *)(uintptr_t)dptr, &site, &was_live, &saved,
-                     &t0);
+  gmemrt_free_in_flight f;
+  gmemrt_before_free(w, "cuMemFree", FREE_CU, (void *)(uintptr_t)dptr, &f);
   CUresult rc = real(dptr);
-  gmemrt_after_free(site, was_live, &saved, rc == CUDA_SUCCESS, t0);
+  gmemrt_after_free(&f, rc == CUDA_SUCCESS);
   return rc;
 }
 
@@ -112,12 +109,10 @@ static CUresult hook_cuMemFreeHost(const gmemrt_where *w, void *p) {
     return missing("cuMemFreeHost");
   if (!gmemrt_hooks_enabled())
     return real(p);
-  int site, was_live;
-  struct live_entry saved;
-  uint64_t t0;
-  gmemrt_before_free(w, "cuMemFreeHost", FREE_CU_HOST, p, &site, &was_live, &saved, &t0);
+  gmemrt_free_in_flight f;
+  gmemrt_before_free(w, "cuMemFreeHost", FREE_CU_HOST, p, &f);
   CUresult rc = real(p);
-  gmemrt_after_free(site, was_live, &saved, rc == CUDA_SUCCESS, t0);
+  gmemrt_after_free(&f, rc == CUDA_SUCCESS);
   return rc;
 }
 
@@ -202,12 +197,10 @@ static CUresult hook_cuMemCreate(const gmemrt_where *w, CUmemGenericAllocationHa
 #define DRIVER_FREE(api, free_api, key, call)                                                      \
   if (!gmemrt_hooks_enabled())                                                                     \
     return call;                                                                                   \
-  int site, was_live;                                                                              \
-  struct live_entry saved;                                                                         \
-  uint64_t t0;                                                                                     \
-  gmemrt_before_free(w, api, free_api, key, &site, &was_live, &saved, &t0);                        \
+  gmemrt_free_in_flight f;                                                                         \
+  gmemrt_before_free(w, api, free_api, key, &f);                                                   \
   CUresult rc = call;                                                                              \
-  gmemrt_after_free(site, was_live, &saved, rc == CUDA_SUCCESS, t0);                               \
+  gmemrt_after_free(&f, rc == CUDA_SUCCESS);                                                       \
   return rc
 
 static CUresult hook_cuMemFreeAsync(const gmemrt_where *w, CUdeviceptr dptr, CUstream stream) {

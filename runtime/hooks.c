@@ -63,26 +63,25 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int o
   return site;
 }
 
-void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, void *ptr, int *site,
-                        int *was_live, struct live_entry *saved, uint64_t *t0) {
+void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, void *ptr,
+                        gmemrt_free_in_flight *f) {
   gmemrt_lock();
-  *site = gmemrt_site_for(w, api, -2);
-  if (*site >= 0)
-    gmemrt_site_at((size_t)*site)->free_calls++; /* here, under the lock: no atomic per free */
-  *was_live = gmemrt_free_begin(ptr, free_api, saved);
+  f->site = gmemrt_site_for(w, api, -2);
+  if (f->site >= 0)
+    gmemrt_site_at((size_t)f->site)->free_calls++; /* here, under the lock: no atomic per free */
+  f->was_live = gmemrt_free_begin(ptr, free_api, &f->saved);
   gmemrt_unlock();
-  *t0 = gmemrt_start_clock();
+  f->t0 = gmemrt_start_clock();
 }
 
-void gmemrt_after_free(int site, int was_live, const struct live_entry *saved, int ok,
-                       uint64_t t0) {
-  uint64_t ns = stop_clock(t0);
-  if (was_live && !ok) {
+void gmemrt_after_free(const gmemrt_free_in_flight *f, int ok) {
+  uint64_t ns = stop_clock(f->t0);
+  if (f->was_live && !ok) {
     gmemrt_lock();
-    gmemrt_free_failed(saved);
+    gmemrt_free_failed(&f->saved);
     gmemrt_unlock();
   }
-  gmemrt_add_free_ns(site, ns);
+  gmemrt_add_free_ns(f->site, ns);
 }
 
 /* The runtime API's hooks; the entry points come from GMEMRT_HOOK (internal.h). */
@@ -260,12 +259,10 @@ HOOK(cudaMallocFromPoolAsync, (void **ptr, size_t size, cudaMemPool_t pool, cuda
 #define FREE_HOOK(api, free_api, call)                                                             \
   if (!enabled())                                                                                  \
     return call;                                                                                   \
-  int site, was_live;                                                                              \
-  struct live_entry saved;                                                                         \
-  uint64_t t0;                                                                                     \
-  gmemrt_before_free(w, api, free_api, ptr, &site, &was_live, &saved, &t0);                        \
+  gmemrt_free_in_flight f;                                                                         \
+  gmemrt_before_free(w, api, free_api, ptr, &f);                                                   \
   cudaError_t rc = call;                                                                           \
-  gmemrt_after_free(site, was_live, &saved, rc == cudaSuccess, t0);                                \
+  gmemrt_after_free(&f, rc == cudaSuccess);                                                        \
   return rc
 
 static cudaError_t hook_cudaFree(const gmemrt_where *w, void *ptr) {

@@ -682,11 +682,7 @@ gmemrt_attach_facts gmemrt_attach;
 static __thread int runtime_depth, own_work, in_wrapper;
 static __thread struct { unsigned id; } runtime_call;
 static __thread unsigned driver_call; /* the driver call whose entry was recorded */
-static __thread struct {
-  int site, was_live;
-  struct live_entry saved;
-  uint64_t t0;
-} pending;
+static __thread gmemrt_free_in_flight pending;
 /* Wrapper calls are counted per thread and added to gmemrt_attach in batches, and when the
  * thread exits: a shared counter bumped on every call costs a locked instruction per call. */
 enum { WRAPPER_CALLS_BATCH = 256 };
@@ -730,8 +726,7 @@ static inline __attribute__((always_inline)) void record_call(call *c, int runti
     if (c->kind == CALL_FREE) {
       w = caller(&via_runtime, slot0);
       name_after_runtime(c, via_runtime || named_always ? named_as : NOT_NAMED);
-      gmemrt_before_free(&w, c->api, c->free_api, c->ptr, &pending.site, &pending.was_live,
-                         &pending.saved, &pending.t0);
+      gmemrt_before_free(&w, c->api, c->free_api, c->ptr, &pending);
     } else {
       pending.t0 = c->kind == CALL_COPY ? gmemrt_now_ns() : gmemrt_start_clock();
     }
@@ -739,7 +734,7 @@ static inline __attribute__((always_inline)) void record_call(call *c, int runti
     runtime_depth -= runtime && runtime_depth > 0;
     gmemrt_after_cuda_call();
     if (c->kind == CALL_FREE) {
-      gmemrt_after_free(pending.site, pending.was_live, &pending.saved, rc == 0, pending.t0);
+      gmemrt_after_free(&pending, rc == 0);
     } else if (c->kind == CALL_COPY) {
       w = caller(&via_runtime, slot0);
       uint64_t ns = gmemrt_now_ns() - pending.t0;

@@ -332,9 +332,15 @@ static inline uint64_t gmemrt_start_clock(void) {
 }
 int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int ok,
                        int out_of_memory, void *ptr, uint64_t size, uint64_t t0);
-void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, void *ptr, int *site,
-                        int *was_live, struct live_entry *saved, uint64_t *t0);
-void gmemrt_after_free(int site, int was_live, const struct live_entry *saved, int ok, uint64_t t0);
+/* A free between its record (before the real call) and the real call's result. */
+typedef struct gmemrt_free_in_flight {
+  int site, was_live;
+  struct live_entry saved; /* put back if the real call fails */
+  uint64_t t0;
+} gmemrt_free_in_flight;
+void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, void *ptr,
+                        gmemrt_free_in_flight *f);
+void gmemrt_after_free(const gmemrt_free_in_flight *f, int ok);
 
 /* All called with the lock held. */
 /* The site of a call: each thread remembers sites it used in a small cache of 8 sets of 2, so a
