@@ -3,6 +3,8 @@
 # programs with nvcc, runs them, and checks their telemetry. Run tests/gpu/prepare.sh first on the
 # development machine (it gathers jansson and libunwind, which the GPU machine lacks) and carry
 # .gpu-deps. Usage (device tool): bash tests/gpu/run.sh   -- results also land in $OUT.
+# OVERHEAD_RUNS=N: overhead rounds (default 5). OVERHEAD_ONLY=1: only the churn loops' overhead
+# (plain, gmemcc build, gmemrun), for more rounds in the same device time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -40,10 +42,13 @@ LIBS=("$B/libgmemrt.a" -L"$DEPS/lib" -ljansson -ldw -lunwind -Xlinker -rpath-lin
 FLAGS=(-O2 -std=c++17 -arch=sm_90 -Iinclude/gmemlint)
 
 echo "== build programs (instrumented with -include gmem_forced.h, and churn also plain)"
-for p in leak oom churn managed frag_pool frag_small; do
+PROGRAMS=(leak oom churn managed frag_pool frag_small)
+[ -n "${OVERHEAD_ONLY:-}" ] && PROGRAMS=(churn)
+for p in "${PROGRAMS[@]}"; do
   nvcc "${FLAGS[@]}" -include gmem_forced.h "tests/gpu/$p.cu" -o "$B/$p" "${LIBS[@]}"
 done
 nvcc "${FLAGS[@]}" tests/gpu/churn.cu -o "$B/churn_plain"
+if [ -z "${OVERHEAD_ONLY:-}" ]; then
 nvcc "${FLAGS[@]}" -include gmem_forced.h tests/gpu/driver.cu -o "$B/driver" "${LIBS[@]}" -lcuda
 # the LD_PRELOAD way: built as a user would, with the shared cudart and debug lines, no header
 nvcc "${FLAGS[@]}" -g -cudart shared -include gmemrt.h tests/gpu/leak.cu -o "$B/leak_shared"
@@ -149,6 +154,8 @@ else
   echo "build/gmemrun not carried: gmemrun checks skipped"
 fi
 
+fi # OVERHEAD_ONLY
+
 RUNS=${OVERHEAD_RUNS:-5}
 echo "== overhead: plain vs instrumented (gmemcc) vs plain under gmemrun, alternating, $RUNS rounds"
 # every run on the same core: a loop of 1 us calls moved between cores measures the move
@@ -163,6 +170,7 @@ for ((i = 0; i < RUNS; i++)); do
   if [ -x build/gmemrun ]; then
     echo "gmemrun      $("${PIN[@]}" build/gmemrun -q --library "$B/libgmemrt_inject.so" \
       -o "$B/churn-gmemrun-%p.json" -- "$B/churn_plain" 20000 200000)"
+    [ -n "${OVERHEAD_ONLY:-}" ] && continue
     echo "gmemrun_api  $(GMEMRT_CALLER_SITES=0 "${PIN[@]}" build/gmemrun -q \
       --library "$B/libgmemrt_inject.so" -o "$B/churn-gmemrun-api-%p.json" -- \
       "$B/churn_plain" 20000 200000)"
@@ -193,6 +201,7 @@ if runs:  # gmemrun: the runtime's calls went over to wrapped driver entry point
     assert site and sum(s["calls"] for s in site) == 200000, site
 PY
 python3 bench/overhead_summary.py "$RES/overhead.txt"
+[ -n "${OVERHEAD_ONLY:-}" ] && exit 0
 echo "== compute-sanitizer --leak-check full on the same churn loops (fewer pairs: it is slow)"
 SAN=$CUDA/bin/compute-sanitizer
 if [ -x "$SAN" ]; then
