@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""bench/overhead_summary.py on made-up rounds whose estimates are known: the figures
+BENCHMARKS.md records come from it. Usage: check_overhead_summary.py SUMMARY_SCRIPT"""
+import os
+import subprocess
+import sys
+import tempfile
+
+script = sys.argv[1]
+
+
+def summarise(text):
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write(text)
+    try:
+        return subprocess.run([sys.executable, script, f.name], capture_output=True, text=True)
+    finally:
+        os.unlink(f.name)
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+# two rounds: plain 1.0 then 2.0, the way 1.2 then 2.2; medians 1.5 and 1.7 (+13.3%), best
+# 1.2 / 1.0 (+20.0%), per-round ratios +20% and +10% (paired +15.0%). The second round has no
+# quietest-twentieth figures (a log from before they existed): those rows use the first only.
+rounds = """plain        pair_us=10.0 async_pair_us=1.0 async_pair_min_us=0.5 kernel_ms=5.0
+gmemrun      pair_us=10.5 async_pair_us=1.2 async_pair_min_us=0.6 kernel_ms=5.0
+plain        pair_us=10.0 async_pair_us=2.0 kernel_ms=5.0
+gmemrun      pair_us=10.5 async_pair_us=2.2 kernel_ms=5.0
+"""
+proc = summarise(rounds)
+check(proc.returncode == 0, proc.stderr)
+lines = proc.stdout.splitlines()
+async_line = [l for l in lines if l.startswith("cudaMallocAsync+cudaFreeAsync pair:")]
+check(async_line == ["cudaMallocAsync+cudaFreeAsync pair: plain 1.5, gmemrun 1.7 (2 runs): "
+                     "overhead median +13.3%, best +20.0%, paired +15.0%"], lines)
+quiet = [l for l in lines if "quietest twentieth" in l and l.startswith("cudaMallocAsync")]
+check(quiet == ["cudaMallocAsync+cudaFreeAsync pair, quietest twentieth: plain 0.5, gmemrun 0.6 "
+                "(1 runs): overhead median +20.0%, best +20.0%, paired +20.0%"], lines)
+check(not any(l.startswith("cudaMalloc+cudaFree pair, quietest") for l in lines), lines)
+check(any(l.startswith("kernel-bound loop:") and "paired +0.0%" in l for l in lines), lines)
+
+# no plain rows: a clear error naming the file, not a traceback
+proc = summarise("gmemrun pair_us=1.0\n")
+check(proc.returncode != 0 and "overhead_summary: error:" in proc.stderr and
+      "no 'plain' rows" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr)
+print("overhead_summary: ok")
