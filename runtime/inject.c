@@ -248,6 +248,15 @@ static void learn_chain(chain *c, uintptr_t *slot0) {
   __atomic_store_n(&c->ra0, ra0, __ATOMIC_RELEASE);
 }
 
+/* The program's return address from its slot, when every runtime frame between holds the return
+ * address learnt for it; else 0. */
+static inline uintptr_t chain_program_pc(const chain *c, const uintptr_t *slot0) {
+  for (int i = 0; i < c->frames; i++)
+    if (slot0[c->offset[i]] != c->ra[i])
+      return 0;
+  return slot0[c->offset[c->frames]];
+}
+
 /* The program's call, through the shortcut; 0 when it does not apply. */
 static int chain_caller(uintptr_t *slot0, int *via_runtime, gmemrt_where *where) {
   uintptr_t ra0 = *slot0;
@@ -264,10 +273,9 @@ static int chain_caller(uintptr_t *slot0, int *via_runtime, gmemrt_where *where)
   }
   if (__atomic_load_n(&c->state, __ATOMIC_RELAXED) != CHAIN_USABLE)
     return 0;
-  for (int i = 0; i < c->frames; i++)
-    if (slot0[c->offset[i]] != c->ra[i])
-      return 0;
-  uintptr_t pc = slot0[c->offset[c->frames]];
+  uintptr_t pc = chain_program_pc(c, slot0);
+  if (!pc)
+    return 0;
   if (pc != __atomic_load_n(&c->last_caller, __ATOMIC_RELAXED)) {
     if (classify(pc) != FRAME_CALLER)
       return 0;
@@ -313,11 +321,8 @@ static inline __attribute__((always_inline)) gmemrt_where caller(int *via_runtim
     chain *c = &chains[chain_slot(ra0)];
     if (__atomic_load_n(&c->ra0, __ATOMIC_ACQUIRE) == ra0 &&
         __atomic_load_n(&c->state, __ATOMIC_RELAXED) == CHAIN_USABLE && (chain_calls + 1) & 1023) {
-      int i = 0;
-      while (i < c->frames && slot0[c->offset[i]] == c->ra[i])
-        i++;
-      uintptr_t pc = slot0[c->offset[c->frames]];
-      if (i == c->frames && pc == __atomic_load_n(&c->last_caller, __ATOMIC_RELAXED)) {
+      uintptr_t pc = chain_program_pc(c, slot0);
+      if (pc && pc == __atomic_load_n(&c->last_caller, __ATOMIC_RELAXED)) {
         chain_calls++;
         *via_runtime = c->via_runtime;
         return (gmemrt_where){.pc = pc, .ret = pc};

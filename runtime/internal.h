@@ -233,16 +233,14 @@ extern gmemrt_state gmemrt;
  * instructions, where pthread_mutex_lock and _unlock cost about 50 together (callgrind). */
 void gmemrt_lock_wait(void);
 void gmemrt_lock_wake(void);
-static inline void gmemrt_lock(void) {
-  int free_word = 0;
-  if (!__atomic_compare_exchange_n(&gmemrt.lock, &free_word, 1, 0, __ATOMIC_ACQUIRE,
-                                   __ATOMIC_RELAXED))
-    gmemrt_lock_wait();
-}
 static inline int gmemrt_trylock(void) {
   int free_word = 0;
   return __atomic_compare_exchange_n(&gmemrt.lock, &free_word, 1, 0, __ATOMIC_ACQUIRE,
                                      __ATOMIC_RELAXED);
+}
+static inline void gmemrt_lock(void) {
+  if (!gmemrt_trylock())
+    gmemrt_lock_wait();
 }
 static inline void gmemrt_unlock(void) {
   if (__atomic_exchange_n(&gmemrt.lock, 0, __ATOMIC_RELEASE) == 2)
@@ -325,7 +323,6 @@ int gmemrt_hooks_enabled(void);
  * thread times its first 4096 calls and then one in 16; sites report the measured time scaled
  * by the calls they made (alloc_timed_calls says how many were measured). 0: not timed. */
 extern __thread uint32_t gmemrt_thread_calls;
-uint64_t gmemrt_now_ns(void);
 static inline uint64_t gmemrt_start_clock(void) {
   uint32_t n = ++gmemrt_thread_calls;
   return n <= 4096 || (n & 15) == 0 ? gmemrt_now_ns() : 0;

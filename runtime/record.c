@@ -31,10 +31,7 @@ gmemrt_state gmemrt;
 /* The lock's slow paths: wait until it is dropped, marking it as waited on (2). */
 void gmemrt_lock_wait(void) {
   for (int spins = 0; spins < 100; spins++) { /* held briefly, as a rule: spin a little first */
-    int free_word = 0;
-    if (__atomic_load_n(&gmemrt.lock, __ATOMIC_RELAXED) == 0 &&
-        __atomic_compare_exchange_n(&gmemrt.lock, &free_word, 1, 0, __ATOMIC_ACQUIRE,
-                                    __ATOMIC_RELAXED))
+    if (__atomic_load_n(&gmemrt.lock, __ATOMIC_RELAXED) == 0 && gmemrt_trylock())
       return;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
