@@ -96,8 +96,14 @@ static void build_args(gm_run *run, const char *path, enum lang lang, gm_str_vec
   } else {
     GM_PUSH(*args, gm_xstrdup("-x"));
     GM_PUSH(*args, gm_xstrdup(lang == LANG_C ? "c" : "c++"));
-    GM_PUSH(*args, gm_xasprintf("-I%s/include", run->cuda_path));
   }
+  /* As nvcc.profile does: the toolkit's headers, and CUB, thrust, libcu++ and cooperative groups
+   * under include/cccl, as system directories (so their declarations borrow, never leak). */
+  GM_PUSH(*args, gm_xstrdup("-isystem"));
+  GM_PUSH(*args, gm_xasprintf("%s/include", run->cuda_path));
+  GM_PUSH(*args, gm_xstrdup("-isystem"));
+  GM_PUSH(*args, gm_xasprintf("%s/include/cccl", run->cuda_path));
+  GM_PUSH(*args, gm_xstrdup("-ferror-limit=0")); /* clang stops after 20 errors otherwise */
   if (lang != LANG_C && !has_std_flag(extra.items, extra.len))
     GM_PUSH(*args, gm_xstrdup("-std=c++17"));
   GM_PUSH(*args, gm_xstrdup("-w")); /* compiler warnings are not our findings */

@@ -218,12 +218,15 @@ static int handler(void *user, const char *section, const char *name, const char
       f->fam.description = own(c->table, value);
     else if (strcmp(name, "free") == 0)
       f->fam.free_fn = own(c->table, value);
-    else if (strcmp(name, "managed") == 0 || strcmp(name, "gpu") == 0) {
+    else if (strcmp(name, "managed") == 0 || strcmp(name, "gpu") == 0 ||
+             strcmp(name, "heap") == 0) {
       int yes = strcmp(value, "yes") == 0 || strcmp(value, "true") == 0;
       if (!yes && strcmp(value, "no") != 0 && strcmp(value, "false") != 0)
         ok = fail(c, "bad value '%s' for %s (expected yes or no)", value, name);
       else if (name[0] == 'm')
         f->fam.managed = yes;
+      else if (name[0] == 'h')
+        f->fam.heap = yes;
       else
         f->fam.gpu = yes;
     } else

@@ -13,7 +13,9 @@ enum gm_fn_kind {
   GM_FN_COPY,     /* a memory copy: use, and what GM020/GM021 look for */
   GM_FN_PREFETCH, /* cudaMemPrefetchAsync, cudaMemAdvise: places managed memory */
   GM_FN_LAUNCH,   /* cudaLaunchKernel(kernel, grid, block, args, ...) */
-  GM_FN_NORETURN
+  GM_FN_NORETURN,
+  GM_FN_SINK,  /* keeps or releases what argument ptr_arg gets (GM_ARG_NONE: every pointer) */
+  GM_FN_BORROW /* uses its pointer arguments and keeps none: no escape, no free */
 };
 
 #define GM_ARG_RETURN (-1)
@@ -26,6 +28,7 @@ typedef struct gm_family {
   const char *free_fn;     /* "cudaFreeHost": named in messages */
   int managed;             /* unified memory: pages migrate on demand */
   int gpu;                 /* device, managed or pinned memory: what GM010 is about */
+  int heap;                /* host heap (malloc, new): leaks are GM004's, not GM001's */
 } gm_family;
 
 typedef struct gm_fn {

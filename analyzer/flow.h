@@ -44,6 +44,8 @@ typedef struct gm_fact {
   const char *kernel_name;
   int kernel_param;        /* managed launch: which kernel parameter receives it */
   const gm_node *via_call; /* managed launch inside a same-file helper: the call to it */
+  int error_path;          /* leak: only on paths after a failed call (an error status, a null
+                              result), not on the normal path */
 } gm_fact;
 
 typedef struct gm_func_facts {

@@ -71,6 +71,8 @@ typedef struct gm_node {
   unsigned is_kernel_callee : 1; /* GM_N_CALL: the callee is a __global__ function */
   unsigned has_value : 1;        /* an integer constant expression; its value is `value` */
   unsigned in_macro : 1;         /* written inside a macro expansion */
+  unsigned invalid : 1; /* clang could not type it (recovery expression, invalid declaration):
+                           opaque, neither its operands nor an escape of them */
   long long value;
   unsigned offset, end_offset; /* byte extent in loc.file (expansion range), for fix-its */
   int id;                      /* unique within the function, for state keys */
