@@ -97,19 +97,20 @@ static void build_args(gm_run *run, const char *path, enum lang lang, gm_str_vec
     GM_PUSH(*args, gm_xstrdup("-x"));
     GM_PUSH(*args, gm_xstrdup(lang == LANG_C ? "c" : "c++"));
   }
+  if (lang != LANG_C && !has_std_flag(extra.items, extra.len))
+    GM_PUSH(*args, gm_xstrdup("-std=c++17"));
+  GM_PUSH(*args, gm_xstrdup("-w")); /* compiler warnings are not our findings */
+  GM_PUSH(*args, gm_xstrdup("-ferror-limit=0")); /* clang stops after 20 errors otherwise */
+  for (size_t i = 0; i < extra.len; i++)
+    GM_PUSH(*args, extra.items[i]);
+  GM_VEC_FREE(extra);
   /* As nvcc.profile does: the toolkit's headers, and CUB, thrust, libcu++ and cooperative groups
-   * under include/cccl, as system directories (so their declarations borrow, never leak). */
+   * under include/cccl, as system directories (so their declarations borrow, never leak), after
+   * the user's own directories. */
   GM_PUSH(*args, gm_xstrdup("-isystem"));
   GM_PUSH(*args, gm_xasprintf("%s/include", run->cuda_path));
   GM_PUSH(*args, gm_xstrdup("-isystem"));
   GM_PUSH(*args, gm_xasprintf("%s/include/cccl", run->cuda_path));
-  GM_PUSH(*args, gm_xstrdup("-ferror-limit=0")); /* clang stops after 20 errors otherwise */
-  if (lang != LANG_C && !has_std_flag(extra.items, extra.len))
-    GM_PUSH(*args, gm_xstrdup("-std=c++17"));
-  GM_PUSH(*args, gm_xstrdup("-w")); /* compiler warnings are not our findings */
-  for (size_t i = 0; i < extra.len; i++)
-    GM_PUSH(*args, extra.items[i]);
-  GM_VEC_FREE(extra);
 }
 
 static int finding_cmp(const void *a, const void *b) {
