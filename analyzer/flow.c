@@ -7,12 +7,14 @@ enum { MAX_STATES = 48, LOOP_ROUNDS = 3, SUMMARY_ROUNDS = 3, STEP_BUDGET = 20000
 
 /* ---- abstract values and states ---- */
 
-enum val_kind { V_UNKNOWN, V_NULL, V_CONST, V_OBJ, V_RESULT, V_ADDR };
+/* V_RESULT: the status of the call that allocated object `ref`; V_FREED: the status of the call
+ * that freed it (a failed free leaves nothing to judge). */
+enum val_kind { V_UNKNOWN, V_NULL, V_CONST, V_OBJ, V_RESULT, V_ADDR, V_FREED };
 
 typedef struct val {
   unsigned char kind;
   unsigned char offset; /* V_OBJ: points inside the object, not at its start */
-  int ref;              /* V_OBJ/V_RESULT: object index; V_ADDR: slot */
+  int ref;              /* V_OBJ/V_RESULT/V_FREED: object index; V_ADDR: slot */
 } val;
 
 enum obj_state { OBJ_LIVE, OBJ_FREED, OBJ_FAILED };
@@ -24,7 +26,8 @@ typedef struct obj {
   const gm_node *freed_at;
   const gm_fn *freed_by; /* for summaries: the free that released it */
   const char *freed_via;
-  int param; /* parameter index for parameter objects, else -1 */
+  int param;       /* parameter index for parameter objects, else -1 */
+  int deref_param; /* what parameter `T **pp` points at (*pp), else -1 */
   unsigned char state;
   unsigned char escaped;
   unsigned char from_return; /* allocated as a return value (null on failure) */
@@ -32,10 +35,15 @@ typedef struct obj {
   unsigned char prefetched;  /* managed memory placed by cudaMemPrefetchAsync/cudaMemAdvise */
 } obj;
 
+/* A branch decision: condition `key` came out `truth`. Equality facts also name the expression
+ * (`base`) and the constant it was compared with, so `x == 1` excludes `x == 2`. */
 typedef struct fact_rec {
   uint64_t key;
   uint64_t deps;
+  uint64_t base;
+  long long value;
   unsigned char truth;
+  unsigned char is_eq;
 } fact_rec;
 
 typedef struct state {
@@ -47,6 +55,7 @@ typedef struct state {
   fact_rec *facts;
   int nfacts, capfacts;
   int dead;
+  int error_path;            /* took a branch that a failed call takes (error status, null) */
   const gm_node *skipped_by; /* the continue that ended this path's last iteration early */
 } state;
 
@@ -58,7 +67,7 @@ typedef struct flow_out {
 
 /* ---- summaries ---- */
 
-enum param_effect { P_NONE, P_ESCAPES, P_FREES, P_OUT_ALLOC };
+enum param_effect { P_NONE, P_ESCAPES, P_FREES, P_OUT_ALLOC, P_FREES_DEREF };
 
 typedef struct param_summary {
   enum param_effect effect;
@@ -68,8 +77,9 @@ typedef struct param_summary {
   const char *kernel_usr, *kernel_name;
   int kernel_param;
   const gm_family *family; /* P_OUT_ALLOC */
-  gm_fn free_row;          /* P_FREES: acts as this free */
-  const char *via;         /* P_FREES: the inner free's name */
+  gm_fn free_row;          /* P_FREES, P_FREES_DEREF: acts as this free */
+  const char *via;         /* P_FREES, P_FREES_DEREF: the inner free's name */
+  int nulls;               /* P_FREES_DEREF: leaves *pp null on every path */
 } param_summary;
 
 typedef struct summary {
@@ -88,6 +98,7 @@ typedef struct summary_obs {
   int ret_fresh, ret_other;
   const gm_family *ret_family;
   int *freed, *escaped, *out_fresh, *out_other;
+  int *deref_freed, *deref_nulled; /* `T **pp` parameters: *pp freed, *pp null at the exit */
   const gm_fn **free_rows;
   const char **free_via;
   const gm_family **out_family;
@@ -97,6 +108,16 @@ typedef struct summary_obs {
   const char **kernel_usr, **kernel_name;
   int *kernel_param;
 } summary_obs;
+
+typedef GM_VEC(long long) value_vec;
+
+/* The switch being followed: its entry states, and what its case labels may assume. */
+struct switch_ctx {
+  state_list *entries;
+  int pure; /* the condition has no side effects: its value can be remembered */
+  uint64_t base, deps;
+  value_vec values; /* its cases' constants */
+};
 
 typedef struct engine {
   const gm_tu *tu;
@@ -112,7 +133,7 @@ typedef struct engine {
     state *st;
   })
   gotos;
-  GM_VEC(state_list *) switch_entries;
+  GM_VEC(struct switch_ctx *) switch_entries;
   GM_VEC(const gm_node *) reported; /* leak sites already reported */
   const gm_node **array_init;       /* per var: its initialiser list (cudaLaunchKernel args) */
   GM_VEC(gm_fact) facts;
@@ -151,8 +172,15 @@ static state *state_copy(const state *s) {
   if (s->nfacts)
     memcpy(c->facts, s->facts, sizeof(fact_rec) * (size_t)s->nfacts);
   c->dead = s->dead;
+  c->error_path = s->error_path;
   c->skipped_by = s->skipped_by;
   return c;
+}
+
+static void state_swap(state *a, state *b) {
+  state t = *a;
+  *a = *b;
+  *b = t;
 }
 
 static void state_free(state *s) {
@@ -231,7 +259,8 @@ static uint64_t arg_roots(const gm_node *n) {
 static void drop_memory_facts(state *s, const gm_node *call) {
   uint64_t roots = 0;
   for (int i = 0; call && i < call->nkids; i++)
-    roots |= arg_roots(call->kids[i]);
+    if (call->arg_writes & (1u << (i < 31 ? i : 31)))
+      roots |= arg_roots(call->kids[i]);
   int w = 0;
   for (int i = 0; i < s->nfacts; i++) {
     uint64_t d = s->facts[i].deps;
@@ -254,18 +283,51 @@ static void facts_invalidate(const struct engine *e, state *s, int slot) {
   s->nfacts = w;
 }
 
-static void fact_add(state *s, uint64_t key, uint64_t deps, int truth) {
+static void fact_push(state *s, fact_rec f) {
   if (s->nfacts == s->capfacts) {
     s->capfacts = s->capfacts ? s->capfacts * 2 : 4;
     s->facts = gm_xrealloc(s->facts, sizeof(fact_rec) * (size_t)s->capfacts);
   }
-  s->facts[s->nfacts++] = (fact_rec){key, deps, (unsigned char)truth};
+  s->facts[s->nfacts++] = f;
+}
+
+static void fact_add(state *s, uint64_t key, uint64_t deps, int truth) {
+  fact_push(s, (fact_rec){key, deps, 0, 0, (unsigned char)truth, 0});
+}
+
+static uint64_t eq_key(uint64_t base, long long value) {
+  return gm_hash64(&value, sizeof value, base ^ 0x9e3779b97f4a7c15ULL);
+}
+
+static void eq_fact_add(state *s, uint64_t base, uint64_t deps, long long value, int truth) {
+  fact_push(s, (fact_rec){eq_key(base, value), deps, base, value, (unsigned char)truth, 1});
 }
 
 static int fact_find(const state *s, uint64_t key) {
   for (int i = 0; i < s->nfacts; i++)
     if (s->facts[i].key == key)
       return s->facts[i].truth;
+  /* `x` tested for truth after `x == K` decided it */
+  for (int i = 0; i < s->nfacts; i++) {
+    const fact_rec *f = &s->facts[i];
+    if (f->is_eq && f->base == key && (f->truth || f->value == 0))
+      return f->truth ? f->value != 0 : 1;
+  }
+  return -1;
+}
+
+/* Whether expression `base` equals `value` on this path: 1, 0, or -1 when nothing says. */
+static int eq_find(const state *s, uint64_t base, long long value) {
+  uint64_t key = eq_key(base, value);
+  for (int i = 0; i < s->nfacts; i++) {
+    const fact_rec *f = &s->facts[i];
+    if (f->key == key && f->is_eq)
+      return f->truth;
+    if (f->is_eq && f->base == base && f->truth && f->value != value)
+      return 0; /* it equals another constant */
+    if (!f->is_eq && f->key == base && (value == 0 || !f->truth))
+      return value == 0 ? !f->truth : 0; /* `x` tested for truth: false means x == 0 */
+  }
   return -1;
 }
 
@@ -277,10 +339,11 @@ static void state_gc(state *s) {
   for (int i = 0; i < s->nobjs; i++) {
     obj *o = &s->objs[i];
     int keep = (o->state == OBJ_LIVE && !o->escaped && o->site) || obj_referenced(s, i, -1) ||
-               o->param >= 0;
+               o->param >= 0 || o->deref_param >= 0;
     if (!keep) {
       for (int k = 0; k < s->nslots && !keep; k++)
-        keep = s->slots[k].kind == V_RESULT && s->slots[k].ref == i;
+        keep =
+            (s->slots[k].kind == V_RESULT || s->slots[k].kind == V_FREED) && s->slots[k].ref == i;
     }
     map[i] = keep ? w : -1;
     if (keep)
@@ -289,7 +352,7 @@ static void state_gc(state *s) {
   s->nobjs = w;
   for (int k = 0; k < s->nslots; k++) {
     val *v = &s->slots[k];
-    if (v->kind == V_OBJ || v->kind == V_RESULT) {
+    if (v->kind == V_OBJ || v->kind == V_RESULT || v->kind == V_FREED) {
       if (map[v->ref] < 0)
         *v = (val){V_UNKNOWN, 0, 0};
       else
@@ -305,8 +368,8 @@ static int state_equal(const state *a, const state *b) {
   for (int i = 0; i < a->nobjs; i++) {
     const obj *x = &a->objs[i], *y = &b->objs[i];
     if (x->site != y->site || x->state != y->state || x->escaped != y->escaped ||
-        x->param != y->param || x->freed_at != y->freed_at || x->nonnull != y->nonnull ||
-        x->prefetched != y->prefetched)
+        x->param != y->param || x->deref_param != y->deref_param || x->freed_at != y->freed_at ||
+        x->nonnull != y->nonnull || x->prefetched != y->prefetched)
       return 0;
   }
   int n = a->nslots > b->nslots ? a->nslots : b->nslots;
@@ -333,6 +396,8 @@ static void list_add(engine *e, state_list *l, state *s) {
   state_gc(s);
   for (size_t i = 0; i < l->len; i++)
     if (state_equal(l->items[i], s)) {
+      if (!s->error_path)
+        l->items[i]->error_path = 0; /* one of the merged paths is the normal one */
       state_free(s);
       return;
     }
@@ -440,12 +505,20 @@ static gm_fact fact_about(enum gm_fact_kind kind, const obj *o, const gm_node *a
   return f;
 }
 
+/* The same node, or one written at the same place (a macro that names its argument twice). */
+static int same_place(const gm_node *a, const gm_node *b) {
+  if (a == b)
+    return 1;
+  return a && b && a->loc.file && b->loc.file && a->loc.line == b->loc.line &&
+         a->loc.col == b->loc.col && strcmp(a->loc.file, b->loc.file) == 0;
+}
+
 static void add_fact(engine *e, gm_fact f) {
   if (e->summary_mode)
     return;
   /* several paths reach the same wrong free: one finding */
   for (size_t i = 0; i < e->facts.len; i++)
-    if (e->facts.items[i].kind == f.kind && e->facts.items[i].at == f.at &&
+    if (e->facts.items[i].kind == f.kind && same_place(e->facts.items[i].at, f.at) &&
         e->facts.items[i].alloc == f.alloc && e->facts.items[i].flag == f.flag)
       return;
   GM_PUSH(e->facts, f);
@@ -461,13 +534,22 @@ static int site_reported(engine *e, const gm_node *site) {
 static void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how) {
   obj *o = &s->objs[id];
   o->escaped = 1; /* reported once; it no longer matters on this path */
-  if (!o->site || site_reported(e, o->site) || e->summary_mode)
+  if (!o->site || e->summary_mode)
     return;
-  GM_PUSH(e->reported, o->site);
   gm_fact f = fact_about(GM_FACT_LEAK, o, at);
   f.exit = how;
+  f.error_path = s->error_path;
   if ((how == GM_EXIT_REDECLARE || how == GM_EXIT_OVERWRITE) && s->skipped_by)
     f.skipped_by = s->skipped_by;
+  if (site_reported(e, o->site)) {
+    /* one finding per site: the normal path's leak, if there is one, outranks an error path's */
+    for (size_t i = 0; i < e->facts.len && !f.error_path; i++)
+      if (e->facts.items[i].kind == GM_FACT_LEAK && e->facts.items[i].alloc == o->site &&
+          e->facts.items[i].error_path)
+        e->facts.items[i] = f;
+    return;
+  }
+  GM_PUSH(e->reported, o->site);
   add_fact(e, f);
 }
 
@@ -608,6 +690,7 @@ static int new_alloc(state *s, const gm_node *site, const gm_family *fam, int fr
   o.site = site;
   o.family = fam;
   o.param = -1;
+  o.deref_param = -1;
   o.state = OBJ_LIVE;
   o.from_return = (unsigned char)from_return;
   return obj_new(s, o);
@@ -717,6 +800,46 @@ static void note_lambda_launches(engine *e, state *s, const gm_node *lambda_node
     }
 }
 
+/* Calls that use their pointer arguments and keep none: a borrower in the table, or a free
+ * function declared in a system header (the toolkit, libc, libstdc++) that the table does not
+ * list as anything else. Member functions of system classes (push_back, reset) may keep what
+ * they get, so they stay escapes. */
+static int borrows(const gm_node *n) {
+  if (n->fn)
+    return n->fn->kind == GM_FN_BORROW;
+  return n->in_system && !n->is_method;
+}
+
+static int is_identity(const gm_node *n) {
+  return n->nkids == 1 && n->name &&
+         (strcmp(n->name, "move") == 0 || strcmp(n->name, "forward") == 0);
+}
+
+/* `exit(0)` or `exit(EXIT_SUCCESS)` in main: the program ends as a `return 0` ends it. */
+static int success_exit(const engine *e, const gm_node *call) {
+  if (e->summary_mode || !e->fn->name || strcmp(e->fn->name, "main") != 0 || !call->name)
+    return 0;
+  if (strcmp(call->name, "exit") != 0 && strcmp(call->name, "_exit") != 0 &&
+      strcmp(call->name, "_Exit") != 0 && strcmp(call->name, "quick_exit") != 0)
+    return 0;
+  const gm_node *status = gm_arg(call, 0);
+  return status && (status->kind == GM_N_NULL || (status->has_value && status->value == 0));
+}
+
+/* The slot holding what a `T **` argument points at: `&p` names p, a `T **q` names *q. */
+static int pointee_slot(engine *e, const gm_node *arg, val v) {
+  if (v.kind == V_ADDR)
+    return v.ref;
+  char *base = path_text(e, arg);
+  if (!base)
+    return -1;
+  char *t = gm_xasprintf("*%s", base);
+  free(base);
+  return path_slot(e, t);
+}
+
+static void check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how);
+
 static val eval_call(engine *e, state *s, const gm_node *n) {
   const gm_fn *row = n->fn;
   summary *sum = row ? NULL : summary_for(e, n->callee_usr);
@@ -733,6 +856,8 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   }
   val result = mk(V_UNKNOWN, 0);
   if (n->noreturn || (sum && sum->noreturn)) {
+    if (success_exit(e, n))
+      check_exit(e, s, n, GM_EXIT_RETURN); /* `exit(0)` ends main as `return 0` does */
     s->dead = 1;
   } else if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC)) {
     int id = new_alloc(s, n, row->family, row->ptr_arg == GM_ARG_RETURN);
@@ -749,8 +874,12 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       s->objs[id].escaped = 1;
     }
   } else if (row && row->kind == GM_FN_FREE) {
-    if (row->ptr_arg < n->nkids)
-      do_free(e, s, n, args[row->ptr_arg], row, NULL);
+    if (row->ptr_arg < n->nkids) {
+      val v = args[row->ptr_arg];
+      do_free(e, s, n, v, row, NULL);
+      if (v.kind == V_OBJ && s->objs[v.ref].freed_at == n)
+        result = mk(V_FREED, v.ref);
+    }
   } else if (row && (row->kind == GM_FN_USE || row->kind == GM_FN_COPY)) {
     /* reads or writes through its pointers; ownership stays here */
     drop_memory_facts(s, n);
@@ -778,6 +907,15 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         }
       } else if (p->effect == P_FREES) {
         do_free(e, s, n, args[i], &p->free_row, p->via);
+      } else if (p->effect == P_FREES_DEREF) {
+        int slot = pointee_slot(e, n->kids[i], args[i]);
+        if (slot >= 0) {
+          do_free(e, s, n, slot_get(s, slot), &p->free_row, p->via);
+          if (p->nulls) {
+            slot_set_raw(s, slot, mk(V_NULL, 0));
+            facts_invalidate(e, s, slot);
+          }
+        }
       }
       if (p && p->prefetches)
         note_prefetch(e, s, args[i], n);
@@ -789,14 +927,32 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       if (p && p->effect == P_OUT_ALLOC) {
         int id = new_alloc(s, n, p->family, 0);
         bind_out_arg(e, s, n->kids[i], NULL, id, n);
+        /* a create helper's status, as cudaMalloc's: a failure allocated nothing */
+        if (!sum->returns_fresh && result.kind == V_UNKNOWN)
+          result = mk(V_RESULT, id);
       }
     }
     if (sum->returns_fresh)
       result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh, 1));
     drop_memory_facts(s, n);
-  } else {
-    /* unknown callee: it may keep or free what it is given */
+  } else if (borrows(n)) {
+    /* the toolkit, libc, a declared borrower: uses what it is given and keeps none of it */
+    if (n->in_system && !row && is_identity(n))
+      result = args[0]; /* std::move(p), std::forward<T>(p) */
     for (int i = 0; i < n->nkids; i++) {
+      if (args[i].kind == V_ADDR) {
+        /* it may write the variable (cudaStreamCreate(&s)): what it held is out of our hands */
+        escape_val(s, slot_get(s, args[i].ref));
+        slot_set_raw(s, args[i].ref, mk(V_UNKNOWN, 0));
+        facts_invalidate(e, s, args[i].ref);
+      }
+    }
+    drop_memory_facts(s, n);
+  } else {
+    /* unknown callee, or a sink: it may keep or free what it is given */
+    for (int i = 0; i < n->nkids; i++) {
+      if (row && row->kind == GM_FN_SINK && row->ptr_arg != GM_ARG_NONE && row->ptr_arg != i)
+        continue; /* a sink takes one argument and borrows the rest */
       escape_val(s, args[i]);
       if (args[i].kind == V_ADDR) {
         escape_val(s, slot_get(s, args[i].ref));
@@ -852,10 +1008,20 @@ static val eval(engine *e, state *s, const gm_node *n) {
   }
   case GM_N_ADDR: {
     int owning;
-    int slot = lvalue_slot(e, gm_kid(n, 0), &owning);
+    const gm_node *lv = gm_kid(n, 0);
+    int slot = lvalue_slot(e, lv, &owning);
     if (slot >= 0) {
       slot_set_raw(s, slot, slot_get(s, slot)); /* materialise the slot so it can be exposed */
       return mk(V_ADDR, slot);
+    }
+    if (lv && lv->kind == GM_N_INDEX) {
+      /* &p[i] points into p, as p + i does */
+      val base = eval(e, s, gm_kid(lv, 0));
+      (void)eval(e, s, gm_kid(lv, 1));
+      const gm_node *index = gm_kid(lv, 1);
+      if (base.kind == V_OBJ && !(index && index->has_value && index->value == 0))
+        base.offset = 1;
+      return base.kind == V_OBJ ? base : unknown;
     }
     (void)eval(e, s, gm_kid(n, 0));
     return unknown;
@@ -932,8 +1098,24 @@ static val eval(engine *e, state *s, const gm_node *n) {
   }
   case GM_N_COND: {
     (void)eval(e, s, gm_kid(n, 0));
+    if (s->dead)
+      return unknown;
+    /* an arm that never returns leaves the other as the only way on */
+    state *other = state_copy(s);
     val a = eval(e, s, gm_kid(n, 1));
-    val b = eval(e, s, gm_kid(n, 2));
+    val b = eval(e, other, gm_kid(n, 2));
+    if (s->dead != other->dead) {
+      if (s->dead) {
+        state_swap(s, other);
+        a = b;
+      }
+      state_free(other);
+      return a;
+    }
+    state_free(other);
+    if (s->dead)
+      return unknown;
+    b = eval(e, s, gm_kid(n, 2));
     if (a.kind == V_OBJ && (b.kind == V_NULL || (b.kind == V_OBJ && b.ref == a.ref)))
       return a;
     if (b.kind == V_OBJ && a.kind == V_NULL)
@@ -1071,6 +1253,7 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
       state *no = state_copy(s);
       no->objs[v.ref].nonnull = 0;
       no->objs[v.ref].state = OBJ_FAILED; /* the pointer is null: nothing was allocated */
+      no->error_path = 1;
       route(e, s, 1, t, f);
       route(e, no, 0, t, f);
       return;
@@ -1086,6 +1269,21 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
     if (o->state == OBJ_LIVE) {
       state *bad = state_copy(s);
       bad->objs[v.ref].state = OBJ_FAILED; /* an error status: nothing was allocated */
+      bad->error_path = 1;
+      route(e, bad, 1, t, f);
+      route(e, s, 0, t, f);
+      return;
+    }
+    break;
+  }
+  case V_FREED: {
+    obj *o = &s->objs[v.ref];
+    if (o->state == OBJ_FREED) {
+      /* the free failed: whether anything is left to free is unknown, so nothing is judged
+       * (`CHECK(cudaFree(p))` that prints cudaFree(p) again on failure is no double free) */
+      state *bad = state_copy(s);
+      bad->objs[v.ref].state = OBJ_FAILED;
+      bad->error_path = 1;
       route(e, bad, 1, t, f);
       route(e, s, 0, t, f);
       return;
@@ -1118,6 +1316,38 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
 
 static int is_null_node(const gm_node *n) {
   return n && n->kind == GM_N_NULL;
+}
+
+/* cudaSuccess, CUDA_SUCCESS, CUBLAS_STATUS_SUCCESS, ncclSuccess: a status that says it worked. */
+static int is_success_status(const gm_node *n) {
+  return n && n->kind == GM_N_NULL && n->name &&
+         (strstr(n->name, "Success") || strstr(n->name, "SUCCESS"));
+}
+
+/* `x == K` / `x != K` with K a nonzero constant and x free of side effects: remembered as an
+ * equality, so a later test of x against K or another constant agrees with it. */
+static int split_on_equality(engine *e, state *s, const gm_node *c, state_list *t, state_list *f) {
+  const gm_node *a = c->kids[0], *b = c->kids[1];
+  const gm_node *x = b->has_value ? a : a->has_value ? b : NULL;
+  if (!x || x->has_value)
+    return 0;
+  long long k = x == a ? b->value : a->value;
+  uint64_t deps = 0;
+  if (!is_pure(x, &deps, e))
+    return 0;
+  uint64_t base = node_key(x, 0);
+  int known = eq_find(s, base, k);
+  int equal_goes_to_t = c->op == '=';
+  if (known >= 0) {
+    route(e, s, known == equal_goes_to_t, t, f);
+    return 1;
+  }
+  state *other = state_copy(s);
+  eq_fact_add(s, base, deps, k, 1);
+  eq_fact_add(other, base, deps, k, 0);
+  route(e, s, equal_goes_to_t, t, f);
+  route(e, other, !equal_goes_to_t, t, f);
+  return 1;
 }
 
 static void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f) {
@@ -1168,10 +1398,13 @@ static void cond_split(engine *e, state *s, const gm_node *c, state_list *t, sta
       if (a_null || b_null) {
         val other = a_null ? vb : va;
         const gm_node *other_node = a_null ? b : a;
-        if (c->op == '=')
-          branch_on_value(e, s, other, other_node, f, t);
-        else
-          branch_on_value(e, s, other, other_node, t, f);
+        state_list nonzero = {0}, zero = {0};
+        branch_on_value(e, s, other, other_node, &nonzero, &zero);
+        if (is_success_status(a_null ? a : b))
+          for (size_t i = 0; i < nonzero.len; i++)
+            nonzero.items[i]->error_path = 1; /* `err != cudaSuccess` */
+        list_move_all(e, c->op == '=' ? f : t, &nonzero);
+        list_move_all(e, c->op == '=' ? t : f, &zero);
         return;
       }
       if (va.kind == V_RESULT && vb.kind == V_CONST && c->op == '=') {
@@ -1179,10 +1412,13 @@ static void cond_split(engine *e, state *s, const gm_node *c, state_list *t, sta
         state *bad = state_copy(s);
         if (bad->objs[va.ref].state == OBJ_LIVE)
           bad->objs[va.ref].state = OBJ_FAILED;
+        bad->error_path = 1;
         route(e, bad, 1, t, f);
         route(e, s, 0, t, f);
         return;
       }
+      if (split_on_equality(e, s, c, t, f))
+        return;
       branch_on_value(e, s, mk(V_UNKNOWN, 0), c, t, f);
       return;
     }
@@ -1226,6 +1462,13 @@ static void observe_exit(engine *e, state *s, val ret) {
   int np = e->fn->nparams;
   for (int i = 0; i < s->nobjs; i++) {
     obj *o = &s->objs[i];
+    if (o->deref_param >= 0 && o->deref_param < np && o->state == OBJ_FREED && o->freed_by) {
+      ob->deref_freed[o->deref_param]++;
+      ob->free_rows[o->deref_param] = o->freed_by;
+      ob->free_via[o->deref_param] = o->freed_via;
+    } else if (o->deref_param >= 0 && o->deref_param < np && o->state == OBJ_FAILED) {
+      ob->deref_freed[o->deref_param]++; /* `if (*pp) cudaFree(*pp)`: null, nothing to free */
+    }
     if (o->param < 0 || o->param >= np)
       continue;
     if (o->state == OBJ_FREED && o->freed_by) {
@@ -1243,6 +1486,8 @@ static void observe_exit(engine *e, state *s, val ret) {
     if (p < 0 || p >= np)
       continue;
     val v = s->slots[slot];
+    if (v.kind == V_NULL)
+      ob->deref_nulled[p]++;
     if (v.kind == V_OBJ && s->objs[v.ref].site && s->objs[v.ref].state != OBJ_FREED) {
       ob->out_fresh[p]++;
       ob->out_family[p] = s->objs[v.ref].family;
@@ -1250,6 +1495,34 @@ static void observe_exit(engine *e, state *s, val ret) {
       ob->out_other[p]++;
     }
   }
+}
+
+/* `for (i = 0; i < 4; i++)`: a counter set to a constant and compared with a constant that
+ * lets it in, so the body runs at least once. */
+static int counted_loop_enters(const gm_node *loop) {
+  const gm_node *init = gm_kid(loop, 0), *cond = gm_kid(loop, 1);
+  if (loop->op != GM_LOOP_FOR || !init || !cond || cond->kind != GM_N_CMP || !cond->name)
+    return 0;
+  while (init && (init->kind == GM_N_SEQ || init->kind == GM_N_COMMA) && init->nkids == 1)
+    init = init->kids[0];
+  int var;
+  const gm_node *start;
+  if (init && init->kind == GM_N_DECL && init->nkids == 1)
+    var = init->var, start = init->kids[0];
+  else if (init && init->kind == GM_N_ASSIGN && !init->op && gm_kid(init, 0) &&
+           init->kids[0]->kind == GM_N_VAR)
+    var = init->kids[0]->var, start = gm_kid(init, 1);
+  else
+    return 0;
+  const gm_node *lhs = gm_kid(cond, 0), *rhs = gm_kid(cond, 1);
+  if (!start || !start->has_value || !lhs || lhs->kind != GM_N_VAR || lhs->var != var || !rhs ||
+      !rhs->has_value)
+    return 0;
+  long long a = start->value, b = rhs->value;
+  const char *op = cond->name;
+  return (strcmp(op, "<") == 0 && a < b) || (strcmp(op, "<=") == 0 && a <= b) ||
+         (strcmp(op, ">") == 0 && a > b) || (strcmp(op, ">=") == 0 && a >= b) ||
+         (strcmp(op, "!=") == 0 && a != b);
 }
 
 static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out) {
@@ -1261,9 +1534,10 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
   state_list exits = {0};
   state_list seen = {0};
   const gm_node *cond = gm_kid(n, 1);
+  int enters = counted_loop_enters(n);
   for (int round = 0; round < LOOP_ROUNDS && cur.len; round++) {
     state_list t = {0};
-    if (n->op == GM_LOOP_DO && round == 0) {
+    if ((n->op == GM_LOOP_DO || enters) && round == 0) {
       t = cur;
     } else {
       for (size_t i = 0; i < cur.len; i++) {
@@ -1322,6 +1596,41 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
   list_move_all(e, &out->next, &exits);
 }
 
+/* The constants of a switch's own cases (not those of a switch nested in it). */
+static void collect_cases(const gm_node *n, struct switch_ctx *sw) {
+  if (!n || n->kind == GM_N_SWITCH)
+    return;
+  if (n->kind == GM_N_CASE && !n->op && n->has_value)
+    GM_PUSH(sw->values, n->value);
+  for (int i = 0; i < n->nkids; i++)
+    collect_cases(n->kids[i], sw);
+}
+
+/* Which case label an entry state may reach: with a remembered condition, only the case whose
+ * constant it equals (two switches on one `kind` pair case by case). Adds what the label
+ * implies to the state; returns 0 when the state cannot reach the label. */
+static int case_admits(const struct switch_ctx *sw, const gm_node *label, state *s) {
+  if (!sw->pure)
+    return 1;
+  if (!label->op) {
+    if (!label->has_value)
+      return 1;
+    int known = eq_find(s, sw->base, label->value);
+    if (known == 0)
+      return 0;
+    if (known < 0)
+      eq_fact_add(s, sw->base, sw->deps, label->value, 1);
+    return 1;
+  }
+  for (size_t i = 0; i < sw->values.len; i++)
+    if (eq_find(s, sw->base, sw->values.items[i]) == 1)
+      return 0; /* it goes to that case, not to default */
+  for (size_t i = 0; i < sw->values.len; i++)
+    if (eq_find(s, sw->base, sw->values.items[i]) < 0)
+      eq_fact_add(s, sw->base, sw->deps, sw->values.items[i], 0);
+  return 1;
+}
+
 static void exec_switch(engine *e, state_list *in, const gm_node *n, flow_out *out) {
   state_list entries = {0};
   for (size_t i = 0; i < in->len; i++) {
@@ -1330,7 +1639,11 @@ static void exec_switch(engine *e, state_list *in, const gm_node *n, flow_out *o
     list_add(e, &entries, s);
   }
   GM_VEC_FREE(*in);
-  GM_PUSH(e->switch_entries, &entries);
+  struct switch_ctx sw = {&entries, 0, 0, 0, {0}};
+  sw.pure = gm_kid(n, 0) && is_pure(gm_kid(n, 0), &sw.deps, e);
+  sw.base = sw.pure ? node_key(gm_kid(n, 0), 0) : 0;
+  collect_cases(gm_kid(n, 1), &sw);
+  GM_PUSH(e->switch_entries, &sw);
   int has_default = 0;
   /* find a default label among the body's direct statements */
   const gm_node *body = gm_kid(n, 1);
@@ -1345,10 +1658,22 @@ static void exec_switch(engine *e, state_list *in, const gm_node *n, flow_out *o
   list_move_all(e, &out->next, &r.next);
   list_move_all(e, &out->next, &r.brk);
   list_move_all(e, &out->cont, &r.cont);
-  if (!has_default)
-    list_move_all(e, &out->next, &entries);
-  else
+  if (!has_default) {
+    /* no case matched: as a default label at the end would see it */
+    gm_node none_matched = {0};
+    none_matched.kind = GM_N_CASE;
+    none_matched.op = 1;
+    for (size_t i = 0; i < entries.len; i++) {
+      if (case_admits(&sw, &none_matched, entries.items[i]))
+        list_add(e, &out->next, entries.items[i]);
+      else
+        state_free(entries.items[i]);
+    }
+    GM_VEC_FREE(entries);
+  } else {
     list_free(&entries);
+  }
+  GM_VEC_FREE(sw.values);
 }
 
 static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
@@ -1391,6 +1716,20 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
     list_move_all(e, &out->cont, &r2.cont);
     return;
   }
+  case GM_N_COND: {
+    /* `c ? a : b;` as a statement (glibc's C++ assert, check macros): a branch like `if`, so an
+     * arm that never returns ends only its own path, and the other knows how c came out */
+    state_list t = {0}, f = {0};
+    for (size_t i = 0; i < in->len; i++)
+      cond_split(e, in->items[i], gm_kid(n, 0), &t, &f);
+    GM_VEC_FREE(*in);
+    flow_out r1 = {0}, r2 = {0};
+    exec(e, &t, gm_kid(n, 1), &r1);
+    exec(e, &f, gm_kid(n, 2), &r2);
+    list_move_all(e, &out->next, &r1.next);
+    list_move_all(e, &out->next, &r2.next);
+    return;
+  }
   case GM_N_LOOP:
     exec_loop(e, in, n, out);
     return;
@@ -1410,6 +1749,8 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
         list_add(e, &hin, state_copy(entry.items[i]));
       for (size_t i = 0; i < body.next.len; i++)
         list_add(e, &hin, state_copy(body.next.items[i]));
+      for (size_t i = 0; i < hin.len; i++)
+        hin.items[i]->error_path = 1; /* something threw */
       flow_out r = {0};
       exec(e, &hin, n->kids[h], &r);
       list_move_all(e, &out->next, &r.next);
@@ -1425,9 +1766,14 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
     return;
   case GM_N_CASE: {
     if (e->switch_entries.len) {
-      state_list *entries = e->switch_entries.items[e->switch_entries.len - 1];
-      for (size_t i = 0; i < entries->len; i++)
-        list_add(e, in, state_copy(entries->items[i]));
+      struct switch_ctx *sw = e->switch_entries.items[e->switch_entries.len - 1];
+      for (size_t i = 0; i < sw->entries->len; i++) {
+        state *c = state_copy(sw->entries->items[i]);
+        if (case_admits(sw, n, c))
+          list_add(e, in, c);
+        else
+          state_free(c);
+      }
     }
     exec(e, in, gm_kid(n, 0), out);
     return;
@@ -1503,7 +1849,7 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
 static void mark_addr_taken(engine *e, const gm_node *n) {
   if (!n)
     return;
-  int known_call = n->kind == GM_N_CALL && (n->fn || n->is_launch);
+  int known_call = n->kind == GM_N_CALL && (n->fn || n->is_launch || borrows(n));
   for (int i = 0; i < n->nkids; i++) {
     const gm_node *k = n->kids[i];
     if (k && k->kind == GM_N_ADDR && gm_kid(k, 0) && k->kids[0]->kind == GM_N_VAR) {
@@ -1531,10 +1877,19 @@ static void run_function(engine *e, const gm_func *fn) {
       continue;
     obj o = {0};
     o.param = var->param_index;
+    o.deref_param = -1;
     o.state = OBJ_LIVE; /* the caller owns it: no site, so never reported as a leak */
     o.owner = var->name;
     int id = obj_new(s, o);
     slot_set_raw(s, v, mk(V_OBJ, id));
+    if (var->is_pointer_to_pointer && e->summary_mode) {
+      /* `T **pp`: what *pp holds is the caller's too; a helper may free it through pp */
+      obj pointee = {0};
+      pointee.param = -1;
+      pointee.deref_param = var->param_index;
+      pointee.state = OBJ_LIVE;
+      slot_set_raw(s, path_slot(e, gm_xasprintf("*v%d", v)), mk(V_OBJ, obj_new(s, pointee)));
+    }
   }
   state_list in = {0};
   GM_PUSH(in, s);
@@ -1576,6 +1931,8 @@ static int summarise(engine *e, summary *sum) {
   ob->escaped = gm_xcalloc((size_t)np + 1, sizeof(int));
   ob->out_fresh = gm_xcalloc((size_t)np + 1, sizeof(int));
   ob->out_other = gm_xcalloc((size_t)np + 1, sizeof(int));
+  ob->deref_freed = gm_xcalloc((size_t)np + 1, sizeof(int));
+  ob->deref_nulled = gm_xcalloc((size_t)np + 1, sizeof(int));
   ob->free_rows = gm_xcalloc((size_t)np + 1, sizeof(gm_fn *));
   ob->free_via = gm_xcalloc((size_t)np + 1, sizeof(char *));
   ob->out_family = gm_xcalloc((size_t)np + 1, sizeof(gm_family *));
@@ -1601,6 +1958,15 @@ static int summarise(engine *e, summary *sum) {
       row.name = fn->name;
       ps[i].free_row = row;
       ps[i].via = ob->free_via[i];
+    } else if (ob->exits && ob->deref_freed[i] == ob->exits && ob->free_rows[i] &&
+               !ob->out_fresh[i] && !ob->escaped[i]) {
+      /* `destroy(T **pp) { cudaFree(*pp); *pp = NULL; }`: a free through the pointer */
+      ps[i].effect = P_FREES_DEREF;
+      gm_fn row = *ob->free_rows[i];
+      row.name = fn->name;
+      ps[i].free_row = row;
+      ps[i].via = ob->free_via[i];
+      ps[i].nulls = ob->deref_nulled[i] == ob->exits;
     } else if (ob->out_fresh[i] && !ob->out_other[i]) {
       ps[i].effect = P_OUT_ALLOC;
       ps[i].family = ob->out_family[i];
@@ -1631,6 +1997,8 @@ static int summarise(engine *e, summary *sum) {
   free(ob->escaped);
   free(ob->out_fresh);
   free(ob->out_other);
+  free(ob->deref_freed);
+  free(ob->deref_nulled);
   free(ob->free_rows);
   free(ob->free_via);
   free(ob->out_family);

@@ -20,7 +20,7 @@ enum gm_node_kind {
   GM_N_IF,     /* kids: cond, then, else (then/else may be NULL) */
   GM_N_LOOP,   /* kids: init, cond, inc, body (any may be NULL); op: enum gm_loop_kind */
   GM_N_SWITCH, /* kids: cond, body */
-  GM_N_CASE,   /* kids: body; op 1 for `default:` */
+  GM_N_CASE,   /* kids: body; op 1 for `default:`; has_value/value: the case's constant */
   GM_N_RETURN, /* kids: value or NULL */
   GM_N_BREAK,
   GM_N_CONTINUE,
@@ -45,7 +45,7 @@ enum gm_node_kind {
   GM_N_LAND,      /* kids: lhs, rhs */
   GM_N_LOR,       /* kids: lhs, rhs */
   GM_N_NOT,       /* kids: operand */
-  GM_N_CMP,       /* kids: lhs, rhs; op: '=' for ==, '!' for !=, '<' for others */
+  GM_N_CMP,       /* kids: lhs, rhs; op: '=' for ==, '!' for !=, '<' for others; name: "<=" */
   GM_N_COND,      /* kids: cond, then, else */
   GM_N_COMMA,     /* kids in order; value of the last */
   GM_N_LAMBDA,    /* kids: VAR nodes of captured locals */
@@ -69,10 +69,13 @@ typedef struct gm_node {
   unsigned noreturn : 1;  /* GM_N_CALL: the callee is declared noreturn */
   unsigned in_system : 1; /* GM_N_CALL: the callee is declared in a system header */
   unsigned is_kernel_callee : 1; /* GM_N_CALL: the callee is a __global__ function */
-  unsigned has_value : 1;        /* an integer constant expression; its value is `value` */
-  unsigned in_macro : 1;         /* written inside a macro expansion */
-  unsigned invalid : 1; /* clang could not type it (recovery expression, invalid declaration):
-                           opaque, neither its operands nor an escape of them */
+  unsigned is_method : 1;        /* GM_N_CALL: a non-static member function or constructor */
+  unsigned arg_writes;    /* GM_N_CALL: bit i: the callee may write through argument i (bit 31:
+                             any argument from 31 on); all ones when unknown */
+  unsigned has_value : 1; /* an integer constant expression; its value is `value` */
+  unsigned in_macro : 1;  /* written inside a macro expansion */
+  unsigned invalid : 1;   /* clang could not type it (recovery expression, invalid declaration):
+                             opaque, neither its operands nor an escape of them */
   long long value;
   unsigned offset, end_offset; /* byte extent in loc.file (expansion range), for fix-its */
   int id;                      /* unique within the function, for state keys */

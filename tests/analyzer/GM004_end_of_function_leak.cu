@@ -6,7 +6,7 @@
 
 double checksum_device(const float* d_data, int n) {
   size_t bytes = (size_t)n * sizeof(float);
-  float* h = (float*)malloc(bytes); // expected-warning {{GM001}}
+  float* h = (float*)malloc(bytes); // expected-warning {{GM004}}
   if (!h)
     return 0.0;
   memset(h, 0, bytes);

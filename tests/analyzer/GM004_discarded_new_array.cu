@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 static int reserve_host_pool(int n) {
-  new char[n]; // expected-warning {{GM001}}
+  new char[n]; // expected-warning {{GM004}}
   int dev = 0;
   cudaGetDevice(&dev);
   printf("reserved %d bytes next to device %d\n", n, dev);

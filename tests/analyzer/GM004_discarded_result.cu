@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 static void warm_up_allocator(size_t bytes) {
-  malloc(bytes); // expected-warning {{GM001}}
+  malloc(bytes); // expected-warning {{GM004}}
   void* d = nullptr;
   cudaMalloc(&d, bytes);
   cudaFree(d);

@@ -7,7 +7,7 @@ int upload_items(float** d_items, const int* sizes, int count) {
   int uploaded = 0;
   for (int i = 0; i < count; ++i) {
     size_t bytes = (size_t)sizes[i] * sizeof(float);
-    float* tmp = (float*)calloc(sizes[i], sizeof(float)); // expected-warning {{GM001}}
+    float* tmp = (float*)calloc(sizes[i], sizeof(float)); // expected-warning {{GM004}}
     if (!tmp)
       continue;
     if (sizes[i] == 0)

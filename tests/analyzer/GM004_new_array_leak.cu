@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 bool validate_device_copy(const int* d_vals, int n, int expected) {
-  int* mirror = new int[n]; // expected-warning {{GM001}}
+  int* mirror = new int[n]; // expected-warning {{GM004}}
   cudaMemcpy(mirror, d_vals, n * sizeof(int), cudaMemcpyDeviceToHost);
   for (int i = 0; i < n; ++i) {
     if (mirror[i] != expected) {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 int find_value(const int* d_vals, int n, int needle) {
-  int* h = (int*)malloc(n * sizeof(int)); // expected-warning {{GM001}}
+  int* h = (int*)malloc(n * sizeof(int)); // expected-warning {{GM004}}
   if (!h)
     return -1;
   cudaMemcpy(h, d_vals, n * sizeof(int), cudaMemcpyDeviceToHost);

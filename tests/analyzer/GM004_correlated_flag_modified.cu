@@ -8,7 +8,7 @@ void upload_maybe_staged(float* d, const float* src, int n, int want_staging) {
   int staged = want_staging;
   float* stage = NULL;
   if (staged)
-    stage = (float*)malloc(n * sizeof(float)); // expected-warning {{GM001}}
+    stage = (float*)malloc(n * sizeof(float)); // expected-warning {{GM004}}
   if (stage) {
     memcpy(stage, src, n * sizeof(float));
     cudaMemcpy(d, stage, n * sizeof(float), cudaMemcpyHostToDevice);

@@ -6,7 +6,7 @@
 
 int stage_twice(const float* d_src, int n) {
   size_t bytes = (size_t)n * sizeof(float);
-  float* staging = (float*)malloc(bytes); // expected-warning {{GM001}}
+  float* staging = (float*)malloc(bytes); // expected-warning {{GM004}}
   if (!staging)
     return -1;
   cudaMemcpy(staging, d_src, bytes, cudaMemcpyDeviceToHost);

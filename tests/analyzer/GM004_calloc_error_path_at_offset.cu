@@ -6,7 +6,7 @@
 struct Tables { int* keys; float* vals; };
 
 int build_tables(Tables* t, int n) {
-  // expected-warning@+1 {{GM001}}
+  // expected-warning@+1 {{GM004}}
   int* keys = (int*)calloc(n, sizeof(int));
   if (!keys)
     return -1;

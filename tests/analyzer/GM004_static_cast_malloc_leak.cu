@@ -4,7 +4,7 @@
 #include <cstdio>
 
 void print_head(const float* d_v, int n) {
-  float* h = static_cast<float*>(std::malloc(n * sizeof(float))); // expected-warning {{GM001}}
+  float* h = static_cast<float*>(std::malloc(n * sizeof(float))); // expected-warning {{GM004}}
   if (!h)
     return;
   cudaMemcpy(h, d_v, n * sizeof(float), cudaMemcpyDeviceToHost);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 int log_launch(const char* kernel_name) {
-  char* name = strdup(kernel_name); // expected-warning {{GM001}}
+  char* name = strdup(kernel_name); // expected-warning {{GM004}}
   if (!name)
     return -1;
   int dev = 0;
