@@ -1100,22 +1100,25 @@ static val eval(engine *e, state *s, const gm_node *n) {
     (void)eval(e, s, gm_kid(n, 0));
     if (s->dead)
       return unknown;
-    /* an arm that never returns leaves the other as the only way on */
-    state *other = state_copy(s);
+    /* an arm that never returns leaves the other as the only way on; each arm is evaluated
+     * once (nested ?: stays linear) */
+    state *before = state_copy(s);
     val a = eval(e, s, gm_kid(n, 1));
-    val b = eval(e, other, gm_kid(n, 2));
-    if (s->dead != other->dead) {
-      if (s->dead) {
-        state_swap(s, other);
-        a = b;
-      }
-      state_free(other);
+    if (s->dead) {
+      val b = eval(e, before, gm_kid(n, 2));
+      state_swap(s, before);
+      state_free(before);
+      return b;
+    }
+    state_free(before);
+    state *after_a = state_copy(s);
+    val b = eval(e, s, gm_kid(n, 2));
+    if (s->dead) {
+      state_swap(s, after_a);
+      state_free(after_a);
       return a;
     }
-    state_free(other);
-    if (s->dead)
-      return unknown;
-    b = eval(e, s, gm_kid(n, 2));
+    state_free(after_a);
     if (a.kind == V_OBJ && (b.kind == V_NULL || (b.kind == V_OBJ && b.ref == a.ref)))
       return a;
     if (b.kind == V_OBJ && a.kind == V_NULL)

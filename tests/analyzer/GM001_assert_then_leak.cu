@@ -14,3 +14,14 @@ int scale_rows(const float* host, int rows, int cols) {
   cudaFree(d_rows);
   return 0;
 }
+
+// A ?: inside an expression whose one arm never returns: the other arm carries the path on.
+#include <stdio.h>
+#include <stdlib.h>
+
+int checked_size(long n) {
+  size_t bytes = n > 0 ? (size_t)n : (fprintf(stderr, "bad size\n"), exit(1), (size_t)0);
+  float* d_tmp = nullptr;
+  cudaMalloc(&d_tmp, bytes); // expected-warning {{'d_tmp' (device memory from cudaMalloc) is not freed on every path}}
+  return 0; // expected-note {{this return leaves without freeing 'd_tmp'}}
+}
