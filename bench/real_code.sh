@@ -3,10 +3,12 @@
 # files whose parse had errors (and the most frequent first errors), exit statuses other than
 # 0/1, findings per rule, analyses cut short, and the wall time.
 #
-# Usage: bench/real_code.sh [--every=N] [--jobs=N] [--timeout=S] [--keep=DIR]
+# Usage: bench/real_code.sh [--filter=REGEX] [--every=N] [--jobs=N] [--timeout=S] [--keep=DIR]
 #                           DIR [gmemlint-binary] [-- extra parser flags]
 #   DIR            every *.cu under it (translation units only: headers come in through them)
 #   binary         default: build/gmemlint of this checkout
+#   --filter=REGEX only the files whose path (relative to DIR) matches the extended regular
+#                  expression, e.g. '^src/[^/]*-cuda/' for HeCBench's CUDA programs
 #   --every=N      a deterministic sample: of the directories that hold .cu files (sorted),
 #                  take the 1st, the N+1th, ...; every file in a taken directory is linted
 #   --jobs=N       files linted at once (default: cores); each file is one gmemlint process
@@ -20,11 +22,13 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 every=1
+filter=
 jobs=$(nproc)
 timeout_s=300
 keep=
 while [ $# -gt 0 ]; do
   case $1 in
+  --filter=*) filter=${1#--filter=} ;;
   --every=*) every=${1#--every=} ;;
   --jobs=*) jobs=${1#--jobs=} ;;
   --timeout=*) timeout_s=${1#--timeout=} ;;
@@ -42,7 +46,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ $# -ge 1 ] || {
-  echo "usage: bench/real_code.sh [--every=N] [--jobs=N] [--timeout=S] [--keep=DIR] DIR [gmemlint] [-- flags]" >&2
+  echo "usage: bench/real_code.sh [--filter=REGEX] [--every=N] [--jobs=N] [--timeout=S] [--keep=DIR] DIR [gmemlint] [-- flags]" >&2
   exit 2
 }
 dir=$(cd "$1" && pwd)
@@ -79,7 +83,8 @@ mkdir -p "$work/out"
 
 # The file list: sorted in the C locale, sampled by directory.
 export LC_ALL=C
-(cd "$dir" && find . -type f -name '*.cu' -print | sed 's|^\./||' | sort) >"$work/all.txt"
+(cd "$dir" && find . -type f -name '*.cu' -print | sed 's|^\./||' | sort |
+  { grep -E -e "${filter:-.}" || true; }) >"$work/all.txt"
 awk -F/ -v every="$every" '{
     d = $0; sub(/\/?[^\/]*$/, "", d)
     if (!(d in seen)) { seen[d] = n++ }
@@ -111,7 +116,7 @@ cmd=("$gmemlint" --format=json --no-cache --enable=all -j 1 --no-progress --colo
   echo "gmemlint real-code run"
   echo "  directory: $dir"
   echo "  binary:    $gmemlint ($("$gmemlint" --version 2>&1 | head -1))"
-  echo "  files:     $nfiles of $nall *.cu$([ "$every" -gt 1 ] && echo " (every ${every}th directory, sorted)")"
+  echo "  files:     $nfiles of $nall *.cu${filter:+ matching $filter}$([ "$every" -gt 1 ] && echo " (one directory in $every, sorted: the 1st, the $((every + 1))th, ...)")"
   echo "  per file:  (cd $dir && timeout ${timeout_s} ${cmd[*]})"
   echo "  in parallel: $jobs files at once (xargs -P), $(nproc) cores"
 } >"$work/header.txt"
