@@ -251,33 +251,133 @@ int gm_retry_loop(const gm_node *loop, const gm_node *call) {
   return 0;
 }
 
-struct find_ctx {
-  const gm_node *loop;
-  int var;
-  enum gm_fn_kind kind;
-  int role; /* copy: 0 = match on dst; free: the freed arg */
-  const gm_node *found;
-  int other_var;
+/* e with single-operand wrappers (casts, parentheses) seen through. */
+static const gm_node *strip(const gm_node *e) {
+  while (e && e->kind == GM_N_OTHER && e->nkids == 1)
+    e = e->kids[0];
+  return e;
+}
+
+/* Whether two expressions name the same place: `p`, `s->buf`, `t[i].p`, `*pp`. */
+static int same_place(const gm_node *a, const gm_node *b) {
+  a = strip(a);
+  b = strip(b);
+  if (!a || !b || a->kind != b->kind || a->nkids != b->nkids)
+    return 0;
+  switch (a->kind) {
+  case GM_N_VAR:
+    return a->var >= 0 && a->var == b->var;
+  case GM_N_FIELD:
+    if (!a->name || !b->name || strcmp(a->name, b->name) != 0)
+      return 0;
+    if (!a->nkids)
+      return 1; /* implicit this */
+    break;
+  case GM_N_CONST:
+  case GM_N_NULL:
+    return a->has_value && b->has_value && a->value == b->value;
+  case GM_N_INDEX:
+  case GM_N_DEREF:
+  case GM_N_ADDR:
+    break;
+  default:
+    return 0;
+  }
+  for (int i = 0; i < a->nkids; i++)
+    if (!same_place(a->kids[i], b->kids[i]))
+      return 0;
+  return 1;
+}
+
+/* Whether e names the place where allocation `call` stores its pointer (`nb` for
+ * cudaMalloc(&nb, ..), `s->buf = malloc(..)`, `T *p = new T[n]`). */
+static int is_alloc_target(const gm_node *call, const gm_node *e) {
+  e = strip(e);
+  if (!e)
+    return 0;
+  if (call->fn->ptr_arg >= 0) {
+    const gm_node *arg = strip(gm_arg(call, call->fn->ptr_arg));
+    return arg && arg->kind == GM_N_ADDR && same_place(gm_kid(arg, 0), e);
+  }
+  for (const gm_node *p = call->parent; p; p = p->parent) {
+    if (p->kind == GM_N_ASSIGN)
+      return same_place(p->kids[0], e);
+    if (p->kind == GM_N_DECL)
+      return e->kind == GM_N_VAR && e->var == p->var;
+    if (p->kind != GM_N_COMMA && p->kind != GM_N_OTHER)
+      return 0;
+  }
+  return 0;
+}
+
+/* The old buffer of a regrowth, found in the loop's body: a copy into the new allocation (at
+ * its start or at an offset) from a buffer that a free in the same body releases, where that
+ * buffer is the one the loop carries from one iteration to the next: it is assigned the new
+ * allocation (`acc = grown`), or it held the allocation's place before the allocation
+ * (`old = buf; cudaMalloc(&buf, ..)`), or the two are swapped. A copy from a buffer made and
+ * freed within the iteration (a host staging buffer uploaded, then freed) is not regrowth. */
+struct regrow_ctx {
+  const gm_node *call, *body;
+  const gm_node *copy, *free_call;
 };
 
-static void find_copy(const gm_node *n, void *arg) {
-  struct find_ctx *c = arg;
-  if (c->found || n->kind != GM_N_CALL || !n->fn || n->fn->kind != GM_FN_COPY)
-    return;
-  int dst = gm_root_var(gm_arg(n, n->fn->dst_arg));
-  int src = gm_root_var(gm_arg(n, n->fn->src_arg));
-  if (dst == c->var && src >= 0 && src != c->var) {
-    c->found = n;
-    c->other_var = src;
+struct carry_ctx {
+  const gm_node *call, *old;
+  int found, swapped;
+};
+
+static void find_carry(const gm_node *n, void *arg) {
+  struct carry_ctx *c = arg;
+  if (n->kind == GM_N_ASSIGN && !n->op && same_place(n->kids[0], c->old) &&
+      is_alloc_target(c->call, n->kids[1]))
+    c->found = 1; /* acc = grown; or old = buf; before cudaMalloc(&buf, ..) */
+  else if (n->kind == GM_N_DECL && n->nkids && strip(c->old)->kind == GM_N_VAR &&
+           strip(c->old)->var == n->var && is_alloc_target(c->call, n->kids[0]))
+    c->found = 1; /* T *old = buf; */
+  else if (n->kind == GM_N_CALL && n->name && n->nkids == 2 &&
+           (strcmp(n->name, "swap") == 0 || strcmp(n->name, "std::swap") == 0)) {
+    const gm_node *a = n->kids[0], *b = n->kids[1];
+    if ((same_place(a, c->old) && is_alloc_target(c->call, b)) ||
+        (same_place(b, c->old) && is_alloc_target(c->call, a)))
+      c->found = c->swapped = 1;
   }
 }
 
-static void find_free(const gm_node *n, void *arg) {
-  struct find_ctx *c = arg;
-  if (c->found || n->kind != GM_N_CALL || !n->fn || n->fn->kind != GM_FN_FREE)
+struct free_of_ctx {
+  const gm_node *call, *old;
+  int swapped;
+  const gm_node *found;
+};
+
+static void find_free_of(const gm_node *n, void *arg) {
+  struct free_of_ctx *f = arg;
+  if (f->found || n->kind != GM_N_CALL || !n->fn || n->fn->kind != GM_FN_FREE)
     return;
-  if (gm_root_var(gm_arg(n, n->fn->ptr_arg)) == c->var)
-    c->found = n;
+  const gm_node *freed = gm_arg(n, n->fn->ptr_arg);
+  if (same_place(freed, f->old) || (f->swapped && is_alloc_target(f->call, freed)))
+    f->found = n; /* after swap(acc, grown), freeing grown releases the old buffer */
+}
+
+static void find_regrow_copy(const gm_node *n, void *arg) {
+  struct regrow_ctx *r = arg;
+  if (r->copy || n->kind != GM_N_CALL || !n->fn || n->fn->kind != GM_FN_COPY)
+    return;
+  const gm_node *dst = strip(gm_arg(n, n->fn->dst_arg));
+  if (dst && dst->kind == GM_N_ARITH && dst->op == '+')
+    dst = gm_kid(dst, 0); /* the old contents placed after a prefix */
+  const gm_node *src = strip(gm_arg(n, n->fn->src_arg));
+  if (!dst || !src || !is_alloc_target(r->call, dst) || is_alloc_target(r->call, src))
+    return;
+  struct carry_ctx c = {r->call, src, 0, 0};
+  gm_walk(r->body, find_carry, &c);
+  if (!c.found)
+    return;
+  struct free_of_ctx f = {r->call, src, c.swapped, NULL};
+  gm_walk(r->body, find_free_of, &f);
+  if (!f.found)
+    return;
+  r->copy = n;
+  r->free_call = f.found;
 }
 
 struct growth_ctx {
@@ -354,16 +454,12 @@ int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loo
     gm_walk(loop->kids[3], find_assign_back, &a);
     return old >= 0 && a.found;
   }
-  struct find_ctx c = {loop, target, GM_FN_COPY, 0, NULL, -1};
-  gm_walk(loop->kids[3], find_copy, &c);
-  if (!c.found)
+  struct regrow_ctx r = {call, loop->kids[3], NULL, NULL};
+  gm_walk(loop->kids[3], find_regrow_copy, &r);
+  if (!r.copy)
     return 0;
-  *copy = c.found;
-  struct find_ctx f = {loop, c.other_var, GM_FN_FREE, 0, NULL, -1};
-  gm_walk(loop->kids[3], find_free, &f);
-  if (!f.found)
-    return 0;
-  *free_call = f.found;
+  *copy = r.copy;
+  *free_call = r.free_call;
   return 1;
 }
 

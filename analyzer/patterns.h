@@ -17,7 +17,9 @@ int gm_alloc_guarded(const gm_node *call, const gm_node *loop);
 
 /* The regrow-and-copy pattern (GM020): in `loop`, `call` allocates a buffer whose size the loop
  * changes, a copy moves the old buffer into it, and the old buffer is freed (or `call` is a
- * realloc of its own pointer). Fills the copy and free nodes (either may be NULL for realloc). */
+ * realloc of its own pointer). The old buffer is the one the loop carries over (assigned the new
+ * one, saved before the allocation reuses its place, or swapped with it), not a staging buffer
+ * made and freed within the iteration. Fills the copy and free nodes (both NULL for realloc). */
 int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loop,
                       const gm_node **copy, const gm_node **free_call);
 
