@@ -362,8 +362,16 @@ static void state_gc(state *s) {
   free(map);
 }
 
-static int state_equal(const state *a, const state *b) {
-  if (a->nobjs != b->nobjs || a->nfacts != b->nfacts)
+static int fact_exact(const state *s, const fact_rec *f) {
+  for (int i = 0; i < s->nfacts; i++)
+    if (s->facts[i].key == f->key)
+      return s->facts[i].truth == f->truth;
+  return 0;
+}
+
+/* Equal memory and pointers; with_facts: the same branch decisions too. */
+static int state_equal_as(const state *a, const state *b, int with_facts) {
+  if (a->nobjs != b->nobjs || (with_facts && a->nfacts != b->nfacts))
     return 0;
   for (int i = 0; i < a->nobjs; i++) {
     const obj *x = &a->objs[i], *y = &b->objs[i];
@@ -381,10 +389,26 @@ static int state_equal(const state *a, const state *b) {
     if (ex != ey)
       return 0;
   }
-  for (int i = 0; i < a->nfacts; i++)
-    if (fact_find(b, a->facts[i].key) != a->facts[i].truth)
+  for (int i = 0; with_facts && i < a->nfacts; i++)
+    if (!fact_exact(b, &a->facts[i]))
       return 0;
   return 1;
+}
+
+static int state_equal(const state *a, const state *b) {
+  return state_equal_as(a, b, 1);
+}
+
+/* Folds s into kept, which differs from it only in branch decisions: only the decisions both
+ * made survive (a join that forgets a correlation rather than a path). */
+static void state_join_facts(state *kept, const state *s) {
+  int w = 0;
+  for (int i = 0; i < kept->nfacts; i++)
+    if (fact_exact(s, &kept->facts[i]))
+      kept->facts[w++] = kept->facts[i];
+  kept->nfacts = w;
+  if (!s->error_path)
+    kept->error_path = 0;
 }
 
 /* Appends s to l unless an equal state is there; keeps l within MAX_STATES. */
@@ -402,6 +426,12 @@ static void list_add(engine *e, state_list *l, state *s) {
       return;
     }
   if (l->len >= MAX_STATES) {
+    for (size_t i = 0; i < l->len; i++)
+      if (state_equal_as(l->items[i], s, 0)) {
+        state_join_facts(l->items[i], s);
+        state_free(s);
+        return;
+      }
     e->truncated = 1;
     state_free(s);
     return;
@@ -2015,6 +2045,29 @@ static int summarise(engine *e, summary *sum) {
   return changed;
 }
 
+/* Whether anything under n allocates or frees: a table call, or a same-file function whose
+ * summary does. A function with neither can yield no fact. */
+static int allocates_or_frees(engine *e, const gm_node *n) {
+  if (!n)
+    return 0;
+  if (n->kind == GM_N_CALL) {
+    const gm_fn *row = n->fn;
+    if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC || row->kind == GM_FN_FREE))
+      return 1;
+    const summary *sum = row ? NULL : summary_for(e, n->callee_usr);
+    if (sum && sum->returns_fresh)
+      return 1;
+    for (int i = 0; sum && i < sum->nparams; i++)
+      if (sum->params[i].effect == P_FREES || sum->params[i].effect == P_OUT_ALLOC ||
+          sum->params[i].effect == P_FREES_DEREF)
+        return 1;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    if (allocates_or_frees(e, n->kids[i]))
+      return 1;
+  return 0;
+}
+
 void gm_flow_analyze(const gm_tu *tu, gm_func_facts **out, int *nout) {
   engine e = {0};
   e.tu = tu;
@@ -2040,7 +2093,10 @@ void gm_flow_analyze(const gm_tu *tu, gm_func_facts **out, int *nout) {
       continue;
     e.facts.len = 0;
     e.reported.len = 0;
-    run_function(&e, fn);
+    if (allocates_or_frees(&e, fn->body)) /* else there is nothing to find (kernels, math) */
+      run_function(&e, fn);
+    else
+      e.truncated = 0;
     gm_func_facts *r = &results[n++];
     r->fn = fn;
     r->truncated = e.truncated;
