@@ -20,6 +20,8 @@ typedef struct builder {
   GM_VEC(gm_func *) lambdas; /* lambda bodies met while building, analysed as functions */
   CXFile last_file;          /* a one-entry cache: most locations are in the same file */
   const char *last_file_name;
+  int has_errors; /* clang reported errors: there may be code it could not type */
+  int dependent;  /* the function is (in) a template: dependent types are no sign of error */
 } builder;
 
 static enum CXChildVisitResult collect_visitor(CXCursor c, CXCursor parent, CXClientData data) {
@@ -241,6 +243,100 @@ static gm_node *other_node(builder *b, CXCursor c, cursor_vec *kids) {
   return n;
 }
 
+/* ---- code clang could not type ----
+ * After an error clang keeps going, and builds a recovery expression (RecoveryExpr) for what it
+ * could not type: `p->seq` whose field has an undeclared type, a member of an incomplete struct,
+ * a reference to a variable of an invalid type, a call to an undeclared function or with the
+ * wrong number of arguments. libclang shows a RecoveryExpr as CXCursor_UnexposedExpr, as it shows
+ * implicit casts, with the sub-expressions it kept as children (`p`; the callee and arguments),
+ * so passing it through as a cast would take `p->seq` for `p`. Outside a template its type is
+ * dependent (a call's may be the callee's return type), and so is the type of every call or
+ * operator around it. Declarations clang could not type are invalid (clang_isInvalidDeclaration).
+ * None of this happens in a file without errors, so only such a file pays for the checks.
+ *
+ * What clang could not type becomes an opaque node: GM_N_OTHER, no kids, `invalid`: neither
+ * the pointer it was built from nor an escape of it; a variable clang could not type is one too,
+ * in place of its declaration. A call clang could not resolve keeps its arguments but no table
+ * row (but for noreturn and prefetch), summary or system-header mark, and is `invalid`: code we
+ * cannot see, which may keep what it is given. */
+
+static gm_node *opaque_node(builder *b, CXCursor c) {
+  gm_node *n = new_node(b, GM_N_OTHER, c, 0);
+  n->invalid = 1;
+  return n;
+}
+
+static int is_dependent(CXCursor c) {
+  return clang_getCursorType(c).kind == CXType_Dependent;
+}
+
+/* A function in a template (or a generic lambda): its dependent types are no sign of error. */
+static int in_template(CXCursor c) {
+  for (int depth = 0; depth < 64 && !clang_Cursor_isNull(c); depth++) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_FunctionTemplate || k == CXCursor_ClassTemplate ||
+        k == CXCursor_ClassTemplatePartialSpecialization)
+      return 1;
+    if (k == CXCursor_TranslationUnit || clang_isInvalid(k))
+      return 0;
+    c = clang_getCursorSemanticParent(c);
+  }
+  return 0;
+}
+
+static int declared_invalid(CXCursor decl) {
+  return !clang_Cursor_isNull(decl) && clang_isDeclaration(clang_getCursorKind(decl)) &&
+         clang_isInvalidDeclaration(decl);
+}
+
+/* A reference or member expression naming something clang could not type. */
+static int names_invalid(builder *b, CXCursor c) {
+  if (!b->has_errors)
+    return 0;
+  if (!b->dependent && is_dependent(c))
+    return 1;
+  return declared_invalid(clang_getCursorReferenced(c));
+}
+
+/* A recovery expression standing for a call (an undeclared function, the wrong arguments): its
+ * first child names the callee, as an unresolved name (overload type) or a member function. An
+ * implicit cast has one child, and a function named as a value decays to a function pointer. */
+static int is_recovery_call(CXCursor c, const cursor_vec *exprs) {
+  if (!exprs->len)
+    return 0;
+  CXCursor callee = exprs->items[0];
+  enum CXCursorKind k = clang_getCursorKind(callee);
+  if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+    return 0;
+  if (clang_getCursorType(callee).kind == CXType_Overload)
+    return 1;
+  enum CXCursorKind rk = clang_getCursorKind(clang_getCursorReferenced(callee));
+  if (rk == CXCursor_CXXMethod && k == CXCursor_MemberRefExpr)
+    return 1; /* a bound member function is only ever called */
+  if (!is_function_kind(rk))
+    return 0;
+  if (exprs->len > 1)
+    return 1;
+  CXType t = clang_getCanonicalType(clang_getCursorType(c));
+  if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference)
+    t = clang_getCanonicalType(clang_getPointeeType(t));
+  return t.kind != CXType_FunctionProto && t.kind != CXType_FunctionNoProto;
+}
+
+/* A recovery expression (CXCursor_UnexposedExpr) outside a template: dependent or untyped, and
+ * not an implicit node (ExprWithCleanups, a temporary) around a dependent call or operator,
+ * which is converted as itself. What it kept is dropped with it, calls included: a call whose
+ * value goes into code clang could not type (`err = cudaMalloc(...)`, err undeclared) has a
+ * status nobody can follow. */
+static int is_recovery_value(builder *b, CXCursor c, const cursor_vec *exprs) {
+  if (b->dependent)
+    return 0;
+  enum CXTypeKind tk = clang_getCursorType(c).kind;
+  if (tk != CXType_Dependent && tk != CXType_Invalid)
+    return 0;
+  return !(exprs->len == 1 && is_dependent(exprs->items[0]));
+}
+
 /* The spelling of the first named cursor under c (depth-first), for unresolved callees. */
 static enum CXChildVisitResult first_name_visitor(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
@@ -279,6 +375,58 @@ static const char *callee_name(builder *b, CXCursor c, cursor_vec *kids) {
   return r;
 }
 
+/* A call clang could not resolve: an argument it could not type, a callee declared with a type
+ * it could not type, an undeclared callee, the wrong arguments (CUDA 13's cudaMemAdvise called
+ * with an int device). Its name's row is kept only where it can end or spare a finding, never
+ * ground one: noreturn (`exit(p->code)` still ends the path) and prefetch (advice given with
+ * the old signature is advice). With no row, summary or system-header mark it is an unknown
+ * callee, which may keep what it is given. */
+static gm_node *unresolved_call(builder *b, gm_node *n) {
+  const gm_fn *row = n->name ? gm_table_lookup(b->table, n->name) : NULL;
+  n->fn = row && (row->kind == GM_FN_NORETURN || row->kind == GM_FN_PREFETCH) ? row : NULL;
+  n->noreturn = n->fn && n->fn->kind == GM_FN_NORETURN;
+  n->is_launch = 0;
+  n->invalid = 1;
+  n->arg_writes = ~0u;
+  return n;
+}
+
+/* A recovery expression for a call: children are the callee, then the arguments. */
+static gm_node *conv_recovery_call(builder *b, CXCursor c, cursor_vec *exprs) {
+  gm_node *n = new_node(b, GM_N_CALL, c, (int)exprs->len - 1);
+  n->name = callee_name(b, c, exprs);
+  for (size_t i = 1; i < exprs->len; i++)
+    n->kids[i - 1] = conv_expr(b, exprs->items[i]);
+  return unresolved_call(b, n);
+}
+
+/* Which arguments the callee may write through: those bound to a pointer or reference to
+ * non-const. Variadic arguments (printf's) and by-value ones cannot be written. */
+static unsigned writable_args(CXType fn_type, int nargs) {
+  int nparams = clang_getNumArgTypes(fn_type);
+  if (nparams < 0)
+    return ~0u;
+  unsigned mask = 0;
+  for (int i = 0; i < nargs && i < nparams && i < 32; i++) {
+    CXType t = clang_getCanonicalType(clang_getArgType(fn_type, (unsigned)i));
+    if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference ||
+        t.kind == CXType_RValueReference) {
+      if (!clang_isConstQualifiedType(clang_getPointeeType(t)))
+        mask |= 1u << i;
+    } else if (t.kind != CXType_Void && t.kind >= CXType_FirstBuiltin &&
+               t.kind <= CXType_LastBuiltin) {
+      continue;
+    } else if (t.kind == CXType_Enum || t.kind == CXType_Record) {
+      continue;
+    } else {
+      mask |= 1u << i; /* something we do not read (a dependent type): assume it may */
+    }
+  }
+  if (nargs > 32)
+    mask |= ~0u << 31;
+  return mask;
+}
+
 static gm_node *conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   const char *name = callee_name(b, c, kids);
   int launch = 0;
@@ -309,15 +457,20 @@ static gm_node *conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   GM_VEC_FREE(args);
 
   CXCursor ref = clang_getCursorReferenced(c);
+  if (b->has_errors && ((!b->dependent && is_dependent(c)) || declared_invalid(ref)))
+    return unresolved_call(b, n);
   enum CXCursorKind rk = clang_getCursorKind(ref);
   int is_member = rk == CXCursor_CXXMethod || rk == CXCursor_Constructor ||
                   rk == CXCursor_Destructor || rk == CXCursor_ConversionFunction;
+  n->is_method = is_member && !clang_CXXMethod_isStatic(ref);
   if (!launch && !is_member)
     n->fn = gm_table_lookup(b->table, name);
   if (n->fn && n->fn->kind == GM_FN_NORETURN)
     n->noreturn = 1;
+  n->arg_writes = ~0u;
   if (!clang_Cursor_isNull(ref) && is_function_kind(rk)) {
     n->in_system = clang_Location_isInSystemHeader(clang_getCursorLocation(ref)) != 0;
+    n->arg_writes = writable_args(clang_getCursorType(ref), (int)args.len);
     CXString ts = clang_getTypeSpelling(clang_getCursorType(ref));
     if (strstr(clang_getCString(ts), "noreturn"))
       n->noreturn = 1;
@@ -411,6 +564,7 @@ static gm_func *build_lambda_body(builder *b, CXCursor c) {
   gm_func *outer = b->fn;
   CXCursor outer_cursor = b->func_cursor;
   int outer_next_id = b->next_id;
+  int outer_dependent = b->dependent;
   var_vec outer_vars = b->vars;
   cursor_vec outer_decls = b->var_decls;
   memset(&b->vars, 0, sizeof b->vars);
@@ -429,6 +583,7 @@ static gm_func *build_lambda_body(builder *b, CXCursor c) {
   b->fn = outer;
   b->func_cursor = outer_cursor;
   b->next_id = outer_next_id;
+  b->dependent = outer_dependent;
   return fn;
 }
 
@@ -463,7 +618,11 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
     for (size_t i = 0; i < kids.len; i++)
       if (clang_isExpression(clang_getCursorKind(kids.items[i])))
         GM_PUSH(exprs, kids.items[i]);
-    if (exprs.len == 1)
+    if (b->has_errors && k == CXCursor_UnexposedExpr && is_recovery_call(c, &exprs))
+      n = conv_recovery_call(b, c, &exprs);
+    else if (b->has_errors && k == CXCursor_UnexposedExpr && is_recovery_value(b, c, &exprs))
+      n = opaque_node(b, c);
+    else if (exprs.len == 1)
       n = conv_expr(b, exprs.items[0]);
     else if (exprs.len == 0 && k == CXCursor_CStyleCastExpr && literal_is_zero(c))
       n = new_node(b, GM_N_NULL, c, 0);
@@ -475,7 +634,9 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
   case CXCursor_DeclRefExpr: {
     CXCursor ref = clang_getCursorReferenced(c);
     enum CXCursorKind rk = clang_getCursorKind(ref);
-    if (rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl) {
+    if (names_invalid(b, c))
+      n = opaque_node(b, c);
+    else if (rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl) {
       n = new_node(b, GM_N_VAR, c, 0);
       n->var = var_index(b, ref);
       n->name = b->vars.items[n->var].name;
@@ -585,7 +746,7 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
     n = other_node(b, c, &kids);
     n->kind = nk;
     n->op = nop;
-    if (nk == GM_N_ASSIGN && nop) /* which compound assignment: "+=", "*=", ... */
+    if ((nk == GM_N_ASSIGN && nop) || nk == GM_N_CMP) /* which operator: "+=", "<=", ... */
       n->name = arena_cxstring(b, clang_getBinaryOperatorKindSpelling(op));
     if ((nk == GM_N_ASSIGN || nk == GM_N_LAND || nk == GM_N_LOR || nk == GM_N_CMP) && n->nkids != 2)
       n->kind = GM_N_OTHER;
@@ -612,6 +773,10 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
     break;
   }
   case CXCursor_MemberRefExpr: {
+    if (names_invalid(b, c)) { /* a member of an incomplete or invalid struct */
+      n = opaque_node(b, c);
+      break;
+    }
     cursor_vec exprs = {0};
     for (size_t i = 0; i < kids.len; i++)
       if (clang_isExpression(clang_getCursorKind(kids.items[i])))
@@ -663,6 +828,12 @@ static gm_node *conv_expr(builder *b, CXCursor c) {
 }
 
 static gm_node *conv_decl(builder *b, CXCursor var) {
+  /* a variable clang could not type (`gpuError_t err = cudaMalloc(...)` without the header that
+     declares gpuError_t) is opaque, initialiser and all: an allocation whose status goes where we
+     cannot follow cannot be judged (clang mostly wraps such an initialiser in a recovery
+     expression anyway) */
+  if (b->has_errors && clang_isInvalidDeclaration(var))
+    return opaque_node(b, var);
   gm_node *n = new_node(b, GM_N_DECL, var, 1);
   n->var = var_index(b, var);
   n->name = b->vars.items[n->var].name;
@@ -867,6 +1038,8 @@ static gm_node *conv_stmt(builder *b, CXCursor c) {
   case CXCursor_DefaultStmt:
     n = new_node(b, GM_N_CASE, c, 1);
     n->op = k == CXCursor_DefaultStmt;
+    if (!n->op && kids.len >= 2) /* `case K:` — its value pairs the cases of two switches */
+      n->has_value = evaluate_int(kids.items[0], &n->value);
     n->kids[0] = kids.len ? conv_stmt(b, kids.items[kids.len - 1]) : NULL;
     break;
   case CXCursor_ReturnStmt:
@@ -924,6 +1097,17 @@ static gm_node *conv_stmt(builder *b, CXCursor c) {
   return n;
 }
 
+/* `[](auto x) {...}` and `[]<class T>(T x) {...}` are templates. */
+static int generic_lambda(const cursor_vec *kids) {
+  for (size_t i = 0; i < kids->len; i++)
+    if (clang_getCursorKind(kids->items[i]) == CXCursor_ParmDecl) {
+      enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(kids->items[i])).kind;
+      if (tk == CXType_Unexposed || tk == CXType_Dependent)
+        return 1;
+    }
+  return 0;
+}
+
 static gm_func *build_function(builder *b, CXCursor c) {
   cursor_vec kids = children_of(c);
   CXCursor body = clang_getNullCursor();
@@ -937,6 +1121,10 @@ static gm_func *build_function(builder *b, CXCursor c) {
     return NULL;
   }
   gm_func *fn = gm_arena_alloc(b->arena, sizeof *fn);
+  if (b->has_errors)
+    b->dependent = clang_getCursorKind(c) == CXCursor_LambdaExpr
+                       ? b->dependent || generic_lambda(&kids) /* b->dependent: the outer's */
+                       : in_template(c);
   b->fn = fn;
   b->func_cursor = c;
   b->vars.len = 0;
@@ -1066,6 +1254,7 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
     }
     clang_disposeDiagnostic(d);
   }
+  b.has_errors = out->error_count > 0;
   struct collect_ctx ctx = {&b, {0}};
   clang_visitChildren(clang_getTranslationUnitCursor(tu), decl_visitor, &ctx);
   gm_tu *model = gm_arena_alloc(b.arena, sizeof *model);
