@@ -99,7 +99,7 @@ static void build_args(gm_run *run, const char *path, enum lang lang, gm_str_vec
   }
   if (lang != LANG_C && !has_std_flag(extra.items, extra.len))
     GM_PUSH(*args, gm_xstrdup("-std=c++17"));
-  GM_PUSH(*args, gm_xstrdup("-w")); /* compiler warnings are not our findings */
+  GM_PUSH(*args, gm_xstrdup("-w"));              /* compiler warnings are not our findings */
   GM_PUSH(*args, gm_xstrdup("-ferror-limit=0")); /* clang stops after 20 errors otherwise */
   for (size_t i = 0; i < extra.len; i++)
     GM_PUSH(*args, extra.items[i]);
@@ -149,15 +149,18 @@ static void fingerprint(gm_file_result *r) {
   GM_VEC_FREE(seen);
 }
 
+/* --enable names the rules that run (off-by-default ones too); otherwise every rule not
+ * disabled by --disable or .gmemlint runs, except those off by default that .gmemlint's
+ * [rules] enable does not name. */
 static int rule_enabled(gm_run *run, const gm_config *cfg, size_t i) {
   uint64_t bit = 1ULL << i;
   if (run->cli_enabled)
     return (run->cli_enabled & bit) && !(run->cli_disabled & bit);
   if (run->cli_disabled & bit)
     return 0;
-  if (cfg->enabled_rules && (cfg->enabled_rules & bit))
+  if (cfg->enabled_rules & bit)
     return 1;
-  return !(cfg->disabled_rules & bit);
+  return !gm_rules[i]->off_by_default && !(cfg->disabled_rules & bit);
 }
 
 int gm_rule_selected(const gm_run *run, size_t k) {

@@ -80,6 +80,8 @@ static json_t *rules_json(void) {
     free(md);
     json_t *cfg = json_object();
     json_object_set_new(cfg, "level", json_string("warning"));
+    if (r->off_by_default) /* GM004: runs only when enabled */
+      json_object_set_new(cfg, "enabled", json_false());
     json_object_set_new(o, "defaultConfiguration", cfg);
     json_t *props = json_object();
     json_t *tags = json_array();

@@ -33,6 +33,27 @@ gm_finding *gm_report_add(gm_report *r, const gm_rule *rule, gm_loc loc, const c
   return &r->findings.items[r->findings.len - 1];
 }
 
+gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const char *function,
+                            const char *fmt, ...) {
+  gm_notice n = {0};
+  n.kind = gm_xstrdup(kind);
+  n.loc = own_loc(loc);
+  n.function = gm_xstrdup(function ? function : "");
+  va_list ap;
+  va_start(ap, fmt);
+  n.message = vformat(fmt, ap);
+  va_end(ap);
+  GM_PUSH(r->notices, n);
+  return &r->notices.items[r->notices.len - 1];
+}
+
+void gm_report_cut_short(gm_report *r, const gm_func *fn) {
+  gm_report_notice(r, "cut-short", fn->loc, fn->name,
+                   "analysis of '%s' was cut short (too many paths); findings in it may be "
+                   "incomplete",
+                   fn->name);
+}
+
 void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...) {
   f->related = gm_xrealloc(f->related, sizeof(gm_related) * (size_t)(f->nrelated + 1));
   gm_related *rel = &f->related[f->nrelated++];
@@ -71,10 +92,20 @@ void gm_finding_free(gm_finding *f) {
   free(f->related);
 }
 
+void gm_notice_free(gm_notice *n) {
+  free(n->kind);
+  free((char *)n->loc.file);
+  free(n->function);
+  free(n->message);
+}
+
 void gm_report_clear(gm_report *r) {
   for (size_t i = 0; i < r->findings.len; i++)
     gm_finding_free(&r->findings.items[i]);
   GM_VEC_FREE(r->findings);
+  for (size_t i = 0; i < r->notices.len; i++)
+    gm_notice_free(&r->notices.items[i]);
+  GM_VEC_FREE(r->notices);
 }
 
 const char *gm_verdict_name(gm_verdict v) {

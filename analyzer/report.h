@@ -34,6 +34,15 @@ typedef struct gm_fixit {
   char *text;
 } gm_fixit;
 
+/* How much a finding matters. A defect on the normal path is a warning; a leak only on an error
+ * path (after a failed call) is a note: SARIF level "note", JSON severity "note". The text
+ * printer still says `warning:` (editors and CI matchers show those), and the message says "on
+ * an error path". --werror makes every finding an error. */
+typedef enum gm_level { GM_LEVEL_WARNING, GM_LEVEL_NOTE } gm_level;
+
+/* Which paths a leak is on (JSON "path"); GM_PATH_NONE for findings that are not leaks. */
+typedef enum gm_path_kind { GM_PATH_NONE, GM_PATH_NORMAL, GM_PATH_ERROR } gm_path_kind;
+
 typedef struct gm_finding {
   const gm_rule *rule;
   gm_loc loc; /* loc.file is owned by the finding */
@@ -49,10 +58,23 @@ typedef struct gm_finding {
   gm_verdict verdict; /* with --telemetry */
   char *evidence;     /* the figures behind the verdict, one line */
   int filtered;       /* --only-confirmed: not confirmed, so not reported */
+  gm_level level;
+  gm_path_kind path;
 } gm_finding;
+
+/* Something about the analysis itself, not a defect: printed with the findings (text `note:`,
+ * JSON "notices", SARIF toolExecutionNotifications), never filtered by --baseline, never
+ * changes the exit status. */
+typedef struct gm_notice {
+  char *kind; /* "cut-short": a function's paths were dropped to stay within the budget */
+  gm_loc loc; /* loc.file is owned by the notice */
+  char *function;
+  char *message;
+} gm_notice;
 
 typedef struct gm_report {
   GM_VEC(gm_finding) findings;
+  GM_VEC(gm_notice) notices;
 } gm_report;
 
 /* What a rule's check sees: one function's model and the flow engine's facts for it. */
@@ -78,6 +100,9 @@ struct gm_rule {
   gm_verdict (*judge)(gm_judge_ctx *ctx);
   /* Runtime-only rules: findings from the telemetry alone, after the static pass. */
   void (*runtime)(const gm_runtime_ctx *ctx);
+  /* Runs only when asked for: named in --enable (or --enable=all), or in a .gmemlint's
+   * [rules] enable. */
+  int off_by_default;
 };
 
 gm_finding *gm_report_add(gm_report *r, const gm_rule *rule, gm_loc loc, const char *function,
@@ -86,7 +111,12 @@ void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void gm_finding_fix(gm_finding *f, const char *file, unsigned offset, unsigned length,
                     const char *text);
+gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const char *function,
+                            const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The notice that a function's analysis was cut short (gm_func_facts.truncated). */
+void gm_report_cut_short(gm_report *r, const gm_func *fn);
 void gm_report_clear(gm_report *r);
+void gm_notice_free(gm_notice *n);
 void gm_finding_free(gm_finding *f);
 
 /* "cudaMalloc", "new", "new[]": how an allocation or free call is named in messages. */

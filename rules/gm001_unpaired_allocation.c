@@ -9,7 +9,8 @@
  *   good: ... if (cudaMalloc(&b, n) != cudaSuccess) { cudaFree(a); return -1; }
  *
  * Not raised when ownership leaves the function: returned, stored through an out-parameter, into
- * a struct, a global or a member, or passed to a function that may keep it. */
+ * a struct, a global or a member, or passed to a function that may keep it. Host heap memory
+ * (malloc, new) is GM004's. */
 #include "join.h"
 #include "rules.h"
 
@@ -17,57 +18,63 @@ extern const gm_rule gm001_unpaired_allocation;
 
 #include <stdlib.h>
 
+/* The leak finding for one fact, worded by how the memory is lost; GM001 (GPU memory) and GM004
+ * (host heap) share it. */
+void gm_report_leak(const gm_check_ctx *ctx, const gm_rule *rule, const gm_fact *f) {
+  char *what = gm_describe_allocation(f);
+  const char *free_fn = f->family ? f->family->free_fn : "the matching free";
+  const char *fn = ctx->fn->name;
+  const char *q = f->var ? "'" : "", *var = f->var ? f->var : "it";
+  gm_finding *out = NULL;
+  switch (f->exit) {
+  case GM_EXIT_RETURN:
+    out = gm_report_add(ctx->report, rule, f->alloc->loc, fn,
+                        "%s is not freed on every path: a return leaves '%s' without releasing "
+                        "it; call %s before returning",
+                        what, fn, free_fn);
+    gm_finding_note(out, f->at->loc, "this return leaves without freeing %s%s%s", q, var, q);
+    break;
+  case GM_EXIT_END:
+    out = gm_report_add(ctx->report, rule, f->alloc->loc, fn,
+                        "%s is not freed on every path through '%s'; call %s when it is no "
+                        "longer needed",
+                        what, fn, free_fn);
+    gm_finding_note(out, f->at->loc, "'%s' ends here without freeing %s%s%s", fn, q, var, q);
+    break;
+  case GM_EXIT_OVERWRITE:
+    out = gm_report_add(ctx->report, rule, f->alloc->loc, fn,
+                        "%s leaks: its only pointer is overwritten before it is freed; call %s "
+                        "first, or allocate once outside the loop",
+                        what, free_fn);
+    if (f->skipped_by)
+      gm_finding_note(out, f->skipped_by->loc, "this continue skips the free");
+    gm_finding_note(out, f->at->loc, "overwritten here while it still owns the memory");
+    break;
+  case GM_EXIT_REDECLARE:
+    if (f->skipped_by) {
+      out = gm_report_add(ctx->report, rule, f->alloc->loc, fn,
+                          "%s leaks when an iteration ends early: the loop goes round again "
+                          "without freeing it; call %s before continuing",
+                          what, free_fn);
+      gm_finding_note(out, f->skipped_by->loc, "this continue skips the free");
+    } else {
+      out = gm_report_add(ctx->report, rule, f->alloc->loc, fn,
+                          "%s leaks on each iteration that reaches its next declaration without "
+                          "freeing it; call %s before the iteration ends",
+                          what, free_fn);
+    }
+    gm_finding_note(out, f->at->loc, "declared again here on the next iteration");
+    break;
+  }
+  free(what);
+}
+
+/* Host heap leaks (malloc, new) are GM004's, off by default. */
 static void check(const gm_check_ctx *ctx) {
   for (int i = 0; i < ctx->nfacts; i++) {
     const gm_fact *f = &ctx->facts[i];
-    if (f->kind != GM_FACT_LEAK)
-      continue;
-    char *what = gm_describe_allocation(f);
-    const char *free_fn = f->family ? f->family->free_fn : "the matching free";
-    gm_finding *out = NULL;
-    switch (f->exit) {
-    case GM_EXIT_RETURN:
-      out = gm_report_add(ctx->report, &gm001_unpaired_allocation, f->alloc->loc, ctx->fn->name,
-                          "%s is not freed on every path: a return leaves '%s' without "
-                          "releasing it; call %s before returning",
-                          what, ctx->fn->name, free_fn);
-      gm_finding_note(out, f->at->loc, "this return leaves without freeing %s%s%s",
-                      f->var ? "'" : "", f->var ? f->var : "it", f->var ? "'" : "");
-      break;
-    case GM_EXIT_END:
-      out = gm_report_add(ctx->report, &gm001_unpaired_allocation, f->alloc->loc, ctx->fn->name,
-                          "%s is not freed on every path through '%s'; call %s when it is no "
-                          "longer needed",
-                          what, ctx->fn->name, free_fn);
-      gm_finding_note(out, f->at->loc, "'%s' ends here without freeing %s%s%s", ctx->fn->name,
-                      f->var ? "'" : "", f->var ? f->var : "it", f->var ? "'" : "");
-      break;
-    case GM_EXIT_OVERWRITE:
-      out = gm_report_add(ctx->report, &gm001_unpaired_allocation, f->alloc->loc, ctx->fn->name,
-                          "%s leaks: its only pointer is overwritten before it is freed; call %s "
-                          "first, or allocate once outside the loop",
-                          what, free_fn);
-      if (f->skipped_by)
-        gm_finding_note(out, f->skipped_by->loc, "this continue skips the free");
-      gm_finding_note(out, f->at->loc, "overwritten here while it still owns the memory");
-      break;
-    case GM_EXIT_REDECLARE:
-      if (f->skipped_by) {
-        out = gm_report_add(ctx->report, &gm001_unpaired_allocation, f->alloc->loc, ctx->fn->name,
-                            "%s leaks when an iteration ends early: the loop goes round again "
-                            "without freeing it; call %s before continuing",
-                            what, free_fn);
-        gm_finding_note(out, f->skipped_by->loc, "this continue skips the free");
-      } else {
-        out = gm_report_add(ctx->report, &gm001_unpaired_allocation, f->alloc->loc, ctx->fn->name,
-                            "%s leaks on each iteration that reaches its next declaration "
-                            "without freeing it; call %s before the iteration ends",
-                            what, free_fn);
-      }
-      gm_finding_note(out, f->at->loc, "declared again here on the next iteration");
-      break;
-    }
-    free(what);
+    if (f->kind == GM_FACT_LEAK && !(f->family && f->family->heap))
+      gm_report_leak(ctx, &gm001_unpaired_allocation, f);
   }
 }
 
@@ -116,8 +123,8 @@ const gm_rule gm001_unpaired_allocation = {
     .name = "unpaired-allocation",
     .summary = "An allocation has a path out of its owner without a matching free.",
     .description =
-        "An allocation (cudaMalloc, cudaMallocHost, cudaMallocManaged, cuMemAlloc, malloc, new, "
-        "or a same-file wrapper around one) can leave the function that owns it without being "
+        "A GPU allocation (cudaMalloc, cudaMallocHost, cudaMallocManaged, cuMemAlloc, or a "
+        "same-file wrapper around one) can leave the function that owns it without being "
         "freed: an early return on an error path, a free in only one branch, or the only pointer "
         "overwritten in a loop. Device memory leaked this way stays allocated until the process "
         "exits, so a service or a training loop runs out of memory a little at a time.",

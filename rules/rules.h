@@ -14,4 +14,7 @@ const gm_rule *gm_rule_find(const char *id_or_name);
 /* Shared wording for memory descriptions in messages: "'d_a' (device memory from cudaMalloc)". */
 char *gm_describe_allocation(const gm_fact *f);
 
+/* Reports a leak fact as `rule`'s finding: the message and notes GM001 and GM004 share. */
+void gm_report_leak(const gm_check_ctx *ctx, const gm_rule *rule, const gm_fact *f);
+
 #endif

@@ -22,13 +22,13 @@ void stage() {
 }
 SRC
 cat >src/other.cpp <<'SRC'
-#include <stdlib.h>
+#include <cuda_runtime.h>
 #include "config.h"
 int run(int fail) {
-  char *buf = (char *)malloc(STAGING_BYTES);
+  char *buf; cudaMalloc(&buf, STAGING_BYTES);
   if (fail)
     return -1;
-  free(buf);
+  cudaFree(buf);
   return 0;
 }
 SRC

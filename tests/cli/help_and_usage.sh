@@ -14,7 +14,7 @@ expect_out "^gmemlint [0-9]+\.[0-9]+\.[0-9]+ \(.*clang version 22" "--version na
 
 run --list-rules
 expect_rc 0 "--list-rules"
-for id in GM001 GM002 GM003; do expect_out "^$id " "--list-rules lists $id"; done
+for id in GM001 GM002 GM003 GM004; do expect_out "^$id " "--list-rules lists $id"; done
 
 run --bogus x.cu
 expect_rc 2 "unknown option"

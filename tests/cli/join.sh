@@ -62,7 +62,10 @@ done
 # 3. specific figures, spelled out here as well as in expected.txt
 run_case "$JOIN/gm001"
 expect_out '^pipeline.cu:8:7: note: confirmed: 3 of 5 allocations, 12.0 MiB still live at exit, stack: main > train > live_at_exit$' "GM001 evidence with stack"
-expect_out '^pipeline.cu:51:23: note: unverifiable: the runtime does not record malloc' "host allocation is unverifiable"
+expect_no_out '^pipeline.cu:51:' "a host leak is not GM001's"
+run_case "$JOIN/gm001" --enable=GM004
+expect_out '^pipeline.cu:51:23: warning: .*\[GM004 unpaired-host-allocation\]$' "GM004 joined"
+expect_out '^pipeline.cu:51:23: note: unverifiable: the runtime collects no evidence for GM004$' "GM004 has no runtime verdict"
 run_case "$JOIN/gm021"
 expect_out '^upload.cu:8:5: note: confirmed: 4096 copies of mean 256 B, 1.0 MiB in 20.5 ms: 48.8 MiB/s achieved$' "GM021 bandwidth"
 run_case "$JOIN/runtime_only"

@@ -79,6 +79,7 @@ for r in drv["rules"]:
     for k in ("shortDescription", "fullDescription", "help"):
         assert r[k]["text"].strip(), (r["id"], k)
     assert r["defaultConfiguration"]["level"] == "warning"
+    assert r["defaultConfiguration"].get("enabled", True) == (r["id"] != "GM004"), r
 res = run["results"]
 assert [r["ruleId"] for r in res] == ["GM001", "GM002"]
 loc = res[0]["locations"][0]["physicalLocation"]

@@ -73,15 +73,48 @@ run --baseline base.json b.cu
 expect_rc 0 "baseline survives moved lines"
 cat >>b.cu <<'SRC'
 void more(int n) {
-  float *h = (float *)malloc(n);
+  float *d;
+  cudaMalloc(&d, n);
   if (n > 4)
     return;
-  free(h);
+  cudaFree(d);
 }
 SRC
 sed -i '1i #include <stdlib.h>' b.cu
 run --baseline base.json b.cu
 expect_rc 1 "new finding fails"
 [ "$(count_out 'warning:')" -eq 1 ] || fail "only the new finding is reported: $(cat "$WORK/out")"
-expect_out "b.cu:[0-9]+:[0-9]+: warning: 'h' \(host heap memory from malloc\)" "the new finding"
+expect_out "b.cu:[0-9]+:[0-9]+: warning: 'd' \(device memory from cudaMalloc\)" "the new finding"
+
+# GM004 (host heap leaks) is off by default: --enable names it, `all` includes it, and
+# .gmemlint's [rules] enable adds it to the default rules
+mkdir -p host
+cat >host/h.cu <<'SRC'
+#include <cuda_runtime.h>
+#include <stdlib.h>
+int stage(int n) {
+  float *h = (float *)malloc(n);
+  float *d = nullptr;
+  if (cudaMalloc(&d, n) != cudaSuccess)
+    return -1;
+  cudaFree(d);
+  free(h);
+  return 0;
+}
+SRC
+run --config=/dev/null host/h.cu
+expect_rc 0 "a host leak alone is not reported by default"
+expect_no_out "GM004" "GM004 is off by default"
+run --config=/dev/null --enable=GM004 host/h.cu
+expect_rc 1 "--enable=GM004"
+expect_out "h.cu:4:23: warning: 'h' \(host heap memory from malloc\) is not freed on every path: .*\[GM004 unpaired-host-allocation\]" "--enable=GM004 reports the host leak"
+run --config=/dev/null --enable=all host/h.cu
+expect_out "\[GM004 unpaired-host-allocation\]" "--enable=all includes GM004"
+run --config=/dev/null --disable=GM003 host/h.cu
+expect_no_out "GM004" "--disable alone leaves GM004 off"
+printf '[rules]\nenable = GM004\n' >host/.gmemlint
+run host/h.cu
+expect_out "\[GM004 unpaired-host-allocation\]" ".gmemlint enable = GM004 turns it on"
+run --disable=GM004 host/h.cu
+expect_no_out "GM004" "--disable=GM004 wins over .gmemlint"
 finish
