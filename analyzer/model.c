@@ -221,7 +221,48 @@ int gm_root_var(const gm_node *e) {
   return -1;
 }
 
-int gm_loop_invariant(const gm_func *fn, const gm_node *loop, const gm_node *e) {
+struct local_defs {
+  int var;
+  const gm_node *decl; /* its one declaration in the loop */
+  int decls, others;   /* declarations; assignments, increments, address taken */
+};
+
+static void count_defs(const gm_node *n, struct local_defs *d) {
+  if (!n)
+    return;
+  if (n->kind == GM_N_DECL && n->var == d->var) {
+    d->decls++;
+    d->decl = n;
+  } else if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC || n->kind == GM_N_ADDR) &&
+             gm_root_var(n->kids[0]) == d->var) {
+    const gm_node *t = n->kids[0];
+    if (t->kind == GM_N_VAR || t->kind == GM_N_FIELD || n->kind == GM_N_ADDR)
+      d->others++; /* the same test as mark_modified's */
+  } else if (n->kind == GM_N_LAMBDA) {
+    d->others++; /* a capture by reference may write it */
+  }
+  for (int i = 0; i < n->nkids; i++)
+    count_defs(n->kids[i], d);
+}
+
+static int invariant_at(const gm_func *fn, const gm_node *loop, const gm_node *e, int depth);
+
+/* A local the loop modifies only by declaring it once, `size_t bytes = n * sizeof(float);` in
+ * its body: it holds the same value on every iteration when its initialiser does. */
+static int invariant_local(const gm_func *fn, const gm_node *loop, int var, int depth) {
+  if (fn->vars[var].kind != GM_VAR_LOCAL || depth > 8)
+    return 0;
+  struct local_defs d = {var, NULL, 0, 0};
+  count_defs(loop, &d);
+  if (d.decls != 1 || d.others || !d.decl->nkids)
+    return 0;
+  const gm_node *body = loop->kids[3];
+  if (loop->op == GM_LOOP_RANGE && body && body->kind == GM_N_SEQ && gm_kid(body, 0) == d.decl)
+    return 0; /* `for (int n : sizes)`: the element, read through an iterator the model omits */
+  return invariant_at(fn, loop, d.decl->kids[0], depth + 1);
+}
+
+static int invariant_at(const gm_func *fn, const gm_node *loop, const gm_node *e, int depth) {
   if (!e)
     return 1;
   switch (e->kind) {
@@ -233,16 +274,18 @@ int gm_loop_invariant(const gm_func *fn, const gm_node *loop, const gm_node *e) 
   case GM_N_VAR:
     if (e->var < 0 || e->var >= fn->nvars)
       return 0;
-    if (fn->vars[e->var].kind == GM_VAR_GLOBAL && !e->has_value)
-      return !loop->modified[e->var];
-    return !loop->modified[e->var];
+    return !loop->modified[e->var] || invariant_local(fn, loop, e->var, depth);
   default:
     break;
   }
   for (int i = 0; i < e->nkids; i++)
-    if (!gm_loop_invariant(fn, loop, e->kids[i]))
+    if (!invariant_at(fn, loop, e->kids[i], depth))
       return 0;
   return 1;
+}
+
+int gm_loop_invariant(const gm_func *fn, const gm_node *loop, const gm_node *e) {
+  return invariant_at(fn, loop, e, 0);
 }
 
 void gm_walk(const gm_node *n, void (*visit)(const gm_node *, void *), void *ctx) {

@@ -212,7 +212,8 @@ int gm_address_stride(const gm_node *loop, const gm_node *e) {
     if (e->var < 0 || !loop->modified[e->var])
       return 0;
     struct var_updates u = {loop, e->var, 0, 0};
-    gm_walk(loop, classify_updates, &u);
+    for (int i = 1; i < 4; i++) /* the init runs once: it sets where the pointer starts */
+      gm_walk(gm_kid(loop, i), classify_updates, &u);
     return u.other ? -1 : u.regular ? 1 : 0;
   }
   case GM_N_ARITH: {
@@ -461,6 +462,138 @@ int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loo
   *copy = r.copy;
   *free_call = r.free_call;
   return 1;
+}
+
+/* ---- table slots (GM010's setup loops) ---- */
+
+struct one_def {
+  int var;
+  const gm_node *rhs;
+  int defs;
+};
+
+static void find_defs(const gm_node *n, void *arg) {
+  struct one_def *d = arg;
+  if (n->kind == GM_N_DECL && n->var == d->var) {
+    d->defs++;
+    d->rhs = gm_kid(n, 0);
+  } else if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC) && n->kids[0]->kind == GM_N_VAR &&
+             n->kids[0]->var == d->var) {
+    d->defs++;
+    d->rhs = n->kind == GM_N_ASSIGN && !n->op ? n->kids[1] : NULL;
+  }
+}
+
+struct slot_ctx {
+  const gm_func *fn;
+  const gm_node *loop;
+  int *table;
+};
+
+static int slot_moves(const struct slot_ctx *c, const gm_node *lv, int depth);
+
+/* The value a variable the loop sets exactly once per iteration gets (`Plan *p = &plan[i];`),
+ * or NULL. */
+static const gm_node *single_def(const gm_node *loop, int var) {
+  struct one_def d = {var, NULL, 0};
+  gm_walk(loop, find_defs, &d);
+  return d.defs == 1 ? d.rhs : NULL;
+}
+
+/* Whether pointer expression p points at a different element on each iteration: `bufs + i`,
+ * `&plan[i]`, a pointer the loop steps (`++it`), or a local set once per iteration to one of
+ * those (`Plan *p = &plan[i];`). */
+static int pointer_moves(const struct slot_ctx *c, const gm_node *p, int depth) {
+  p = strip(p);
+  if (!p || depth > 8)
+    return 0;
+  switch (p->kind) {
+  case GM_N_ADDR:
+    return slot_moves(c, gm_kid(p, 0), depth + 1);
+  case GM_N_ARITH:
+    if (p->op != '+' && p->op != '-')
+      return 0;
+    if (gm_depends_on_loop(c->loop, gm_kid(p, 1)) && !gm_depends_on_loop(c->loop, gm_kid(p, 0))) {
+      *c->table = gm_root_var(gm_kid(p, 0)); /* bufs + i */
+      return 1;
+    }
+    return pointer_moves(c, gm_kid(p, 0), depth + 1);
+  case GM_N_VAR: {
+    if (p->var < 0 || !c->loop->modified[p->var])
+      return 0;
+    if (c->fn->vars[p->var].kind == GM_VAR_REF)
+      return slot_moves(c, p, depth + 1);
+    const gm_node *def = single_def(c->loop, p->var);
+    if (def && pointer_moves(c, def, depth + 1))
+      return 1; /* Plan *p = &plan[i]; */
+    if (gm_address_stride(c->loop, p) == 1) {
+      *c->table = p->var; /* for (Plan *it = plan; it != end; ++it) */
+      return 1;
+    }
+    return 0;
+  }
+  default:
+    return 0;
+  }
+}
+
+/* Whether lvalue lv is a different element of a table on each iteration: `bufs[i]` (an array or
+ * a container), `plan[i].buf`, `ctx->bufs[i]`, `p->buf` with p moving, `*(bufs + i)`, a reference
+ * bound to an element (`Plan &q = plan[i];`, the variable of `for (auto &q : plans)`). */
+static int slot_moves(const struct slot_ctx *c, const gm_node *lv, int depth) {
+  lv = strip(lv);
+  if (!lv || depth > 8)
+    return 0;
+  switch (lv->kind) {
+  case GM_N_INDEX:
+    if (gm_depends_on_loop(c->loop, gm_kid(lv, 1))) {
+      *c->table = gm_root_var(gm_kid(lv, 0));
+      return 1;
+    }
+    return slot_moves(c, gm_kid(lv, 0), depth + 1);
+  case GM_N_FIELD: {
+    const gm_node *base = strip(gm_kid(lv, 0));
+    if (!base)
+      return 0;
+    if ((base->kind == GM_N_VAR && c->fn->vars[base->var].kind != GM_VAR_REF) ||
+        base->kind == GM_N_ARITH)
+      return pointer_moves(c, base, depth + 1); /* p->buf (s.buf: a local, never moves) */
+    return slot_moves(c, base, depth + 1);
+  }
+  case GM_N_DEREF:
+    return pointer_moves(c, gm_kid(lv, 0), depth + 1);
+  case GM_N_CALL: /* a container's element: plans[i] on a std::vector */
+    if (!lv->name || strcmp(lv->name, "operator[]") != 0 || lv->nkids != 2)
+      return 0;
+    if (gm_depends_on_loop(c->loop, lv->kids[1])) {
+      *c->table = gm_root_var(lv->kids[0]);
+      return 1;
+    }
+    return slot_moves(c, lv->kids[0], depth + 1);
+  case GM_N_VAR: {
+    if (lv->var < 0 || c->fn->vars[lv->var].kind != GM_VAR_REF || !c->loop->modified[lv->var])
+      return 0;
+    const gm_node *body = c->loop->kids[3];
+    const gm_node *first = body && body->kind == GM_N_SEQ ? gm_kid(body, 0) : NULL;
+    if (c->loop->op == GM_LOOP_RANGE && first && first->kind == GM_N_DECL &&
+        first->var == lv->var) {
+      *c->table = gm_root_var(c->loop->kids[0]); /* for (auto &q : plans) */
+      return 1;
+    }
+    const gm_node *def = single_def(c->loop, lv->var);
+    return def && slot_moves(c, def, depth + 1); /* Plan &q = plan[i]; */
+  }
+  default:
+    return 0;
+  }
+}
+
+int gm_table_slot(const gm_func *fn, const gm_node *loop, const gm_node *call, int *table) {
+  *table = -1;
+  if (!call->fn || call->fn->ptr_arg < 0)
+    return 0;
+  struct slot_ctx c = {fn, loop, table};
+  return pointer_moves(&c, gm_arg(call, call->fn->ptr_arg), 0);
 }
 
 static void find_launch(const gm_node *n, void *arg) {

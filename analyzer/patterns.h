@@ -23,6 +23,12 @@ int gm_alloc_guarded(const gm_node *call, const gm_node *loop);
 int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loop,
                       const gm_node **copy, const gm_node **free_call);
 
+/* Whether allocation `call` stores into a different element of a table on each iteration of
+ * `loop` (`&bufs[i]`, `&plan[i].buf`, `&ctx->bufs[i]`, `bufs + i`, `&p->buf` with `p = &plan[i]`
+ * or `++p` in the loop, `&q.buf` with `for (auto &q : plans)`); *table is the variable the
+ * elements are reached through, or -1. */
+int gm_table_slot(const gm_func *fn, const gm_node *loop, const gm_node *call, int *table);
+
 /* Whether expression e reads a variable that `loop` modifies. */
 int gm_depends_on_loop(const gm_node *loop, const gm_node *e);
 

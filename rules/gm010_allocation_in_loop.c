@@ -9,8 +9,9 @@
  *   good: cudaMalloc(&tmp, bytes); for (b...) step<<<...>>>(tmp); cudaFree(tmp);
  *
  * Not raised for loops that provably run once, lazy initialisation (`if (!buf) cudaMalloc`),
- * capacity-guarded regrowth, stream-ordered cudaMallocAsync (the recommended fix), or the
- * growing-concatenation pattern (GM020 reports that). */
+ * capacity-guarded regrowth, setup loops that fill a table with one buffer per element or
+ * device, stream-ordered cudaMallocAsync (the recommended fix), or the growing-concatenation
+ * pattern (GM020 reports that). */
 #include "join.h"
 #include "patterns.h"
 #include "rules.h"
@@ -57,17 +58,27 @@ static int size_invariant(const gm_func *fn, const gm_node *loop, const gm_node 
   return 1;
 }
 
-/* Setup loops fill a table: `cudaMalloc(&bufs[i], ...)` gives each slot its own buffer that
- * outlives the loop. Not churn, unless the same loop also frees through that table. */
-static int fills_table(const gm_node *call, const gm_node *loop) {
-  const gm_node *arg = call->fn->ptr_arg >= 0 ? gm_arg(call, call->fn->ptr_arg) : NULL;
-  const gm_node *lv = arg && arg->kind == GM_N_ADDR ? gm_kid(arg, 0) : NULL;
-  if (!lv || lv->kind != GM_N_INDEX || !gm_depends_on_loop(loop, lv->kids[1]))
-    return 0;
-  int table = gm_root_var(lv->kids[0]);
-  struct free_search frees = {table, NULL, 0};
-  gm_walk(loop->kids[3], find_frees, &frees);
-  return frees.count == 0;
+/* Setup loops fill a table: `cudaMalloc(&bufs[i], ...)`, `&plan[i].buf`, `&ctx->bufs[i]`,
+ * `bufs + i` give each element its own buffer that outlives the loop (often one per device,
+ * after cudaSetDevice(i)). That is churn only when a loop around the allocation also frees
+ * through the table; the innermost such loop is the one to report. Returns the loop to report,
+ * or NULL for a setup loop. */
+static const gm_node *churn_loop(const gm_func *fn, const gm_node *call, const gm_node *loop) {
+  int table;
+  if (!gm_table_slot(fn, loop, call, &table))
+    return loop;
+  int through = gm_root_var(gm_arg(call, call->fn->ptr_arg));
+  for (const gm_node *l = loop; l; l = gm_enclosing_loop(l)) {
+    struct free_search frees = {table, NULL, 0};
+    if (table >= 0)
+      gm_walk(l, find_frees, &frees);
+    struct free_search alias = {through, NULL, 0};
+    if (through >= 0 && through != table)
+      gm_walk(l, find_frees, &alias);
+    if (frees.count || alias.count)
+      return l;
+  }
+  return NULL;
 }
 
 struct caller_ctx {
@@ -108,6 +119,28 @@ static void count_stores(const gm_node *n, void *arg) {
     f->count++;
 }
 
+/* Whether e reads a variable the loop sets: a size computed in the loop's body from invariant
+ * values (`size_t bytes = n * 4;`) is invariant, but its declaration cannot move with the call. */
+static int reads_loop_local(const gm_node *e, const gm_node *loop) {
+  if (!e)
+    return 0;
+  if (e->kind == GM_N_VAR && e->var >= 0 && loop->modified[e->var])
+    return 1;
+  for (int i = 0; i < e->nkids; i++)
+    if (reads_loop_local(e->kids[i], loop))
+      return 1;
+  return 0;
+}
+
+/* Whether the size arguments (as in size_invariant) read a variable the loop sets. */
+static int size_reads_loop_local(const gm_node *call, const gm_node *loop) {
+  for (int i = 0; i < call->nkids; i++)
+    if (i != call->fn->ptr_arg && call->kids[i]->kind != GM_N_ADDR &&
+        reads_loop_local(call->kids[i], loop))
+      return 1;
+  return 0;
+}
+
 /* Appends the lines [b, e) of the source, re-indented to `indent`. */
 static void append_reindented(gm_strbuf *sb, const gm_source *src, unsigned b, unsigned e,
                               const char *indent) {
@@ -142,7 +175,7 @@ static void add_hoist_fix(const gm_check_ctx *ctx, gm_finding *f, const gm_node 
   gm_walk(body, find_frees, &frees);
   struct free_search stores = {var, NULL, 0};
   gm_walk(loop, count_stores, &stores);
-  if (frees.count != 1 || stores.count != 0)
+  if (frees.count != 1 || stores.count != 0 || size_reads_loop_local(call, loop))
     return;
   const gm_node *alloc_stmt = gm_statement_in(call, body);
   const gm_node *free_stmt = gm_statement_in(frees.found, body);
@@ -196,7 +229,10 @@ static void visit(const gm_node *call, void *arg) {
     gm_finding_note(f, c.call->loc, "'%s' is called in a loop here", ctx->fn->name);
     return;
   }
-  if (gm_alloc_guarded(call, loop) || gm_retry_loop(loop, call) || fills_table(call, loop))
+  if (gm_alloc_guarded(call, loop) || gm_retry_loop(loop, call))
+    return;
+  const gm_node *inner = loop;
+  if (!(loop = churn_loop(ctx->fn, call, loop)))
     return;
   const gm_node *copy, *free_call;
   if (gm_growing_concat(ctx->fn, call, loop, &copy, &free_call))
@@ -207,7 +243,8 @@ static void visit(const gm_node *call, void *arg) {
                       "%s runs on every iteration of this loop with a loop-invariant size; %s. "
                       "Hoist it: allocate once before the loop and free once after it",
                       what, cost_of(call));
-    add_hoist_fix(ctx, f, call, loop);
+    if (loop == inner)
+      add_hoist_fix(ctx, f, call, loop);
   } else {
     f = gm_report_add(ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
                       "%s runs on every iteration of this loop and its size varies, which also "
