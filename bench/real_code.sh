@@ -125,7 +125,7 @@ cat "$work/header.txt"
 t0=$(date +%s.%N)
 cd "$dir"
 awk '{ printf "%d\n%s\n", NR, $0 }' "$work/files.txt" | tr '\n' '\0' |
-  xargs -0 -P "$jobs" -n 2 "$work/one.sh" "$work" "$gmemlint" "$timeout_s"
+  xargs -0 -P "$jobs" -n 2 "$work/one.sh" "$work" "$gmemlint" "$timeout_s" 2>>"$work/shell.log"
 t1=$(date +%s.%N)
 wall=$(echo "$t1 - $t0" | bc)
 echo "$wall" >"$work/wall.txt"
@@ -179,13 +179,15 @@ for i, f in enumerate(files, 1):
             bad_json += 1
     if isinstance(doc, dict):
         seen = set()
-        for fd in doc.get("findings") or []:
+        findings = doc.get("findings")
+        for fd in findings if isinstance(findings, list) else []:
             r = fd.get("rule", "?") if isinstance(fd, dict) else "?"
             rules[r] += 1
             seen.add(r)
         for r in seen:
             files_with[r] += 1
-        for n in doc.get("notices") or []:
+        notices = doc.get("notices")
+        for n in notices if isinstance(notices, list) else []:
             if isinstance(n, dict) and n.get("kind") == "cut-short":
                 cut_short += 1
 
