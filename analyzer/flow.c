@@ -7,9 +7,10 @@ enum { MAX_STATES = 48, LOOP_ROUNDS = 3, SUMMARY_ROUNDS = 3, STEP_BUDGET = 20000
 
 /* ---- abstract values and states ---- */
 
-/* V_RESULT: the status of the call that allocated object `ref`; V_FREED: the status of the call
- * that freed it (a failed free leaves nothing to judge). */
-enum val_kind { V_UNKNOWN, V_NULL, V_CONST, V_OBJ, V_RESULT, V_ADDR, V_FREED };
+/* V_RESULT: the status of the call that allocated object `ref` (nonzero: it failed); V_OK: the
+ * same from a helper returning bool (false: it failed); V_FREED: the status of the call that
+ * freed it (a failed free leaves nothing to judge). */
+enum val_kind { V_UNKNOWN, V_NULL, V_CONST, V_OBJ, V_RESULT, V_ADDR, V_FREED, V_OK };
 
 typedef struct val {
   unsigned char kind;
@@ -79,7 +80,7 @@ typedef struct param_summary {
   const gm_family *family; /* P_OUT_ALLOC */
   gm_fn free_row;          /* P_FREES, P_FREES_DEREF: acts as this free */
   const char *via;         /* P_FREES, P_FREES_DEREF: the inner free's name */
-  int nulls;               /* P_FREES_DEREF: leaves *pp null on every path */
+  int nulls; /* P_FREES_DEREF, P_FREES of a reference: leaves the pointer null on every path */
 } param_summary;
 
 typedef struct summary {
@@ -342,8 +343,9 @@ static void state_gc(state *s) {
                o->param >= 0 || o->deref_param >= 0;
     if (!keep) {
       for (int k = 0; k < s->nslots && !keep; k++)
-        keep =
-            (s->slots[k].kind == V_RESULT || s->slots[k].kind == V_FREED) && s->slots[k].ref == i;
+        keep = (s->slots[k].kind == V_RESULT || s->slots[k].kind == V_FREED ||
+                s->slots[k].kind == V_OK) &&
+               s->slots[k].ref == i;
     }
     map[i] = keep ? w : -1;
     if (keep)
@@ -352,7 +354,7 @@ static void state_gc(state *s) {
   s->nobjs = w;
   for (int k = 0; k < s->nslots; k++) {
     val *v = &s->slots[k];
-    if (v->kind == V_OBJ || v->kind == V_RESULT || v->kind == V_FREED) {
+    if (v->kind == V_OBJ || v->kind == V_RESULT || v->kind == V_FREED || v->kind == V_OK) {
       if (map[v->ref] < 0)
         *v = (val){V_UNKNOWN, 0, 0};
       else
@@ -937,6 +939,11 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         }
       } else if (p->effect == P_FREES) {
         do_free(e, s, n, args[i], &p->free_row, p->via);
+        int owning, slot = p->nulls ? lvalue_slot(e, n->kids[i], &owning) : -1;
+        if (slot >= 0) {
+          slot_set_raw(s, slot, mk(V_NULL, 0));
+          facts_invalidate(e, s, slot);
+        }
       } else if (p->effect == P_FREES_DEREF) {
         int slot = pointee_slot(e, n->kids[i], args[i]);
         if (slot >= 0) {
@@ -959,7 +966,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         bind_out_arg(e, s, n->kids[i], NULL, id, n);
         /* a create helper's status, as cudaMalloc's: a failure allocated nothing */
         if (!sum->returns_fresh && result.kind == V_UNKNOWN)
-          result = mk(V_RESULT, id);
+          result = mk(n->returns_bool ? V_OK : V_RESULT, id);
       }
     }
     if (sum->returns_fresh)
@@ -1309,6 +1316,22 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
     }
     break;
   }
+  case V_OK: {
+    obj *o = &s->objs[v.ref];
+    if (o->state == OBJ_LIVE) {
+      state *bad = state_copy(s);
+      bad->objs[v.ref].state = OBJ_FAILED; /* `if (!load(path, &buf))`: nothing was allocated */
+      bad->error_path = 1;
+      route(e, s, 1, t, f);
+      route(e, bad, 0, t, f);
+      return;
+    }
+    if (o->state == OBJ_FAILED) {
+      route(e, s, 0, t, f);
+      return;
+    }
+    break;
+  }
   case V_FREED: {
     obj *o = &s->objs[v.ref];
     if (o->state == OBJ_FREED) {
@@ -1508,6 +1531,8 @@ static void observe_exit(engine *e, state *s, val ret) {
       ob->freed[o->param]++;
       ob->free_rows[o->param] = o->freed_by;
       ob->free_via[o->param] = o->freed_via;
+    } else if (o->state == OBJ_FAILED) {
+      ob->freed[o->param]++; /* `if (p) cudaFree(p)`: null, nothing to free */
     }
     if (o->escaped)
       ob->escaped[o->param]++;
@@ -1519,8 +1544,11 @@ static void observe_exit(engine *e, state *s, val ret) {
     if (p < 0 || p >= np)
       continue;
     val v = s->slots[slot];
-    if (v.kind == V_NULL)
-      ob->deref_nulled[p]++;
+    if (v.kind == V_NULL || (v.kind == V_OBJ && s->objs[v.ref].state == OBJ_FAILED))
+      ob->deref_nulled[p]++; /* `*pp = NULL`, `ptr = NULL` through a reference, or null already */
+    if (v.kind == V_OBJ && !s->objs[v.ref].site && s->objs[v.ref].state == OBJ_LIVE &&
+        !s->objs[v.ref].nonnull && (s->objs[v.ref].deref_param == p || s->objs[v.ref].param == p))
+      continue; /* what the caller passed in, untouched: an early return that writes nothing */
     if (v.kind == V_OBJ && s->objs[v.ref].site && s->objs[v.ref].state != OBJ_FREED) {
       ob->out_fresh[p]++;
       ob->out_family[p] = s->objs[v.ref].family;
@@ -1985,12 +2013,13 @@ static int summarise(engine *e, summary *sum) {
   next.returns_fresh = ob->ret_fresh && !ob->ret_other ? ob->ret_family : NULL;
   param_summary *ps = gm_arena_alloc(e->tu->arena, sizeof(param_summary) * (size_t)(np + 1));
   for (int i = 0; i < np; i++) {
-    if (ob->exits && ob->freed[i] == ob->exits && !ob->escaped[i]) {
+    if (ob->exits && ob->freed[i] == ob->exits && ob->free_rows[i] && !ob->escaped[i]) {
       ps[i].effect = P_FREES;
       gm_fn row = *ob->free_rows[i];
       row.name = fn->name;
       ps[i].free_row = row;
       ps[i].via = ob->free_via[i];
+      ps[i].nulls = ob->deref_nulled[i] == ob->exits; /* `T *&p`: set to null after the free */
     } else if (ob->exits && ob->deref_freed[i] == ob->exits && ob->free_rows[i] &&
                !ob->out_fresh[i] && !ob->escaped[i]) {
       /* `destroy(T **pp) { cudaFree(*pp); *pp = NULL; }`: a free through the pointer */

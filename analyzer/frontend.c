@@ -121,6 +121,8 @@ static int var_index(builder *b, CXCursor decl) {
   v.param_index = -1;
   CXType t = clang_getCursorType(decl);
   CXType ct = clang_getCanonicalType(t);
+  if (ct.kind == CXType_LValueReference || ct.kind == CXType_RValueReference)
+    ct = clang_getCanonicalType(clang_getPointeeType(ct)); /* `T *&p` holds a pointer too */
   v.is_pointer = ct.kind == CXType_Pointer;
   v.is_pointer_to_pointer =
       v.is_pointer && clang_getCanonicalType(clang_getPointeeType(ct)).kind == CXType_Pointer;
@@ -471,6 +473,7 @@ static gm_node *conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   if (!clang_Cursor_isNull(ref) && is_function_kind(rk)) {
     n->in_system = clang_Location_isInSystemHeader(clang_getCursorLocation(ref)) != 0;
     n->arg_writes = writable_args(clang_getCursorType(ref), (int)args.len);
+    n->returns_bool = clang_getResultType(clang_getCursorType(ref)).kind == CXType_Bool;
     CXString ts = clang_getTypeSpelling(clang_getCursorType(ref));
     if (strstr(clang_getCString(ts), "noreturn"))
       n->noreturn = 1;

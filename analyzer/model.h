@@ -70,6 +70,7 @@ typedef struct gm_node {
   unsigned in_system : 1; /* GM_N_CALL: the callee is declared in a system header */
   unsigned is_kernel_callee : 1; /* GM_N_CALL: the callee is a __global__ function */
   unsigned is_method : 1;        /* GM_N_CALL: a non-static member function or constructor */
+  unsigned returns_bool : 1;     /* GM_N_CALL: the callee returns bool (true is success) */
   unsigned arg_writes;    /* GM_N_CALL: bit i: the callee may write through argument i (bit 31:
                              any argument from 31 on); all ones when unknown */
   unsigned has_value : 1; /* an integer constant expression; its value is `value` */

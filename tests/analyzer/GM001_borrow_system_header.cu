@@ -4,7 +4,7 @@
 
 int export_buffer(cudaIpcMemHandle_t *handle, size_t n) {
   float *d = nullptr;
-  if (cudaMalloc(&d, n) != cudaSuccess) // expected-warning {{'d' (device memory from cudaMalloc) is not freed on every path}}
+  if (cudaMalloc(&d, n) != cudaSuccess) // expected-warning {{'d' (device memory from cudaMalloc) is not freed on an error path}}
     return -1;
   if (cudaIpcGetMemHandle(handle, d) != cudaSuccess)
     return -1;
