@@ -8,9 +8,12 @@
  *   bad:  for (i...) cudaMemcpy(d + i, h + i, sizeof(float), cudaMemcpyHostToDevice);
  *   good: cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
  *
+ * Host rows found through a table or struct (`rows[r].values`) and uploaded into a destination
+ * that advances with the loop are reported for any loop-invariant size: stage them on the host.
+ *
  * Not raised for fixed-address copies (reading back a scalar each step), gathers through a
- * table of buffers, per-stream pipelined chunks, or loops that launch kernels between copies
- * of a per-iteration size. */
+ * table of buffers (one per device, device-to-device chunks), per-stream pipelined chunks, or
+ * loops that launch kernels between copies of a per-iteration size. */
 #include "join.h"
 #include "patterns.h"
 #include "rules.h"
@@ -20,6 +23,32 @@
 extern const gm_rule gm021_small_transfer_in_loop;
 
 enum { SMALL_COPY_BYTES = 4096 };
+
+/* Whether the copy reads host memory into the device: cudaMemcpyHostToDevice as its kind, or
+ * a driver-API HtoD copy. (cudaMemcpyDefault or a kind held in a variable: not known.) */
+static int host_to_device(const gm_node *call) {
+  const char *name = call->fn->name;
+  if (strstr(name, "HtoD"))
+    return 1;
+  if (strcmp(name, "cudaMemcpy") != 0 && strcmp(name, "cudaMemcpyAsync") != 0)
+    return 0;
+  const gm_node *kind = gm_arg(call, 3);
+  return kind && kind->has_value && kind->value == 1; /* cudaMemcpyHostToDevice */
+}
+
+static void find_device_switch(const gm_node *n, void *arg) {
+  if (n->kind == GM_N_CALL && n->name &&
+      (strcmp(n->name, "cudaSetDevice") == 0 || strcmp(n->name, "cuCtxSetCurrent") == 0 ||
+       strcmp(n->name, "cuCtxPushCurrent") == 0 || strcmp(n->name, "cuCtxPushCurrent_v2") == 0))
+    *(int *)arg = 1;
+}
+
+/* Whether the loop selects a device on each iteration: one copy per GPU, nothing to batch. */
+static int switches_device(const gm_node *loop) {
+  int found = 0;
+  gm_walk(loop, find_device_switch, &found);
+  return found;
+}
 
 static void visit(const gm_node *call, void *arg) {
   const gm_check_ctx *ctx = arg;
@@ -47,10 +76,22 @@ static void visit(const gm_node *call, void *arg) {
     return;
   int small = size->has_value && size->value > 0 && size->value <= SMALL_COPY_BYTES;
   int invariant = gm_loop_invariant(ctx->fn, loop, size);
-  if (!small && !(invariant && !irregular && !gm_loop_launches(loop)))
+  int launches = gm_loop_launches(loop);
+  /* scattered host pieces of one size packed into an advancing destination: stage them */
+  int staged = invariant && dst_stride == 1 && src_stride < 0 && host_to_device(call) &&
+               !launches && !switches_device(loop);
+  if (!small && !(invariant && !irregular && !launches) && !staged)
     return;
   gm_finding *f;
-  if (size->has_value)
+  if (staged && !small)
+    f = gm_report_add(ctx->report, &gm021_small_transfer_in_loop, call->loc, ctx->fn->name,
+                      "%s copies the same number of bytes on every iteration from host memory "
+                      "found through a table or struct into a destination that advances with "
+                      "the loop; pack the pieces into one host buffer (a host memcpy costs "
+                      "nanoseconds) and upload it with one %s, instead of paying the per-call "
+                      "cost for each piece",
+                      gm_call_display_name(call), gm_call_display_name(call));
+  else if (size->has_value)
     f = gm_report_add(
         ctx->report, &gm021_small_transfer_in_loop, call->loc, ctx->fn->name,
         "%s moves %lld bytes per iteration to or from an address that advances "
