@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 /* Bumped whenever the entry layout changes: older entries then fail the magic check. */
-#define ENTRY_MAGIC "GMLCACH1"
+#define ENTRY_MAGIC "GMLCACH2"
 #define MAGIC_LEN 8
 
 /* ---- MurmurHash3 x64_128 (public domain, Austin Appleby): fast, and 128 bits keep accidental
@@ -377,6 +377,8 @@ static void put_finding(gm_strbuf *sb, const gm_finding *f) {
   put_str(sb, f->message);
   put_str(sb, f->fingerprint);
   put_u32(sb, (uint32_t)f->error);
+  put_u32(sb, (uint32_t)f->level);
+  put_u32(sb, (uint32_t)f->path);
   put_u32(sb, (uint32_t)f->nrelated);
   for (int i = 0; i < f->nrelated; i++) {
     put_str(sb, f->related[i].loc.file);
@@ -418,6 +420,11 @@ static void get_finding(reader *r, gm_finding *f) {
   f->message = get_req(r);
   f->fingerprint = get_str(r, NULL);
   f->error = (int)get_u32(r);
+  uint32_t level = get_u32(r), path = get_u32(r);
+  if (level > GM_LEVEL_NOTE || path > GM_PATH_ERROR)
+    r->bad = 1;
+  f->level = (gm_level)level;
+  f->path = (gm_path_kind)path;
   int n = get_count(r, 4 * sizeof(uint32_t));
   if (n) {
     f->related = gm_xcalloc((size_t)n, sizeof *f->related);
@@ -470,7 +477,7 @@ int gm_cache_load(gm_cache *c, const gm_cache_key *key, gm_report *report, FILE 
       goto out;
   }
   messages = get_str(&r, &messages_len);
-  int nfindings = get_count(&r, 8 * sizeof(uint32_t));
+  int nfindings = get_count(&r, 10 * sizeof(uint32_t));
   for (int i = 0; i < nfindings && !r.bad; i++) {
     gm_finding f;
     get_finding(&r, &f);

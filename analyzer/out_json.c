@@ -20,7 +20,7 @@ static json_t *finding_json(const gm_finding *f) {
   json_t *o = json_object();
   json_object_set_new(o, "rule", gm_json_string(f->rule->id));
   json_object_set_new(o, "name", gm_json_string(f->rule->name));
-  json_object_set_new(o, "severity", gm_json_string(f->error ? "error" : "warning"));
+  json_object_set_new(o, "severity", gm_json_string(gm_finding_severity(f)));
   json_object_set_new(o, "file", gm_json_string(f->loc.file));
   json_object_set_new(o, "line", json_integer(f->loc.line));
   json_object_set_new(o, "column", json_integer(f->loc.col));
@@ -36,6 +36,8 @@ static json_t *finding_json(const gm_finding *f) {
     json_array_append_new(rel, r);
   }
   json_object_set_new(o, "related", rel);
+  if (gm_path_kind_name(f->path)) /* leaks: on the normal path, or only after a failed call */
+    json_object_set_new(o, "path", json_string(gm_path_kind_name(f->path)));
   if (f->fingerprint)
     json_object_set_new(o, "fingerprint", gm_json_string(f->fingerprint));
   if (f->verdict != GM_VERDICT_NONE) {

@@ -140,7 +140,7 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
       json_t *res = json_object();
       json_object_set_new(res, "ruleId", json_string(f->rule->id));
       json_object_set_new(res, "ruleIndex", json_integer(rule_index(f->rule)));
-      json_object_set_new(res, "level", json_string(f->error ? "error" : "warning"));
+      json_object_set_new(res, "level", json_string(gm_finding_severity(f)));
       char *msg = gm_xasprintf("%s [%s %s]", f->message, f->rule->id, f->rule->name);
       json_object_set_new(res, "message", text_obj(msg));
       free(msg);
@@ -171,12 +171,17 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
         json_object_set_new(fp, "primaryLocationLineHash", gm_json_string(f->fingerprint));
         json_object_set_new(res, "partialFingerprints", fp);
       }
+      json_t *props = json_object();
+      if (gm_path_kind_name(f->path)) /* a leak: "normal", or "error" (level note) */
+        json_object_set_new(props, "path", json_string(gm_path_kind_name(f->path)));
       if (f->verdict != GM_VERDICT_NONE) {
-        json_t *props = json_object();
         json_object_set_new(props, "verdict", json_string(gm_verdict_name(f->verdict)));
         json_object_set_new(props, "evidence", gm_json_string(f->evidence));
-        json_object_set_new(res, "properties", props);
       }
+      if (json_object_size(props))
+        json_object_set_new(res, "properties", props);
+      else
+        json_decref(props);
       if (f->verdict == GM_VERDICT_DISMISSED) {
         /* the runtime contradicts it: code scanning shows it as dismissed, not as an alert */
         json_t *sup = json_object();

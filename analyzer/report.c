@@ -108,6 +108,16 @@ void gm_report_clear(gm_report *r) {
   GM_VEC_FREE(r->notices);
 }
 
+const char *gm_finding_severity(const gm_finding *f) {
+  if (f->error)
+    return "error";
+  return f->level == GM_LEVEL_NOTE ? "note" : "warning";
+}
+
+const char *gm_path_kind_name(gm_path_kind p) {
+  return p == GM_PATH_ERROR ? "error" : p == GM_PATH_NORMAL ? "normal" : NULL;
+}
+
 const char *gm_verdict_name(gm_verdict v) {
   static const char *const names[] = {[GM_VERDICT_NONE] = "",
                                       [GM_VERDICT_CONFIRMED] = "confirmed",

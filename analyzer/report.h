@@ -117,6 +117,12 @@ gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const ch
 void gm_report_cut_short(gm_report *r, const gm_func *fn);
 void gm_report_clear(gm_report *r);
 void gm_notice_free(gm_notice *n);
+
+/* "error" (--werror), "note" (a leak only on an error path) or "warning": JSON's severity and
+ * SARIF's level. */
+const char *gm_finding_severity(const gm_finding *f);
+/* "normal" or "error" for a leak (JSON "path"); NULL for other findings. */
+const char *gm_path_kind_name(gm_path_kind p);
 void gm_finding_free(gm_finding *f);
 
 /* "cudaMalloc", "new", "new[]": how an allocation or free call is named in messages. */

@@ -19,32 +19,47 @@ extern const gm_rule gm001_unpaired_allocation;
 #include <stdlib.h>
 
 /* The leak finding for one fact, worded by how the memory is lost; GM001 (GPU memory) and GM004
- * (host heap) share it. */
+ * (host heap) share it. A leak only on paths after a failed call (f->error_path) says "on an
+ * error path" and is a note (SARIF level, JSON severity): it matters less than one on the normal
+ * path, and real programs hold many just before they exit. */
 void gm_report_leak(const gm_check_ctx *ctx, const gm_rule *rule, const gm_fact *f) {
   char *what = gm_describe_allocation(f);
   const char *free_fn = f->family ? f->family->free_fn : "the matching free";
   const char *fn = ctx->fn->name;
   const char *q = f->var ? "'" : "", *var = f->var ? f->var : "it";
+  int err = f->error_path;
   gm_finding *out = NULL;
   switch (f->exit) {
   case GM_EXIT_RETURN:
     out = gm_report_add(ctx->report, rule, f->alloc->loc, fn,
-                        "%s is not freed on every path: a return leaves '%s' without releasing "
-                        "it; call %s before returning",
+                        err ? "%s is not freed on an error path: a return after a failed call "
+                              "leaves '%s' without releasing it; call %s before returning"
+                            : "%s is not freed on every path: a return leaves '%s' without "
+                              "releasing it; call %s before returning",
                         what, fn, free_fn);
-    gm_finding_note(out, f->at->loc, "this return leaves without freeing %s%s%s", q, var, q);
+    gm_finding_note(out, f->at->loc,
+                    err ? "this return after a failed call leaves without freeing %s%s%s"
+                        : "this return leaves without freeing %s%s%s",
+                    q, var, q);
     break;
   case GM_EXIT_END:
     out = gm_report_add(ctx->report, rule, f->alloc->loc, fn,
-                        "%s is not freed on every path through '%s'; call %s when it is no "
-                        "longer needed",
+                        err ? "%s is not freed on an error path: after a failed call '%s' "
+                              "ends without releasing it; call %s when it is no longer needed"
+                            : "%s is not freed on every path through '%s'; call %s when it is no "
+                              "longer needed",
                         what, fn, free_fn);
-    gm_finding_note(out, f->at->loc, "'%s' ends here without freeing %s%s%s", fn, q, var, q);
+    gm_finding_note(out, f->at->loc,
+                    err ? "after a failed call '%s' ends here without freeing %s%s%s"
+                        : "'%s' ends here without freeing %s%s%s",
+                    fn, q, var, q);
     break;
   case GM_EXIT_OVERWRITE:
     out = gm_report_add(ctx->report, rule, f->alloc->loc, fn,
-                        "%s leaks: its only pointer is overwritten before it is freed; call %s "
-                        "first, or allocate once outside the loop",
+                        err ? "%s leaks on an error path: after a failed call its only pointer "
+                              "is overwritten before it is freed; call %s first"
+                            : "%s leaks: its only pointer is overwritten before it is freed; call "
+                              "%s first, or allocate once outside the loop",
                         what, free_fn);
     if (f->skipped_by)
       gm_finding_note(out, f->skipped_by->loc, "this continue skips the free");
@@ -53,18 +68,27 @@ void gm_report_leak(const gm_check_ctx *ctx, const gm_rule *rule, const gm_fact 
   case GM_EXIT_REDECLARE:
     if (f->skipped_by) {
       out = gm_report_add(ctx->report, rule, f->alloc->loc, fn,
-                          "%s leaks when an iteration ends early: the loop goes round again "
-                          "without freeing it; call %s before continuing",
+                          err ? "%s leaks on an error path: after a failed call the loop goes "
+                                "round again without freeing it; call %s before continuing"
+                              : "%s leaks when an iteration ends early: the loop goes round "
+                                "again without freeing it; call %s before continuing",
                           what, free_fn);
       gm_finding_note(out, f->skipped_by->loc, "this continue skips the free");
     } else {
       out = gm_report_add(ctx->report, rule, f->alloc->loc, fn,
-                          "%s leaks on each iteration that reaches its next declaration without "
-                          "freeing it; call %s before the iteration ends",
+                          err ? "%s leaks on an error path: after a failed call the iteration "
+                                "reaches its next declaration without freeing it; call %s "
+                                "before the iteration ends"
+                              : "%s leaks on each iteration that reaches its next declaration "
+                                "without freeing it; call %s before the iteration ends",
                           what, free_fn);
     }
     gm_finding_note(out, f->at->loc, "declared again here on the next iteration");
     break;
+  }
+  if (out) {
+    out->path = err ? GM_PATH_ERROR : GM_PATH_NORMAL;
+    out->level = err ? GM_LEVEL_NOTE : GM_LEVEL_WARNING;
   }
   free(what);
 }

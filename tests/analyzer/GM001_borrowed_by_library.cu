@@ -5,10 +5,10 @@
 
 int norm_of(cublasHandle_t handle, const float* host, int n, float* result) {
   float* d_x = nullptr;
-  cudaMalloc(&d_x, n * sizeof(float)); // expected-warning {{'d_x' (device memory from cudaMalloc) is not freed on every path}}
+  cudaMalloc(&d_x, n * sizeof(float)); // expected-warning {{'d_x' (device memory from cudaMalloc) is not freed on an error path}}
   cublasSetVector(n, sizeof(float), host, 1, d_x, 1);
   if (cublasSnrm2(handle, n, d_x, 1, result) != CUBLAS_STATUS_SUCCESS)
-    return -1; // expected-note {{this return leaves without freeing 'd_x'}}
+    return -1; // expected-note {{this return after a failed call leaves without freeing 'd_x'}}
   cudaFree(d_x);
   return 0;
 }

@@ -10,9 +10,9 @@ static void destroy_buffer(float** pp) {
 int pipeline(size_t n) {
   float* d_a = NULL;
   float* d_b = NULL;
-  cudaMalloc(&d_a, n * sizeof(float)); // expected-warning {{'d_a' (device memory from cudaMalloc) is not freed on every path}}
+  cudaMalloc(&d_a, n * sizeof(float)); // expected-warning {{'d_a' (device memory from cudaMalloc) is not freed on an error path}}
   if (cudaMalloc(&d_b, n * sizeof(float)) != cudaSuccess)
-    return -1; // expected-note {{this return leaves without freeing 'd_a'}}
+    return -1; // expected-note {{this return after a failed call leaves without freeing 'd_a'}}
   destroy_buffer(&d_a);
   destroy_buffer(&d_b);
   return 0;

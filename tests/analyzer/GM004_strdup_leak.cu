@@ -5,7 +5,7 @@
 #include <string.h>
 
 int log_launch(const char* kernel_name) {
-  char* name = strdup(kernel_name); // expected-warning {{GM004}}
+  char* name = strdup(kernel_name); // expected-warning {{'name' (host heap memory from strdup) is not freed on an error path}}
   if (!name)
     return -1;
   int dev = 0;

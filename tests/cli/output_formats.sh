@@ -15,10 +15,12 @@ SRC
 
 run leak.cu mismatch.cu
 expect_rc 1 "findings give exit 1"
-expect_out "^leak.cu:4:7: warning: 'a' \(device memory from cudaMalloc\) is not freed on every path.* \[GM001 unpaired-allocation\]$" "GCC-style text line"
+# write_leak's leak is on an error path: text still says warning (editors show those), the
+# message says so; JSON and SARIF give it severity/level note
+expect_out "^leak.cu:4:7: warning: 'a' \(device memory from cudaMalloc\) is not freed on an error path: a return after a failed call.* \[GM001 unpaired-allocation\]$" "GCC-style text line"
 expect_out "^  if \(cudaMalloc\(&a, n\) != cudaSuccess\)$" "source line shown"
 expect_out "^      \^$" "caret under the call"
-expect_out "^leak.cu:7:5: note: this return leaves without freeing 'a'$" "note at the return"
+expect_out "^leak.cu:7:5: note: this return after a failed call leaves without freeing 'a'$" "note at the return"
 expect_out "^mismatch.cu:6:3: warning: .*released with cudaFree.*use cudaFreeHost \[GM002 mismatched-free\]$" "GM002 text"
 expect_out "^mismatch.cu:4:7: note: allocated here with cudaMallocHost$" "GM002 note"
 expect_no_out $'\033' "no colour when not a terminal"
@@ -51,10 +53,11 @@ assert [x["rule"] for x in f] == ["GM001", "GM002"], f
 a = f[0]
 for key in ("rule", "name", "severity", "file", "line", "column", "function", "message", "related"):
     assert key in a, key
-assert (a["file"], a["line"], a["column"], a["function"], a["name"], a["severity"]) == ("leak.cu", 4, 7, "setup", "unpaired-allocation", "warning"), a
-assert a["related"] == [{"file": "leak.cu", "line": 7, "column": 5, "message": "this return leaves without freeing 'a'"}], a["related"]
+assert (a["file"], a["line"], a["column"], a["function"], a["name"], a["severity"], a["path"]) == ("leak.cu", 4, 7, "setup", "unpaired-allocation", "note", "error"), a
+assert a["related"] == [{"file": "leak.cu", "line": 7, "column": 5, "message": "this return after a failed call leaves without freeing 'a'"}], a["related"]
 b = f[1]
-assert (b["line"], b["column"]) == (6, 3) and b["related"][0]["line"] == 4, b
+assert (b["line"], b["column"], b["severity"]) == (6, 3, "warning") and b["related"][0]["line"] == 4, b
+assert "path" not in b, b  # not a leak
 PY
 
 run --format=sarif -o result.sarif leak.cu mismatch.cu
@@ -82,6 +85,8 @@ for r in drv["rules"]:
     assert r["defaultConfiguration"].get("enabled", True) == (r["id"] != "GM004"), r
 res = run["results"]
 assert [r["ruleId"] for r in res] == ["GM001", "GM002"]
+assert [r["level"] for r in res] == ["note", "warning"], res  # an error-path leak is a note
+assert res[0]["properties"]["path"] == "error" and "properties" not in res[1], res
 loc = res[0]["locations"][0]["physicalLocation"]
 assert loc["artifactLocation"]["uri"] == "leak.cu" and loc["artifactLocation"]["uriBaseId"] == "SRCROOT"
 assert loc["region"] == {"startLine": 4, "startColumn": 7}
@@ -89,6 +94,37 @@ assert res[0]["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] 
 for r in res:
     assert r["message"]["text"].strip() and r["partialFingerprints"]["primaryLocationLineHash"]
 PY
+
+# a leak on the normal path stays a warning everywhere; --werror makes every finding an error
+cat >normal.cu <<'SRC'
+#include <cuda_runtime.h>
+int setup(int n, int early) {
+  float *a = nullptr;
+  if (cudaMalloc(&a, n) != cudaSuccess)
+    return -1;
+  if (early)
+    return 1;
+  cudaFree(a);
+  return 0;
+}
+SRC
+run normal.cu
+expect_out "^normal.cu:4:7: warning: 'a' \(device memory from cudaMalloc\) is not freed on every path: a return leaves 'setup'" "normal-path leak text"
+run --format=json normal.cu leak.cu
+"$PY" -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+assert [(x["file"], x["severity"], x["path"]) for x in f] == [("normal.cu", "warning", "normal"), ("leak.cu", "note", "error")], f' "$WORK/out" || fail "JSON severity and path by path kind"
+run --format=sarif --werror normal.cu leak.cu
+"$PY" -c '
+import json, sys
+res = json.load(open(sys.argv[1]))["runs"][0]["results"]
+assert [r["level"] for r in res] == ["error", "error"], res' "$WORK/out" || fail "--werror: every SARIF level is error"
+run --format=json --werror leak.cu
+"$PY" -c '
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+assert [(x["severity"], x["path"]) for x in f] == [("error", "error")], f' "$WORK/out" || fail "--werror: JSON severity error, path kept"
 
 # fingerprints: inserting unrelated lines above keeps them; the SARIF root makes URIs relative
 fp() { "$PY" -c "import json,sys; print([r['partialFingerprints']['primaryLocationLineHash'] for r in json.load(open(sys.argv[1]))['runs'][0]['results']])" "$1"; }

@@ -166,4 +166,15 @@ run --cache-dir="$WORK/notadir/cache" proj/main.cu
 expect_rc 1 "unwritable cache: findings still reported"
 expect_err "warning: cannot write the result cache" "unwritable cache warns"
 [ "$(grep -c 'cannot write the result cache' "$WORK/err")" -eq 1 ] || fail "warned once"
+
+# a hit keeps each leak's path kind: an error-path leak stays a note in JSON and SARIF
+write_leak proj/errpath.cu
+for fmt in json sarif; do
+  "$GMEMLINT" --no-cache --format=$fmt proj/errpath.cu >cold.$fmt 2>/dev/null
+  run --cache-dir="$WORK/cache5" --format=$fmt proj/errpath.cu
+  run --cache-dir="$WORK/cache5" --cache-stats --format=$fmt proj/errpath.cu
+  expect_stats '1 hit\(s\)' "errpath.cu $fmt from the cache"
+  cmp -s cold.$fmt out || fail "errpath.cu $fmt differs between parse and hit: $(diff cold.$fmt out | head)"
+done
+grep -q '"level": "note"' out || fail "the hit's SARIF has level note"
 finish

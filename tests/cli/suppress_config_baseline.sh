@@ -107,7 +107,7 @@ expect_rc 0 "a host leak alone is not reported by default"
 expect_no_out "GM004" "GM004 is off by default"
 run --config=/dev/null --enable=GM004 host/h.cu
 expect_rc 1 "--enable=GM004"
-expect_out "h.cu:4:23: warning: 'h' \(host heap memory from malloc\) is not freed on every path: .*\[GM004 unpaired-host-allocation\]" "--enable=GM004 reports the host leak"
+expect_out "h.cu:4:23: warning: 'h' \(host heap memory from malloc\) is not freed on an error path: .*\[GM004 unpaired-host-allocation\]" "--enable=GM004 reports the host leak"
 run --config=/dev/null --enable=all host/h.cu
 expect_out "\[GM004 unpaired-host-allocation\]" "--enable=all includes GM004"
 run --config=/dev/null --disable=GM003 host/h.cu
