@@ -61,6 +61,10 @@ static void dump(const gm_func *fn, const gm_node *n, int depth, FILE *out) {
     fprintf(out, " launch");
   if (n->noreturn)
     fprintf(out, " noreturn");
+  if (n->kind == GM_N_CALL && n->in_system)
+    fprintf(out, " system");
+  if (n->kind == GM_N_CALL && n->is_method)
+    fprintf(out, " method");
   fprintf(out, " @%u:%u\n", n->loc.line, n->loc.col);
   for (int i = 0; i < n->nkids; i++)
     dump(fn, n->kids[i], depth + 1, out);

@@ -50,9 +50,11 @@ int gm_inside(const gm_node *n, const gm_node *ancestor);
 const gm_func *gm_find_kernel(const gm_tu *tu, const char *usr, const char *name);
 
 /* A dense access of the kernel's parameter `param` (`p[i]` with i affine in threadIdx, blockIdx,
- * blockDim, gridDim, including grid-stride loops), or NULL when every access is data-dependent
- * or the parameter is not indexed by thread. */
-const gm_node *gm_kernel_dense_access(const gm_func *kernel, int param);
+ * blockDim, gridDim or a cooperative group's thread_rank(), including grid-stride loops), in the
+ * kernel or in a same-file __device__ helper it passes the pointer to; NULL when every access is
+ * data-dependent or the parameter is not indexed by thread. *where: the function holding it. */
+const gm_node *gm_kernel_dense_access(const gm_tu *tu, const gm_func *kernel, int param,
+                                      const gm_func **where);
 
 /* The statement holding n that is a direct child of `seq` (a block), or NULL. */
 const gm_node *gm_statement_in(const gm_node *n, const gm_node *seq);

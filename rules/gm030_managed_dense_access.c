@@ -8,6 +8,8 @@
  *   bad:  cudaMallocManaged(&x, n); init_on_host(x); saxpy<<<g, b>>>(x, n);
  *   good: ... cudaMemPrefetchAsync(x, n, device, stream); saxpy<<<g, b, 0, stream>>>(x, n);
  *
+ * The access may sit in a same-file __device__ helper the kernel passes the pointer to, and the
+ * thread's position may come from cooperative groups (`grid.thread_rank()`, `grid.size()`).
  * Data-dependent indexing (x[idx[i]], pointer chasing) is where managed memory earns its keep:
  * no warning there. */
 #include "join.h"
@@ -18,6 +20,19 @@
 
 extern const gm_rule gm030_managed_dense_access;
 
+/* The dense access behind a managed launch fact: in the kernel, or in a __device__ helper it
+ * calls (*where). */
+static const gm_node *dense_access(const gm_check_ctx *ctx, const gm_fact *f,
+                                   const gm_func **kernel, const gm_func **where) {
+  const gm_func *k = gm_find_kernel(ctx->tu, f->kernel_usr, f->kernel_name), *w = NULL;
+  const gm_node *access = k ? gm_kernel_dense_access(ctx->tu, k, f->kernel_param, &w) : NULL;
+  if (kernel)
+    *kernel = k;
+  if (where)
+    *where = w;
+  return access;
+}
+
 static void check(const gm_check_ctx *ctx) {
   for (int i = 0; i < ctx->nfacts; i++) {
     const gm_fact *f = &ctx->facts[i];
@@ -26,15 +41,11 @@ static void check(const gm_check_ctx *ctx) {
     int seen = 0; /* one finding per allocation */
     for (int k = 0; k < i && !seen; k++)
       seen = ctx->facts[k].kind == GM_FACT_MANAGED_LAUNCH && !ctx->facts[k].flag &&
-             ctx->facts[k].alloc == f->alloc &&
-             gm_find_kernel(ctx->tu, ctx->facts[k].kernel_usr, ctx->facts[k].kernel_name) &&
-             gm_kernel_dense_access(
-                 gm_find_kernel(ctx->tu, ctx->facts[k].kernel_usr, ctx->facts[k].kernel_name),
-                 ctx->facts[k].kernel_param);
+             ctx->facts[k].alloc == f->alloc && dense_access(ctx, &ctx->facts[k], NULL, NULL);
     if (seen)
       continue;
-    const gm_func *kernel = gm_find_kernel(ctx->tu, f->kernel_usr, f->kernel_name);
-    const gm_node *access = kernel ? gm_kernel_dense_access(kernel, f->kernel_param) : NULL;
+    const gm_func *kernel, *where;
+    const gm_node *access = dense_access(ctx, f, &kernel, &where);
     if (!access)
       continue;
     char *what = gm_describe_allocation(f);
@@ -52,7 +63,11 @@ static void check(const gm_check_ctx *ctx) {
       gm_finding_note(out, f->via_call->loc, "passed to '%s', which launches the kernel",
                       f->via_call->name);
     gm_finding_note(out, f->at->loc, "launched here without a prefetch");
-    gm_finding_note(out, access->loc, "'%s' indexes it by thread here", kernel->name);
+    if (where != kernel)
+      gm_finding_note(out, access->loc, "'%s', called by kernel '%s', indexes it by thread here",
+                      where->name, kernel->name);
+    else
+      gm_finding_note(out, access->loc, "'%s' indexes it by thread here", kernel->name);
   }
 }
 
