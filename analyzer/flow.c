@@ -111,6 +111,7 @@ typedef struct summary_obs {
 } summary_obs;
 
 typedef GM_VEC(long long) value_vec;
+typedef GM_VEC(uint64_t) key_vec;
 
 /* The switch being followed: its entry states, and what its case labels may assume. */
 struct switch_ctx {
@@ -139,8 +140,11 @@ typedef struct engine {
   const gm_node **array_init;       /* per var: its initialiser list (cudaLaunchKernel args) */
   GM_VEC(gm_fact) facts;
   long steps;
+  key_vec retested; /* sorted: conditions tested at two places or more */
   int truncated;
 } engine;
+
+static int retested(const engine *e, uint64_t key);
 
 /* ---- state helpers ---- */
 
@@ -1359,8 +1363,10 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
       return;
     }
     state *other = state_copy(s);
-    fact_add(s, key, deps, 1);
-    fact_add(other, key, deps, 0);
+    if (retested(e, key)) {
+      fact_add(s, key, deps, 1);
+      fact_add(other, key, deps, 0);
+    }
     route(e, s, 1, t, f);
     route(e, other, 0, t, f);
     return;
@@ -1399,8 +1405,10 @@ static int split_on_equality(engine *e, state *s, const gm_node *c, state_list *
     return 1;
   }
   state *other = state_copy(s);
-  eq_fact_add(s, base, deps, k, 1);
-  eq_fact_add(other, base, deps, k, 0);
+  if (retested(e, base)) {
+    eq_fact_add(s, base, deps, k, 1);
+    eq_fact_add(other, base, deps, k, 0);
+  }
   route(e, s, equal_goes_to_t, t, f);
   route(e, other, !equal_goes_to_t, t, f);
   return 1;
@@ -1703,6 +1711,7 @@ static void exec_switch(engine *e, state_list *in, const gm_node *n, flow_out *o
   struct switch_ctx sw = {&entries, 0, 0, 0, {0}};
   sw.pure = gm_kid(n, 0) && is_pure(gm_kid(n, 0), &sw.deps, e);
   sw.base = sw.pure ? node_key(gm_kid(n, 0), 0) : 0;
+  sw.pure = sw.pure && retested(e, sw.base); /* one switch alone needs no memory of its cases */
   collect_cases(gm_kid(n, 1), &sw);
   GM_PUSH(e->switch_entries, &sw);
   int has_default = 0;
@@ -1924,10 +1933,80 @@ static void mark_addr_taken(engine *e, const gm_node *n) {
   }
 }
 
+/* What a condition decides about: the keys under which branch_on_value, split_on_equality and
+ * a switch remember it. */
+static void decision_keys(const gm_node *c, key_vec *out) {
+  if (!c)
+    return;
+  switch (c->kind) {
+  case GM_N_LAND:
+  case GM_N_LOR:
+    decision_keys(gm_kid(c, 0), out);
+    decision_keys(gm_kid(c, 1), out);
+    return;
+  case GM_N_NOT:
+    decision_keys(gm_kid(c, 0), out);
+    return;
+  case GM_N_COMMA:
+    decision_keys(c->nkids ? c->kids[c->nkids - 1] : NULL, out);
+    return;
+  case GM_N_CMP: {
+    const gm_node *a = gm_kid(c, 0), *b = gm_kid(c, 1);
+    GM_PUSH(*out, node_key(c, 0));
+    if (a && b && (is_null_node(a) || b->has_value))
+      GM_PUSH(*out, node_key(is_null_node(a) ? b : a, 0));
+    if (a && b && (is_null_node(b) || a->has_value))
+      GM_PUSH(*out, node_key(is_null_node(b) ? a : b, 0));
+    return;
+  }
+  default:
+    GM_PUSH(*out, node_key(c, 0));
+    return;
+  }
+}
+
+static void collect_decisions(const gm_node *n, key_vec *out) {
+  if (!n)
+    return;
+  if (n->kind == GM_N_IF || n->kind == GM_N_COND)
+    decision_keys(gm_kid(n, 0), out);
+  else if (n->kind == GM_N_LOOP)
+    decision_keys(gm_kid(n, 1), out);
+  else if (n->kind == GM_N_SWITCH && gm_kid(n, 0))
+    GM_PUSH(*out, node_key(gm_kid(n, 0), 0));
+  for (int i = 0; i < n->nkids; i++)
+    collect_decisions(n->kids[i], out);
+}
+
+static int key_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Branch decisions are remembered only for conditions tested at two places or more: a state
+ * that remembers a decision nobody asks about again only keeps equal paths from merging. */
+static void find_retested(engine *e, const gm_node *body) {
+  key_vec all = {0};
+  collect_decisions(body, &all);
+  if (all.len)
+    qsort(all.items, all.len, sizeof(uint64_t), key_cmp);
+  e->retested.len = 0;
+  for (size_t i = 1; i < all.len; i++)
+    if (all.items[i] == all.items[i - 1] &&
+        (!e->retested.len || e->retested.items[e->retested.len - 1] != all.items[i]))
+      GM_PUSH(e->retested, all.items[i]);
+  GM_VEC_FREE(all);
+}
+
+static int retested(const engine *e, uint64_t key) {
+  return bsearch(&key, e->retested.items, e->retested.len, sizeof(uint64_t), key_cmp) != NULL;
+}
+
 static void run_function(engine *e, const gm_func *fn) {
   e->fn = fn;
   e->steps = 0;
   e->truncated = 0;
+  find_retested(e, fn->body);
   e->addr_taken = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
   e->array_init = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), sizeof(gm_node *));
   mark_addr_taken(e, fn->body);
@@ -2139,6 +2218,7 @@ void gm_flow_analyze(const gm_tu *tu, gm_func_facts **out, int *nout) {
   GM_VEC_FREE(e.paths);
   GM_VEC_FREE(e.gotos);
   GM_VEC_FREE(e.switch_entries);
+  GM_VEC_FREE(e.retested);
   free(e.summaries);
   *out = results;
   *nout = n;
