@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 /* Bumped whenever the entry layout changes: older entries then fail the magic check. */
-#define ENTRY_MAGIC "GMLCACH2"
+#define ENTRY_MAGIC "GMLCACH3"
 #define MAGIC_LEN 8
 
 /* ---- MurmurHash3 x64_128 (public domain, Austin Appleby): fast, and 128 bits keep accidental
@@ -395,6 +395,15 @@ static void put_finding(gm_strbuf *sb, const gm_finding *f) {
   }
 }
 
+static void put_notice(gm_strbuf *sb, const gm_notice *n) {
+  put_str(sb, n->kind);
+  put_str(sb, n->loc.file);
+  put_u32(sb, n->loc.line);
+  put_u32(sb, n->loc.col);
+  put_str(sb, n->function);
+  put_str(sb, n->message);
+}
+
 /* Counts read from an entry are checked against what is left of it, so a corrupt count cannot
  * ask for a huge allocation. */
 static int get_count(reader *r, size_t min_item_size) {
@@ -449,6 +458,16 @@ static void get_finding(reader *r, gm_finding *f) {
   }
 }
 
+static void get_notice(reader *r, gm_notice *n) {
+  memset(n, 0, sizeof *n);
+  n->kind = get_req(r);
+  n->loc.file = get_req(r);
+  n->loc.line = get_u32(r);
+  n->loc.col = get_u32(r);
+  n->function = get_req(r);
+  n->message = get_req(r);
+}
+
 int gm_cache_load(gm_cache *c, const gm_cache_key *key, gm_report *report, FILE *msg) {
   char *path = entry_path(c, key, NULL);
   size_t len = 0;
@@ -483,11 +502,20 @@ int gm_cache_load(gm_cache *c, const gm_cache_key *key, gm_report *report, FILE 
     get_finding(&r, &f);
     GM_PUSH(found.findings, f); /* pushed even when bad, so that it is freed below */
   }
+  int nnotices = get_count(&r, 6 * sizeof(uint32_t));
+  for (int i = 0; i < nnotices && !r.bad; i++) {
+    gm_notice n;
+    get_notice(&r, &n);
+    GM_PUSH(found.notices, n);
+  }
   if (r.bad || r.left != 0)
     goto out;
   for (size_t i = 0; i < found.findings.len; i++)
     GM_PUSH(report->findings, found.findings.items[i]);
   GM_VEC_FREE(found.findings);
+  for (size_t i = 0; i < found.notices.len; i++)
+    GM_PUSH(report->notices, found.notices.items[i]);
+  GM_VEC_FREE(found.notices);
   if (messages_len)
     fwrite(messages, 1, messages_len, msg);
   hit = 1;
@@ -551,6 +579,9 @@ void gm_cache_store(gm_cache *c, const gm_cache_key *key, const gm_str_vec *incl
   put_u32(&sb, (uint32_t)report->findings.len);
   for (size_t i = 0; i < report->findings.len; i++)
     put_finding(&sb, &report->findings.items[i]);
+  put_u32(&sb, (uint32_t)report->notices.len);
+  for (size_t i = 0; i < report->notices.len; i++)
+    put_notice(&sb, &report->notices.items[i]);
   digest sum = murmur(sb.data, sb.len, (digest){0, 0});
   gm_sb_appendn(&sb, (const char *)&sum, sizeof sum);
 

@@ -125,6 +125,15 @@ static int finding_cmp(const void *a, const void *b) {
   return strcmp(x->rule->id, y->rule->id);
 }
 
+static int notice_cmp(const void *a, const void *b) {
+  const gm_notice *x = a, *y = b;
+  if (x->loc.line != y->loc.line)
+    return x->loc.line < y->loc.line ? -1 : 1;
+  if (x->loc.col != y->loc.col)
+    return x->loc.col < y->loc.col ? -1 : 1;
+  return strcmp(x->message, y->message);
+}
+
 /* Fingerprint: rule, function and the source line with whitespace removed, plus how many
  * identical ones came before it in the file; stable when unrelated lines move. */
 static void fingerprint(gm_file_result *r) {
@@ -336,6 +345,9 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
     int nfacts;
     gm_flow_analyze(parse.tu, &facts, &nfacts);
     for (int i = 0; i < nfacts; i++) {
+      /* paths were dropped to stay within the budget: say so, whatever the findings */
+      if (facts[i].truncated)
+        gm_report_cut_short(&r->report, facts[i].fn);
       gm_check_ctx ctx = {parse.tu,       &r->src,         facts[i].fn,
                           facts[i].facts, facts[i].nfacts, &r->report};
       for (size_t k = 0; k < gm_rule_count; k++)
@@ -355,6 +367,8 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
   r->report.findings.len = w;
   if (r->report.findings.len)
     qsort(r->report.findings.items, r->report.findings.len, sizeof(gm_finding), finding_cmp);
+  if (r->report.notices.len > 1)
+    qsort(r->report.notices.items, r->report.notices.len, sizeof(gm_notice), notice_cmp);
   for (size_t i = 0; i < r->report.findings.len; i++)
     r->report.findings.items[i].error = run->opt->werror;
   fingerprint(r);

@@ -61,7 +61,8 @@ static void on_file_done(gm_run *run, size_t i, void *arg) {
     for (size_t k = 0; k < r->report.findings.len; k++)
       if (reported(&r->report.findings.items[k]))
         shown[n++] = r->report.findings.items[k];
-    gm_output_file of = {r->path, &r->src, shown, n};
+    gm_output_file of = {
+        r->path, &r->src, shown, n, r->report.notices.items, r->report.notices.len};
     gm_print_text(m->out, &of, m->color);
     fflush(m->out);
     free(shown);
@@ -308,8 +309,10 @@ static int lint(gm_options *popt) {
   for (size_t k = 0; k < runtime.findings.len; k++) {
     const gm_finding *f = &runtime.findings.items[k];
     if (reported(f))
-      rt_files[nruntime++] =
-          (gm_output_file){f->loc.file, gm_join_source(m.join, f->loc.file), f, 1};
+      rt_files[nruntime++] = (gm_output_file){.path = f->loc.file,
+                                              .src = gm_join_source(m.join, f->loc.file),
+                                              .findings = f,
+                                              .nfindings = 1};
   }
   if (opt.format == GM_FORMAT_TEXT && !opt.verify) {
     for (size_t k = 0; k < nruntime; k++)
@@ -331,7 +334,8 @@ static int lint(gm_options *popt) {
       if (reported(f))
         shown[n++] = *f;
     }
-    files[i] = (gm_output_file){r->path, &r->src, shown, n};
+    files[i] = (gm_output_file){
+        r->path, &r->src, shown, n, r->report.notices.items, r->report.notices.len};
     if (r->first_error)
       GM_PUSH(errors, r->first_error);
   }

@@ -1,4 +1,5 @@
-/* --format=json: {"version":1,"tool":"gmemlint","findings":[...]}; schema in docs/json-format.md */
+/* --format=json: {"version":1,"tool":"gmemlint","findings":[...],"notices":[...]}; schema in
+ * docs/json-format.md */
 #include "output.h"
 #include "version.h"
 
@@ -57,6 +58,21 @@ int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles) {
     for (size_t k = 0; k < files[i].nfindings; k++)
       json_array_append_new(arr, finding_json(&files[i].findings[k]));
   json_object_set_new(root, "findings", arr);
+  /* about the analysis itself, not defects: a function whose paths were cut short */
+  json_t *notices = json_array();
+  for (size_t i = 0; i < nfiles; i++)
+    for (size_t k = 0; k < files[i].nnotices; k++) {
+      const gm_notice *n = &files[i].notices[k];
+      json_t *o = json_object();
+      json_object_set_new(o, "kind", gm_json_string(n->kind));
+      json_object_set_new(o, "file", gm_json_string(n->loc.file));
+      json_object_set_new(o, "line", json_integer(n->loc.line));
+      json_object_set_new(o, "column", json_integer(n->loc.col));
+      json_object_set_new(o, "function", gm_json_string(n->function));
+      json_object_set_new(o, "message", gm_json_string(n->message));
+      json_array_append_new(notices, o);
+    }
+  json_object_set_new(root, "notices", notices);
   int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   fputc('\n', out);
   json_decref(root);

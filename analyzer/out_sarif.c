@@ -55,6 +55,21 @@ static json_t *physical_location(gm_loc l, const char *root_abs) {
   return pl;
 }
 
+/* A location: where, and in which function (when known). */
+static json_t *location(gm_loc l, const char *function, const char *root_abs) {
+  json_t *loc = json_object();
+  json_object_set_new(loc, "physicalLocation", physical_location(l, root_abs));
+  if (function && *function) {
+    json_t *logical = json_array();
+    json_t *lo = json_object();
+    json_object_set_new(lo, "name", gm_json_string(function));
+    json_object_set_new(lo, "kind", json_string("function"));
+    json_array_append_new(logical, lo);
+    json_object_set_new(loc, "logicalLocations", logical);
+  }
+  return loc;
+}
+
 static json_t *text_obj(const char *s) {
   json_t *o = json_object();
   json_object_set_new(o, "text", gm_json_string(s));
@@ -145,17 +160,7 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
       json_object_set_new(res, "message", text_obj(msg));
       free(msg);
       json_t *locs = json_array();
-      json_t *loc = json_object();
-      json_object_set_new(loc, "physicalLocation", physical_location(f->loc, root));
-      if (f->function && *f->function) {
-        json_t *logical = json_array();
-        json_t *lo = json_object();
-        json_object_set_new(lo, "name", gm_json_string(f->function));
-        json_object_set_new(lo, "kind", json_string("function"));
-        json_array_append_new(logical, lo);
-        json_object_set_new(loc, "logicalLocations", logical);
-      }
-      json_array_append_new(locs, loc);
+      json_array_append_new(locs, location(f->loc, f->function, root));
       json_object_set_new(res, "locations", locs);
       json_t *related = json_array();
       for (int r = 0; r < f->nrelated; r++) {
@@ -205,6 +210,21 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
     json_object_set_new(n, "message", text_obj(input_errors[i]));
     json_array_append_new(notes, n);
   }
+  /* notices about the analysis (a function cut short): notes with the function's location */
+  for (size_t i = 0; i < nfiles; i++)
+    for (size_t k = 0; k < files[i].nnotices; k++) {
+      const gm_notice *nt = &files[i].notices[k];
+      json_t *n = json_object();
+      json_t *locs = json_array();
+      json_array_append_new(locs, location(nt->loc, nt->function, root));
+      json_object_set_new(n, "locations", locs);
+      json_object_set_new(n, "level", json_string("note"));
+      json_object_set_new(n, "message", text_obj(nt->message));
+      json_t *desc = json_object();
+      json_object_set_new(desc, "id", gm_json_string(nt->kind));
+      json_object_set_new(n, "descriptor", desc);
+      json_array_append_new(notes, n);
+    }
   json_object_set_new(inv, "toolExecutionNotifications", notes);
   json_array_append_new(invocations, inv);
   json_object_set_new(run, "invocations", invocations);

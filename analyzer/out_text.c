@@ -37,9 +37,23 @@ static void print_head(FILE *out, gm_loc loc, const char *kind, const char *kind
           color ? RESET : "");
 }
 
+static int loc_before(gm_loc a, gm_loc b) {
+  return a.line != b.line ? a.line < b.line : a.col <= b.col;
+}
+
+/* A notice about the analysis: `file:line:col: note: analysis of 'f' was cut short ...`. */
+static void print_notice(FILE *out, const gm_output_file *file, const gm_notice *n, int color) {
+  print_head(out, n->loc, "note", CYAN, color);
+  fprintf(out, "%s\n", n->message);
+  print_caret(out, strcmp(n->loc.file, file->path) == 0 ? file->src : NULL, n->loc, color);
+}
+
 void gm_print_text(FILE *out, const gm_output_file *file, int color) {
+  size_t k = 0; /* notices, merged with the findings in line order */
   for (size_t i = 0; i < file->nfindings; i++) {
     const gm_finding *f = &file->findings[i];
+    for (; k < file->nnotices && loc_before(file->notices[k].loc, f->loc); k++)
+      print_notice(out, file, &file->notices[k], color);
     print_head(out, f->loc, f->error ? "error" : "warning", f->error ? RED : MAGENTA, color);
     fprintf(out, "%s%s [%s %s]%s\n", color ? BOLD : "", f->message, f->rule->id, f->rule->name,
             color ? RESET : "");
@@ -60,4 +74,6 @@ void gm_print_text(FILE *out, const gm_output_file *file, int color) {
               color && *vc ? RESET : "", f->evidence ? f->evidence : "");
     }
   }
+  for (; k < file->nnotices; k++)
+    print_notice(out, file, &file->notices[k], color);
 }

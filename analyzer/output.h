@@ -12,10 +12,12 @@ typedef struct gm_output_file {
   const gm_source *src;
   const gm_finding *findings;
   size_t nfindings;
+  const gm_notice *notices; /* about the analysis (a function cut short); never filtered */
+  size_t nnotices;
 } gm_output_file;
 
 /* Text, GCC/clang style: file:line:col: warning: message [GM001 name], source line, caret,
- * then notes. */
+ * then notes; a notice is `file:line:col: note: message`, in line order with the findings. */
 void gm_print_text(FILE *out, const gm_output_file *file, int color);
 
 /* JSON and SARIF print all files at once. */

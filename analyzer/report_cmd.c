@@ -173,12 +173,19 @@ int gm_report_command(const gm_options *opt) {
   files = gm_xcalloc(nfiles + 1, sizeof *files);
   for (size_t i = 0; i < run.nfiles; i++) {
     gm_file_result *r = &run.results[i];
-    files[i] = (gm_output_file){r->path, &r->src, r->report.findings.items, r->report.findings.len};
+    files[i] = (gm_output_file){.path = r->path,
+                                .src = &r->src,
+                                .findings = r->report.findings.items,
+                                .nfindings = r->report.findings.len,
+                                .notices = r->report.notices.items,
+                                .nnotices = r->report.notices.len};
   }
   for (size_t k = 0; k < runtime.findings.len; k++) {
     const gm_finding *f = &runtime.findings.items[k];
-    files[run.nfiles + k] =
-        (gm_output_file){f->loc.file, gm_join_source(c.join, f->loc.file), f, 1};
+    files[run.nfiles + k] = (gm_output_file){.path = f->loc.file,
+                                             .src = gm_join_source(c.join, f->loc.file),
+                                             .findings = f,
+                                             .nfindings = 1};
   }
   int ok = 1;
   if (opt->html) {

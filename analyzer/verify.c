@@ -181,6 +181,25 @@ int gm_verify_file(const char *path, const gm_source *src, const gm_report *repo
       }
     }
   }
+  /* Notices about the analysis (a function cut short) are matched by expected-note on their line,
+   * and always checked: a test whose function is cut short must say so. */
+  for (size_t i = 0; i < report->notices.len; i++) {
+    const gm_notice *n = &report->notices.items[i];
+    int matched = 0;
+    for (size_t k = 0; k < exp.len && !matched; k++) {
+      expectation *e = &exp.items[k];
+      if (e->is_note && e->line == n->loc.line && e->seen < e->count &&
+          strstr(n->message, e->text)) {
+        e->seen++;
+        matched = 1;
+      }
+    }
+    if (!matched) {
+      fprintf(err, "%s:%u:%u: verify: unexpected note: %s\n", path, n->loc.line, n->loc.col,
+              n->message);
+      problems++;
+    }
+  }
   for (size_t k = 0; k < exp.len; k++) {
     expectation *e = &exp.items[k];
     if (e->seen < e->count) {

@@ -3,7 +3,10 @@
  *   // expected-warning@+1 {{leaks}}       ... on the next line (@-N, @N for absolute lines)
  *   // expected-warning 2 {{GM003}}        two such findings
  *   // expected-note@+3 {{first freed}}    a related location (checked only if a file has one)
- *   // expected-no-diagnostics             no findings at all
+ *   // expected-note {{was cut short}}     a notice about the analysis on this line (a function
+ *                                          whose paths were cut short: its first line); notices
+ *                                          are always checked
+ *   // expected-no-diagnostics             no findings and no notices at all
  * and verification fails on any missing or unexpected finding, naming each. */
 #ifndef GM_VERIFY_H
 #define GM_VERIFY_H

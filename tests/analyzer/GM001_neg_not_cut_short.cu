@@ -1,0 +1,88 @@
+// expected-no-diagnostics
+// The clean twin of GM001_cut_short_many_paths: 40 allocations made on every path (one path),
+// so the analysis is not cut short and there is no notice.
+#include <cuda_runtime.h>
+
+void many_buffers(size_t n) {
+  float *p0 = nullptr, *p1 = nullptr, *p2 = nullptr, *p3 = nullptr, *p4 = nullptr, *p5 = nullptr, *p6 = nullptr, *p7 = nullptr, *p8 = nullptr, *p9 = nullptr, *p10 = nullptr, *p11 = nullptr, *p12 = nullptr, *p13 = nullptr, *p14 = nullptr, *p15 = nullptr, *p16 = nullptr, *p17 = nullptr, *p18 = nullptr, *p19 = nullptr, *p20 = nullptr, *p21 = nullptr, *p22 = nullptr, *p23 = nullptr, *p24 = nullptr, *p25 = nullptr, *p26 = nullptr, *p27 = nullptr, *p28 = nullptr, *p29 = nullptr, *p30 = nullptr, *p31 = nullptr, *p32 = nullptr, *p33 = nullptr, *p34 = nullptr, *p35 = nullptr, *p36 = nullptr, *p37 = nullptr, *p38 = nullptr, *p39 = nullptr;
+  cudaMalloc(&p0, n);
+  cudaMalloc(&p1, n);
+  cudaMalloc(&p2, n);
+  cudaMalloc(&p3, n);
+  cudaMalloc(&p4, n);
+  cudaMalloc(&p5, n);
+  cudaMalloc(&p6, n);
+  cudaMalloc(&p7, n);
+  cudaMalloc(&p8, n);
+  cudaMalloc(&p9, n);
+  cudaMalloc(&p10, n);
+  cudaMalloc(&p11, n);
+  cudaMalloc(&p12, n);
+  cudaMalloc(&p13, n);
+  cudaMalloc(&p14, n);
+  cudaMalloc(&p15, n);
+  cudaMalloc(&p16, n);
+  cudaMalloc(&p17, n);
+  cudaMalloc(&p18, n);
+  cudaMalloc(&p19, n);
+  cudaMalloc(&p20, n);
+  cudaMalloc(&p21, n);
+  cudaMalloc(&p22, n);
+  cudaMalloc(&p23, n);
+  cudaMalloc(&p24, n);
+  cudaMalloc(&p25, n);
+  cudaMalloc(&p26, n);
+  cudaMalloc(&p27, n);
+  cudaMalloc(&p28, n);
+  cudaMalloc(&p29, n);
+  cudaMalloc(&p30, n);
+  cudaMalloc(&p31, n);
+  cudaMalloc(&p32, n);
+  cudaMalloc(&p33, n);
+  cudaMalloc(&p34, n);
+  cudaMalloc(&p35, n);
+  cudaMalloc(&p36, n);
+  cudaMalloc(&p37, n);
+  cudaMalloc(&p38, n);
+  cudaMalloc(&p39, n);
+  cudaFree(p0);
+  cudaFree(p1);
+  cudaFree(p2);
+  cudaFree(p3);
+  cudaFree(p4);
+  cudaFree(p5);
+  cudaFree(p6);
+  cudaFree(p7);
+  cudaFree(p8);
+  cudaFree(p9);
+  cudaFree(p10);
+  cudaFree(p11);
+  cudaFree(p12);
+  cudaFree(p13);
+  cudaFree(p14);
+  cudaFree(p15);
+  cudaFree(p16);
+  cudaFree(p17);
+  cudaFree(p18);
+  cudaFree(p19);
+  cudaFree(p20);
+  cudaFree(p21);
+  cudaFree(p22);
+  cudaFree(p23);
+  cudaFree(p24);
+  cudaFree(p25);
+  cudaFree(p26);
+  cudaFree(p27);
+  cudaFree(p28);
+  cudaFree(p29);
+  cudaFree(p30);
+  cudaFree(p31);
+  cudaFree(p32);
+  cudaFree(p33);
+  cudaFree(p34);
+  cudaFree(p35);
+  cudaFree(p36);
+  cudaFree(p37);
+  cudaFree(p38);
+  cudaFree(p39);
+}
