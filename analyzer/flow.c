@@ -438,7 +438,8 @@ static void list_add(engine *e, state_list *l, state *s) {
         state_free(s);
         return;
       }
-    e->truncated = 1;
+    if (!e->truncated)
+      e->truncated = GM_CUT_PATHS;
     state_free(s);
     return;
   }
@@ -893,7 +894,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   val result = mk(V_UNKNOWN, 0);
   if (n->noreturn || (sum && sum->noreturn)) {
     if (success_exit(e, n))
-      check_exit(e, s, n, GM_EXIT_RETURN); /* `exit(0)` ends main as `return 0` does */
+      check_exit(e, s, n, GM_EXIT_PROCESS); /* `exit(0)` ends main as `return 0` does */
     s->dead = 1;
   } else if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC)) {
     int id = new_alloc(s, n, row->family, row->ptr_arg == GM_ARG_RETURN);
@@ -1752,7 +1753,7 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
     return;
   }
   if (e->steps > STEP_BUDGET) {
-    e->truncated = 1;
+    e->truncated = GM_CUT_STEPS;
     list_free(in);
     return;
   }

@@ -23,7 +23,8 @@ enum gm_exit_kind {
   GM_EXIT_RETURN,    /* a return statement */
   GM_EXIT_END,       /* falls off the end of the function */
   GM_EXIT_OVERWRITE, /* the only pointer to it is assigned something else */
-  GM_EXIT_REDECLARE  /* its variable is declared again (next loop iteration) */
+  GM_EXIT_REDECLARE, /* its variable is declared again (next loop iteration) */
+  GM_EXIT_PROCESS    /* `exit(0)` in main: the program ends as `return 0` ends it */
 };
 
 typedef struct gm_fact {
@@ -48,11 +49,14 @@ typedef struct gm_fact {
                               result), not on the normal path */
 } gm_fact;
 
+enum { GM_CUT_PATHS = 1, GM_CUT_STEPS = 2 };
+
 typedef struct gm_func_facts {
   const gm_func *fn;
   gm_fact *facts;
   int nfacts;
-  int truncated; /* paths were dropped to stay within the state budget */
+  int truncated; /* GM_CUT_PATHS: paths were dropped to stay within the state budget;
+                    GM_CUT_STEPS: the step budget ran out first */
 } gm_func_facts;
 
 /* Summarises the TU's functions and computes facts for those in the main file. Facts and their

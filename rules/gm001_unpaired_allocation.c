@@ -42,6 +42,13 @@ void gm_report_leak(const gm_check_ctx *ctx, const gm_rule *rule, const gm_fact 
                         : "this return leaves without freeing %s%s%s",
                     q, var, q);
     break;
+  case GM_EXIT_PROCESS:
+    out = gm_report_add(ctx->report, rule, f->alloc->loc, fn,
+                        "%s is not freed before '%s' ends the program with a success status; "
+                        "call %s before exiting",
+                        what, fn, free_fn);
+    gm_finding_note(out, f->at->loc, "this exit leaves without freeing %s%s%s", q, var, q);
+    break;
   case GM_EXIT_END:
     out = gm_report_add(ctx->report, rule, f->alloc->loc, fn,
                         err ? "%s is not freed on an error path: after a failed call '%s' "
