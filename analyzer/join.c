@@ -416,6 +416,15 @@ int gm_findings_read(const char *path, gm_report *out, char *err, size_t errlen)
     const char *fp = json_string_value(json_object_get(e, "fingerprint"));
     if (fp)
       f->fingerprint = gm_xstrdup(fp);
+    /* an error-path leak stays a note when the findings come back from a file */
+    const char *severity = json_string_value(json_object_get(e, "severity"));
+    const char *kind = json_string_value(json_object_get(e, "path"));
+    if (severity && strcmp(severity, "note") == 0)
+      f->level = GM_LEVEL_NOTE;
+    if (kind)
+      f->path = strcmp(kind, "error") == 0    ? GM_PATH_ERROR
+                : strcmp(kind, "normal") == 0 ? GM_PATH_NORMAL
+                                              : GM_PATH_NONE;
     size_t k;
     json_t *rel;
     json_array_foreach(json_object_get(e, "related"), k, rel) {
