@@ -232,7 +232,7 @@ static void visit(const gm_node *call, void *arg) {
   if (gm_alloc_guarded(call, loop) || gm_retry_loop(loop, call))
     return;
   const gm_node *inner = loop;
-  if (!(loop = churn_loop(ctx->fn, call, loop)))
+  if (!(loop = churn_loop(ctx->fn, call, loop)) || (loop != inner && gm_alloc_guarded(call, loop)))
     return;
   const gm_node *copy, *free_call;
   if (gm_growing_concat(ctx->fn, call, loop, &copy, &free_call))

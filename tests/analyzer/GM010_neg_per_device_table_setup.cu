@@ -73,3 +73,19 @@ void vector_of_pointers(std::vector<float*>& bufs, size_t bytes) {
   for (size_t i = 0; i < bufs.size(); ++i)
     cudaMalloc(&bufs[i], bytes);
 }
+
+// Filled once, on the first step, and released after the last one: the step
+// loop around the table loop frees the table, but the filling is guarded.
+void lazily_filled(float** bufs, int k, int steps, size_t bytes) {
+  bool ready = false;
+  for (int s = 0; s < steps; ++s) {
+    if (!ready) {
+      for (int i = 0; i < k; ++i)
+        cudaMalloc(&bufs[i], bytes);
+      ready = true;
+    }
+    if (s == steps - 1)
+      for (int i = 0; i < k; ++i)
+        cudaFree(bufs[i]);
+  }
+}
