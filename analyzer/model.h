@@ -138,7 +138,8 @@ void gm_model_finish(gm_func *fn, gm_arena *arena);
 
 /* The innermost loop around n (within its function) that can run more than once, or NULL. */
 gm_node *gm_enclosing_loop(const gm_node *n);
-/* Whether expression e reads only what `loop` leaves unchanged (and calls nothing). */
+/* Whether expression e reads only what `loop` leaves unchanged (and calls nothing); a local
+ * declared once in the loop and never written there counts as its initialiser. */
 int gm_loop_invariant(const gm_func *fn, const gm_node *loop, const gm_node *e);
 /* The variable an lvalue-ish expression is rooted at (`p`, `p[i]`, `*p`, `&p`, `s.p`), or -1. */
 int gm_root_var(const gm_node *e);
