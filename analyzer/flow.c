@@ -1572,10 +1572,11 @@ static void observe_exit(engine *e, state *s, val ret) {
 
 /* `for (i = 0; i < 4; i++)`: a counter set to a constant and compared with a constant that
  * lets it in, so the body runs at least once. */
-static int counted_loop_enters(const gm_node *loop) {
-  const gm_node *init = gm_kid(loop, 0), *cond = gm_kid(loop, 1);
-  if (loop->op != GM_LOOP_FOR || !init || !cond || cond->kind != GM_N_CMP || !cond->name)
-    return 0;
+/* The counter a for loop's init sets to a constant: its variable and start, or -1. */
+static int loop_counter(const gm_node *loop, long long *start_value) {
+  const gm_node *init = gm_kid(loop, 0);
+  if (loop->op != GM_LOOP_FOR || !init)
+    return -1;
   while (init && (init->kind == GM_N_SEQ || init->kind == GM_N_COMMA) && init->nkids == 1)
     init = init->kids[0];
   int var;
@@ -1586,12 +1587,52 @@ static int counted_loop_enters(const gm_node *loop) {
            init->kids[0]->kind == GM_N_VAR)
     var = init->kids[0]->var, start = gm_kid(init, 1);
   else
+    return -1;
+  if (!start || !start->has_value)
+    return -1;
+  *start_value = start->value;
+  return var;
+}
+
+/* Whether anything under n writes variable var (assigns it, steps it, takes its address). */
+static int writes_var(const gm_node *n, int var) {
+  if (!n)
+    return 0;
+  if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC || n->kind == GM_N_ADDR) &&
+      gm_root_var(gm_kid(n, 0)) == var)
+    return 1;
+  for (int i = 0; i < n->nkids; i++)
+    if (writes_var(n->kids[i], var))
+      return 1;
+  return 0;
+}
+
+/* `for (i = K; ...; i++)` whose body leaves i alone: i equals K on the first pass only, so
+ * `if (i == K)` in the body is taken once (a free on the first step is not repeated). */
+static int monotonic_counter(const gm_node *loop, long long *start_value) {
+  int var = loop_counter(loop, start_value);
+  const gm_node *inc = gm_kid(loop, 2);
+  if (var < 0 || !inc || gm_root_var(gm_kid(inc, 0)) != var)
+    return -1;
+  if (inc->kind == GM_N_ASSIGN &&
+      !(inc->op && gm_kid(inc, 1) && inc->kids[1]->has_value && inc->kids[1]->value != 0 &&
+        inc->name && (strcmp(inc->name, "+=") == 0 || strcmp(inc->name, "-=") == 0)))
+    return -1;
+  if (inc->kind != GM_N_ASSIGN && inc->kind != GM_N_INCDEC)
+    return -1;
+  return writes_var(gm_kid(loop, 3), var) || writes_var(gm_kid(loop, 1), var) ? -1 : var;
+}
+
+static int counted_loop_enters(const gm_node *loop) {
+  const gm_node *cond = gm_kid(loop, 1);
+  long long start_value;
+  int var = loop_counter(loop, &start_value);
+  if (var < 0 || !cond || cond->kind != GM_N_CMP || !cond->name)
     return 0;
   const gm_node *lhs = gm_kid(cond, 0), *rhs = gm_kid(cond, 1);
-  if (!start || !start->has_value || !lhs || lhs->kind != GM_N_VAR || lhs->var != var || !rhs ||
-      !rhs->has_value)
+  if (!lhs || lhs->kind != GM_N_VAR || lhs->var != var || !rhs || !rhs->has_value)
     return 0;
-  long long a = start->value, b = rhs->value;
+  long long a = start_value, b = rhs->value;
   const char *op = cond->name;
   return (strcmp(op, "<") == 0 && a < b) || (strcmp(op, "<=") == 0 && a <= b) ||
          (strcmp(op, ">") == 0 && a > b) || (strcmp(op, ">=") == 0 && a >= b) ||
@@ -1608,6 +1649,18 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
   state_list seen = {0};
   const gm_node *cond = gm_kid(n, 1);
   int enters = counted_loop_enters(n);
+  long long first;
+  int counter = monotonic_counter(n, &first);
+  uint64_t counter_key = 0;
+  if (counter >= 0) {
+    gm_node counter_ref = {0};
+    counter_ref.kind = GM_N_VAR;
+    counter_ref.var = counter;
+    counter_ref.name = e->fn->vars[counter].name; /* as the front end names a variable */
+    counter_key = node_key(&counter_ref, 0);
+    for (size_t i = 0; i < cur.len; i++)
+      eq_fact_add(cur.items[i], counter_key, slot_bit(counter), first, 1);
+  }
   for (int round = 0; round < LOOP_ROUNDS && cur.len; round++) {
     state_list t = {0};
     if ((n->op == GM_LOOP_DO || enters) && round == 0) {
@@ -1635,6 +1688,8 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
     list_move_all(e, &body.next, &body.cont);
     flow_out inc = {0};
     exec(e, &body.next, gm_kid(n, 2), &inc);
+    for (size_t i = 0; counter >= 0 && i < inc.next.len; i++)
+      eq_fact_add(inc.next.items[i], counter_key, slot_bit(counter), first, 0);
     list_free(&inc.brk);
     list_free(&inc.cont);
     /* states already seen at the loop head add nothing new */
