@@ -347,7 +347,7 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
     for (int i = 0; i < nfacts; i++) {
       /* paths were dropped to stay within the budget: say so, whatever the findings */
       if (facts[i].truncated)
-        gm_report_cut_short(&r->report, facts[i].fn);
+        gm_report_cut_short(&r->report, facts[i].fn, facts[i].truncated);
       gm_check_ctx ctx = {parse.tu,       &r->src,         facts[i].fn,
                           facts[i].facts, facts[i].nfacts, &r->report};
       for (size_t k = 0; k < gm_rule_count; k++)

@@ -114,7 +114,7 @@ void gm_finding_fix(gm_finding *f, const char *file, unsigned offset, unsigned l
 gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const char *function,
                             const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* The notice that a function's analysis was cut short (gm_func_facts.truncated). */
-void gm_report_cut_short(gm_report *r, const gm_func *fn);
+void gm_report_cut_short(gm_report *r, const gm_func *fn, int why);
 void gm_report_clear(gm_report *r);
 void gm_notice_free(gm_notice *n);
 
