@@ -93,6 +93,15 @@ static void build_args(gm_run *run, const char *path, enum lang lang, gm_str_vec
     GM_PUSH(*args, gm_xstrdup("-nocudalib"));
     GM_PUSH(*args, gm_xstrdup("-Wno-unknown-cuda-version"));
     GM_PUSH(*args, gm_xasprintf("--cuda-path=%s", run->cuda_path));
+    /* parse what nvcc parses: kernel launches from device code (dynamic parallelism), and the
+     * header of what nvcc's own headers give that clang's do not (nvcc_compat.h) */
+    GM_PUSH(*args, gm_xstrdup("-fgpu-rdc"));
+    GM_PUSH(*args, gm_xstrdup("-include"));
+    GM_PUSH(*args, gm_xstrdup(GM_NVCC_COMPAT_PATH));
+    if (gm_clang_resource_dir()) { /* clang's CUDA wrappers of <new>, <cmath>, ... */
+      GM_PUSH(*args, gm_xstrdup("-resource-dir"));
+      GM_PUSH(*args, gm_xstrdup(gm_clang_resource_dir()));
+    }
   } else {
     GM_PUSH(*args, gm_xstrdup("-x"));
     GM_PUSH(*args, gm_xstrdup(lang == LANG_C ? "c" : "c++"));

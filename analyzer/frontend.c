@@ -1,5 +1,7 @@
 #include "frontend.h"
 
+#include "nvcc_compat.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1222,7 +1224,7 @@ static void on_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, C
   gm_parse *out = data;
   CXString name = clang_getFileName(file);
   const char *s = clang_getCString(name);
-  if (s && *s)
+  if (s && *s && !gm_nvcc_compat_is(s)) /* in memory: nothing on disk for the cache to check */
     GM_PUSH(out->includes, gm_xstrdup(s));
   clang_disposeString(name);
 }
@@ -1233,8 +1235,9 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   CXTranslationUnit tu = NULL;
   unsigned options =
       CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+  struct CXUnsavedFile compat = gm_nvcc_compat_unsaved(); /* what the driver's -include names */
   enum CXErrorCode rc =
-      clang_parseTranslationUnit2(index, path, args, nargs, NULL, 0, options, &tu);
+      clang_parseTranslationUnit2(index, path, args, nargs, &compat, 1, options, &tu);
   if (rc != CXError_Success || !tu)
     return -1;
   builder b = {0};

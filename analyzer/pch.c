@@ -1,5 +1,6 @@
 #include "pch.h"
 
+#include "nvcc_compat.h"
 #include "util.h"
 
 #include <pthread.h>
@@ -34,7 +35,7 @@ static void on_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, C
     return; /* the empty preamble source itself, removed at cleanup */
   CXString name = clang_getFileName(file);
   const char *s = clang_getCString(name);
-  if (s && *s)
+  if (s && *s && !gm_nvcc_compat_is(s)) /* in memory: nothing on disk for the cache to check */
     GM_PUSH(*includes, gm_xstrdup(s));
   clang_disposeString(name);
 }
@@ -60,8 +61,11 @@ static char *build(CXIndex index, const char *const *args, int nargs, size_t n,
   }
   fclose(f);
   CXTranslationUnit tu = NULL;
+  /* the compat header goes into the PCH like any -include; the key (the flags) names it, so a PCH
+   * built with it serves only parses that include it */
+  struct CXUnsavedFile compat = gm_nvcc_compat_unsaved();
   enum CXErrorCode rc = clang_parseTranslationUnit2(
-      index, src, args, nargs, NULL, 0,
+      index, src, args, nargs, &compat, 1,
       CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, &tu);
   int ok = rc == CXError_Success && tu;
   if (ok) {

@@ -4,6 +4,7 @@
 #ifndef GM_PCH_H
 #define GM_PCH_H
 
+#include "nvcc_compat.h" /* the header every CUDA parse, and so every PCH, includes */
 #include "util.h"
 
 #include <clang-c/Index.h>
