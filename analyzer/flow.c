@@ -880,6 +880,14 @@ static int pointee_slot(engine *e, const gm_node *arg, val v) {
 
 static void check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how);
 
+/* A call got the variable's address and may have written it: what it held is out of our hands,
+ * and branch decisions that read it no longer hold. */
+static void forget_variable(engine *e, state *s, int slot) {
+  escape_val(s, slot_get(s, slot));
+  slot_set_raw(s, slot, mk(V_UNKNOWN, 0));
+  facts_invalidate(e, s, slot);
+}
+
 static val eval_call(engine *e, state *s, const gm_node *n) {
   const gm_fn *row = n->fn;
   summary *sum = row ? NULL : summary_for(e, n->callee_usr);
@@ -940,11 +948,8 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       const param_summary *p = i < sum->nparams ? &sum->params[i] : NULL;
       if (!p || p->effect == P_ESCAPES) {
         escape_val(s, args[i]);
-        if (args[i].kind == V_ADDR) {
-          escape_val(s, slot_get(s, args[i].ref));
-          slot_set_raw(s, args[i].ref, mk(V_UNKNOWN, 0));
-          facts_invalidate(e, s, args[i].ref);
-        }
+        if (args[i].kind == V_ADDR)
+          forget_variable(e, s, args[i].ref);
       } else if (p->effect == P_FREES) {
         do_free(e, s, n, args[i], &p->free_row, p->via);
         int owning, slot = p->nulls ? lvalue_slot(e, n->kids[i], &owning) : -1;
@@ -985,12 +990,8 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     if (n->in_system && !row && is_identity(n))
       result = args[0]; /* std::move(p), std::forward<T>(p) */
     for (int i = 0; i < n->nkids; i++) {
-      if (args[i].kind == V_ADDR) {
-        /* it may write the variable (cudaStreamCreate(&s)): what it held is out of our hands */
-        escape_val(s, slot_get(s, args[i].ref));
-        slot_set_raw(s, args[i].ref, mk(V_UNKNOWN, 0));
-        facts_invalidate(e, s, args[i].ref);
-      }
+      if (args[i].kind == V_ADDR)
+        forget_variable(e, s, args[i].ref); /* it may write it: cudaStreamCreate(&s) */
     }
     drop_memory_facts(s, n);
   } else {
@@ -999,11 +1000,8 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       if (row && row->kind == GM_FN_SINK && row->ptr_arg != GM_ARG_NONE && row->ptr_arg != i)
         continue; /* a sink takes one argument and borrows the rest */
       escape_val(s, args[i]);
-      if (args[i].kind == V_ADDR) {
-        escape_val(s, slot_get(s, args[i].ref));
-        slot_set_raw(s, args[i].ref, mk(V_UNKNOWN, 0));
-        facts_invalidate(e, s, args[i].ref);
-      }
+      if (args[i].kind == V_ADDR)
+        forget_variable(e, s, args[i].ref);
     }
     /* globals and members may have changed: forget branch facts that read them */
     drop_memory_facts(s, n);
@@ -1829,7 +1827,10 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
     list_move_all(e, &out->next, &cur);
     return;
   }
-  case GM_N_IF: {
+  case GM_N_IF:
+  case GM_N_COND: {
+    /* `c ? a : b;` as a statement (glibc's C++ assert, check macros) branches as `if` does, so
+     * an arm that never returns ends only its own path, and the other knows how c came out */
     state_list t = {0}, f = {0};
     for (size_t i = 0; i < in->len; i++)
       cond_split(e, in->items[i], gm_kid(n, 0), &t, &f);
@@ -1843,20 +1844,6 @@ static void exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
     list_move_all(e, &out->brk, &r2.brk);
     list_move_all(e, &out->cont, &r1.cont);
     list_move_all(e, &out->cont, &r2.cont);
-    return;
-  }
-  case GM_N_COND: {
-    /* `c ? a : b;` as a statement (glibc's C++ assert, check macros): a branch like `if`, so an
-     * arm that never returns ends only its own path, and the other knows how c came out */
-    state_list t = {0}, f = {0};
-    for (size_t i = 0; i < in->len; i++)
-      cond_split(e, in->items[i], gm_kid(n, 0), &t, &f);
-    GM_VEC_FREE(*in);
-    flow_out r1 = {0}, r2 = {0};
-    exec(e, &t, gm_kid(n, 1), &r1);
-    exec(e, &f, gm_kid(n, 2), &r2);
-    list_move_all(e, &out->next, &r1.next);
-    list_move_all(e, &out->next, &r2.next);
     return;
   }
   case GM_N_LOOP:
@@ -2151,21 +2138,17 @@ static int summarise(engine *e, summary *sum) {
   next.returns_fresh = ob->ret_fresh && !ob->ret_other ? ob->ret_family : NULL;
   param_summary *ps = gm_arena_alloc(e->tu->arena, sizeof(param_summary) * (size_t)(np + 1));
   for (int i = 0; i < np; i++) {
-    if (ob->exits && ob->freed[i] == ob->exits && ob->free_rows[i] && !ob->escaped[i]) {
-      ps[i].effect = P_FREES;
+    int frees = ob->exits && ob->freed[i] == ob->exits && ob->free_rows[i] && !ob->escaped[i];
+    /* `destroy(T **pp) { cudaFree(*pp); *pp = NULL; }`: a free through the pointer */
+    int frees_deref = !frees && ob->exits && ob->deref_freed[i] == ob->exits && ob->free_rows[i] &&
+                      !ob->out_fresh[i] && !ob->escaped[i];
+    if (frees || frees_deref) {
+      ps[i].effect = frees ? P_FREES : P_FREES_DEREF;
       gm_fn row = *ob->free_rows[i];
       row.name = fn->name;
       ps[i].free_row = row;
       ps[i].via = ob->free_via[i];
-      ps[i].nulls = ob->deref_nulled[i] == ob->exits; /* `T *&p`: set to null after the free */
-    } else if (ob->exits && ob->deref_freed[i] == ob->exits && ob->free_rows[i] &&
-               !ob->out_fresh[i] && !ob->escaped[i]) {
-      /* `destroy(T **pp) { cudaFree(*pp); *pp = NULL; }`: a free through the pointer */
-      ps[i].effect = P_FREES_DEREF;
-      gm_fn row = *ob->free_rows[i];
-      row.name = fn->name;
-      ps[i].free_row = row;
-      ps[i].via = ob->free_via[i];
+      /* `T *&p` or `*pp` set to null after the free on every path */
       ps[i].nulls = ob->deref_nulled[i] == ob->exits;
     } else if (ob->out_fresh[i] && !ob->out_other[i]) {
       ps[i].effect = P_OUT_ALLOC;
