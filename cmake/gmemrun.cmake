@@ -1,7 +1,7 @@
 # gmemrun, the launcher that injects libgmemrt_inject.so through CUDA_INJECTION64_PATH. Like
 # gmemcc it links nothing of gmemlint's; a generated header tells it where the build tree's
 # injection library is (an installed gmemrun finds <prefix>/lib/libgmemrt_inject.so instead).
-add_executable(gmemrun analyzer/gmemrun.c)
+add_executable(gmemrun analyzer/gmemrun/gmemrun.c)
 target_link_libraries(gmemrun PRIVATE PkgConfig::JANSSON) # to read what the run wrote
 target_include_directories(gmemrun PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/gmemrun-config)
 file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/gmemrun-config/gmemrun_config.h CONTENT

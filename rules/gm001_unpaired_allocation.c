@@ -11,8 +11,8 @@
  * Not raised when ownership leaves the function: returned, stored through an out-parameter, into
  * a struct, a global or a member, or passed to a function that may keep it. Host heap memory
  * (malloc, new) is GM004's. */
-#include "join.h"
-#include "rules.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 extern const gm_rule gm001_unpaired_allocation;
 

@@ -8,8 +8,8 @@
  *
  *   bad:  cudaMallocHost(&h, n); ... cudaFree(h);
  *   good: cudaMallocHost(&h, n); ... cudaFreeHost(h); */
-#include "join.h"
-#include "rules.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 extern const gm_rule gm002_mismatched_free;
 

@@ -9,8 +9,8 @@
  *
  * One finding per variable and first free in a function, at the first place that frees it again;
  * the other places (many paths, a cleanup macro expanded after each failed call) are notes. */
-#include "join.h"
-#include "rules.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 extern const gm_rule gm003_double_free;
 

@@ -11,7 +11,7 @@
  *
  * Not raised when ownership leaves the function (as GM001). The runtime records CUDA calls
  * only, so there is no runtime verdict. */
-#include "rules.h"
+#include "rules/rules.h"
 
 extern const gm_rule gm004_unpaired_host_allocation;
 

@@ -12,9 +12,9 @@
  * capacity-guarded regrowth, setup loops that fill a table with one buffer per element or
  * device, stream-ordered cudaMallocAsync (the recommended fix), or the growing-concatenation
  * pattern (GM020 reports that). */
-#include "join.h"
-#include "patterns.h"
-#include "rules.h"
+#include "model/patterns.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 #include <stdlib.h>
 #include <string.h>

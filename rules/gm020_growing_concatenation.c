@@ -8,9 +8,9 @@
  *   bad:  for (c...) { cudaMalloc(&nb, total + len); cudaMemcpy(nb, buf, total, D2D);
  *                      cudaFree(buf); buf = nb; total += len; }
  *   good: reserve the final size once, or grow geometrically behind a capacity check. */
-#include "join.h"
-#include "patterns.h"
-#include "rules.h"
+#include "model/patterns.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 extern const gm_rule gm020_growing_concatenation;
 

@@ -14,9 +14,9 @@
  * Not raised for fixed-address copies (reading back a scalar each step), gathers through a
  * table of buffers (one per device, device-to-device chunks), per-stream pipelined chunks, or
  * loops that launch kernels between copies of a per-iteration size. */
-#include "join.h"
-#include "patterns.h"
-#include "rules.h"
+#include "model/patterns.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 #include <string.h>
 

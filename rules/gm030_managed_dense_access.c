@@ -12,9 +12,9 @@
  * thread's position may come from cooperative groups (`grid.thread_rank()`, `grid.size()`).
  * Data-dependent indexing (x[idx[i]], pointer chasing) is where managed memory earns its keep:
  * no warning there. */
-#include "join.h"
-#include "patterns.h"
-#include "rules.h"
+#include "model/patterns.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 #include <stdlib.h>
 

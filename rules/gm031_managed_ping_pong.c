@@ -7,9 +7,9 @@
  *   bad:  for (step...) { update<<<g, b>>>(x, n); cudaDeviceSynchronize(); total += x[0]; }
  *   good: keep the data on the device and copy back only what the host needs (one value, with
  *         cudaMemcpy from a device buffer), or prefetch explicitly each way. */
-#include "join.h"
-#include "patterns.h"
-#include "rules.h"
+#include "model/patterns.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 #include <stdlib.h>
 

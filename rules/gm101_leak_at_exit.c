@@ -6,8 +6,8 @@
  * frees are left to GM002's verdict and GM105 (the failed wrong free is why the memory stays
  * live). A run that ended on a signal or wrote its file with gmem_dump() is not counted: what is
  * live then is not a leak. */
-#include "join.h"
-#include "rules.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 #include <stdlib.h>
 

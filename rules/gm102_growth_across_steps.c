@@ -3,8 +3,8 @@
  * A site whose live bytes, sampled at each gmem_step(), keep growing and never return to their
  * level at the first step: memory allocated per step (per batch, per request) and kept. Not
  * raised where the static pass already raised GM001 (its verdict shows the growth). */
-#include "join.h"
-#include "rules.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 #include <stdlib.h>
 

@@ -4,8 +4,8 @@
  * as it asked for, and the runtime's probe found no free block that large: device memory was
  * fragmented. The runtime classifies each event (docs/telemetry-format.md); this rule reports
  * those it classified `fragmentation`, one finding per site. */
-#include "join.h"
-#include "rules.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 #include <stdio.h>
 

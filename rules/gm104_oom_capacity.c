@@ -4,8 +4,8 @@
  * for: the program needs more than the GPU has at that point. The runtime classifies each event
  * (docs/telemetry-format.md); this rule reports those it classified `capacity`, one finding per
  * site. */
-#include "join.h"
-#include "rules.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 extern const gm_rule gm104_oom_capacity;
 

@@ -2,9 +2,9 @@
  *
  * The runtime saw memory from this allocation site released by a free of another family
  * (cudaFree on cudaMallocHost memory, ...) where the static pass raised no GM002. */
-#include "families.h"
-#include "join.h"
-#include "rules.h"
+#include "model/families.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 #include <stdlib.h>
 

@@ -2,8 +2,8 @@
  *
  * The runtime saw an address from this allocation site freed again after it had been freed,
  * where the static pass raised no GM003. */
-#include "join.h"
-#include "rules.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
 
 #include <stdlib.h>
 

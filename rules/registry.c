@@ -1,7 +1,7 @@
 /* The one place a rule is registered. Adding a rule: its file under rules/, a line here, a doc
  * page under docs/rules/, and tests under tests/analyzer/ (static rules) or tests/join/
  * (runtime evidence and runtime-only rules). */
-#include "rules.h"
+#include "rules/rules.h"
 
 #include <stdio.h>
 #include <string.h>

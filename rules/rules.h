@@ -2,7 +2,7 @@
 #ifndef GM_RULES_H
 #define GM_RULES_H
 
-#include "report.h"
+#include "findings/report.h"
 
 #include <stddef.h>
 

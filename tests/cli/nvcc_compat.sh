@@ -1,4 +1,4 @@
-# The nvcc compatibility header (analyzer/nvcc_compat.c), held in the executable and force-included
+# The nvcc compatibility header (analyzer/frontend/nvcc_compat.c), held in the executable and force-included
 # into every CUDA parse from a virtual path: the shared preamble (--pch) holds it and gives the
 # same findings as parsing without one; the result cache neither lists it among the files a parse
 # read nor fails to store because of it; a project's own min and max macros still win; nothing

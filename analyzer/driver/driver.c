@@ -1,0 +1,525 @@
+#include "driver/driver.h"
+
+#include "driver/cache.h"
+#include "driver/config.h"
+#include "driver/progress.h"
+#include "driver/suppress.h"
+#include "findings/verify.h"
+#include "flow/flow.h"
+#include "frontend/frontend.h"
+#include "frontend/pch.h"
+#include "rules/rules.h"
+#include "runtime_view/join.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum lang { LANG_NONE, LANG_CUDA, LANG_C, LANG_CXX };
+
+static enum lang lang_of(const char *path) {
+  const char *dot = strrchr(path, '.');
+  const char *slash = strrchr(path, '/');
+  if (!dot || (slash && dot < slash))
+    return LANG_NONE;
+  char ext[16];
+  size_t n = strlen(dot + 1);
+  if (n >= sizeof ext)
+    return LANG_NONE;
+  for (size_t i = 0; i <= n; i++)
+    ext[i] = (char)tolower((unsigned char)dot[1 + i]);
+  if (strcmp(ext, "cu") == 0 || strcmp(ext, "cuh") == 0)
+    return LANG_CUDA;
+  if (strcmp(dot + 1, "c") == 0)
+    return LANG_C;
+  static const char *const cxx[] = {"cc", "cpp", "cxx", "c++", "c", "h", "hh", "hpp", "hxx", "inl"};
+  for (size_t i = 0; i < sizeof cxx / sizeof cxx[0]; i++)
+    if (strcmp(ext, cxx[i]) == 0)
+      return LANG_CXX;
+  return LANG_NONE;
+}
+
+typedef struct file_ctx {
+  gm_run *run;
+  gm_file_result *r;
+  FILE *msg;
+} file_ctx;
+
+static void input_error(file_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void input_error(file_ctx *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *text = NULL;
+  if (vasprintf(&text, fmt, ap) < 0)
+    text = NULL;
+  va_end(ap);
+  fprintf(c->msg, GM_PROGRAM ": error: %s\n", text ? text : fmt);
+  if (!c->r->first_error && text)
+    c->r->first_error = gm_xstrdup(text);
+  free(text);
+  c->r->input_error = 1;
+}
+
+static int has_std_flag(char **args, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(args[i], "-std=", 5) == 0)
+      return 1;
+  return 0;
+}
+
+static void build_args(gm_run *run, const char *path, enum lang lang, gm_str_vec *args,
+                       file_ctx *c) {
+  gm_str_vec extra = {0};
+  int how = run->db ? gm_compdb_flags(run->db, path, &extra) : 1;
+  if (how == 0)
+    fprintf(c->msg,
+            GM_PROGRAM ": warning: %s: no entry in compile_commands.json; using default flags\n",
+            path);
+  else if (how == 2)
+    fprintf(c->msg,
+            GM_PROGRAM ": warning: %s: no entry in compile_commands.json; using the flags of a "
+                       "similar entry\n",
+            path);
+  for (size_t i = 0; i < run->opt->extra_args.len; i++)
+    GM_PUSH(extra, gm_xstrdup(run->opt->extra_args.items[i]));
+  if (lang == LANG_CUDA) {
+    GM_PUSH(*args, gm_xstrdup("-x"));
+    GM_PUSH(*args, gm_xstrdup("cuda"));
+    GM_PUSH(*args, gm_xstrdup("--cuda-host-only"));
+    GM_PUSH(*args, gm_xstrdup("-nocudalib"));
+    GM_PUSH(*args, gm_xstrdup("-Wno-unknown-cuda-version"));
+    GM_PUSH(*args, gm_xasprintf("--cuda-path=%s", run->cuda_path));
+    /* parse what nvcc parses: kernel launches from device code (dynamic parallelism), and the
+     * header of what nvcc's own headers give that clang's do not (nvcc_compat.h) */
+    GM_PUSH(*args, gm_xstrdup("-fgpu-rdc"));
+    GM_PUSH(*args, gm_xstrdup("-include"));
+    GM_PUSH(*args, gm_xstrdup(GM_NVCC_COMPAT_PATH));
+    if (gm_clang_resource_dir()) { /* clang's CUDA wrappers of <new>, <cmath>, ... */
+      GM_PUSH(*args, gm_xstrdup("-resource-dir"));
+      GM_PUSH(*args, gm_xstrdup(gm_clang_resource_dir()));
+    }
+  } else {
+    GM_PUSH(*args, gm_xstrdup("-x"));
+    GM_PUSH(*args, gm_xstrdup(lang == LANG_C ? "c" : "c++"));
+  }
+  if (lang != LANG_C && !has_std_flag(extra.items, extra.len))
+    GM_PUSH(*args, gm_xstrdup("-std=c++17"));
+  GM_PUSH(*args, gm_xstrdup("-w"));              /* compiler warnings are not our findings */
+  GM_PUSH(*args, gm_xstrdup("-ferror-limit=0")); /* clang stops after 20 errors otherwise */
+  for (size_t i = 0; i < extra.len; i++)
+    GM_PUSH(*args, extra.items[i]);
+  GM_VEC_FREE(extra);
+  /* As nvcc.profile does: the toolkit's headers, and CUB, thrust, libcu++ and cooperative groups
+   * under include/cccl, as system directories (so their declarations borrow, never leak), after
+   * the user's own directories. */
+  GM_PUSH(*args, gm_xstrdup("-isystem"));
+  GM_PUSH(*args, gm_xasprintf("%s/include", run->cuda_path));
+  GM_PUSH(*args, gm_xstrdup("-isystem"));
+  GM_PUSH(*args, gm_xasprintf("%s/include/cccl", run->cuda_path));
+}
+
+static int finding_cmp(const void *a, const void *b) {
+  const gm_finding *x = a, *y = b;
+  int c = strcmp(x->loc.file, y->loc.file);
+  if (c)
+    return c;
+  if (x->loc.line != y->loc.line)
+    return x->loc.line < y->loc.line ? -1 : 1;
+  if (x->loc.col != y->loc.col)
+    return x->loc.col < y->loc.col ? -1 : 1;
+  return strcmp(x->rule->id, y->rule->id);
+}
+
+static int notice_cmp(const void *a, const void *b) {
+  const gm_notice *x = a, *y = b;
+  if (x->loc.line != y->loc.line)
+    return x->loc.line < y->loc.line ? -1 : 1;
+  if (x->loc.col != y->loc.col)
+    return x->loc.col < y->loc.col ? -1 : 1;
+  return strcmp(x->message, y->message);
+}
+
+/* Fingerprint: rule, function and the source line with whitespace removed, plus how many
+ * identical ones came before it in the file; stable when unrelated lines move. */
+static void fingerprint(gm_file_result *r) {
+  GM_VEC(uint64_t) seen = {0};
+  for (size_t i = 0; i < r->report.findings.len; i++) {
+    gm_finding *f = &r->report.findings.items[i];
+    uint64_t h = gm_hash64(f->rule->id, strlen(f->rule->id), 0);
+    h = gm_hash64(f->function, strlen(f->function), h);
+    size_t len = 0;
+    const char *line =
+        strcmp(f->loc.file, r->path) == 0 ? gm_source_line(&r->src, f->loc.line, &len) : NULL;
+    for (size_t k = 0; line && k < len; k++)
+      if (!isspace((unsigned char)line[k]))
+        h = gm_hash64(&line[k], 1, h);
+    int occurrence = 1;
+    for (size_t k = 0; k < seen.len; k++)
+      occurrence += seen.items[k] == h;
+    GM_PUSH(seen, h);
+    free(f->fingerprint);
+    f->fingerprint = gm_xasprintf("%016llx:%d", (unsigned long long)h, occurrence);
+  }
+  GM_VEC_FREE(seen);
+}
+
+/* --enable names the rules that run (off-by-default ones too); otherwise every rule not
+ * disabled by --disable or .gmemlint runs, except those off by default that .gmemlint's
+ * [rules] enable does not name. */
+static int rule_enabled(gm_run *run, const gm_config *cfg, size_t i) {
+  uint64_t bit = 1ULL << i;
+  if (run->cli_enabled)
+    return (run->cli_enabled & bit) && !(run->cli_disabled & bit);
+  if (run->cli_disabled & bit)
+    return 0;
+  if (cfg->enabled_rules & bit)
+    return 1;
+  return !gm_rules[i]->off_by_default && !(cfg->disabled_rules & bit);
+}
+
+int gm_rule_selected(const gm_run *run, size_t k) {
+  uint64_t bit = 1ULL << k;
+  if (run->cli_enabled)
+    return (run->cli_enabled & bit) && !(run->cli_disabled & bit);
+  return !(run->cli_disabled & bit);
+}
+
+/* A *.gmemlint.json: findings computed earlier (gmemcc --gmem-lint), read instead of parsed;
+ * the command line's rule selection still applies. */
+static void read_findings(gm_run *run, file_ctx *c) {
+  char err[1024];
+  gm_report *rep = &c->r->report;
+  if (!gm_findings_read(c->r->path, rep, err, sizeof err)) {
+    input_error(c, "%s", err);
+    return;
+  }
+  size_t w = 0;
+  for (size_t i = 0; i < rep->findings.len; i++) {
+    gm_finding *f = &rep->findings.items[i];
+    size_t k = 0;
+    while (k < gm_rule_count && gm_rules[k] != f->rule)
+      k++;
+    if (!gm_rule_selected(run, k)) {
+      gm_finding_free(f);
+      continue;
+    }
+    f->error = run->opt->werror;
+    rep->findings.items[w++] = *f;
+  }
+  rep->findings.len = w;
+}
+
+/* What phase one leaves for phase two: a file that needs a parse (a cache miss). */
+typedef struct prepared {
+  file_ctx c; /* its message stream stays open between the phases */
+  enum lang lang;
+  const gm_config *cfg;
+  gm_str_vec args;
+  gm_cache_key key;
+  size_t messages_mark; /* where the messages a cache entry replays begin */
+} prepared;
+
+/* Phase one: checks and reads the file, builds its flags and looks it up in the result cache.
+ * Returns 1 when the file needs a parse (p is filled), 0 when it is finished: an input error,
+ * findings read from a .gmemlint.json, or a cache hit. */
+static int prepare(gm_run *run, gm_file_result *r, prepared *p) {
+  file_ctx c = {run, r, open_memstream(&r->messages, &r->messages_len)};
+  const char *path = r->path;
+  struct stat st;
+  enum lang lang = lang_of(path);
+  if (stat(path, &st) != 0) {
+    input_error(&c, "%s: %s", path, strerror(errno));
+    goto done;
+  }
+  if (gm_is_findings_file(path)) {
+    read_findings(run, &c);
+    goto done;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    input_error(&c, "%s: is a directory (name the source files, e.g. %s/*.cu)", path, path);
+    goto done;
+  }
+  if (lang == LANG_NONE) {
+    input_error(&c, "%s: not a C, C++ or CUDA source (expected .cu, .cuh, .c, .cpp, .cc, .h, ...)",
+                path);
+    goto done;
+  }
+  size_t len;
+  char *text = gm_read_file(path, &len);
+  if (!text) {
+    input_error(&c, "%s: cannot read: %s", path, strerror(errno));
+    goto done;
+  }
+  gm_source_init(&r->src, text, len);
+  if (len == 0) {
+    input_error(&c, "%s: file is empty; nothing to analyse", path);
+    goto done;
+  }
+  const char *nul = memchr(text, 0, len);
+  if (nul) {
+    input_error(&c, "%s:%u: file contains a NUL byte; not a source file (binary?)", path,
+                gm_source_line_of(&r->src, (size_t)(nul - text)));
+    goto done;
+  }
+  size_t bad;
+  if (!gm_utf8_valid(text, len, &bad))
+    fprintf(c.msg, GM_PROGRAM ": warning: %s:%u: invalid UTF-8; analysing the file as bytes\n",
+            path, gm_source_line_of(&r->src, bad));
+
+  const gm_config *cfg = gm_config_for(path, run->opt->config);
+  if (cfg->error) {
+    input_error(&c, "%s", cfg->error);
+    goto done;
+  }
+
+  gm_str_vec args = {0};
+  build_args(run, path, lang, &args, &c);
+  /* the key is made before any PCH flag: a result does not depend on how the parse was sped up */
+  gm_cache_key key = {{0, 0}};
+  size_t messages_mark = 0;
+  if (run->cache) {
+    key = gm_cache_key_for(run->cache, path, text, len, (const char *const *)args.items, args.len,
+                           cfg->path);
+    if (gm_cache_load(run->cache, &key, &r->report, c.msg)) {
+      for (size_t i = 0; i < args.len; i++)
+        free(args.items[i]);
+      GM_VEC_FREE(args);
+      goto done;
+    }
+    fflush(c.msg);
+    messages_mark = r->messages_len;
+  }
+  *p = (prepared){c, lang, cfg, args, key, messages_mark};
+  return 1;
+done:
+  fclose(c.msg);
+  return 0;
+}
+
+/* Phase two: parse, model, flow, rules, suppressions, fingerprints, --verify, cache store. */
+static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *p) {
+  file_ctx c = p->c;
+  const char *path = r->path;
+  enum lang lang = p->lang;
+  const gm_config *cfg = p->cfg;
+  gm_str_vec args = p->args;
+  const gm_str_vec *pch_includes = NULL;
+  if (lang == LANG_CUDA && run->use_pch) {
+    const char *pch =
+        gm_pch_for(index, (const char *const *)args.items, (int)args.len, &pch_includes);
+    if (pch) {
+      GM_PUSH(args, gm_xstrdup("-include-pch"));
+      GM_PUSH(args, gm_xstrdup(pch));
+    }
+  }
+  gm_parse parse;
+  int rc = gm_frontend_parse(index, path, (const char *const *)args.items, (int)args.len,
+                             cfg->table, &parse);
+  for (size_t i = 0; i < args.len; i++)
+    free(args.items[i]);
+  GM_VEC_FREE(args);
+  if (rc != 0) {
+    input_error(&c, "%s: libclang could not parse the file", path);
+    goto done;
+  }
+  for (size_t i = 0; i < parse.diags.len; i++) {
+    gm_clang_diag *d = &parse.diags.items[i];
+    if (d->loc.file)
+      fprintf(c.msg, "%s:%u:%u: note: clang: %s\n", d->loc.file, d->loc.line, d->loc.col,
+              d->message);
+    else
+      fprintf(c.msg, "%s: note: clang: %s\n", path, d->message);
+  }
+  int nothing_parsed = parse.error_count && parse.tu && parse.tu->nfuncs == 0;
+  if (nothing_parsed) {
+    input_error(&c, "%s: %d parse error(s) and no function could be analysed", path,
+                parse.error_count);
+  } else if (parse.error_count && !run->opt->verify) {
+    fprintf(c.msg,
+            GM_PROGRAM ": warning: %s: %d parse error(s); findings may be incomplete "
+                       "(check the include paths: -p build/ or -- -I...)\n",
+            path, parse.error_count);
+  }
+  if (parse.tu && run->opt->dump_model)
+    for (int i = 0; i < parse.tu->nfuncs; i++)
+      if (parse.tu->funcs[i]->in_main_file)
+        gm_model_dump(parse.tu->funcs[i], c.msg);
+
+  if (parse.tu) {
+    gm_func_facts *facts;
+    int nfacts;
+    gm_flow_analyze(parse.tu, &facts, &nfacts);
+    for (int i = 0; i < nfacts; i++) {
+      /* paths were dropped to stay within the budget: say so, whatever the findings */
+      if (facts[i].truncated)
+        gm_report_cut_short(&r->report, facts[i].fn, facts[i].truncated);
+      gm_check_ctx ctx = {parse.tu,       &r->src,         facts[i].fn,
+                          facts[i].facts, facts[i].nfacts, &r->report};
+      for (size_t k = 0; k < gm_rule_count; k++)
+        if (gm_rules[k]->check && rule_enabled(run, cfg, k))
+          gm_rules[k]->check(&ctx);
+    }
+  }
+  /* suppressions, then a stable order */
+  size_t w = 0;
+  for (size_t i = 0; i < r->report.findings.len; i++) {
+    gm_finding *f = &r->report.findings.items[i];
+    if (strcmp(f->loc.file, path) == 0 && gm_is_suppressed(&r->src, f->loc.line, f->rule->id))
+      gm_finding_free(f);
+    else
+      r->report.findings.items[w++] = *f;
+  }
+  r->report.findings.len = w;
+  if (r->report.findings.len)
+    qsort(r->report.findings.items, r->report.findings.len, sizeof(gm_finding), finding_cmp);
+  if (r->report.notices.len > 1)
+    qsort(r->report.notices.items, r->report.notices.len, sizeof(gm_notice), notice_cmp);
+  for (size_t i = 0; i < r->report.findings.len; i++)
+    r->report.findings.items[i].error = run->opt->werror;
+  fingerprint(r);
+  if (run->opt->verify)
+    r->verify_problems = gm_verify_file(path, &r->src, &r->report, parse.error_count, c.msg);
+  /* not a parse with errors: the missing header behind them may appear, unseen by the key */
+  if (run->cache && !r->input_error && !parse.error_count) {
+    fflush(c.msg);
+    gm_cache_store(run->cache, &p->key, &parse.includes, pch_includes, &r->report,
+                   r->messages + p->messages_mark, r->messages_len - p->messages_mark, c.msg);
+  }
+  gm_parse_free(&parse);
+done:
+  fclose(c.msg);
+}
+
+/* ---- the worker pool ---- */
+
+/* Two phases: every file is prepared (read, flags, cache lookup) before any is parsed, so that
+ * the shared CUDA preamble is built only when enough files are left to parse to repay it. */
+typedef struct pool {
+  gm_run *run;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  size_t next;       /* phase one: the next file to prepare */
+  size_t nprepared;  /* phase one: files through it */
+  prepared *prep;    /* per file */
+  char *needs_parse; /* per file */
+  size_t *to_parse;  /* phase two: the files that need a parse, in input order */
+  size_t nparse, next_parse;
+  size_t ndone; /* for the progress line */
+} pool;
+
+/* Called once, by the worker that prepares the last file, with the lock held. */
+static void plan_parses(pool *p) {
+  gm_run *run = p->run;
+  size_t cuda_files = 0;
+  for (size_t i = 0; i < run->nfiles; i++)
+    if (p->needs_parse[i]) {
+      p->to_parse[p->nparse++] = i;
+      cuda_files += p->prep[i].lang == LANG_CUDA;
+    }
+  /* A shared preamble pays off from the third CUDA file to parse (building it costs about one
+   * parse); cache hits need none. */
+  run->use_pch =
+      run->opt->pch == GM_PCH_ALWAYS || (run->opt->pch == GM_PCH_AUTO && cuda_files >= 3);
+}
+
+static void finished(pool *p, size_t i) {
+  pthread_mutex_lock(&p->lock);
+  p->run->results[i].done = 1;
+  p->ndone++;
+  pthread_cond_broadcast(&p->cond);
+  pthread_mutex_unlock(&p->lock);
+}
+
+static void *worker(void *arg) {
+  pool *p = arg;
+  gm_run *run = p->run;
+  for (;;) {
+    pthread_mutex_lock(&p->lock);
+    size_t i = p->next++;
+    pthread_mutex_unlock(&p->lock);
+    if (i >= run->nfiles)
+      break;
+    int needs = prepare(run, &run->results[i], &p->prep[i]);
+    if (!needs)
+      finished(p, i);
+    pthread_mutex_lock(&p->lock);
+    p->needs_parse[i] = (char)needs;
+    if (++p->nprepared == run->nfiles) {
+      plan_parses(p);
+      pthread_cond_broadcast(&p->cond);
+    }
+    pthread_mutex_unlock(&p->lock);
+  }
+  pthread_mutex_lock(&p->lock);
+  while (p->nprepared < run->nfiles)
+    pthread_cond_wait(&p->cond, &p->lock);
+  pthread_mutex_unlock(&p->lock);
+  CXIndex index = NULL;
+  for (;;) {
+    pthread_mutex_lock(&p->lock);
+    size_t k = p->next_parse++;
+    pthread_mutex_unlock(&p->lock);
+    if (k >= p->nparse)
+      break;
+    if (!index)
+      index = clang_createIndex(0, 0);
+    size_t i = p->to_parse[k];
+    parse_file(run, index, &run->results[i], &p->prep[i]);
+    finished(p, i);
+  }
+  if (index)
+    clang_disposeIndex(index);
+  return NULL;
+}
+
+void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ctx) {
+  run->cache = gm_cache_open(run->opt, run->cli_enabled, run->cli_disabled);
+  gm_progress progress;
+  gm_progress_init(&progress, run->opt->progress, run->nfiles);
+  pool p = {.run = run, .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+  p.prep = gm_xcalloc(run->nfiles + 1, sizeof *p.prep);
+  p.needs_parse = gm_xcalloc(run->nfiles + 1, 1);
+  p.to_parse = gm_xcalloc(run->nfiles + 1, sizeof *p.to_parse);
+  size_t nthreads = (size_t)run->opt->jobs;
+  if (nthreads > run->nfiles)
+    nthreads = run->nfiles;
+  if (nthreads < 1)
+    nthreads = 1;
+  pthread_t *threads = gm_xcalloc(nthreads, sizeof(pthread_t));
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 64u << 20); /* deep ASTs recurse deeply */
+  for (size_t i = 0; i < nthreads; i++)
+    if (pthread_create(&threads[i], &attr, worker, &p) != 0) {
+      fprintf(stderr, GM_PROGRAM ": error: cannot start a worker thread\n");
+      exit(GM_EXIT_USAGE);
+    }
+  pthread_attr_destroy(&attr);
+  for (size_t i = 0; i < run->nfiles; i++) {
+    pthread_mutex_lock(&p.lock);
+    /* the counter counts every finished file; the name is the one whose output comes next */
+    size_t shown = (size_t)-1;
+    while (!run->results[i].done) {
+      if (shown != p.ndone)
+        gm_progress_show(&progress, shown = p.ndone, run->results[i].path);
+      pthread_cond_wait(&p.cond, &p.lock);
+    }
+    pthread_mutex_unlock(&p.lock);
+    gm_progress_clear(&progress);
+    on_done(run, i, ctx);
+  }
+  gm_progress_clear(&progress);
+  for (size_t i = 0; i < nthreads; i++)
+    pthread_join(threads[i], NULL);
+  free(threads);
+  free(p.prep);
+  free(p.needs_parse);
+  free(p.to_parse);
+  gm_pch_cleanup();
+  gm_cache_close(run->cache, run->opt);
+  run->cache = NULL;
+}

@@ -1,0 +1,45 @@
+/* The driver: runs the pipeline (read, configure, parse, model, flow, rules, suppress,
+ * fingerprint, verify) over every input file on a pool of worker threads, and hands results back
+ * in input order. */
+#ifndef GM_DRIVER_H
+#define GM_DRIVER_H
+
+#include "driver/compdb.h"
+#include "driver/options.h"
+#include "findings/report.h"
+#include "support/source.h"
+
+#include <stdint.h>
+
+typedef struct gm_file_result {
+  const char *path;
+  gm_source src;
+  gm_report report;
+  char *messages; /* diagnostics about the input, for stderr, in order */
+  size_t messages_len;
+  char *first_error; /* the first input error, for SARIF notifications */
+  int input_error;   /* nothing (or not everything) could be analysed: exit 2 */
+  int verify_problems;
+  int done;
+} gm_file_result;
+
+typedef struct gm_run {
+  const gm_options *opt;
+  gm_compdb *db;
+  const char *cuda_path;
+  uint64_t cli_enabled; /* 0: all rules */
+  uint64_t cli_disabled;
+  int use_pch;
+  struct gm_cache *cache; /* NULL: off (cache.h) */
+  gm_file_result *results;
+  size_t nfiles;
+} gm_run;
+
+/* Whether the command line (--enable, --disable) selects rule k (its index in gm_rules). */
+int gm_rule_selected(const gm_run *run, size_t k);
+
+/* Analyses all files; calls on_done(run, i, ctx) on the calling thread for i = 0, 1, ... in
+ * order, as soon as each is finished. */
+void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ctx);
+
+#endif

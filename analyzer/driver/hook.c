@@ -1,0 +1,155 @@
+#include "driver/hook.h"
+
+#include "support/version.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* What marks a hook as ours: such a hook is replaced without --force. */
+#define HOOK_MARKER "installed by `gmemlint --install-hook`"
+
+static int hook_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int hook_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, GM_PROGRAM ": error: ");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return GM_EXIT_USAGE;
+}
+
+/* s in single quotes, for the shell. */
+static void put_quoted(gm_strbuf *sb, const char *s) {
+  gm_sb_append(sb, "'");
+  for (; *s; s++) {
+    if (*s == '\'')
+      gm_sb_append(sb, "'\\''");
+    else
+      gm_sb_appendn(sb, s, 1);
+  }
+  gm_sb_append(sb, "'");
+}
+
+/* Where git runs the pre-commit hook from (core.hooksPath and worktrees included), or NULL. */
+static char *hook_path(void) {
+  FILE *p = popen("git rev-parse --git-path hooks/pre-commit 2>/dev/null", "r");
+  if (!p)
+    return NULL;
+  char line[PATH_MAX + 2];
+  char *got = fgets(line, sizeof line, p);
+  int status = pclose(p);
+  if (!got || status != 0)
+    return NULL;
+  line[strcspn(line, "\n")] = 0;
+  return line[0] ? gm_xstrdup(line) : NULL;
+}
+
+static char *script(int argc, char **argv) {
+  char self[PATH_MAX];
+  if (!realpath("/proc/self/exe", self))
+    snprintf(self, sizeof self, "gmemlint");
+  gm_strbuf sb = {0};
+  gm_sb_printf(
+      &sb,
+      "#!/usr/bin/env bash\n"
+      "# gmemlint pre-commit hook, " HOOK_MARKER " (gmemlint %s); running that\n"
+      "# again replaces it. It lints the staged C, C++ and CUDA files (their working-tree copies)\n"
+      "# and refuses the commit when gmemlint reports findings or cannot analyse a file.\n"
+      "# Skip it once with `git commit --no-verify`; set GMEMLINT to run another gmemlint.\n",
+      GM_VERSION);
+  gm_sb_append(&sb, "installed=");
+  put_quoted(&sb, self);
+  gm_sb_append(&sb, "\ngmemlint=${GMEMLINT:-$installed}\n"
+                    "if [ -z \"${GMEMLINT:-}\" ] && [ ! -x \"$gmemlint\" ]; then\n"
+                    "  gmemlint=gmemlint # moved or removed since: the one on PATH\n"
+                    "fi\n"
+                    "files=()\n"
+                    "while IFS= read -r -d '' f; do\n"
+                    "  files+=(\"$f\")\n"
+                    "done < <(git diff --cached --name-only -z --diff-filter=ACMR -- \\\n"
+                    "  '*.cu' '*.cuh' '*.c' '*.cc' '*.cpp' '*.h' '*.hpp')\n"
+                    "[ ${#files[@]} -eq 0 ] && exit 0\n"
+                    "\"$gmemlint\"");
+  /* the options given with --install-hook, then the files, then the parser flags after -- */
+  int dashdash = argc;
+  for (int i = 1; i < argc && dashdash == argc; i++)
+    if (strcmp(argv[i], "--") == 0)
+      dashdash = i;
+  for (int i = 1; i < dashdash; i++) {
+    if (strcmp(argv[i], "--install-hook") == 0 || strcmp(argv[i], "--force") == 0)
+      continue;
+    gm_sb_append(&sb, " ");
+    put_quoted(&sb, argv[i]);
+  }
+  gm_sb_append(&sb, " \"${files[@]}\"");
+  for (int i = dashdash; i < argc; i++) {
+    gm_sb_append(&sb, " ");
+    put_quoted(&sb, argv[i]);
+  }
+  gm_sb_append(&sb, "\nrc=$?\n"
+                    "if [ $rc -ne 0 ]; then\n"
+                    "  echo \"gmemlint: commit refused (exit $rc): fix the findings above, or "
+                    "commit with --no-verify\" >&2\n"
+                    "fi\n"
+                    "exit $rc\n");
+  return gm_sb_take(&sb);
+}
+
+int gm_install_hook(const gm_options *opt, int argc, char **argv) {
+  if (opt->files.len || opt->report_command)
+    return hook_error("--install-hook takes no files: the hook lints the staged ones");
+  char *path = hook_path();
+  if (!path)
+    return hook_error("--install-hook: not inside a git repository (git rev-parse failed)");
+  int rc = GM_EXIT_CLEAN;
+  char *text = script(argc, argv);
+  char *tmp = gm_xasprintf("%s.tmp.%d", path, (int)getpid());
+  char *old = gm_xasprintf("%s.old", path);
+  char *dir = gm_xstrdup(path);
+  char *slash = strrchr(dir, '/');
+  if (slash)
+    *slash = 0;
+  size_t len = 0;
+  char *existing = gm_read_file(path, &len);
+  int ours = existing && strstr(existing, HOOK_MARKER) != NULL;
+  if (existing && !ours && !opt->force) {
+    rc = hook_error("%s exists and is not gmemlint's; --force replaces it (keeping it as %s)", path,
+                    old);
+    goto out;
+  }
+  if (existing && !ours && rename(path, old) != 0) {
+    rc = hook_error("cannot keep the old hook as %s: %s", old, strerror(errno));
+    goto out;
+  }
+  if (slash && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+    rc = hook_error("cannot create %s: %s", dir, strerror(errno));
+    goto out;
+  }
+  FILE *f = fopen(tmp, "w");
+  int ok = f && fputs(text, f) >= 0;
+  ok = f && fclose(f) == 0 && ok;
+  ok = ok && chmod(tmp, 0755) == 0 && rename(tmp, path) == 0;
+  if (!ok) {
+    rc = hook_error("%s: cannot write: %s", path, strerror(errno));
+    remove(tmp);
+    goto out;
+  }
+  printf(GM_PROGRAM ": installed %s%s: it lints the staged .cu, .cuh, .c, .cc, .cpp, .h and .hpp "
+                    "files before each commit\n",
+         path, existing && !ours ? " (the old hook is kept as .old)" : "");
+out:
+  free(existing);
+  free(dir);
+  free(old);
+  free(tmp);
+  free(text);
+  free(path);
+  return rc;
+}

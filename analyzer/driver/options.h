@@ -1,0 +1,59 @@
+/* Command-line options: one table (options.c) defines them, and --help and the man page are
+ * generated from it. */
+#ifndef GM_OPTIONS_H
+#define GM_OPTIONS_H
+
+#include "support/util.h"
+
+#include <stdio.h>
+
+enum gm_format { GM_FORMAT_TEXT, GM_FORMAT_JSON, GM_FORMAT_SARIF };
+enum gm_pch { GM_PCH_AUTO, GM_PCH_ALWAYS, GM_PCH_NEVER };
+enum gm_color { GM_COLOR_AUTO, GM_COLOR_ALWAYS, GM_COLOR_NEVER };
+
+/* Exit codes, documented in --help and the README. */
+enum gm_exit {
+  GM_EXIT_CLEAN = 0,    /* no findings */
+  GM_EXIT_FINDINGS = 1, /* findings (or --verify mismatches) */
+  GM_EXIT_USAGE = 2     /* bad usage or input that could not be analysed */
+};
+
+typedef struct gm_options {
+  enum gm_format format;
+  enum gm_color color;
+  enum gm_pch pch;
+  const char *output;
+  const char *compdb_dir;
+  const char *cuda_path;
+  const char *sarif_root;
+  const char *baseline;
+  const char *write_baseline;
+  const char *config;
+  const char *export_fixes;
+  int jobs;
+  int top;                  /* gmemlint report: rows per table */
+  const char *html, *trace; /* gmemlint report --html FILE, --trace FILE (out_report.h) */
+  int only_confirmed;
+  int report_command; /* `gmemlint report <telemetry...>`: files are telemetry */
+  int werror;
+  int verify;
+  int list_rules;
+  int show_help, show_version, dump_model;
+  int no_cache, cache_stats; /* the result cache (cache.h) */
+  const char *cache_dir;
+  int progress;            /* the progress line: 0 on a terminal, 1 always, -1 never */
+  int install_hook, force; /* --install-hook [--force] (hook.h) */
+  GM_VEC(const char *) files;
+  GM_VEC(const char *) extra_args;
+  GM_VEC(const char *) enable;
+  GM_VEC(const char *) disable;
+  GM_VEC(const char *) telemetry;
+} gm_options;
+
+/* Returns 0 on success; on misuse prints `gmemlint: error: ...` and returns GM_EXIT_USAGE. */
+int gm_options_parse(gm_options *o, int argc, char **argv);
+void gm_options_help(FILE *out);
+void gm_options_man(FILE *out);
+void gm_options_free(gm_options *o);
+
+#endif

@@ -1,0 +1,80 @@
+/* --format=json: {"version":1,"tool":"gmemlint","findings":[...],"notices":[...]}; schema in
+ * docs/json-format.md */
+#include "findings/output.h"
+#include "support/version.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+/* jansson rejects invalid UTF-8; source text and file names may hold it. */
+json_t *gm_json_string(const char *s) {
+  json_t *j = json_string(s ? s : "");
+  if (!j) {
+    char *clean = gm_utf8_sanitize(s);
+    j = json_string(clean);
+    free(clean);
+  }
+  return j;
+}
+
+static json_t *finding_json(const gm_finding *f) {
+  json_t *o = json_object();
+  json_object_set_new(o, "rule", gm_json_string(f->rule->id));
+  json_object_set_new(o, "name", gm_json_string(f->rule->name));
+  json_object_set_new(o, "severity", gm_json_string(gm_finding_severity(f)));
+  json_object_set_new(o, "file", gm_json_string(f->loc.file));
+  json_object_set_new(o, "line", json_integer(f->loc.line));
+  json_object_set_new(o, "column", json_integer(f->loc.col));
+  json_object_set_new(o, "function", gm_json_string(f->function));
+  json_object_set_new(o, "message", gm_json_string(f->message));
+  json_t *rel = json_array();
+  for (int i = 0; i < f->nrelated; i++) {
+    json_t *r = json_object();
+    json_object_set_new(r, "file", gm_json_string(f->related[i].loc.file));
+    json_object_set_new(r, "line", json_integer(f->related[i].loc.line));
+    json_object_set_new(r, "column", json_integer(f->related[i].loc.col));
+    json_object_set_new(r, "message", gm_json_string(f->related[i].message));
+    json_array_append_new(rel, r);
+  }
+  json_object_set_new(o, "related", rel);
+  if (gm_path_kind_name(f->path)) /* leaks: on the normal path, or only after a failed call */
+    json_object_set_new(o, "path", json_string(gm_path_kind_name(f->path)));
+  if (f->fingerprint)
+    json_object_set_new(o, "fingerprint", gm_json_string(f->fingerprint));
+  if (f->verdict != GM_VERDICT_NONE) {
+    json_object_set_new(o, "verdict", json_string(gm_verdict_name(f->verdict)));
+    json_object_set_new(o, "evidence", gm_json_string(f->evidence));
+  }
+  return o;
+}
+
+int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles) {
+  json_t *root = json_object();
+  json_object_set_new(root, "version", json_integer(1));
+  json_object_set_new(root, "tool", json_string("gmemlint"));
+  json_object_set_new(root, "tool_version", json_string(GM_VERSION));
+  json_t *arr = json_array();
+  for (size_t i = 0; i < nfiles; i++)
+    for (size_t k = 0; k < files[i].nfindings; k++)
+      json_array_append_new(arr, finding_json(&files[i].findings[k]));
+  json_object_set_new(root, "findings", arr);
+  /* about the analysis itself, not defects: a function whose paths were cut short */
+  json_t *notices = json_array();
+  for (size_t i = 0; i < nfiles; i++)
+    for (size_t k = 0; k < files[i].nnotices; k++) {
+      const gm_notice *n = &files[i].notices[k];
+      json_t *o = json_object();
+      json_object_set_new(o, "kind", gm_json_string(n->kind));
+      json_object_set_new(o, "file", gm_json_string(n->loc.file));
+      json_object_set_new(o, "line", json_integer(n->loc.line));
+      json_object_set_new(o, "column", json_integer(n->loc.col));
+      json_object_set_new(o, "function", gm_json_string(n->function));
+      json_object_set_new(o, "message", gm_json_string(n->message));
+      json_array_append_new(notices, o);
+    }
+  json_object_set_new(root, "notices", notices);
+  int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+  fputc('\n', out);
+  json_decref(root);
+  return rc;
+}

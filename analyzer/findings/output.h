@@ -1,0 +1,31 @@
+/* Printers: every format prints the same findings; they differ only here. */
+#ifndef GM_OUTPUT_H
+#define GM_OUTPUT_H
+
+#include "findings/report.h"
+#include "support/source.h"
+
+#include <stdio.h>
+
+typedef struct gm_output_file {
+  const char *path;
+  const gm_source *src;
+  const gm_finding *findings;
+  size_t nfindings;
+  const gm_notice *notices; /* about the analysis (a function cut short); never filtered */
+  size_t nnotices;
+} gm_output_file;
+
+/* Text, GCC/clang style: file:line:col: warning: message [GM001 name], source line, caret,
+ * then notes; a notice is `file:line:col: note: message`, in line order with the findings. */
+void gm_print_text(FILE *out, const gm_output_file *file, int color);
+
+/* JSON and SARIF print all files at once. */
+int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles);
+int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const char *sarif_root,
+                   const char *const *input_errors, size_t ninput_errors);
+
+/* --export-fixes: clang-tidy's YAML (clang-apply-replacements applies it). */
+int gm_print_fixes(FILE *out, const gm_output_file *files, size_t nfiles);
+
+#endif

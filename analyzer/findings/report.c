@@ -1,0 +1,149 @@
+#include "findings/report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *vformat(const char *fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  char *s = gm_xmalloc((size_t)n + 1);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  return s;
+}
+
+static gm_loc own_loc(gm_loc loc) {
+  loc.file = gm_xstrdup(loc.file ? loc.file : "<unknown>");
+  return loc;
+}
+
+gm_finding *gm_report_add(gm_report *r, const gm_rule *rule, gm_loc loc, const char *function,
+                          const char *fmt, ...) {
+  gm_finding f = {0};
+  f.rule = rule;
+  f.loc = own_loc(loc);
+  f.function = gm_xstrdup(function ? function : "");
+  va_list ap;
+  va_start(ap, fmt);
+  f.message = vformat(fmt, ap);
+  va_end(ap);
+  GM_PUSH(r->findings, f);
+  return &r->findings.items[r->findings.len - 1];
+}
+
+gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const char *function,
+                            const char *fmt, ...) {
+  gm_notice n = {0};
+  n.kind = gm_xstrdup(kind);
+  n.loc = own_loc(loc);
+  n.function = gm_xstrdup(function ? function : "");
+  va_list ap;
+  va_start(ap, fmt);
+  n.message = vformat(fmt, ap);
+  va_end(ap);
+  GM_PUSH(r->notices, n);
+  return &r->notices.items[r->notices.len - 1];
+}
+
+void gm_report_cut_short(gm_report *r, const gm_func *fn, int why) {
+  gm_report_notice(r, "cut-short", fn->loc, fn->name,
+                   "analysis of '%s' was cut short (%s); findings in it may be incomplete",
+                   fn->name, why == GM_CUT_STEPS ? "too many steps" : "too many paths");
+}
+
+void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...) {
+  f->related = gm_xrealloc(f->related, sizeof(gm_related) * (size_t)(f->nrelated + 1));
+  gm_related *rel = &f->related[f->nrelated++];
+  rel->loc = own_loc(loc);
+  va_list ap;
+  va_start(ap, fmt);
+  rel->message = vformat(fmt, ap);
+  va_end(ap);
+}
+
+void gm_finding_fix(gm_finding *f, const char *file, unsigned offset, unsigned length,
+                    const char *text) {
+  f->fixits = gm_xrealloc(f->fixits, sizeof(gm_fixit) * (size_t)(f->nfixits + 1));
+  gm_fixit *x = &f->fixits[f->nfixits++];
+  x->file = gm_xstrdup(file);
+  x->offset = offset;
+  x->length = length;
+  x->text = gm_xstrdup(text);
+}
+
+void gm_finding_free(gm_finding *f) {
+  for (int i = 0; i < f->nfixits; i++) {
+    free(f->fixits[i].file);
+    free(f->fixits[i].text);
+  }
+  free(f->fixits);
+  free((char *)f->loc.file);
+  free(f->function);
+  free(f->message);
+  free(f->fingerprint);
+  free(f->evidence);
+  for (int i = 0; i < f->nrelated; i++) {
+    free((char *)f->related[i].loc.file);
+    free(f->related[i].message);
+  }
+  free(f->related);
+}
+
+void gm_notice_free(gm_notice *n) {
+  free(n->kind);
+  free((char *)n->loc.file);
+  free(n->function);
+  free(n->message);
+}
+
+void gm_report_clear(gm_report *r) {
+  for (size_t i = 0; i < r->findings.len; i++)
+    gm_finding_free(&r->findings.items[i]);
+  GM_VEC_FREE(r->findings);
+  for (size_t i = 0; i < r->notices.len; i++)
+    gm_notice_free(&r->notices.items[i]);
+  GM_VEC_FREE(r->notices);
+}
+
+const char *gm_finding_severity(const gm_finding *f) {
+  if (f->error)
+    return "error";
+  return f->level == GM_LEVEL_NOTE ? "note" : "warning";
+}
+
+const char *gm_path_kind_name(gm_path_kind p) {
+  return p == GM_PATH_ERROR ? "error" : p == GM_PATH_NORMAL ? "normal" : NULL;
+}
+
+const char *gm_verdict_name(gm_verdict v) {
+  static const char *const names[] = {[GM_VERDICT_NONE] = "",
+                                      [GM_VERDICT_CONFIRMED] = "confirmed",
+                                      [GM_VERDICT_DISMISSED] = "dismissed",
+                                      [GM_VERDICT_NOT_EXERCISED] = "not-exercised",
+                                      [GM_VERDICT_UNVERIFIABLE] = "unverifiable"};
+  return names[v];
+}
+
+const char *gm_call_display_name(const gm_node *call) {
+  if (!call || !call->name)
+    return "the allocation";
+  if (strcmp(call->name, "new-array") == 0)
+    return "new[]";
+  if (strcmp(call->name, "delete-array") == 0)
+    return "delete[]";
+  /* cuda.h maps cuMemAlloc to cuMemAlloc_v2: name the call as the user wrote it */
+  static const char *const versioned[] = {
+      "cuMemAlloc_v2",        "cuMemAllocPitch_v2",   "cuMemAllocHost_v2",   "cuMemFree_v2",
+      "cuArrayCreate_v2",     "cuMemcpyHtoD_v2",      "cuMemcpyDtoH_v2",     "cuMemcpyDtoD_v2",
+      "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2", "cuMemcpyDtoDAsync_v2"};
+  static const char *const plain[] = {"cuMemAlloc",        "cuMemAllocPitch",  "cuMemAllocHost",
+                                      "cuMemFree",         "cuArrayCreate",    "cuMemcpyHtoD",
+                                      "cuMemcpyDtoH",      "cuMemcpyDtoD",     "cuMemcpyHtoDAsync",
+                                      "cuMemcpyDtoHAsync", "cuMemcpyDtoDAsync"};
+  for (size_t i = 0; i < sizeof versioned / sizeof versioned[0]; i++)
+    if (strcmp(call->name, versioned[i]) == 0)
+      return plain[i];
+  return call->name;
+}

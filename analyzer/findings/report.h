@@ -1,0 +1,131 @@
+/* Findings: what rules produce and every output format prints. One path for all formats. */
+#ifndef GM_REPORT_H
+#define GM_REPORT_H
+
+#include "flow/flow.h"
+#include "model/model.h"
+#include "support/source.h"
+
+typedef struct gm_rule gm_rule;
+typedef struct gm_judge_ctx gm_judge_ctx;     /* join.h */
+typedef struct gm_runtime_ctx gm_runtime_ctx; /* join.h */
+
+/* What the runtime telemetry says about a finding (docs/join.md). */
+typedef enum gm_verdict {
+  GM_VERDICT_NONE, /* no telemetry given */
+  GM_VERDICT_CONFIRMED,
+  GM_VERDICT_DISMISSED,
+  GM_VERDICT_NOT_EXERCISED,
+  GM_VERDICT_UNVERIFIABLE
+} gm_verdict;
+
+/* "confirmed", "dismissed", "not-exercised", "unverifiable" ("" for none). */
+const char *gm_verdict_name(gm_verdict v);
+
+typedef struct gm_related {
+  gm_loc loc;
+  char *message;
+} gm_related;
+
+/* A mechanical edit that fixes a finding: replace `length` bytes at `offset` with `text`. */
+typedef struct gm_fixit {
+  char *file;
+  unsigned offset, length;
+  char *text;
+} gm_fixit;
+
+/* How much a finding matters. A defect on the normal path is a warning; a leak only on an error
+ * path (after a failed call) is a note: SARIF level "note", JSON severity "note". The text
+ * printer still says `warning:` (editors and CI matchers show those), and the message says "on
+ * an error path". --werror makes every finding an error. */
+typedef enum gm_level { GM_LEVEL_WARNING, GM_LEVEL_NOTE } gm_level;
+
+/* Which paths a leak is on (JSON "path"); GM_PATH_NONE for findings that are not leaks. */
+typedef enum gm_path_kind { GM_PATH_NONE, GM_PATH_NORMAL, GM_PATH_ERROR } gm_path_kind;
+
+typedef struct gm_finding {
+  const gm_rule *rule;
+  gm_loc loc; /* loc.file is owned by the finding */
+  char *function;
+  char *message;
+  gm_related *related;
+  int nrelated;
+  char *fingerprint; /* "hash:occurrence", set by the driver */
+  int error;         /* reported as an error (--werror) */
+  int baselined;     /* in the --baseline file: kept for --write-baseline, not reported */
+  gm_fixit *fixits;  /* exported with --export-fixes */
+  int nfixits;
+  gm_verdict verdict; /* with --telemetry */
+  char *evidence;     /* the figures behind the verdict, one line */
+  int filtered;       /* --only-confirmed: not confirmed, so not reported */
+  gm_level level;
+  gm_path_kind path;
+} gm_finding;
+
+/* Something about the analysis itself, not a defect: printed with the findings (text `note:`,
+ * JSON "notices", SARIF toolExecutionNotifications), never filtered by --baseline, never
+ * changes the exit status. */
+typedef struct gm_notice {
+  char *kind; /* "cut-short": a function's paths were dropped to stay within the budget */
+  gm_loc loc; /* loc.file is owned by the notice */
+  char *function;
+  char *message;
+} gm_notice;
+
+typedef struct gm_report {
+  GM_VEC(gm_finding) findings;
+  GM_VEC(gm_notice) notices;
+} gm_report;
+
+/* What a rule's check sees: one function's model and the flow engine's facts for it. */
+typedef struct gm_check_ctx {
+  const gm_tu *tu;         /* the whole translation unit: kernels, callers */
+  const gm_source *source; /* the main file's text, for fix-its */
+  const gm_func *fn;
+  const gm_fact *facts;
+  int nfacts;
+  gm_report *report;
+} gm_check_ctx;
+
+struct gm_rule {
+  const char *id;          /* "GM001": stable, never reused */
+  const char *name;        /* "unpaired-allocation" */
+  const char *summary;     /* one line */
+  const char *description; /* a paragraph: what it flags and why it matters */
+  const char *fix;         /* what to do instead */
+  /* The static check; NULL for runtime-only rules (GM1xx). */
+  void (*check)(const gm_check_ctx *ctx);
+  /* The verdict on one of this rule's findings from the telemetry (join.h); NULL: the runtime
+   * collects no evidence for it. */
+  gm_verdict (*judge)(gm_judge_ctx *ctx);
+  /* Runtime-only rules: findings from the telemetry alone, after the static pass. */
+  void (*runtime)(const gm_runtime_ctx *ctx);
+  /* Runs only when asked for: named in --enable (or --enable=all), or in a .gmemlint's
+   * [rules] enable. */
+  int off_by_default;
+};
+
+gm_finding *gm_report_add(gm_report *r, const gm_rule *rule, gm_loc loc, const char *function,
+                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void gm_finding_fix(gm_finding *f, const char *file, unsigned offset, unsigned length,
+                    const char *text);
+gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const char *function,
+                            const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The notice that a function's analysis was cut short (gm_func_facts.truncated). */
+void gm_report_cut_short(gm_report *r, const gm_func *fn, int why);
+void gm_report_clear(gm_report *r);
+void gm_notice_free(gm_notice *n);
+
+/* "error" (--werror), "note" (a leak only on an error path) or "warning": JSON's severity and
+ * SARIF's level. */
+const char *gm_finding_severity(const gm_finding *f);
+/* "normal" or "error" for a leak (JSON "path"); NULL for other findings. */
+const char *gm_path_kind_name(gm_path_kind p);
+void gm_finding_free(gm_finding *f);
+
+/* "cudaMalloc", "new", "new[]": how an allocation or free call is named in messages. */
+const char *gm_call_display_name(const gm_node *call);
+
+#endif

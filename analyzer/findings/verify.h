@@ -1,0 +1,23 @@
+/* --verify: clang's -verify convention for analyzer tests. A file states what it expects:
+ *   // expected-warning {{GM001}}          a finding on this line whose text contains GM001
+ *   // expected-warning@+1 {{leaks}}       ... on the next line (@-N, @N for absolute lines)
+ *   // expected-warning 2 {{GM003}}        two such findings
+ *   // expected-note@+3 {{first freed}}    a related location (checked only if a file has one)
+ *   // expected-note {{was cut short}}     a notice about the analysis on this line (a function
+ *                                          whose paths were cut short: its first line); notices
+ *                                          are always checked
+ *   // expected-no-diagnostics             no findings and no notices at all
+ * and verification fails on any missing or unexpected finding, naming each. */
+#ifndef GM_VERIFY_H
+#define GM_VERIFY_H
+
+#include "findings/report.h"
+#include "support/source.h"
+
+#include <stdio.h>
+
+/* Returns the number of problems, each printed to err. Clang parse errors count as problems. */
+int gm_verify_file(const char *path, const gm_source *src, const gm_report *report,
+                   int clang_errors, FILE *err);
+
+#endif

@@ -1,0 +1,66 @@
+/* The flow engine: follows every path through a function (forking at branches, unrolling loops a
+ * few times, following goto and switch), tracking what each allocation's pointer holds, and
+ * records memory facts: leaks at exits, frees by the wrong family, frees of interior pointers and
+ * double frees. Rules judge these facts; the engine itself reports nothing. Same-TU functions are
+ * summarised first (allocates and returns, frees a parameter, never returns) so a call to a
+ * wrapper acts as the allocation or free it wraps. */
+#ifndef GM_FLOW_H
+#define GM_FLOW_H
+
+#include "model/model.h"
+
+enum gm_fact_kind {
+  GM_FACT_LEAK,
+  GM_FACT_MISMATCH,
+  GM_FACT_OFFSET_FREE,
+  GM_FACT_DOUBLE_FREE,
+  GM_FACT_MANAGED_LAUNCH,  /* managed memory passed to a kernel (flag: prefetched first) */
+  GM_FACT_MANAGED_HOST,    /* managed memory read or written by host code */
+  GM_FACT_MANAGED_PREFETCH /* managed memory prefetched or advised */
+};
+
+enum gm_exit_kind {
+  GM_EXIT_RETURN,    /* a return statement */
+  GM_EXIT_END,       /* falls off the end of the function */
+  GM_EXIT_OVERWRITE, /* the only pointer to it is assigned something else */
+  GM_EXIT_REDECLARE, /* its variable is declared again (next loop iteration) */
+  GM_EXIT_PROCESS    /* `exit(0)` in main: the program ends as `return 0` ends it */
+};
+
+typedef struct gm_fact {
+  enum gm_fact_kind kind;
+  const gm_node *alloc;      /* the allocation call (or the wrapper call that allocates) */
+  const gm_family *family;   /* the allocation's family */
+  const char *var;           /* the variable that received it, or NULL */
+  const gm_node *at;         /* leak: where it is lost; free facts: the free call */
+  enum gm_exit_kind exit;    /* leak only */
+  const gm_node *first_free; /* double free: the earlier free */
+  const char *free_name;     /* free facts: the function that frees */
+  const gm_family *const *free_families; /* mismatch: what that function releases */
+  int nfree_families;
+  const char *via;           /* free through a same-TU helper: the inner free's name */
+  const gm_node *skipped_by; /* leak on a later iteration: the continue that skipped the free */
+  int flag;                  /* managed launch: it was prefetched or advised on this path */
+  const char *kernel_usr;    /* managed launch: the kernel (USR), and its name */
+  const char *kernel_name;
+  int kernel_param;        /* managed launch: which kernel parameter receives it */
+  const gm_node *via_call; /* managed launch inside a same-file helper: the call to it */
+  int error_path;          /* leak: only on paths after a failed call (an error status, a null
+                              result), not on the normal path */
+} gm_fact;
+
+enum { GM_CUT_PATHS = 1, GM_CUT_STEPS = 2 };
+
+typedef struct gm_func_facts {
+  const gm_func *fn;
+  gm_fact *facts;
+  int nfacts;
+  int truncated; /* GM_CUT_PATHS: paths were dropped to stay within the state budget;
+                    GM_CUT_STEPS: the step budget ran out first */
+} gm_func_facts;
+
+/* Summarises the TU's functions and computes facts for those in the main file. Facts and their
+ * strings live in tu->arena. */
+void gm_flow_analyze(const gm_tu *tu, gm_func_facts **out, int *nout);
+
+#endif

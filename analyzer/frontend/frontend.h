@@ -1,0 +1,29 @@
+/* libclang front end: parses one file and builds the function model of every function defined in
+ * it (and in the user's own headers, which same-TU summaries need). */
+#ifndef GM_FRONTEND_H
+#define GM_FRONTEND_H
+
+#include "model/families.h"
+#include "model/model.h"
+
+#include <clang-c/Index.h>
+
+typedef struct gm_clang_diag {
+  gm_loc loc;
+  char *message; /* clang's text, malloc'd */
+  int is_fatal;  /* error or fatal */
+} gm_clang_diag;
+
+typedef struct gm_parse {
+  gm_tu *tu;                   /* NULL when clang produced no AST at all */
+  GM_VEC(gm_clang_diag) diags; /* clang errors, reported as notes */
+  int error_count;
+  gm_str_vec includes; /* every file the parse read (clang_getInclusions), for the result cache */
+} gm_parse;
+
+/* Parses path with args (compiler flags, no file name). `unsaved` may give the contents. */
+int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, int nargs,
+                      const gm_table *table, gm_parse *out);
+void gm_parse_free(gm_parse *p);
+
+#endif

@@ -1,0 +1,523 @@
+#include "model/families.h"
+
+#include "support/util.h"
+
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char gm_families_ini[]; /* generated from rules/families.ini */
+
+enum { TABLE_BUCKETS = 512 };
+
+struct entry {
+  gm_fn fn;
+  size_t prefix_len; /* a prefix pattern (`mylib_*`): the length before the `*`; 0 otherwise */
+  struct entry *next;
+};
+struct fam_entry {
+  gm_family fam;
+  struct fam_entry *next;
+};
+
+struct gm_table {
+  const gm_table *base;
+  struct entry *buckets[TABLE_BUCKETS];
+  struct fam_entry *families;
+  GM_VEC(struct entry *) prefixes; /* the pattern rows, longest prefix first */
+  GM_VEC(char *) strings;          /* owned strings */
+};
+
+static unsigned bucket_of(const char *name) {
+  return (unsigned)(gm_hash64(name, strlen(name), 0) % TABLE_BUCKETS);
+}
+
+static const char *own(gm_table *t, const char *s) {
+  char *copy = gm_xstrdup(s);
+  GM_PUSH(t->strings, copy);
+  return copy;
+}
+
+static gm_fn *table_add(gm_table *t, const char *name) {
+  unsigned b = bucket_of(name);
+  for (struct entry *e = t->buckets[b]; e; e = e->next)
+    if (strcmp(e->fn.name, name) == 0)
+      return &e->fn; /* a later section for the same function refines it */
+  struct entry *e = gm_xcalloc(1, sizeof *e);
+  e->fn.name = own(t, name);
+  e->fn.ptr_arg = 0;
+  e->fn.size_arg = GM_ARG_NONE;
+  e->fn.dst_arg = 0;
+  e->fn.src_arg = 1;
+  e->fn.old_arg = 0;
+  e->next = t->buckets[b];
+  t->buckets[b] = e;
+  size_t len = strlen(name);
+  if (len > 1 && name[len - 1] == '*') {
+    /* kept in order, longest first, so that a lookup stops at its first match */
+    e->prefix_len = len - 1;
+    GM_PUSH(t->prefixes, e);
+    size_t i = t->prefixes.len - 1;
+    for (; i > 0 && t->prefixes.items[i - 1]->prefix_len < e->prefix_len; i--)
+      t->prefixes.items[i] = t->prefixes.items[i - 1];
+    t->prefixes.items[i] = e;
+  }
+  return &e->fn;
+}
+
+/* Exact names first, in the config's table and then in the built-in one; then the longest
+ * matching prefix pattern, the config's at equal length. Every call of every file is looked up,
+ * and most are in no table: a miss costs a hash probe per table, and a comparison per pattern
+ * (a handful, in a project's config). */
+const gm_fn *gm_table_lookup(const gm_table *t, const char *name) {
+  unsigned b = bucket_of(name);
+  for (const gm_table *u = t; u; u = u->base)
+    for (struct entry *e = u->buckets[b]; e; e = e->next)
+      if (strcmp(e->fn.name, name) == 0)
+        return &e->fn;
+  const gm_fn *best = NULL;
+  size_t best_len = 0;
+  for (const gm_table *u = t; u; u = u->base)
+    for (size_t i = 0; i < u->prefixes.len; i++) {
+      const struct entry *e = u->prefixes.items[i];
+      if (e->prefix_len <= best_len)
+        break;
+      if (e->fn.name[0] == name[0] && strncmp(e->fn.name, name, e->prefix_len) == 0) {
+        best = &e->fn;
+        best_len = e->prefix_len;
+        break;
+      }
+    }
+  return best;
+}
+
+const gm_family *gm_table_family(const gm_table *t, const char *name) {
+  for (; t; t = t->base)
+    for (struct fam_entry *f = t->families; f; f = f->next)
+      if (strcmp(f->fam.name, name) == 0)
+        return &f->fam;
+  return NULL;
+}
+
+int gm_fn_frees_family(const gm_fn *fn, const gm_family *fam) {
+  for (int i = 0; i < fn->nfrees; i++)
+    if (fn->frees[i] == fam)
+      return 1;
+  return 0;
+}
+
+struct parse_ctx {
+  gm_table *table;
+  const char *origin;
+  char *err;
+  size_t errlen;
+  int failed;
+  gm_strbuf enable, disable;
+  /* [sink FUNC] headers (from the first pass, with their lines) and the sinks given a pointer:
+     a sink section without one is an error, not a silent no-op */
+  GM_VEC(struct sink_header {
+    char *name;
+    int line;
+  })
+  sinks;
+  gm_str_vec sinks_with_pointer;
+  /* Rows may name families defined later in the same file: resolve them at the end. */
+  GM_VEC(struct pending_family {
+    gm_fn *fn;
+    char *family;
+    int is_free;
+  })
+  pending;
+};
+
+static int fail(struct parse_ctx *c, const char *fmt, const char *a, const char *b) {
+  if (!c->failed) {
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, a, b);
+    snprintf(c->err, c->errlen, "%s: %s", c->origin, msg);
+  }
+  c->failed = 1;
+  return 0;
+}
+
+static char *trim(char *s) {
+  while (*s == ' ' || *s == '\t')
+    s++;
+  char *e = s + strlen(s);
+  while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == ','))
+    *--e = 0;
+  return s;
+}
+
+/* Calls fn(ctx, item) for each comma-separated item of value. */
+static int for_each_item(struct parse_ctx *c, const char *value,
+                         int (*fn)(struct parse_ctx *, const char *, void *), void *arg) {
+  char *copy = gm_xstrdup(value);
+  int ok = 1;
+  for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && ok;
+       tok = strtok_r(NULL, ",", &save)) {
+    char *item = trim(tok);
+    if (*item)
+      ok = fn(c, item, arg);
+  }
+  free(copy);
+  return ok;
+}
+
+static int parse_arg_index(const char *v, int allow_return, int allow_none, int *out,
+                           const char **field) {
+  if (allow_return && strncmp(v, "return", 6) == 0 && (v[6] == 0 || v[6] == '.')) {
+    *out = GM_ARG_RETURN;
+    if (field)
+      *field = v[6] == '.' ? v + 7 : NULL;
+    return v[6] == 0 || (field && v[7]);
+  }
+  if (allow_none && strcmp(v, "none") == 0) {
+    *out = GM_ARG_NONE;
+    return 1;
+  }
+  char *end;
+  long n = strtol(v, &end, 10);
+  if (end == v || n < 0 || n > 64)
+    return 0;
+  if (*end == '.' && field && end[1]) {
+    *field = end + 1;
+  } else if (*end) {
+    return 0;
+  }
+  *out = (int)n;
+  return 1;
+}
+
+/* A function name, or a prefix pattern: a name that ends in `*`. */
+static int check_name(struct parse_ctx *c, const char *name) {
+  const char *star = strchr(name, '*');
+  if (!star)
+    return 1;
+  if (star == name)
+    return fail(c, "'%s' is not a function name or pattern (a pattern needs a prefix: %s)", name,
+                "mylib_*");
+  if (star[1])
+    return fail(c, "'%s' is not a function name or pattern (%s)", name,
+                "'*' may only end a name, as in mylib_*");
+  return 1;
+}
+
+static int add_plain_fn(struct parse_ctx *c, const char *name, void *kind) {
+  if (!check_name(c, name))
+    return 0;
+  gm_fn *fn = table_add(c->table, name);
+  fn->kind = *(enum gm_fn_kind *)kind;
+  return 1;
+}
+
+static int add_free_family(struct parse_ctx *c, const char *name, void *fnp) {
+  struct pending_family p = {fnp, gm_xstrdup(name), 1};
+  GM_PUSH(c->pending, p);
+  return 1;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value) {
+  struct parse_ctx *c = user;
+  if (c->failed)
+    return 0;
+  char *sec = trim(strcpy(gm_xmalloc(strlen(section) + 1), section));
+  char *space = strchr(sec, ' ');
+  const char *what = sec, *subject = NULL;
+  if (space) {
+    *space = 0;
+    subject = trim(space + 1);
+  }
+  int ok = 1;
+  if (strcmp(what, "rules") == 0 && !subject) {
+    gm_strbuf *sb = strcmp(name, "enable") == 0    ? &c->enable
+                    : strcmp(name, "disable") == 0 ? &c->disable
+                                                   : NULL;
+    if (!sb)
+      ok = fail(c, "unknown key '%s' in [rules] (expected enable or disable)", name, "");
+    else {
+      if (sb->len)
+        gm_sb_append(sb, ",");
+      gm_sb_append(sb, value);
+    }
+  } else if ((strcmp(what, "use") == 0 || strcmp(what, "noreturn") == 0 ||
+              strcmp(what, "prefetch") == 0 || strcmp(what, "launch") == 0 ||
+              strcmp(what, "borrow") == 0) &&
+             !subject) {
+    enum gm_fn_kind kind = what[0] == 'u'   ? GM_FN_USE
+                           : what[0] == 'n' ? GM_FN_NORETURN
+                           : what[0] == 'p' ? GM_FN_PREFETCH
+                           : what[0] == 'b' ? GM_FN_BORROW
+                                            : GM_FN_LAUNCH;
+    if (strcmp(name, "functions") != 0)
+      ok = fail(c, "unknown key '%s' in [%s] (expected functions)", name, what);
+    else
+      ok = for_each_item(c, value, add_plain_fn, &kind);
+  } else if (strcmp(what, "family") == 0 && subject) {
+    struct fam_entry *f = NULL;
+    for (struct fam_entry *e = c->table->families; e; e = e->next)
+      if (strcmp(e->fam.name, subject) == 0)
+        f = e;
+    if (!f) {
+      f = gm_xcalloc(1, sizeof *f);
+      f->fam.name = own(c->table, subject);
+      f->fam.description = f->fam.name;
+      f->fam.free_fn = "the matching free";
+      f->next = c->table->families;
+      c->table->families = f;
+    }
+    if (strcmp(name, "description") == 0)
+      f->fam.description = own(c->table, value);
+    else if (strcmp(name, "free") == 0)
+      f->fam.free_fn = own(c->table, value);
+    else if (strcmp(name, "managed") == 0 || strcmp(name, "gpu") == 0 ||
+             strcmp(name, "heap") == 0) {
+      int yes = strcmp(value, "yes") == 0 || strcmp(value, "true") == 0;
+      if (!yes && strcmp(value, "no") != 0 && strcmp(value, "false") != 0)
+        ok = fail(c, "bad value '%s' for %s (expected yes or no)", value, name);
+      else if (name[0] == 'm')
+        f->fam.managed = yes;
+      else if (name[0] == 'h')
+        f->fam.heap = yes;
+      else
+        f->fam.gpu = yes;
+    } else
+      ok = fail(c, "unknown key '%s' in [family %s]", name, subject);
+  } else if (strcmp(what, "sink") == 0 && subject) {
+    if (strcmp(name, "pointer") != 0) {
+      ok = fail(c, "unknown key '%s' in [sink %s] (expected pointer)", name, subject);
+    } else if (check_name(c, subject)) {
+      gm_fn *fn = table_add(c->table, subject);
+      fn->kind = GM_FN_SINK;
+      if (strcmp(value, "all") == 0)
+        fn->ptr_arg = GM_ARG_NONE;
+      else if (!parse_arg_index(value, 0, 0, &fn->ptr_arg, NULL))
+        ok = fail(c, "bad pointer '%s' in [sink %s] (expected an argument index from 0, or 'all')",
+                  value, subject);
+      GM_PUSH(c->sinks_with_pointer, gm_xstrdup(subject));
+    } else {
+      ok = 0;
+    }
+  } else if (strcmp(what, "copy") == 0 && subject) {
+    if (!check_name(c, subject)) {
+      free(sec);
+      return 0;
+    }
+    gm_fn *fn = table_add(c->table, subject);
+    fn->kind = GM_FN_COPY;
+    int *slot = strcmp(name, "dst") == 0    ? &fn->dst_arg
+                : strcmp(name, "src") == 0  ? &fn->src_arg
+                : strcmp(name, "size") == 0 ? &fn->size_arg
+                                            : NULL;
+    if (!slot)
+      ok = fail(c, "unknown key '%s' in [copy %s] (expected dst, src or size)", name, subject);
+    else if (!parse_arg_index(value, 0, slot == &fn->size_arg, slot, NULL))
+      ok = fail(c, "bad argument index '%s' in [copy %s]", value, subject);
+  } else if ((strcmp(what, "alloc") == 0 || strcmp(what, "realloc") == 0 ||
+              strcmp(what, "free") == 0) &&
+             subject) {
+    if (!check_name(c, subject)) {
+      free(sec);
+      return 0;
+    }
+    gm_fn *fn = table_add(c->table, subject);
+    fn->kind = what[0] == 'a' ? GM_FN_ALLOC : what[0] == 'r' ? GM_FN_REALLOC : GM_FN_FREE;
+    if (strcmp(name, "family") == 0 && fn->kind != GM_FN_FREE) {
+      struct pending_family p = {fn, gm_xstrdup(value), 0};
+      GM_PUSH(c->pending, p);
+    } else if (strcmp(name, "pointer") == 0) {
+      const char *field = NULL;
+      if (!parse_arg_index(value, fn->kind != GM_FN_FREE, 0, &fn->ptr_arg, &field))
+        ok = fail(c, "bad pointer '%s' in [%s ...] (expected an argument index or 'return')", value,
+                  what);
+      fn->ptr_field = field ? own(c->table, field) : NULL;
+    } else if (strcmp(name, "size") == 0 && fn->kind != GM_FN_FREE) {
+      if (!parse_arg_index(value, 0, 1, &fn->size_arg, NULL))
+        ok = fail(c, "bad size '%s' in [%s ...] (expected an argument index or 'none')", value,
+                  what);
+    } else if (strcmp(name, "old") == 0 && fn->kind == GM_FN_REALLOC) {
+      if (!parse_arg_index(value, 0, 0, &fn->old_arg, NULL))
+        ok = fail(c, "bad old '%s' in [%s ...] (expected an argument index)", value, what);
+    } else if (strcmp(name, "frees") == 0 && fn->kind == GM_FN_FREE) {
+      ok = for_each_item(c, value, add_free_family, fn);
+    } else {
+      ok = fail(c, "unknown key '%s' in [%s ...]", name, what);
+    }
+  } else {
+    ok = fail(c, "unknown section [%s]%s", section,
+              " (expected rules, family, alloc, realloc, free, copy, sink, use, borrow, prefetch, "
+              "launch or noreturn)");
+  }
+  free(sec);
+  return ok;
+}
+
+static int fail_at(struct parse_ctx *c, int line, const char *fmt, const char *a, const char *b) {
+  if (!c->failed) {
+    char msg[512];
+    snprintf(msg, sizeof msg, fmt, a, b);
+    snprintf(c->err, c->errlen, "%s:%d: %s", c->origin, line, msg);
+  }
+  c->failed = 1;
+  return 0;
+}
+
+/* A section header, `[what subject]`, met by scan_headers. */
+static void header(struct parse_ctx *c, const char *from, const char *to, int line) {
+  static const char *const named[][2] = {{"family", "NAME"}, {"alloc", "FUNC"}, {"realloc", "FUNC"},
+                                         {"free", "FUNC"},   {"copy", "FUNC"},  {"sink", "FUNC"}};
+  char *sec = gm_xmalloc((size_t)(to - from) + 1);
+  memcpy(sec, from, (size_t)(to - from));
+  sec[to - from] = 0;
+  char *what = trim(sec), *subject = what + strcspn(what, " \t");
+  if (*subject)
+    *subject++ = 0;
+  subject = trim(subject);
+  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+    if (strcmp(what, named[i][0]) == 0 && !*subject) {
+      char want[64];
+      snprintf(want, sizeof want, "[%s %s]", what, named[i][1]);
+      fail_at(c, line, "[%s] needs a name: %s", what, want);
+    }
+  if (strcmp(what, "sink") == 0 && *subject) {
+    struct sink_header h = {gm_xstrdup(subject), line};
+    GM_PUSH(c->sinks, h);
+  }
+  free(sec);
+}
+
+/* inih calls the handler for keys only, so a section with no keys, or with no name, would pass
+ * unseen: the headers are found in a first pass, as inih finds them (a line that starts with `[`
+ * after blanks, unless it is indented under a key: then it continues that key's value). */
+static void scan_headers(struct parse_ctx *c, const char *text) {
+  int line = 0, after_key = 0;
+  if (strncmp(text, "\xEF\xBB\xBF", 3) == 0) /* inih skips a UTF-8 byte order mark */
+    text += 3;
+  for (const char *p = text; *p && !c->failed;) {
+    const char *eol = strchr(p, '\n');
+    const char *end = eol ? eol : p + strlen(p);
+    line++;
+    const char *s = p;
+    while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v'))
+      s++;
+    if (s == end || *s == ';' || *s == '#') {
+      /* a blank line or a comment */
+    } else if (s > p && after_key) {
+      /* a continuation line */
+    } else if (*s == '[') {
+      after_key = 0;
+      const char *close = memchr(s, ']', (size_t)(end - s));
+      if (close)
+        header(c, s + 1, close, line);
+    } else {
+      after_key = 1;
+    }
+    p = eol ? eol + 1 : end;
+  }
+}
+
+static gm_table *parse_into(const gm_table *base, const char *text, const char *origin, char *err,
+                            size_t errlen, char **enable, char **disable) {
+  gm_table *t = gm_xcalloc(1, sizeof *t);
+  t->base = base;
+  struct parse_ctx c = {.table = t, .origin = origin, .err = err, .errlen = errlen};
+  scan_headers(&c, text);
+  int line = c.failed ? 0 : ini_parse_string(text, handler, &c);
+  if (line > 0 && !c.failed) {
+    snprintf(err, errlen, "%s:%d: syntax error (expected [section] or key = value)", origin, line);
+    c.failed = 1;
+  } else if (line > 0 && c.failed) {
+    char msg[600];
+    snprintf(msg, sizeof msg, "%s", err);
+    const char *colon = strchr(msg, ':');
+    snprintf(err, errlen, "%s:%d:%s", origin, line, colon ? colon + 1 : msg);
+  }
+  for (size_t i = 0; i < c.pending.len && !c.failed; i++) {
+    struct pending_family *p = &c.pending.items[i];
+    const gm_family *fam = gm_table_family(t, p->family);
+    if (!fam) {
+      snprintf(err, errlen, "%s: function '%s' names unknown family '%s'", origin, p->fn->name,
+               p->family);
+      c.failed = 1;
+    } else if (!p->is_free) {
+      p->fn->family = fam;
+    } else if (p->fn->nfrees < GM_MAX_FREES) {
+      p->fn->frees[p->fn->nfrees++] = fam;
+    }
+  }
+  for (size_t i = 0; i < c.pending.len; i++)
+    free(c.pending.items[i].family);
+  GM_VEC_FREE(c.pending);
+  for (size_t i = 0; i < c.sinks.len; i++) {
+    int given = 0;
+    for (size_t k = 0; k < c.sinks_with_pointer.len && !given; k++)
+      given = strcmp(c.sinks_with_pointer.items[k], c.sinks.items[i].name) == 0;
+    if (!given)
+      fail_at(&c, c.sinks.items[i].line,
+              "[sink %s] needs pointer = N (the argument it keeps, from 0) or pointer = %s",
+              c.sinks.items[i].name, "all");
+    free(c.sinks.items[i].name);
+  }
+  GM_VEC_FREE(c.sinks);
+  for (size_t i = 0; i < c.sinks_with_pointer.len; i++)
+    free(c.sinks_with_pointer.items[i]);
+  GM_VEC_FREE(c.sinks_with_pointer);
+  for (unsigned b = 0; b < TABLE_BUCKETS && !c.failed; b++)
+    for (struct entry *e = t->buckets[b]; e; e = e->next)
+      if ((e->fn.kind == GM_FN_ALLOC || e->fn.kind == GM_FN_REALLOC) && !e->fn.family) {
+        snprintf(err, errlen, "%s: [alloc %s] has no family", origin, e->fn.name);
+        c.failed = 1;
+        break;
+      }
+  if (enable)
+    *enable = gm_sb_take(&c.enable);
+  else
+    free(c.enable.data);
+  if (disable)
+    *disable = gm_sb_take(&c.disable);
+  else
+    free(c.disable.data);
+  if (c.failed) {
+    gm_table_free(t);
+    return NULL;
+  }
+  return t;
+}
+
+const gm_table *gm_table_builtin(void) {
+  static gm_table *builtin;
+  if (!builtin) {
+    char err[1024];
+    builtin = parse_into(NULL, gm_families_ini, "rules/families.ini", err, sizeof err, NULL, NULL);
+    if (!builtin) {
+      fprintf(stderr, GM_PROGRAM ": internal error: %s\n", err);
+      abort();
+    }
+  }
+  return builtin;
+}
+
+gm_table *gm_table_extend(const gm_table *base, const char *text, const char *origin, char *err,
+                          size_t errlen, char **enable, char **disable) {
+  return parse_into(base, text, origin, err, errlen, enable, disable);
+}
+
+void gm_table_free(gm_table *t) {
+  if (!t)
+    return;
+  for (unsigned b = 0; b < TABLE_BUCKETS; b++)
+    for (struct entry *e = t->buckets[b], *n; e; e = n) {
+      n = e->next;
+      free(e);
+    }
+  for (struct fam_entry *f = t->families, *n; f; f = n) {
+    n = f->next;
+    free(f);
+  }
+  GM_VEC_FREE(t->prefixes);
+  for (size_t i = 0; i < t->strings.len; i++)
+    free(t->strings.items[i]);
+  GM_VEC_FREE(t->strings);
+  free(t);
+}

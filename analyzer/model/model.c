@@ -1,0 +1,305 @@
+#include "model/model.h"
+
+static const char *const kind_names[] = {
+    [GM_N_SEQ] = "seq",
+    [GM_N_IF] = "if",
+    [GM_N_LOOP] = "loop",
+    [GM_N_SWITCH] = "switch",
+    [GM_N_CASE] = "case",
+    [GM_N_RETURN] = "return",
+    [GM_N_BREAK] = "break",
+    [GM_N_CONTINUE] = "continue",
+    [GM_N_GOTO] = "goto",
+    [GM_N_LABEL] = "label",
+    [GM_N_THROW] = "throw",
+    [GM_N_DECL] = "decl",
+    [GM_N_TRY] = "try",
+    [GM_N_NOP] = "nop",
+    [GM_N_CALL] = "call",
+    [GM_N_ASSIGN] = "assign",
+    [GM_N_VAR] = "var",
+    [GM_N_FIELD] = "field",
+    [GM_N_DEREF] = "deref",
+    [GM_N_INDEX] = "index",
+    [GM_N_ADDR] = "addr",
+    [GM_N_NULL] = "null",
+    [GM_N_CONST] = "const",
+    [GM_N_ARITH] = "arith",
+    [GM_N_INCDEC] = "incdec",
+    [GM_N_LAND] = "and",
+    [GM_N_LOR] = "or",
+    [GM_N_NOT] = "not",
+    [GM_N_CMP] = "cmp",
+    [GM_N_COND] = "cond",
+    [GM_N_COMMA] = "comma",
+    [GM_N_LAMBDA] = "lambda",
+    [GM_N_AGGREGATE] = "aggregate",
+    [GM_N_OTHER] = "other",
+};
+
+const char *gm_node_kind_name(enum gm_node_kind k) {
+  return kind_names[k];
+}
+
+static void dump(const gm_func *fn, const gm_node *n, int depth, FILE *out) {
+  if (!n) {
+    fprintf(out, "%*s-\n", depth * 2, "");
+    return;
+  }
+  fprintf(out, "%*s%s", depth * 2, "", kind_names[n->kind]);
+  if (n->name)
+    fprintf(out, " '%s'", n->name);
+  if (n->var >= 0 && n->var < fn->nvars)
+    fprintf(out, " var=%s", fn->vars[n->var].name);
+  if (n->op)
+    fprintf(out, " op=%d", n->op);
+  if (n->fn)
+    fprintf(out, " [%s]", n->fn->family ? n->fn->family->name : "table");
+  if (n->has_value)
+    fprintf(out, " =%lld", n->value);
+  if (n->is_launch)
+    fprintf(out, " launch");
+  if (n->noreturn)
+    fprintf(out, " noreturn");
+  if (n->kind == GM_N_CALL && n->in_system)
+    fprintf(out, " system");
+  if (n->kind == GM_N_CALL && n->is_method)
+    fprintf(out, " method");
+  fprintf(out, " @%u:%u\n", n->loc.line, n->loc.col);
+  for (int i = 0; i < n->nkids; i++)
+    dump(fn, n->kids[i], depth + 1, out);
+}
+
+void gm_model_dump(const gm_func *fn, FILE *out) {
+  fprintf(out, "function %s%s @%s:%u\n", fn->name, fn->is_kernel ? " (kernel)" : "",
+          fn->loc.file ? fn->loc.file : "?", fn->loc.line);
+  static const char *const var_kinds[] = {"local", "param", "global", "ref"};
+  for (int i = 0; i < fn->nvars; i++)
+    fprintf(out, "  var %s: %s%s\n", fn->vars[i].name, var_kinds[fn->vars[i].kind],
+            fn->vars[i].is_pointer ? " pointer" : "");
+  dump(fn, fn->body, 1, out);
+}
+
+/* ---- derived facts ---- */
+
+static void set_parents(gm_node *n) {
+  for (int i = 0; i < n->nkids; i++)
+    if (n->kids[i]) {
+      n->kids[i]->parent = n;
+      set_parents(n->kids[i]);
+    }
+}
+
+static void mark_modified(const gm_node *n, unsigned char *mod, int nvars) {
+  if (!n)
+    return;
+  const gm_node *target = NULL;
+  if (n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC)
+    target = n->kids[0];
+  else if (n->kind == GM_N_ADDR)
+    target = n->kids[0]; /* its address may be written through */
+  if (n->kind == GM_N_DECL && n->var >= 0 && n->var < nvars)
+    mod[n->var] = 1;
+  if (target) {
+    int v = gm_root_var(target);
+    /* p[i] = x changes p's pointee, not p; only plain variables and member paths count */
+    if (v >= 0 && v < nvars &&
+        (target->kind == GM_N_VAR || target->kind == GM_N_FIELD || n->kind == GM_N_ADDR))
+      mod[v] = 1;
+  }
+  for (int i = 0; i < n->nkids; i++)
+    mark_modified(n->kids[i], mod, nvars);
+}
+
+/* Whether every path through n ends in break, return, goto or a noreturn call. */
+static int always_leaves(const gm_node *n) {
+  if (!n)
+    return 0;
+  switch (n->kind) {
+  case GM_N_BREAK:
+  case GM_N_RETURN:
+  case GM_N_GOTO:
+  case GM_N_THROW:
+    return 1;
+  case GM_N_CALL:
+    return n->noreturn;
+  case GM_N_SEQ:
+    for (int i = 0; i < n->nkids; i++) {
+      if (n->kids[i] && n->kids[i]->kind == GM_N_CONTINUE)
+        return 0;
+      if (always_leaves(n->kids[i]))
+        return 1;
+    }
+    return 0;
+  case GM_N_IF:
+    return always_leaves(n->kids[1]) && always_leaves(n->kids[2]);
+  default:
+    return 0;
+  }
+}
+
+static int loop_runs_once(const gm_node *loop) {
+  const gm_node *cond = loop->kids[1];
+  if (loop->op == GM_LOOP_DO && cond && (cond->kind == GM_N_NULL))
+    return 1; /* do { ... } while (0) */
+  if (always_leaves(loop->kids[3]))
+    return 1;
+  /* for (int i = A; i < B; ...) with B - A <= 1 */
+  const gm_node *init = loop->kids[0];
+  if (loop->op == GM_LOOP_FOR && init && cond && cond->kind == GM_N_CMP && cond->op == '<') {
+    const gm_node *start = NULL;
+    int var = -1;
+    if (init->kind == GM_N_SEQ && init->nkids == 1 && init->kids[0]->kind == GM_N_DECL) {
+      var = init->kids[0]->var;
+      start = gm_kid(init->kids[0], 0);
+    } else if (init->kind == GM_N_DECL) {
+      var = init->var;
+      start = gm_kid(init, 0);
+    } else if (init->kind == GM_N_ASSIGN && init->kids[0]->kind == GM_N_VAR) {
+      var = init->kids[0]->var;
+      start = init->kids[1];
+    }
+    const gm_node *lhs = cond->kids[0], *rhs = cond->kids[1];
+    long long a = start && start->has_value ? start->value : 0;
+    int have_a = start && (start->has_value || start->kind == GM_N_NULL);
+    if (have_a && lhs->kind == GM_N_VAR && lhs->var == var && rhs->has_value && rhs->value - a <= 1)
+      return 1;
+  }
+  return 0;
+}
+
+static void finish_loops(gm_node *n, const gm_func *fn, gm_arena *arena) {
+  if (!n)
+    return;
+  if (n->kind == GM_N_LOOP) {
+    n->modified = gm_arena_alloc(arena, (size_t)(fn->nvars ? fn->nvars : 1));
+    mark_modified(n, n->modified, fn->nvars);
+    n->runs_once = loop_runs_once(n);
+  }
+  for (int i = 0; i < n->nkids; i++)
+    finish_loops(n->kids[i], fn, arena);
+}
+
+void gm_model_finish(gm_func *fn, gm_arena *arena) {
+  if (!fn->body)
+    return;
+  fn->body->parent = NULL;
+  set_parents(fn->body);
+  finish_loops(fn->body, fn, arena);
+}
+
+gm_node *gm_enclosing_loop(const gm_node *n) {
+  for (gm_node *p = n ? n->parent : NULL; p; p = p->parent) {
+    if (p->kind != GM_N_LOOP || p->runs_once)
+      continue;
+    /* a loop's init runs once: only its condition, increment and body repeat */
+    const gm_node *child = n;
+    while (child->parent != p)
+      child = child->parent;
+    if (child == p->kids[0])
+      continue;
+    return p;
+  }
+  return NULL;
+}
+
+int gm_root_var(const gm_node *e) {
+  while (e) {
+    switch (e->kind) {
+    case GM_N_VAR:
+      return e->var;
+    case GM_N_FIELD:
+    case GM_N_DEREF:
+    case GM_N_INDEX:
+    case GM_N_ADDR:
+    case GM_N_INCDEC:
+      e = gm_kid(e, 0);
+      break;
+    case GM_N_ARITH:
+      e = gm_kid(e, 0);
+      break;
+    default:
+      return -1;
+    }
+  }
+  return -1;
+}
+
+struct local_defs {
+  int var;
+  const gm_node *decl; /* its one declaration in the loop */
+  int decls, others;   /* declarations; assignments, increments, address taken */
+};
+
+static void count_defs(const gm_node *n, struct local_defs *d) {
+  if (!n)
+    return;
+  if (n->kind == GM_N_DECL && n->var == d->var) {
+    d->decls++;
+    d->decl = n;
+  } else if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC || n->kind == GM_N_ADDR) &&
+             gm_root_var(n->kids[0]) == d->var) {
+    const gm_node *t = n->kids[0];
+    if (t->kind == GM_N_VAR || t->kind == GM_N_FIELD || n->kind == GM_N_ADDR)
+      d->others++; /* the same test as mark_modified's */
+  } else if (n->kind == GM_N_LAMBDA) {
+    d->others++; /* a capture by reference may write it */
+  }
+  for (int i = 0; i < n->nkids; i++)
+    count_defs(n->kids[i], d);
+}
+
+static int invariant_at(const gm_func *fn, const gm_node *loop, const gm_node *e, int depth);
+
+/* A local the loop modifies only by declaring it once, `size_t bytes = n * sizeof(float);` in
+ * its body: it holds the same value on every iteration when its initialiser does. */
+static int invariant_local(const gm_func *fn, const gm_node *loop, int var, int depth) {
+  if (fn->vars[var].kind != GM_VAR_LOCAL || depth > 8)
+    return 0;
+  struct local_defs d = {var, NULL, 0, 0};
+  count_defs(loop, &d);
+  if (d.decls != 1 || d.others || !d.decl->nkids)
+    return 0;
+  const gm_node *body = loop->kids[3];
+  if (loop->op == GM_LOOP_RANGE && body && body->kind == GM_N_SEQ && gm_kid(body, 0) == d.decl)
+    return 0; /* `for (int n : sizes)`: the element, read through an iterator the model omits */
+  return invariant_at(fn, loop, d.decl->kids[0], depth + 1);
+}
+
+static int invariant_at(const gm_func *fn, const gm_node *loop, const gm_node *e, int depth) {
+  if (!e)
+    return 1;
+  switch (e->kind) {
+  case GM_N_CALL:
+  case GM_N_ASSIGN:
+  case GM_N_INCDEC:
+  case GM_N_LAMBDA:
+    return 0;
+  case GM_N_VAR:
+    if (e->var < 0 || e->var >= fn->nvars)
+      return 0;
+    return !loop->modified[e->var] || invariant_local(fn, loop, e->var, depth);
+  default:
+    break;
+  }
+  for (int i = 0; i < e->nkids; i++)
+    if (!invariant_at(fn, loop, e->kids[i], depth))
+      return 0;
+  return 1;
+}
+
+int gm_loop_invariant(const gm_func *fn, const gm_node *loop, const gm_node *e) {
+  return invariant_at(fn, loop, e, 0);
+}
+
+void gm_walk(const gm_node *n, void (*visit)(const gm_node *, void *), void *ctx) {
+  if (!n)
+    return;
+  visit(n, ctx);
+  for (int i = 0; i < n->nkids; i++)
+    gm_walk(n->kids[i], visit, ctx);
+}
+
+const gm_node *gm_arg(const gm_node *call, int i) {
+  return call && i >= 0 && i < call->nkids ? call->kids[i] : NULL;
+}

@@ -1,0 +1,152 @@
+/* The function model: a small tree per function, built once from libclang's AST by the front end
+ * (frontend.c), then read by the flow engine (flow.c) and by the rules. It keeps only what memory
+ * rules need: control structure, calls with their allocator-table row, assignments, variables,
+ * member paths, null constants, launches, and where each thing is in the user's source. */
+#ifndef GM_MODEL_H
+#define GM_MODEL_H
+
+#include "model/families.h"
+#include <stdio.h>
+#include "support/util.h"
+
+typedef struct gm_loc {
+  const char *file; /* as the user named it; NULL when unknown */
+  unsigned line, col;
+} gm_loc;
+
+enum gm_node_kind {
+  /* statements */
+  GM_N_SEQ,    /* kids in order */
+  GM_N_IF,     /* kids: cond, then, else (then/else may be NULL) */
+  GM_N_LOOP,   /* kids: init, cond, inc, body (any may be NULL); op: enum gm_loop_kind */
+  GM_N_SWITCH, /* kids: cond, body */
+  GM_N_CASE,   /* kids: body; op 1 for `default:`; has_value/value: the case's constant */
+  GM_N_RETURN, /* kids: value or NULL */
+  GM_N_BREAK,
+  GM_N_CONTINUE,
+  GM_N_GOTO,  /* name: label */
+  GM_N_LABEL, /* name: label; kids: body */
+  GM_N_THROW, /* kids: value or NULL; ends the path */
+  GM_N_DECL,  /* var; kids: initialiser or NULL */
+  GM_N_TRY,   /* kids: the try block, then each handler's body */
+  GM_N_NOP,
+  /* expressions */
+  GM_N_CALL,      /* name, fn, callee_usr; kids: arguments */
+  GM_N_ASSIGN,    /* kids: lhs, rhs; op: 0 plain, 1 compound (+=, -=, ...) */
+  GM_N_VAR,       /* var */
+  GM_N_FIELD,     /* name: member; kids: base or NULL (implicit this) */
+  GM_N_DEREF,     /* kids: pointer */
+  GM_N_INDEX,     /* kids: base, index */
+  GM_N_ADDR,      /* kids: lvalue */
+  GM_N_NULL,      /* null pointer, 0, false, or an enumerator equal to 0 (cudaSuccess) */
+  GM_N_CONST,     /* any other constant */
+  GM_N_ARITH,     /* kids: lhs, rhs; op: '+', '-', or 0 for any other operator */
+  GM_N_INCDEC,    /* kids: lvalue */
+  GM_N_LAND,      /* kids: lhs, rhs */
+  GM_N_LOR,       /* kids: lhs, rhs */
+  GM_N_NOT,       /* kids: operand */
+  GM_N_CMP,       /* kids: lhs, rhs; op: '=' for ==, '!' for !=, '<' for others; name: "<=" */
+  GM_N_COND,      /* kids: cond, then, else */
+  GM_N_COMMA,     /* kids in order; value of the last */
+  GM_N_LAMBDA,    /* kids: VAR nodes of captured locals */
+  GM_N_AGGREGATE, /* kids: elements of an initialiser list */
+  GM_N_OTHER      /* kids evaluated; value unknown */
+};
+
+enum gm_loop_kind { GM_LOOP_FOR, GM_LOOP_WHILE, GM_LOOP_DO, GM_LOOP_RANGE };
+
+typedef struct gm_node {
+  enum gm_node_kind kind;
+  int op;
+  gm_loc loc;
+  struct gm_node **kids;
+  int nkids;
+  const char *name;
+  int var;                /* GM_N_VAR, GM_N_DECL: index into the function's vars */
+  const gm_fn *fn;        /* GM_N_CALL: allocator-table row, or NULL */
+  const char *callee_usr; /* GM_N_CALL: callee's USR, for same-TU summaries; NULL if unknown */
+  unsigned is_launch : 1; /* GM_N_CALL: a kernel launch k<<<...>>>(args) */
+  unsigned noreturn : 1;  /* GM_N_CALL: the callee is declared noreturn */
+  unsigned in_system : 1; /* GM_N_CALL: the callee is declared in a system header */
+  unsigned is_kernel_callee : 1; /* GM_N_CALL: the callee is a __global__ function */
+  unsigned is_method : 1;        /* GM_N_CALL: a non-static member function or constructor */
+  unsigned returns_bool : 1;     /* GM_N_CALL: the callee returns bool (true is success) */
+  unsigned arg_writes;    /* GM_N_CALL: bit i: the callee may write through argument i (bit 31:
+                             any argument from 31 on); all ones when unknown */
+  unsigned has_value : 1; /* an integer constant expression; its value is `value` */
+  unsigned in_macro : 1;  /* written inside a macro expansion */
+  unsigned invalid : 1;   /* clang could not type it (recovery expression, invalid declaration):
+                             opaque, neither its operands nor an escape of them */
+  long long value;
+  unsigned offset, end_offset; /* byte extent in loc.file (expansion range), for fix-its */
+  int id;                      /* unique within the function, for state keys */
+  struct gm_node *parent;      /* set by gm_model_finish */
+  /* GM_N_LOOP only, set by gm_model_finish: */
+  unsigned char *modified; /* per var: assigned somewhere in the loop (cond, inc, body) */
+  unsigned runs_once : 1;  /* provably runs at most once (do-while(0), i < 1, always exits) */
+} gm_node;
+
+enum gm_var_kind {
+  GM_VAR_LOCAL,  /* automatic local: owns what it points to */
+  GM_VAR_PARAM,  /* by-value parameter */
+  GM_VAR_GLOBAL, /* global, static or extern: storing into it is an escape */
+  GM_VAR_REF     /* reference (local or parameter): storing into it is an escape */
+};
+
+typedef struct gm_var {
+  const char *name;
+  enum gm_var_kind kind;
+  int param_index; /* for parameters, else -1 */
+  unsigned hash;   /* clang_hashCursor of the declaration, for lookup while building */
+  unsigned is_pointer : 1;
+  unsigned is_pointer_to_pointer : 1;
+  unsigned is_handle : 1; /* a pointer, or an integer handle such as CUdeviceptr */
+} gm_var;
+
+typedef struct gm_func {
+  const char *name;
+  const char *usr;
+  gm_loc loc;
+  gm_loc end_loc; /* the closing brace */
+  gm_node *body;
+  gm_var *vars;
+  int nvars;
+  int nparams;
+  int nnodes;
+  unsigned is_kernel : 1;
+  unsigned is_device : 1; /* __device__ only: runs on the GPU, not host code */
+  unsigned in_main_file : 1;
+} gm_func;
+
+typedef struct gm_tu {
+  const char *path;
+  gm_arena *arena;
+  gm_func **funcs;
+  int nfuncs;
+} gm_tu;
+
+/* Kids helpers */
+static inline gm_node *gm_kid(const gm_node *n, int i) {
+  return n && i < n->nkids ? n->kids[i] : NULL;
+}
+
+const char *gm_node_kind_name(enum gm_node_kind k);
+
+/* Derived facts every rule may read, computed once after the front end built a function: parent
+ * links, and for each loop what it modifies and whether it provably runs at most once. */
+void gm_model_finish(gm_func *fn, gm_arena *arena);
+
+/* The innermost loop around n (within its function) that can run more than once, or NULL. */
+gm_node *gm_enclosing_loop(const gm_node *n);
+/* Whether expression e reads only what `loop` leaves unchanged (and calls nothing); a local
+ * declared once in the loop and never written there counts as its initialiser. */
+int gm_loop_invariant(const gm_func *fn, const gm_node *loop, const gm_node *e);
+/* The variable an lvalue-ish expression is rooted at (`p`, `p[i]`, `*p`, `&p`, `s.p`), or -1. */
+int gm_root_var(const gm_node *e);
+/* Calls visit(n, ctx) for every node under n, parents first. */
+void gm_walk(const gm_node *n, void (*visit)(const gm_node *, void *), void *ctx);
+/* A call's argument with conversions seen through, or NULL. */
+const gm_node *gm_arg(const gm_node *call, int i);
+void gm_model_dump(const gm_func *fn, FILE *out);
+
+#endif

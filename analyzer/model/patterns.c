@@ -1,0 +1,840 @@
+#include "model/patterns.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const gm_node *gm_statement_in(const gm_node *n, const gm_node *seq) {
+  for (; n && n->parent; n = n->parent)
+    if (n->parent == seq)
+      return n;
+  return NULL;
+}
+
+int gm_whole_lines(const gm_source *src, const gm_node *s, unsigned *begin, unsigned *end) {
+  if (!src->text || s->end_offset <= s->offset || s->end_offset > src->len)
+    return 0;
+  unsigned b = s->offset;
+  while (b > 0 && src->text[b - 1] != '\n') {
+    if (src->text[b - 1] != ' ' && src->text[b - 1] != '\t')
+      return 0;
+    b--;
+  }
+  unsigned e = s->end_offset;
+  while (e < src->len && src->text[e] != '\n') {
+    char ch = src->text[e];
+    if (ch == '/' && e + 1 < src->len && src->text[e + 1] == '/') {
+      while (e < src->len && src->text[e] != '\n')
+        e++;
+      break;
+    }
+    if (ch != ' ' && ch != '\t' && ch != ';' && ch != '\r')
+      return 0;
+    e++;
+  }
+  if (e < src->len)
+    e++; /* the newline */
+  *begin = b;
+  *end = e;
+  return 1;
+}
+
+char *gm_line_indent(const gm_source *src, unsigned offset) {
+  unsigned b = offset;
+  while (b > 0 && src->text[b - 1] != '\n')
+    b--;
+  unsigned e = b;
+  while (e < src->len && (src->text[e] == ' ' || src->text[e] == '\t'))
+    e++;
+  char *r = gm_xmalloc(e - b + 1);
+  memcpy(r, src->text + b, e - b);
+  r[e - b] = 0;
+  return r;
+}
+
+int gm_alloc_target_var(const gm_node *call) {
+  if (!call || !call->fn)
+    return -1;
+  if (call->fn->ptr_arg >= 0) {
+    const gm_node *arg = gm_arg(call, call->fn->ptr_arg);
+    if (arg && arg->kind == GM_N_ADDR)
+      return gm_root_var(gm_kid(arg, 0));
+    return -1;
+  }
+  /* returned pointer: the enclosing assignment or declaration, through casts */
+  for (const gm_node *p = call->parent; p; p = p->parent) {
+    if (p->kind == GM_N_ASSIGN && p->kids[0]->kind == GM_N_VAR)
+      return p->kids[0]->var;
+    if (p->kind == GM_N_DECL)
+      return p->var;
+    if (p->kind != GM_N_COMMA && p->kind != GM_N_OTHER)
+      return -1;
+  }
+  return -1;
+}
+
+static int mentions_var(const gm_node *e, int var) {
+  if (!e)
+    return 0;
+  if (e->kind == GM_N_VAR && e->var == var)
+    return 1;
+  for (int i = 0; i < e->nkids; i++)
+    if (mentions_var(e->kids[i], var))
+      return 1;
+  return 0;
+}
+
+static int assigns_var(const gm_node *n, int var) {
+  if (!n)
+    return 0;
+  if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC) && n->kids[0]->kind == GM_N_VAR &&
+      n->kids[0]->var == var)
+    return 1;
+  for (int i = 0; i < n->nkids; i++)
+    if (assigns_var(n->kids[i], var))
+      return 1;
+  return 0;
+}
+
+/* Variables a condition compares (both sides of <, >, <=, >=, ==, !=). */
+static void compared_vars(const gm_node *c, int *vars, int *n, int max) {
+  if (!c)
+    return;
+  if (c->kind == GM_N_VAR && *n < max)
+    vars[(*n)++] = c->var;
+  for (int i = 0; i < c->nkids; i++)
+    compared_vars(c->kids[i], vars, n, max);
+}
+
+int gm_alloc_guarded(const gm_node *call, const gm_node *loop) {
+  int target = gm_alloc_target_var(call);
+  const gm_node *child = call;
+  for (const gm_node *p = call->parent; p && p != loop; child = p, p = p->parent) {
+    if (p->kind != GM_N_IF || child != p->kids[1])
+      continue;
+    const gm_node *cond = p->kids[0];
+    if (target >= 0 && mentions_var(cond, target))
+      return 1; /* if (!buf) cudaMalloc(&buf, ...) */
+    int vars[16], n = 0;
+    compared_vars(cond, vars, &n, 16);
+    for (int i = 0; i < n; i++)
+      if (vars[i] != target && assigns_var(p->kids[1], vars[i]))
+        return 1; /* if (need > cap) { ...; cap = need; } */
+  }
+  return 0;
+}
+
+int gm_depends_on_loop(const gm_node *loop, const gm_node *e) {
+  if (!e)
+    return 0;
+  if (e->kind == GM_N_VAR && e->var >= 0 && loop->modified[e->var])
+    return 1;
+  if (e->kind == GM_N_CALL && !e->fn)
+    return 1; /* an unknown call may return something new each time */
+  for (int i = 0; i < e->nkids; i++)
+    if (gm_depends_on_loop(loop, e->kids[i]))
+      return 1;
+  return 0;
+}
+
+/* 1: an integer expression of +, -, *, shifts over variables the loop changes (it steps
+ * regularly); 0: the same every iteration; -1: it reads memory or calls something while
+ * depending on the loop (a table lookup or data-dependent index: not a regular stride). */
+static int stride_kind(const gm_node *loop, const gm_node *e) {
+  if (!e)
+    return 0;
+  switch (e->kind) {
+  case GM_N_CONST:
+  case GM_N_NULL:
+    return 0;
+  case GM_N_VAR:
+    return e->var >= 0 && loop->modified[e->var];
+  case GM_N_ARITH: {
+    if (e->op != '+' && e->op != '-' && e->op != '*' && e->op != 'l')
+      return gm_depends_on_loop(loop, e) ? -1 : 0;
+    int a = stride_kind(loop, gm_kid(e, 0)), b = stride_kind(loop, gm_kid(e, 1));
+    return a < 0 || b < 0 ? -1 : a || b;
+  }
+  case GM_N_OTHER:
+    if (e->nkids == 1)
+      return stride_kind(loop, e->kids[0]);
+    return gm_depends_on_loop(loop, e) ? -1 : 0;
+  default:
+    return gm_depends_on_loop(loop, e) ? -1 : 0;
+  }
+}
+
+struct var_updates {
+  const gm_node *loop;
+  int var;
+  int regular, other;
+};
+
+/* How the loop changes a pointer variable: `p++`, `p += k`, `p = base + i * k` step regularly;
+ * `p = table[i]` does not. */
+static void classify_updates(const gm_node *n, void *arg) {
+  struct var_updates *u = arg;
+  const gm_node *rhs = NULL;
+  if (n->kind == GM_N_INCDEC && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == u->var) {
+    u->regular++;
+    return;
+  }
+  if (n->kind == GM_N_DECL && n->var == u->var)
+    rhs = gm_kid(n, 0);
+  else if (n->kind == GM_N_ASSIGN && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == u->var)
+    rhs = n->kids[1];
+  else
+    return;
+  if (n->kind == GM_N_ASSIGN && n->op) {
+    u->regular++; /* p += k */
+    return;
+  }
+  if (rhs && rhs->kind == GM_N_ARITH && (rhs->op == '+' || rhs->op == '-') &&
+      stride_kind(u->loop, rhs) >= 0)
+    u->regular++; /* p = base + i * k */
+  else
+    u->other++;
+}
+
+int gm_address_stride(const gm_node *loop, const gm_node *e) {
+  if (!e)
+    return 0;
+  switch (e->kind) {
+  case GM_N_ADDR: {
+    const gm_node *lv = gm_kid(e, 0);
+    if (lv && lv->kind == GM_N_INDEX) {
+      int base = gm_address_stride(loop, lv->kids[0]);
+      int index = stride_kind(loop, lv->kids[1]);
+      return base < 0 || index < 0 ? -1 : base || index;
+    }
+    return 0; /* &x: the same address every time */
+  }
+  case GM_N_VAR: {
+    if (e->var < 0 || !loop->modified[e->var])
+      return 0;
+    struct var_updates u = {loop, e->var, 0, 0};
+    for (int i = 1; i < 4; i++) /* the init runs once: it sets where the pointer starts */
+      gm_walk(gm_kid(loop, i), classify_updates, &u);
+    return u.other ? -1 : u.regular ? 1 : 0;
+  }
+  case GM_N_ARITH: {
+    if (e->op != '+' && e->op != '-')
+      return gm_depends_on_loop(loop, e) ? -1 : 0;
+    int base = gm_address_stride(loop, gm_kid(e, 0));
+    int offset = stride_kind(loop, gm_kid(e, 1));
+    return base < 0 || offset < 0 ? -1 : base || offset; /* base + table[i]: a gather */
+  }
+  case GM_N_OTHER:
+    if (e->nkids == 1)
+      return gm_address_stride(loop, e->kids[0]);
+    return gm_depends_on_loop(loop, e) ? -1 : 0;
+  default:
+    /* a pointer loaded from memory: a table of buffers when it depends on the loop */
+    return gm_depends_on_loop(loop, e) ? -1 : 0;
+  }
+}
+
+int gm_retry_loop(const gm_node *loop, const gm_node *call) {
+  const gm_node *cond = loop->kids[1];
+  if (!cond)
+    return 0;
+  if (gm_inside(call, cond))
+    return 1; /* while (cudaMalloc(&p, n) != cudaSuccess) n /= 2; */
+  for (const gm_node *p = call->parent; p && p != loop; p = p->parent) {
+    int var = -1;
+    if (p->kind == GM_N_ASSIGN && p->kids[0]->kind == GM_N_VAR)
+      var = p->kids[0]->var;
+    else if (p->kind == GM_N_DECL)
+      var = p->var;
+    else if (p->kind == GM_N_COMMA || p->kind == GM_N_OTHER)
+      continue;
+    return var >= 0 && mentions_var(cond, var);
+  }
+  return 0;
+}
+
+/* e with single-operand wrappers (casts, parentheses) seen through. */
+static const gm_node *strip(const gm_node *e) {
+  while (e && e->kind == GM_N_OTHER && e->nkids == 1)
+    e = e->kids[0];
+  return e;
+}
+
+/* Whether two expressions name the same place: `p`, `s->buf`, `t[i].p`, `*pp`. */
+static int same_place(const gm_node *a, const gm_node *b) {
+  a = strip(a);
+  b = strip(b);
+  if (!a || !b || a->kind != b->kind || a->nkids != b->nkids)
+    return 0;
+  switch (a->kind) {
+  case GM_N_VAR:
+    return a->var >= 0 && a->var == b->var;
+  case GM_N_FIELD:
+    if (!a->name || !b->name || strcmp(a->name, b->name) != 0)
+      return 0;
+    if (!a->nkids)
+      return 1; /* implicit this */
+    break;
+  case GM_N_CONST:
+  case GM_N_NULL:
+    return a->has_value && b->has_value && a->value == b->value;
+  case GM_N_INDEX:
+  case GM_N_DEREF:
+  case GM_N_ADDR:
+    break;
+  default:
+    return 0;
+  }
+  for (int i = 0; i < a->nkids; i++)
+    if (!same_place(a->kids[i], b->kids[i]))
+      return 0;
+  return 1;
+}
+
+/* Whether e names the place where allocation `call` stores its pointer (`nb` for
+ * cudaMalloc(&nb, ..), `s->buf = malloc(..)`, `T *p = new T[n]`). */
+static int is_alloc_target(const gm_node *call, const gm_node *e) {
+  e = strip(e);
+  if (!e)
+    return 0;
+  if (call->fn->ptr_arg >= 0) {
+    const gm_node *arg = strip(gm_arg(call, call->fn->ptr_arg));
+    return arg && arg->kind == GM_N_ADDR && same_place(gm_kid(arg, 0), e);
+  }
+  for (const gm_node *p = call->parent; p; p = p->parent) {
+    if (p->kind == GM_N_ASSIGN)
+      return same_place(p->kids[0], e);
+    if (p->kind == GM_N_DECL)
+      return e->kind == GM_N_VAR && e->var == p->var;
+    if (p->kind != GM_N_COMMA && p->kind != GM_N_OTHER)
+      return 0;
+  }
+  return 0;
+}
+
+/* The old buffer of a regrowth, found in the loop's body: a copy into the new allocation (at
+ * its start or at an offset) from a buffer that a free in the same body releases, where that
+ * buffer is the one the loop carries from one iteration to the next: it is assigned the new
+ * allocation (`acc = grown`), or it held the allocation's place before the allocation
+ * (`old = buf; cudaMalloc(&buf, ..)`), or the two are swapped. A copy from a buffer made and
+ * freed within the iteration (a host staging buffer uploaded, then freed) is not regrowth. */
+struct regrow_ctx {
+  const gm_node *call, *body;
+  const gm_node *copy, *free_call;
+};
+
+struct carry_ctx {
+  const gm_node *call, *old;
+  int found, swapped;
+};
+
+static void find_carry(const gm_node *n, void *arg) {
+  struct carry_ctx *c = arg;
+  if (n->kind == GM_N_ASSIGN && !n->op && same_place(n->kids[0], c->old) &&
+      is_alloc_target(c->call, n->kids[1]))
+    c->found = 1; /* acc = grown; or old = buf; before cudaMalloc(&buf, ..) */
+  else if (n->kind == GM_N_DECL && n->nkids && strip(c->old)->kind == GM_N_VAR &&
+           strip(c->old)->var == n->var && is_alloc_target(c->call, n->kids[0]))
+    c->found = 1; /* T *old = buf; */
+  else if (n->kind == GM_N_CALL && n->name && n->nkids == 2 &&
+           (strcmp(n->name, "swap") == 0 || strcmp(n->name, "std::swap") == 0)) {
+    const gm_node *a = n->kids[0], *b = n->kids[1];
+    if ((same_place(a, c->old) && is_alloc_target(c->call, b)) ||
+        (same_place(b, c->old) && is_alloc_target(c->call, a)))
+      c->found = c->swapped = 1;
+  }
+}
+
+struct free_of_ctx {
+  const gm_node *call, *old;
+  int swapped;
+  const gm_node *found;
+};
+
+static void find_free_of(const gm_node *n, void *arg) {
+  struct free_of_ctx *f = arg;
+  if (f->found || n->kind != GM_N_CALL || !n->fn || n->fn->kind != GM_FN_FREE)
+    return;
+  const gm_node *freed = gm_arg(n, n->fn->ptr_arg);
+  if (same_place(freed, f->old) || (f->swapped && is_alloc_target(f->call, freed)))
+    f->found = n; /* after swap(acc, grown), freeing grown releases the old buffer */
+}
+
+static void find_regrow_copy(const gm_node *n, void *arg) {
+  struct regrow_ctx *r = arg;
+  if (r->copy || n->kind != GM_N_CALL || !n->fn || n->fn->kind != GM_FN_COPY)
+    return;
+  const gm_node *dst = strip(gm_arg(n, n->fn->dst_arg));
+  if (dst && dst->kind == GM_N_ARITH && dst->op == '+')
+    dst = gm_kid(dst, 0); /* the old contents placed after a prefix */
+  const gm_node *src = strip(gm_arg(n, n->fn->src_arg));
+  if (!dst || !src || !is_alloc_target(r->call, dst) || is_alloc_target(r->call, src))
+    return;
+  struct carry_ctx c = {r->call, src, 0, 0};
+  gm_walk(r->body, find_carry, &c);
+  if (!c.found)
+    return;
+  struct free_of_ctx f = {r->call, src, c.swapped, NULL};
+  gm_walk(r->body, find_free_of, &f);
+  if (!f.found)
+    return;
+  r->copy = n;
+  r->free_call = f.found;
+}
+
+struct growth_ctx {
+  int var;
+  int grows, other;
+};
+
+static void classify_growth(const gm_node *n, void *arg) {
+  struct growth_ctx *g = arg;
+  if (n->kind == GM_N_INCDEC && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == g->var) {
+    g->grows++;
+    return;
+  }
+  if (n->kind != GM_N_ASSIGN || n->kids[0]->kind != GM_N_VAR || n->kids[0]->var != g->var)
+    return;
+  if (n->op && n->name &&
+      (strcmp(n->name, "+=") == 0 || strcmp(n->name, "*=") == 0 || strcmp(n->name, "<<=") == 0))
+    g->grows++;
+  else if (!n->op && n->kids[1]->kind == GM_N_ARITH && n->kids[1]->op == '+' &&
+           mentions_var(n->kids[1], g->var))
+    g->grows++; /* total = total + len */
+  else
+    g->other++;
+}
+
+/* Whether a size expression grows with the loop: it adds something to a variable the loop
+ * changes, or reads a variable the loop only ever increases. */
+static int size_grows(const gm_node *loop, const gm_node *size) {
+  if (!size)
+    return 0;
+  if (size->kind == GM_N_ARITH && size->op == '+' && gm_depends_on_loop(loop, size))
+    return 1;
+  if (size->kind == GM_N_VAR && loop->modified[size->var]) {
+    struct growth_ctx g = {size->var, 0, 0};
+    gm_walk(loop, classify_growth, &g);
+    return g.grows && !g.other;
+  }
+  for (int i = 0; i < size->nkids; i++)
+    if (size_grows(loop, size->kids[i]))
+      return 1;
+  return 0;
+}
+
+struct assign_back {
+  int from, to;
+  int found;
+};
+
+static void find_assign_back(const gm_node *n, void *arg) {
+  struct assign_back *a = arg;
+  if (n->kind == GM_N_ASSIGN && !n->op && n->kids[0]->kind == GM_N_VAR &&
+      n->kids[0]->var == a->to && gm_root_var(n->kids[1]) == a->from)
+    a->found = 1;
+}
+
+int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loop,
+                      const gm_node **copy, const gm_node **free_call) {
+  (void)fn;
+  *copy = *free_call = NULL;
+  if (!call->fn || gm_alloc_guarded(call, loop))
+    return 0;
+  const gm_fn *row = call->fn;
+  const gm_node *size = row->size_arg >= 0 ? gm_arg(call, row->size_arg) : NULL;
+  if (!size || !gm_depends_on_loop(loop, size) || !size_grows(loop, size))
+    return 0; /* the same size every time, or shrinking: not a growing buffer */
+  int target = gm_alloc_target_var(call);
+  if (target < 0)
+    return 0;
+  if (row->kind == GM_FN_REALLOC) {
+    int old = gm_root_var(gm_arg(call, row->old_arg));
+    if (old == target)
+      return 1;                              /* p = realloc(p, bigger) */
+    struct assign_back a = {target, old, 0}; /* t = realloc(p, ..); ...; p = t; */
+    gm_walk(loop->kids[3], find_assign_back, &a);
+    return old >= 0 && a.found;
+  }
+  struct regrow_ctx r = {call, loop->kids[3], NULL, NULL};
+  gm_walk(loop->kids[3], find_regrow_copy, &r);
+  if (!r.copy)
+    return 0;
+  *copy = r.copy;
+  *free_call = r.free_call;
+  return 1;
+}
+
+/* ---- table slots (GM010's setup loops) ---- */
+
+struct one_def {
+  int var;
+  const gm_node *rhs;
+  int defs;
+};
+
+static void find_defs(const gm_node *n, void *arg) {
+  struct one_def *d = arg;
+  if (n->kind == GM_N_DECL && n->var == d->var) {
+    d->defs++;
+    d->rhs = gm_kid(n, 0);
+  } else if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC) && n->kids[0]->kind == GM_N_VAR &&
+             n->kids[0]->var == d->var) {
+    d->defs++;
+    d->rhs = n->kind == GM_N_ASSIGN && !n->op ? n->kids[1] : NULL;
+  }
+}
+
+struct slot_ctx {
+  const gm_func *fn;
+  const gm_node *loop;
+  int *table;
+};
+
+static int slot_moves(const struct slot_ctx *c, const gm_node *lv, int depth);
+
+/* The value a variable the loop sets exactly once per iteration gets (`Plan *p = &plan[i];`),
+ * or NULL. */
+static const gm_node *single_def(const gm_node *loop, int var) {
+  struct one_def d = {var, NULL, 0};
+  gm_walk(loop, find_defs, &d);
+  return d.defs == 1 ? d.rhs : NULL;
+}
+
+/* Whether pointer expression p points at a different element on each iteration: `bufs + i`,
+ * `&plan[i]`, a pointer the loop steps (`++it`), or a local set once per iteration to one of
+ * those (`Plan *p = &plan[i];`). */
+static int pointer_moves(const struct slot_ctx *c, const gm_node *p, int depth) {
+  p = strip(p);
+  if (!p || depth > 8)
+    return 0;
+  switch (p->kind) {
+  case GM_N_ADDR:
+    return slot_moves(c, gm_kid(p, 0), depth + 1);
+  case GM_N_ARITH:
+    if (p->op != '+' && p->op != '-')
+      return 0;
+    if (gm_depends_on_loop(c->loop, gm_kid(p, 1)) && !gm_depends_on_loop(c->loop, gm_kid(p, 0))) {
+      *c->table = gm_root_var(gm_kid(p, 0)); /* bufs + i */
+      return 1;
+    }
+    return pointer_moves(c, gm_kid(p, 0), depth + 1);
+  case GM_N_VAR: {
+    if (p->var < 0 || !c->loop->modified[p->var])
+      return 0;
+    if (c->fn->vars[p->var].kind == GM_VAR_REF)
+      return slot_moves(c, p, depth + 1);
+    const gm_node *def = single_def(c->loop, p->var);
+    if (def && pointer_moves(c, def, depth + 1))
+      return 1; /* Plan *p = &plan[i]; */
+    if (gm_address_stride(c->loop, p) == 1) {
+      *c->table = p->var; /* for (Plan *it = plan; it != end; ++it) */
+      return 1;
+    }
+    return 0;
+  }
+  default:
+    return 0;
+  }
+}
+
+/* Whether lvalue lv is a different element of a table on each iteration: `bufs[i]` (an array or
+ * a container), `plan[i].buf`, `ctx->bufs[i]`, `p->buf` with p moving, `*(bufs + i)`, a reference
+ * bound to an element (`Plan &q = plan[i];`, the variable of `for (auto &q : plans)`). */
+static int slot_moves(const struct slot_ctx *c, const gm_node *lv, int depth) {
+  lv = strip(lv);
+  if (!lv || depth > 8)
+    return 0;
+  switch (lv->kind) {
+  case GM_N_INDEX:
+    if (gm_depends_on_loop(c->loop, gm_kid(lv, 1))) {
+      *c->table = gm_root_var(gm_kid(lv, 0));
+      return 1;
+    }
+    return slot_moves(c, gm_kid(lv, 0), depth + 1);
+  case GM_N_FIELD: {
+    const gm_node *base = strip(gm_kid(lv, 0));
+    if (!base)
+      return 0;
+    if ((base->kind == GM_N_VAR && c->fn->vars[base->var].kind != GM_VAR_REF) ||
+        base->kind == GM_N_ARITH)
+      return pointer_moves(c, base, depth + 1); /* p->buf (s.buf: a local, never moves) */
+    return slot_moves(c, base, depth + 1);
+  }
+  case GM_N_DEREF:
+    return pointer_moves(c, gm_kid(lv, 0), depth + 1);
+  case GM_N_CALL: /* a container's element: plans[i] on a std::vector */
+    if (!lv->name || strcmp(lv->name, "operator[]") != 0 || lv->nkids != 2)
+      return 0;
+    if (gm_depends_on_loop(c->loop, lv->kids[1])) {
+      *c->table = gm_root_var(lv->kids[0]);
+      return 1;
+    }
+    return slot_moves(c, lv->kids[0], depth + 1);
+  case GM_N_VAR: {
+    if (lv->var < 0 || c->fn->vars[lv->var].kind != GM_VAR_REF || !c->loop->modified[lv->var])
+      return 0;
+    const gm_node *body = c->loop->kids[3];
+    const gm_node *first = body && body->kind == GM_N_SEQ ? gm_kid(body, 0) : NULL;
+    if (c->loop->op == GM_LOOP_RANGE && first && first->kind == GM_N_DECL &&
+        first->var == lv->var) {
+      *c->table = gm_root_var(c->loop->kids[0]); /* for (auto &q : plans) */
+      return 1;
+    }
+    const gm_node *def = single_def(c->loop, lv->var);
+    return def && slot_moves(c, def, depth + 1); /* Plan &q = plan[i]; */
+  }
+  default:
+    return 0;
+  }
+}
+
+int gm_table_slot(const gm_func *fn, const gm_node *loop, const gm_node *call, int *table) {
+  *table = -1;
+  if (!call->fn || call->fn->ptr_arg < 0)
+    return 0;
+  struct slot_ctx c = {fn, loop, table};
+  return pointer_moves(&c, gm_arg(call, call->fn->ptr_arg), 0);
+}
+
+static void find_launch(const gm_node *n, void *arg) {
+  int *found = arg;
+  if (n->kind == GM_N_CALL &&
+      (n->is_launch || (n->fn && n->fn->kind == GM_FN_LAUNCH) || (!n->fn && n->callee_usr)))
+    *found = 1;
+}
+
+int gm_loop_launches(const gm_node *loop) {
+  int found = 0;
+  gm_walk(loop, find_launch, &found);
+  return found;
+}
+
+int gm_inside(const gm_node *n, const gm_node *ancestor) {
+  for (; n; n = n->parent)
+    if (n == ancestor)
+      return 1;
+  return 0;
+}
+
+const gm_func *gm_find_kernel(const gm_tu *tu, const char *usr, const char *name) {
+  for (int i = 0; usr && i < tu->nfuncs; i++)
+    if (tu->funcs[i]->is_kernel && strcmp(tu->funcs[i]->usr, usr) == 0)
+      return tu->funcs[i];
+  for (int i = 0; name && i < tu->nfuncs; i++)
+    if (tu->funcs[i]->is_kernel && strcmp(tu->funcs[i]->name, name) == 0)
+      return tu->funcs[i];
+  return NULL;
+}
+
+/* ---- dense access classification ---- */
+
+static int is_thread_builtin(const gm_func *k, const gm_node *e) {
+  if (!e || e->kind != GM_N_FIELD)
+    return 0;
+  const gm_node *base = gm_kid(e, 0);
+  if (!base || base->kind != GM_N_VAR)
+    return 0;
+  const char *v = k->vars[base->var].name;
+  return strcmp(v, "threadIdx") == 0 || strcmp(v, "blockIdx") == 0 || strcmp(v, "blockDim") == 0 ||
+         strcmp(v, "gridDim") == 0;
+}
+
+/* Cooperative groups (<cooperative_groups.h>): a group's member functions give the thread's
+ * position (`grid.thread_rank()`, `block.thread_index().x`) or a size the same for every thread
+ * (`grid.size()`, `block.num_threads()`). The model keeps no object for a member call (and most
+ * of these are static members), so they are known by name, as functions declared in a system
+ * header. Returns 1 for a position, 0 for a size, -1 for anything else. */
+static int cg_call(const gm_node *e) {
+  if (!e || e->kind != GM_N_CALL || !e->name || !e->in_system)
+    return -1;
+  static const char *const position[] = {"thread_rank", "thread_index", "block_rank",
+                                         "block_index", "group_index",  "meta_group_rank",
+                                         "cluster_rank"};
+  static const char *const size[] = {
+      "size",       "num_threads", "num_blocks",      "dim_threads",
+      "dim_blocks", "group_dim",   "meta_group_size", "num_clusters"};
+  for (size_t i = 0; i < sizeof position / sizeof *position; i++)
+    if (strcmp(e->name, position[i]) == 0)
+      return 1;
+  for (size_t i = 0; i < sizeof size / sizeof *size; i++)
+    if (strcmp(e->name, size[i]) == 0)
+      return 0;
+  return -1;
+}
+
+typedef struct affine_ctx {
+  const gm_func *k;
+  unsigned char *bad;    /* per var: assigned something data-dependent */
+  unsigned char *thread; /* per var: derived from the thread's position */
+} affine_ctx;
+
+/* Affine in thread position and plain integers: +, -, *, shifts, constants, variables that are
+ * not data-dependent. Returns -1 if not affine, else whether it depends on the thread. */
+static int affine(const affine_ctx *c, const gm_node *e) {
+  if (!e)
+    return -1;
+  if (is_thread_builtin(c->k, e))
+    return 1;
+  switch (e->kind) {
+  case GM_N_CONST:
+  case GM_N_NULL:
+    return 0;
+  case GM_N_VAR:
+    if (c->k->vars[e->var].is_pointer || c->bad[e->var])
+      return -1;
+    return c->thread[e->var];
+  case GM_N_ARITH: {
+    if (e->op != '+' && e->op != '-' && e->op != '*' && e->op != 'l')
+      return -1;
+    int a = affine(c, gm_kid(e, 0)), b = affine(c, gm_kid(e, 1));
+    if (a < 0 || b < 0)
+      return -1;
+    return a || b;
+  }
+  case GM_N_CALL:
+    return cg_call(e);
+  case GM_N_FIELD: /* block.thread_index().x */
+    return cg_call(strip(gm_kid(e, 0)));
+  case GM_N_OTHER:
+    if (e->nkids == 1)
+      return affine(c, e->kids[0]);
+    return -1;
+  default:
+    return -1;
+  }
+}
+
+static void classify_assignments(const gm_node *n, void *arg) {
+  affine_ctx *c = arg;
+  int var = -1;
+  const gm_node *rhs = NULL;
+  int compound = 0;
+  if (n->kind == GM_N_DECL && n->nkids) {
+    var = n->var;
+    rhs = n->kids[0];
+  } else if (n->kind == GM_N_ASSIGN && n->kids[0]->kind == GM_N_VAR) {
+    var = n->kids[0]->var;
+    rhs = n->kids[1];
+    compound = n->op;
+  }
+  if (var < 0)
+    return;
+  int a = affine(c, rhs);
+  if (a < 0)
+    c->bad[var] = 1;
+  else if (a > 0 && !compound)
+    c->thread[var] = 1;
+}
+
+struct dense_ctx {
+  const gm_tu *tu;
+  const affine_ctx *a;
+  int param_var;
+  int base_moves; /* the pointer is already offset by the thread's position */
+  int depth;
+  const gm_node *found;
+  const gm_func *where;
+};
+
+static int is_param_base(const struct dense_ctx *d, const gm_node *b) {
+  b = strip(b);
+  return b && b->kind == GM_N_VAR && b->var == d->param_var;
+}
+
+static void find_dense(const gm_node *n, void *arg) {
+  struct dense_ctx *d = arg;
+  if (d->found)
+    return;
+  const gm_node *index = NULL;
+  if (n->kind == GM_N_INDEX && is_param_base(d, n->kids[0]))
+    index = n->kids[1];
+  else if (n->kind == GM_N_DEREF && gm_kid(n, 0) && strip(n->kids[0])->kind == GM_N_ARITH &&
+           strip(n->kids[0])->op == '+' && is_param_base(d, gm_kid(strip(n->kids[0]), 0)))
+    index = gm_kid(strip(n->kids[0]), 1);
+  else if (n->kind == GM_N_DEREF && d->base_moves && is_param_base(d, gm_kid(n, 0)))
+    index = n; /* *p, with p = base + thread position */
+  if (!index)
+    return;
+  int a = index == n ? 0 : affine(d->a, index);
+  if (a == 1 || (a == 0 && d->base_moves))
+    d->found = n;
+}
+
+static const gm_func *find_function(const gm_tu *tu, const char *usr) {
+  for (int i = 0; usr && i < tu->nfuncs; i++)
+    if (tu->funcs[i]->body && tu->funcs[i]->usr && strcmp(tu->funcs[i]->usr, usr) == 0)
+      return tu->funcs[i];
+  return NULL;
+}
+
+static const gm_node *dense_in(const gm_tu *tu, const gm_func *fn, int param,
+                               const unsigned char *thread_params, int base_moves, int depth,
+                               const gm_func **where);
+
+/* A call in the function under study that hands its pointer (or the pointer plus an affine
+ * offset) to a same-file __device__ helper: the helper's accesses count, with the thread
+ * positions the call passes in as its thread-derived parameters. */
+static void find_dense_in_callee(const gm_node *n, void *arg) {
+  struct dense_ctx *d = arg;
+  if (d->found || n->kind != GM_N_CALL || n->is_launch || n->is_kernel_callee || !n->callee_usr)
+    return;
+  const gm_func *callee = find_function(d->tu, n->callee_usr);
+  if (!callee || callee == d->a->k || !callee->is_device)
+    return;
+  unsigned char thread_params[32] = {0};
+  for (int i = 0; i < n->nkids && i < 32; i++)
+    thread_params[i] = affine(d->a, n->kids[i]) == 1;
+  for (int i = 0; i < n->nkids && !d->found; i++) {
+    const gm_node *arg_i = strip(n->kids[i]);
+    int moves = d->base_moves;
+    if (arg_i && arg_i->kind == GM_N_ARITH && arg_i->op == '+' &&
+        is_param_base(d, gm_kid(arg_i, 0))) {
+      int off = affine(d->a, gm_kid(arg_i, 1));
+      if (off < 0)
+        continue; /* p + idx[i]: a gather */
+      moves = moves || off == 1;
+    } else if (!is_param_base(d, arg_i)) {
+      continue;
+    }
+    d->found = dense_in(d->tu, callee, i, thread_params, moves, d->depth + 1, &d->where);
+  }
+}
+
+/* A dense access through parameter `param` of fn, or of a __device__ helper fn calls with it. */
+static const gm_node *dense_in(const gm_tu *tu, const gm_func *fn, int param,
+                               const unsigned char *thread_params, int base_moves, int depth,
+                               const gm_func **where) {
+  int param_var = -1;
+  for (int i = 0; i < fn->nvars; i++)
+    if (fn->vars[i].param_index == param)
+      param_var = i;
+  if (param_var < 0 || !fn->body || depth > 4)
+    return NULL;
+  size_t n = (size_t)(fn->nvars ? fn->nvars : 1);
+  affine_ctx c = {fn, calloc(n, 1), calloc(n, 1)};
+  for (int i = 0; thread_params && i < fn->nvars; i++)
+    if (fn->vars[i].param_index >= 0 && fn->vars[i].param_index < 32)
+      c.thread[i] = thread_params[fn->vars[i].param_index];
+  /* a variable is thread-derived once everything assigned to it is; two passes settle chains
+   * such as `int tid = ...; int i = tid * 4;` */
+  for (int pass = 0; pass < 3; pass++)
+    gm_walk(fn->body, classify_assignments, &c);
+  for (size_t i = 0; i < n; i++)
+    if (c.bad[i])
+      c.thread[i] = 0;
+  struct dense_ctx d = {tu, &c, param_var, base_moves, depth, NULL, fn};
+  gm_walk(fn->body, find_dense, &d);
+  if (!d.found)
+    gm_walk(fn->body, find_dense_in_callee, &d);
+  free(c.bad);
+  free(c.thread);
+  if (d.found)
+    *where = d.where;
+  return d.found;
+}
+
+const gm_node *gm_kernel_dense_access(const gm_tu *tu, const gm_func *kernel, int param,
+                                      const gm_func **where) {
+  const gm_func *unused;
+  return dense_in(tu, kernel, param, NULL, 0, 0, where ? where : &unused);
+}

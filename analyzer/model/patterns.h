@@ -1,0 +1,69 @@
+/* Model queries shared by the loop and managed-memory rules (GM010, GM020, GM021, GM030,
+ * GM031): read-only questions about one function's model, so each rule file stays short. */
+#ifndef GM_PATTERNS_H
+#define GM_PATTERNS_H
+
+#include "model/model.h"
+#include "support/source.h"
+
+/* The variable an allocation call stores its pointer in (`cudaMalloc(&p, ..)`, `p = malloc(..)`,
+ * `T *p = new T[n]`), or -1. */
+int gm_alloc_target_var(const gm_node *call);
+
+/* Whether an allocation inside `loop` runs only now and then: under a null test of its own
+ * pointer (lazy initialisation), or under a size test whose branch also updates the variable it
+ * compares against (capacity-guarded regrowth). */
+int gm_alloc_guarded(const gm_node *call, const gm_node *loop);
+
+/* The regrow-and-copy pattern (GM020): in `loop`, `call` allocates a buffer whose size the loop
+ * changes, a copy moves the old buffer into it, and the old buffer is freed (or `call` is a
+ * realloc of its own pointer). The old buffer is the one the loop carries over (assigned the new
+ * one, saved before the allocation reuses its place, or swapped with it), not a staging buffer
+ * made and freed within the iteration. Fills the copy and free nodes (both NULL for realloc). */
+int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loop,
+                      const gm_node **copy, const gm_node **free_call);
+
+/* Whether allocation `call` stores into a different element of a table on each iteration of
+ * `loop` (`&bufs[i]`, `&plan[i].buf`, `&ctx->bufs[i]`, `bufs + i`, `&p->buf` with `p = &plan[i]`
+ * or `++p` in the loop, `&q.buf` with `for (auto &q : plans)`); *table is the variable the
+ * elements are reached through, or -1. */
+int gm_table_slot(const gm_func *fn, const gm_node *loop, const gm_node *call, int *table);
+
+/* Whether expression e reads a variable that `loop` modifies. */
+int gm_depends_on_loop(const gm_node *loop, const gm_node *e);
+
+/* How a pointer expression moves across iterations of `loop`: 1 it steps regularly (`d + i`,
+ * `&h[i]`, a pointer the loop increments or sets to `base + i * k`), 0 it stays put (`&x`, an
+ * unchanged pointer), -1 it jumps irregularly (loaded from a table, a data-dependent index). */
+int gm_address_stride(const gm_node *loop, const gm_node *e);
+
+/* A retry loop for this call: the loop's condition tests the call's result (or is the call). */
+int gm_retry_loop(const gm_node *loop, const gm_node *call);
+
+/* Whether `loop` launches a kernel (directly, through cudaLaunchKernel, or a same-file call). */
+int gm_loop_launches(const gm_node *loop);
+
+/* Whether n lies inside `ancestor`. */
+int gm_inside(const gm_node *n, const gm_node *ancestor);
+
+/* The kernel of `tu` with this USR (or, failing that, this name), or NULL. */
+const gm_func *gm_find_kernel(const gm_tu *tu, const char *usr, const char *name);
+
+/* A dense access of the kernel's parameter `param` (`p[i]` with i affine in threadIdx, blockIdx,
+ * blockDim, gridDim or a cooperative group's thread_rank(), including grid-stride loops), in the
+ * kernel or in a same-file __device__ helper it passes the pointer to; NULL when every access is
+ * data-dependent or the parameter is not indexed by thread. *where: the function holding it. */
+const gm_node *gm_kernel_dense_access(const gm_tu *tu, const gm_func *kernel, int param,
+                                      const gm_func **where);
+
+/* The statement holding n that is a direct child of `seq` (a block), or NULL. */
+const gm_node *gm_statement_in(const gm_node *n, const gm_node *seq);
+
+/* The whole lines [*begin, *end) that statement s occupies, if nothing else shares them (only
+ * blanks before it; only blanks, `;` and a // comment after it). */
+int gm_whole_lines(const gm_source *src, const gm_node *s, unsigned *begin, unsigned *end);
+
+/* The leading blanks of the line holding byte `offset`, malloc'd. */
+char *gm_line_indent(const gm_source *src, unsigned offset);
+
+#endif

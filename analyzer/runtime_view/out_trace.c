@@ -1,0 +1,222 @@
+/* gmemlint report --trace: the telemetry's timeline in the Trace Event Format (a traceEvents
+ * array), which ui.perfetto.dev and chrome://tracing open. Timestamps are microseconds since the
+ * process started, as the runtime's milliseconds are. What each track is: docs/report.md. */
+#include "runtime_view/out_report.h"
+#include "support/version.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Linux pids are below 2^22, so this one names no process: it carries the per-site series by
+ * gmem_step(), whose clock is the step number (the runtime records no time for a step). */
+enum { STEP_PID = 4194304 };
+
+typedef struct event {
+  double ts;  /* microseconds */
+  size_t seq; /* ties keep the order they were made in */
+  json_t *o;
+} event;
+
+typedef GM_VEC(event) event_vec;
+
+static double us(double ms) {
+  double v = ms * 1000.0;
+  return (double)(long long)(v * 1000.0 + (v >= 0 ? 0.5 : -0.5)) / 1000.0; /* to the ns */
+}
+
+static void add(event_vec *v, double ts, json_t *o) {
+  json_object_set_new(o, "ts", json_real(ts));
+  event e = {ts, v->len, o};
+  GM_PUSH(*v, e);
+}
+
+static json_t *counter(const char *name, long pid, const char *key, uint64_t value) {
+  return json_pack("{s:s, s:s, s:I, s:i, s:{s:I}}", "name", name, "ph", "C", "pid", (json_int_t)pid,
+                   "tid", 0, "args", key, (json_int_t)value);
+}
+
+static json_t *meta(const char *what, long pid, const char *name) {
+  return json_pack("{s:s, s:s, s:I, s:i, s:{s:s}}", "name", what, "ph", "M", "pid", (json_int_t)pid,
+                   "tid", 0, "args", "name", name);
+}
+
+static json_t *instant(const char *name, long pid) {
+  return json_pack("{s:s, s:s, s:s, s:I, s:i}", "name", name, "ph", "i", "s", "p", "pid",
+                   (json_int_t)pid, "tid", 0);
+}
+
+static int by_time(const void *a, const void *b) {
+  const event *x = a, *y = b;
+  if (x->ts != y->ts)
+    return x->ts < y->ts ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq ? 1 : 0;
+}
+
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash && slash[1] ? slash + 1 : path;
+}
+
+/* The process timeline counts device, managed and pinned memory of every device together; it
+ * is named for the device only when that is all it can be. Track names end where the argument's
+ * key ("bytes") continues them: Perfetto shows "<name> <key>". */
+static char *live_track_name(const gm_telemetry *t, const gm_trun *r) {
+  int host_or_managed = 0;
+  for (size_t i = 0; i < t->sites.len && !host_or_managed; i++) {
+    const char *fam = t->sites.items[i].family;
+    host_or_managed = fam && (strstr(fam, "host") || strstr(fam, "managed"));
+  }
+  if (r->devices.len == 1 && !host_or_managed)
+    return gm_xasprintf("device %d live", r->devices.items[0].device);
+  return gm_xstrdup("process live");
+}
+
+static void run_events(const gm_telemetry *t, size_t i, long pid, json_t *metas, event_vec *evs) {
+  const gm_trun *r = &t->runs.items[i];
+  char *pname = gm_xasprintf("%s (pid %ld)", *r->program ? base_name(r->program) : r->path, r->pid);
+  json_array_append_new(metas, meta("process_name", pid, pname));
+  json_array_append_new(metas, meta("thread_name", pid, "gmemrt"));
+  free(pname);
+  char *live = live_track_name(t, r);
+  if (r->timeline.len) {
+    /* nothing is live when the runtime starts; the last value holds to the end of the run */
+    add(evs, 0, counter(live, pid, "bytes", 0));
+    for (size_t k = 0; k < r->timeline.len; k++)
+      add(evs, us(r->timeline.items[k].ms),
+          counter(live, pid, "bytes", r->timeline.items[k].bytes));
+    if (r->duration_ms > r->timeline.items[r->timeline.len - 1].ms)
+      add(evs, us(r->duration_ms), counter(live, pid, "bytes", r->live_bytes));
+  }
+  free(live);
+  for (size_t k = 0; k < t->ooms.len; k++) {
+    const gm_toom *e = &t->ooms.items[k];
+    if (e->run != i)
+      continue;
+    char *name = gm_xasprintf("out of memory (%s)", e->verdict);
+    json_t *o = instant(name, pid);
+    free(name);
+    char *site = e->file ? gm_xasprintf("%s:%u", e->file, e->line) : gm_xstrdup("(no site)");
+    json_t *args =
+        json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:i}", "site", site, "api", e->api,
+                  "verdict", e->verdict, "requested_bytes", (json_int_t)e->requested_bytes,
+                  "free_bytes", (json_int_t)e->free_bytes, "total_bytes",
+                  (json_int_t)e->total_bytes, "live_bytes", (json_int_t)e->live_bytes,
+                  "held_unused_bytes", (json_int_t)e->held_unused_bytes, "device", e->device);
+    free(site);
+    json_object_set_new(args, "largest_block_bytes",
+                        e->has_largest_block ? json_integer((json_int_t)e->largest_block_bytes)
+                                             : json_null());
+    json_object_set_new(o, "args", args);
+    add(evs, us(e->time_ms), o);
+  }
+  for (size_t k = 0; k < r->nvml.len; k++) {
+    const gm_tnvml *x = &r->nvml.items[k];
+    char *used = gm_xasprintf("device %d NVML used", x->device);
+    char *util = gm_xasprintf("device %d NVML utilization", x->device);
+    add(evs, us(x->ms), counter(used, pid, "bytes", x->used_bytes));
+    add(evs, us(x->ms),
+        json_pack("{s:s, s:s, s:I, s:i, s:{s:i, s:i}}", "name", util, "ph", "C", "pid",
+                  (json_int_t)pid, "tid", 0, "args", "sm_percent", (int)x->sm_percent,
+                  "memory_bandwidth_percent", (int)x->mem_percent));
+    free(used);
+    free(util);
+  }
+}
+
+/* Per-site live bytes at each gmem_step(), summed over files: the top sites and the rest. */
+static void step_events(const gm_telemetry *t, int top, json_t *metas, event_vec *evs) {
+  size_t n = 0;
+  for (size_t i = 0; i < t->sites.len; i++)
+    if (t->sites.items[i].step_live.len > n)
+      n = t->sites.items[i].step_live.len;
+  if (!n)
+    return;
+  json_array_append_new(metas, meta("process_name", STEP_PID,
+                                    "live bytes by site at each gmem_step() (time axis: the step "
+                                    "number, 1 ms a step; not real time)"));
+  json_array_append_new(metas, meta("thread_name", STEP_PID, "steps"));
+  size_t want = top > 0 ? (size_t)top : 10;
+  size_t *ids = gm_xcalloc(want + 1, sizeof *ids);
+  size_t ntop = gm_report_top_sites(t, want, 1, ids);
+  uint64_t *other = gm_xcalloc(n, sizeof *other);
+  int any_other = 0;
+  for (size_t i = 0; i < t->sites.len; i++) {
+    const gm_tsite *s = &t->sites.items[i];
+    int is_top = 0;
+    for (size_t k = 0; k < ntop && !is_top; k++)
+      is_top = ids[k] == i;
+    if (is_top || !s->step_live.len)
+      continue;
+    for (size_t k = 0; k < s->step_live.len; k++)
+      other[k] += s->step_live.items[k];
+    any_other = 1;
+  }
+  for (size_t k = 0; k < ntop; k++) {
+    const gm_tsite *s = &t->sites.items[ids[k]];
+    if (!s->step_live.len)
+      continue;
+    char *name = s->no_source ? gm_xasprintf("%s %s live", s->file, s->api)
+                              : gm_xasprintf("%s:%u %s live", s->file, s->line, s->api);
+    for (size_t j = 0; j < n; j++)
+      add(evs, (double)(j + 1) * 1000,
+          counter(name, STEP_PID, "bytes", j < s->step_live.len ? s->step_live.items[j] : 0));
+    free(name);
+  }
+  if (any_other)
+    for (size_t j = 0; j < n; j++)
+      add(evs, (double)(j + 1) * 1000, counter("other sites live", STEP_PID, "bytes", other[j]));
+  for (size_t j = 0; j < n; j++) {
+    char *name = gm_xasprintf("gmem_step %zu", j + 1);
+    add(evs, (double)(j + 1) * 1000, instant(name, STEP_PID));
+    free(name);
+  }
+  free(ids);
+  free(other);
+}
+
+int gm_write_trace(FILE *out, const gm_telemetry *t, int top) {
+  json_t *metas = json_array();
+  event_vec evs = {0};
+  GM_VEC(long) pids = {0};
+  for (size_t i = 0; i < t->runs.len; i++) {
+    long pid = t->runs.items[i].pid;
+    int taken = pid <= 0;
+    for (size_t k = 0; k < pids.len && !taken; k++)
+      taken = pids.items[k] == pid;
+    if (taken) /* two files of one pid (another host, a container): beyond any real pid */
+      pid = STEP_PID + 1 + (long)i;
+    GM_PUSH(pids, pid);
+    run_events(t, i, pid, metas, &evs);
+  }
+  step_events(t, top, metas, &evs);
+  qsort(evs.items, evs.len, sizeof *evs.items, by_time);
+  int failed = 0;
+  fputs("{\"displayTimeUnit\": \"ms\",\n", out);
+  json_t *other = json_pack("{s:s, s:s}", "tool", "gmemlint", "version", GM_VERSION);
+  char *s = json_dumps(other, JSON_COMPACT);
+  fprintf(out, "\"otherData\": %s,\n\"traceEvents\": [\n", s);
+  free(s);
+  json_decref(other);
+  size_t written = 0;
+  size_t i;
+  json_t *m;
+  json_array_foreach(metas, i, m) {
+    s = json_dumps(m, JSON_COMPACT);
+    fprintf(out, "%s%s", written++ ? ",\n" : "", s ? s : "{}");
+    failed |= !s;
+    free(s);
+  }
+  for (size_t k = 0; k < evs.len; k++) {
+    s = json_dumps(evs.items[k].o, JSON_COMPACT | JSON_REAL_PRECISION(15));
+    fprintf(out, "%s%s", written++ ? ",\n" : "", s ? s : "{}");
+    failed |= !s;
+    free(s);
+    json_decref(evs.items[k].o);
+  }
+  fputs("\n]}\n", out);
+  json_decref(metas);
+  GM_VEC_FREE(evs);
+  GM_VEC_FREE(pids);
+  return failed || ferror(out) ? -1 : 0;
+}
