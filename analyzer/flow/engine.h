@@ -1,0 +1,237 @@
+/* Private to the flow engine (analyzer/flow/): the types its files share (abstract values, path
+ * states, summaries, the engine) and the functions one of its files calls in another. flow.h is
+ * the engine's public interface; nothing outside analyzer/flow/ includes this header. */
+#ifndef GM_FLOW_ENGINE_H
+#define GM_FLOW_ENGINE_H
+
+#include "flow/flow.h"
+
+#include <stdint.h>
+
+/* Caps measured on 339 real .cu files (BENCHMARKS.md "Real CUDA code"): 128 states and a
+ * million steps cut 27 functions short where 48 and 200,000 cut 40; CPU on the 36 files that hit
+ * the old caps rose from 23.9 s to 34.4 s, and the other files never reach them. */
+enum { MAX_STATES = 128, LOOP_ROUNDS = 3, SUMMARY_ROUNDS = 3, STEP_BUDGET = 1000000 };
+
+/* ---- abstract values and states ---- */
+
+/* V_RESULT: the status of the call that allocated object `ref` (nonzero: it failed); V_OK: the
+ * same from a helper returning bool (false: it failed); V_FREED: the status of the call that
+ * freed it (a failed free leaves nothing to judge). */
+enum val_kind { V_UNKNOWN, V_NULL, V_CONST, V_OBJ, V_RESULT, V_ADDR, V_FREED, V_OK };
+
+typedef struct val {
+  unsigned char kind;
+  unsigned char offset; /* V_OBJ: points inside the object, not at its start */
+  int ref;              /* V_OBJ/V_RESULT/V_FREED: object index; V_ADDR: slot */
+} val;
+
+enum obj_state { OBJ_LIVE, OBJ_FREED, OBJ_FAILED };
+
+typedef struct obj {
+  const gm_node *site;     /* allocation call; NULL for a parameter's pointee */
+  const gm_family *family; /* NULL when unknown (parameters) */
+  const char *owner;       /* first variable that held it */
+  const gm_node *freed_at;
+  const gm_fn *freed_by; /* for summaries: the free that released it */
+  const char *freed_via;
+  int param;       /* parameter index for parameter objects, else -1 */
+  int deref_param; /* what parameter `T **pp` points at (*pp), else -1 */
+  unsigned char state;
+  unsigned char escaped;
+  unsigned char from_return; /* allocated as a return value (null on failure) */
+  unsigned char nonnull;     /* a null test on this path found it non-null */
+  unsigned char prefetched;  /* managed memory placed by cudaMemPrefetchAsync/cudaMemAdvise */
+} obj;
+
+/* A branch decision: condition `key` came out `truth`. Equality facts also name the expression
+ * (`base`) and the constant it was compared with, so `x == 1` excludes `x == 2`. */
+typedef struct fact_rec {
+  uint64_t key;
+  uint64_t deps;
+  uint64_t base;
+  long long value;
+  unsigned char truth;
+  unsigned char is_eq;
+} fact_rec;
+
+typedef struct state {
+  obj *objs;
+  int nobjs, capobjs;
+  val *slots;
+  unsigned char *exposed; /* per slot: its address reached code we do not model */
+  int nslots;
+  fact_rec *facts;
+  int nfacts, capfacts;
+  int dead;
+  int error_path;            /* took a branch that a failed call takes (error status, null) */
+  const gm_node *skipped_by; /* the continue that ended this path's last iteration early */
+} state;
+
+typedef GM_VEC(state *) state_list;
+
+typedef struct flow_out {
+  state_list next, brk, cont;
+} flow_out;
+
+/* ---- summaries ---- */
+
+enum param_effect { P_NONE, P_ESCAPES, P_FREES, P_OUT_ALLOC, P_FREES_DEREF };
+
+typedef struct param_summary {
+  enum param_effect effect;
+  int prefetches;            /* prefetches or advises its parameter on every path */
+  const gm_node *launch;     /* launches a kernel with it, unprefetched */
+  const gm_node *host_touch; /* host code reads or writes through it */
+  const char *kernel_usr, *kernel_name;
+  int kernel_param;
+  const gm_family *family; /* P_OUT_ALLOC */
+  gm_fn free_row;          /* P_FREES, P_FREES_DEREF: acts as this free */
+  const char *via;         /* P_FREES, P_FREES_DEREF: the inner free's name */
+  int nulls; /* P_FREES_DEREF, P_FREES of a reference: leaves the pointer null on every path */
+} param_summary;
+
+typedef struct summary {
+  const gm_func *fn;
+  uint64_t usr_hash;
+  int known;
+  int noreturn;
+  const gm_family *returns_fresh;
+  int nparams;
+  param_summary *params;
+} summary;
+
+/* Per-exit observations gathered while summarising a function. */
+typedef struct summary_obs {
+  int exits;
+  int ret_fresh, ret_other;
+  const gm_family *ret_family;
+  int *freed, *escaped, *out_fresh, *out_other;
+  int *deref_freed, *deref_nulled; /* `T **pp` parameters: *pp freed, *pp null at the exit */
+  const gm_fn **free_rows;
+  const char **free_via;
+  const gm_family **out_family;
+  int *prefetched;
+  const gm_node **launch;
+  const gm_node **host_touch;
+  const char **kernel_usr, **kernel_name;
+  int *kernel_param;
+} summary_obs;
+
+typedef GM_VEC(long long) value_vec;
+typedef GM_VEC(uint64_t) key_vec;
+
+/* The switch being followed: its entry states, and what its case labels may assume. */
+struct switch_ctx {
+  state_list *entries;
+  int pure; /* the condition has no side effects: its value can be remembered */
+  uint64_t base, deps;
+  value_vec values; /* its cases' constants */
+};
+
+typedef struct engine {
+  const gm_tu *tu;
+  const gm_func *fn;
+  summary *summaries;
+  int nsummaries;
+  int summary_mode;
+  summary_obs obs;
+  GM_VEC(char *) paths;      /* pseudo-variables: member and dereference paths */
+  unsigned char *addr_taken; /* per var */
+  GM_VEC(struct pending_goto {
+    const char *label;
+    state *st;
+  })
+  gotos;
+  GM_VEC(struct switch_ctx *) switch_entries;
+  GM_VEC(const gm_node *) reported; /* leak sites already reported */
+  const gm_node **array_init;       /* per var: its initialiser list (cudaLaunchKernel args) */
+  GM_VEC(gm_fact) facts;
+  long steps;
+  key_vec retested; /* sorted: conditions tested at two places or more */
+  int truncated;
+} engine;
+
+/* A branch fact's dependencies: one bit per local slot (modulo 62, conservatively), and
+ * MEMORY_DEP for anything read through memory (members, pointees, globals, references), which
+ * any store through a path or any call that may write memory invalidates. */
+#define MEMORY_DEP (1ULL << 62)
+#define GLOBAL_DEP (1ULL << 63) /* globals and locals whose address escaped: any call may write */
+
+/* Called on every step of every path: kept inline across the engine's files. */
+static inline uint64_t slot_bit(int slot) {
+  return 1ULL << (slot % 62);
+}
+
+static inline val mk(int kind, int ref) {
+  return (val){(unsigned char)kind, 0, ref};
+}
+
+static inline val slot_get(const state *s, int slot) {
+  val v = {V_UNKNOWN, 0, 0};
+  if (slot >= 0 && slot < s->nslots)
+    return s->slots[slot];
+  return v;
+}
+
+/* ---- across the engine's files ---- */
+
+/* state.c: path states, their objects, slots and branch facts, and lists of states */
+state *state_new(void);
+state *state_copy(const state *s);
+void state_swap(state *a, state *b);
+void state_free(state *s);
+void list_free(state_list *l);
+void slot_set_raw(state *s, int slot, val v);
+int obj_new(state *s, obj o);
+int obj_referenced(const state *s, int id, int except_slot);
+void drop_memory_facts(state *s, const gm_node *call);
+void facts_invalidate(const engine *e, state *s, int slot);
+void fact_add(state *s, uint64_t key, uint64_t deps, int truth);
+void eq_fact_add(state *s, uint64_t base, uint64_t deps, long long value, int truth);
+int fact_find(const state *s, uint64_t key);
+int eq_find(const state *s, uint64_t base, long long value);
+int state_equal(const state *a, const state *b);
+void list_add(engine *e, state_list *l, state *s);
+void list_move_all(engine *e, state_list *to, state_list *from);
+char *path_text(engine *e, const gm_node *n);
+int path_slot(engine *e, char *text);
+int lvalue_slot(engine *e, const gm_node *n, int *owning);
+const char *slot_name(engine *e, int slot);
+int slot_out_param(engine *e, int slot);
+
+/* facts.c: the memory facts recorded on a path */
+void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how);
+void check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how);
+void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row, const char *via);
+void note_host_touch(engine *e, state *s, val v, const gm_node *at);
+void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const char *usr,
+                     const char *kname, int param, const gm_node *via);
+void note_prefetch(engine *e, state *s, val v, const gm_node *at);
+void launch_through_api(engine *e, state *s, const gm_node *n);
+void note_lambda_launches(engine *e, state *s, const gm_node *lambda_node);
+
+/* eval.c: expressions and calls */
+void escape_val(state *s, val v);
+int borrows(const gm_node *n);
+val flow_eval(engine *e, state *s, const gm_node *n);
+
+/* cond.c: branch conditions and the decisions remembered */
+int is_pure(const gm_node *n, uint64_t *deps, const engine *e);
+uint64_t node_key(const gm_node *n, uint64_t h);
+void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f);
+void find_retested(engine *e, const gm_node *body);
+int retested(const engine *e, uint64_t key);
+
+/* exec.c: statements */
+void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out);
+
+/* summary.c: summaries of same-file functions */
+summary *summary_for(engine *e, const char *usr);
+void observe_exit(engine *e, state *s, val ret);
+int summarise(engine *e, summary *sum);
+
+/* flow.c: one function from its entry state to its exits */
+void flow_run_function(engine *e, const gm_func *fn);
+
+#endif

@@ -1,0 +1,474 @@
+/* Evaluation of expressions on one path state: what calls (allocations, frees, borrows, sinks,
+ * kernel launches, same-file helpers through their summaries), assignments, declarations and
+ * pointer arithmetic do to objects and slots. */
+#include "flow/engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void escape_val(state *s, val v) {
+  if (v.kind == V_OBJ && v.ref < s->nobjs)
+    s->objs[v.ref].escaped = 1;
+  if (v.kind == V_ADDR && v.ref < s->nslots) {
+    /* the variable's address got away: what it holds now, or later, may be freed through it */
+    val held = s->slots[v.ref];
+    if (held.kind == V_OBJ && held.ref < s->nobjs)
+      s->objs[held.ref].escaped = 1;
+    s->exposed[v.ref] = 1;
+  }
+}
+
+/* Stores v into slot, reporting the object the slot held if this loses its last pointer. */
+static void assign_slot(engine *e, state *s, int slot, int owning, val v, const gm_node *at,
+                        enum gm_exit_kind how) {
+  val old = slot_get(s, slot);
+  slot_set_raw(s, slot, v);
+  if (s->exposed[slot])
+    owning = 0;
+  facts_invalidate(e, s, slot);
+  if (v.kind == V_OBJ) {
+    obj *o = &s->objs[v.ref];
+    if (!o->owner)
+      o->owner = slot_name(e, slot);
+    if (!owning)
+      o->escaped = 1;
+  }
+  if (old.kind == V_OBJ && !(v.kind == V_OBJ && v.ref == old.ref)) {
+    obj *o = &s->objs[old.ref];
+    if (o->state == OBJ_LIVE && !o->escaped && owning && !obj_referenced(s, old.ref, -1))
+      report_leak(e, s, old.ref, at, how);
+  }
+}
+
+/* Binds a fresh object to the lvalue an out-parameter argument designates. */
+static void bind_out_arg(engine *e, state *s, const gm_node *arg, const char *field, int id,
+                         const gm_node *call) {
+  const gm_node *lv = NULL;
+  char *text = NULL;
+  int owning = 0, slot = -1;
+  if (arg && arg->kind == GM_N_ADDR) {
+    lv = gm_kid(arg, 0);
+  } else if (arg) {
+    /* `cudaMalloc(out, n)` with `T **out`: the pointee of out receives it */
+    char *base = path_text(e, arg);
+    if (base)
+      text = gm_xasprintf("*%s", base);
+    free(base);
+  }
+  if (lv && !field) {
+    slot = lvalue_slot(e, lv, &owning);
+  } else {
+    if (lv)
+      text = path_text(e, lv);
+    if (text && field) {
+      char *t = gm_xasprintf("%s.%s", text, field);
+      free(text);
+      text = t;
+    }
+    slot = text ? path_slot(e, text) : -1;
+    owning = 0;
+    if (lv && lv->kind == GM_N_VAR && field) {
+      /* cudaMalloc3D(&pitched, ...): the struct is local, so its .ptr is owned here */
+      const gm_var *v = &e->fn->vars[lv->var];
+      owning = v->kind == GM_VAR_LOCAL || v->kind == GM_VAR_PARAM;
+      s->objs[id].owner = v->name;
+    }
+  }
+  if (slot < 0) {
+    s->objs[id].escaped = 1;
+    return;
+  }
+  assign_slot(e, s, slot, owning, mk(V_OBJ, id), call, GM_EXIT_OVERWRITE);
+}
+
+static int new_alloc(state *s, const gm_node *site, const gm_family *fam, int from_return) {
+  obj o = {0};
+  o.site = site;
+  o.family = fam;
+  o.param = -1;
+  o.deref_param = -1;
+  o.state = OBJ_LIVE;
+  o.from_return = (unsigned char)from_return;
+  return obj_new(s, o);
+}
+
+/* Calls that use their pointer arguments and keep none: a borrower in the table, or a free
+ * function declared in a system header (the toolkit, libc, libstdc++) that the table does not
+ * list as anything else. Member functions of system classes (push_back, reset) may keep what
+ * they get, so they stay escapes. */
+int borrows(const gm_node *n) {
+  if (n->fn)
+    return n->fn->kind == GM_FN_BORROW;
+  return n->in_system && !n->is_method;
+}
+
+static int is_identity(const gm_node *n) {
+  return n->nkids == 1 && n->name &&
+         (strcmp(n->name, "move") == 0 || strcmp(n->name, "forward") == 0);
+}
+
+/* `exit(0)` or `exit(EXIT_SUCCESS)` in main: the program ends as a `return 0` ends it. */
+static int success_exit(const engine *e, const gm_node *call) {
+  if (e->summary_mode || !e->fn->name || strcmp(e->fn->name, "main") != 0 || !call->name)
+    return 0;
+  if (strcmp(call->name, "exit") != 0 && strcmp(call->name, "_exit") != 0 &&
+      strcmp(call->name, "_Exit") != 0 && strcmp(call->name, "quick_exit") != 0)
+    return 0;
+  const gm_node *status = gm_arg(call, 0);
+  return status && (status->kind == GM_N_NULL || (status->has_value && status->value == 0));
+}
+
+/* The slot holding what a `T **` argument points at: `&p` names p, a `T **q` names *q. */
+static int pointee_slot(engine *e, const gm_node *arg, val v) {
+  if (v.kind == V_ADDR)
+    return v.ref;
+  char *base = path_text(e, arg);
+  if (!base)
+    return -1;
+  char *t = gm_xasprintf("*%s", base);
+  free(base);
+  return path_slot(e, t);
+}
+
+/* A call got the variable's address and may have written it: what it held is out of our hands,
+ * and branch decisions that read it no longer hold. */
+static void forget_variable(engine *e, state *s, int slot) {
+  escape_val(s, slot_get(s, slot));
+  slot_set_raw(s, slot, mk(V_UNKNOWN, 0));
+  facts_invalidate(e, s, slot);
+}
+
+static val eval_call(engine *e, state *s, const gm_node *n) {
+  const gm_fn *row = n->fn;
+  summary *sum = row ? NULL : summary_for(e, n->callee_usr);
+  int out_arg = -1;
+  if (row && row->kind == GM_FN_ALLOC && row->ptr_arg >= 0)
+    out_arg = row->ptr_arg;
+  val *args = gm_xcalloc((size_t)(n->nkids ? n->nkids : 1), sizeof(val));
+  for (int i = 0; i < n->nkids; i++) {
+    if (i == out_arg)
+      continue;
+    if (sum && i < sum->nparams && sum->params[i].effect == P_OUT_ALLOC)
+      continue;
+    args[i] = flow_eval(e, s, n->kids[i]);
+  }
+  val result = mk(V_UNKNOWN, 0);
+  if (n->noreturn || (sum && sum->noreturn)) {
+    if (success_exit(e, n))
+      check_exit(e, s, n, GM_EXIT_PROCESS); /* `exit(0)` ends main as `return 0` does */
+    s->dead = 1;
+  } else if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC)) {
+    int id = new_alloc(s, n, row->family, row->ptr_arg == GM_ARG_RETURN);
+    if (row->kind == GM_FN_REALLOC && row->old_arg < n->nkids) {
+      /* the old block is released on success and kept on failure: stop judging it */
+      escape_val(s, args[row->old_arg]);
+    }
+    if (row->ptr_arg == GM_ARG_RETURN) {
+      result = mk(V_OBJ, id);
+    } else if (row->ptr_arg < n->nkids) {
+      bind_out_arg(e, s, n->kids[row->ptr_arg], row->ptr_field, id, n);
+      result = mk(V_RESULT, id);
+    } else {
+      s->objs[id].escaped = 1;
+    }
+  } else if (row && row->kind == GM_FN_FREE) {
+    if (row->ptr_arg < n->nkids) {
+      val v = args[row->ptr_arg];
+      do_free(e, s, n, v, row, NULL);
+      if (v.kind == V_OBJ && s->objs[v.ref].freed_at == n)
+        result = mk(V_FREED, v.ref);
+    }
+  } else if (row && (row->kind == GM_FN_USE || row->kind == GM_FN_COPY)) {
+    /* reads or writes through its pointers; ownership stays here */
+    drop_memory_facts(s, n);
+    int host = strncmp(row->name, "cu", 2) != 0; /* memcpy, memset: the host touches it */
+    for (int i = 0; host && i < n->nkids; i++)
+      note_host_touch(e, s, args[i], n);
+  } else if (row && row->kind == GM_FN_PREFETCH) {
+    if (n->nkids)
+      note_prefetch(e, s, args[0], n);
+  } else if (row && row->kind == GM_FN_LAUNCH) {
+    launch_through_api(e, s, n);
+  } else if (n->is_launch) {
+    /* kernel arguments are used on the device, not taken over */
+    for (int i = 0; i < n->nkids; i++)
+      note_launch_arg(e, s, args[i], n, n->callee_usr, n->name, i, NULL);
+  } else if (sum) {
+    for (int i = 0; i < n->nkids; i++) {
+      const param_summary *p = i < sum->nparams ? &sum->params[i] : NULL;
+      if (!p || p->effect == P_ESCAPES) {
+        escape_val(s, args[i]);
+        if (args[i].kind == V_ADDR)
+          forget_variable(e, s, args[i].ref);
+      } else if (p->effect == P_FREES) {
+        do_free(e, s, n, args[i], &p->free_row, p->via);
+        int owning, slot = p->nulls ? lvalue_slot(e, n->kids[i], &owning) : -1;
+        if (slot >= 0) {
+          slot_set_raw(s, slot, mk(V_NULL, 0));
+          facts_invalidate(e, s, slot);
+        }
+      } else if (p->effect == P_FREES_DEREF) {
+        int slot = pointee_slot(e, n->kids[i], args[i]);
+        if (slot >= 0) {
+          do_free(e, s, n, slot_get(s, slot), &p->free_row, p->via);
+          if (p->nulls) {
+            slot_set_raw(s, slot, mk(V_NULL, 0));
+            facts_invalidate(e, s, slot);
+          }
+        }
+      }
+      if (p && p->prefetches)
+        note_prefetch(e, s, args[i], n);
+      if (p && p->host_touch)
+        note_host_touch(e, s, args[i], n); /* the helper reads or writes it on the host */
+      if (p && p->launch && args[i].kind == V_OBJ && !s->objs[args[i].ref].prefetched)
+        note_launch_arg(e, s, args[i], p->launch, p->kernel_usr, p->kernel_name, p->kernel_param,
+                        n);
+      if (p && p->effect == P_OUT_ALLOC) {
+        int id = new_alloc(s, n, p->family, 0);
+        bind_out_arg(e, s, n->kids[i], NULL, id, n);
+        /* a create helper's status, as cudaMalloc's: a failure allocated nothing */
+        if (!sum->returns_fresh && result.kind == V_UNKNOWN)
+          result = mk(n->returns_bool ? V_OK : V_RESULT, id);
+      }
+    }
+    if (sum->returns_fresh)
+      result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh, 1));
+    drop_memory_facts(s, n);
+  } else if (borrows(n)) {
+    /* the toolkit, libc, a declared borrower: uses what it is given and keeps none of it */
+    if (n->in_system && !row && is_identity(n))
+      result = args[0]; /* std::move(p), std::forward<T>(p) */
+    for (int i = 0; i < n->nkids; i++) {
+      if (args[i].kind == V_ADDR)
+        forget_variable(e, s, args[i].ref); /* it may write it: cudaStreamCreate(&s) */
+    }
+    drop_memory_facts(s, n);
+  } else {
+    /* unknown callee, or a sink: it may keep or free what it is given */
+    for (int i = 0; i < n->nkids; i++) {
+      if (row && row->kind == GM_FN_SINK && row->ptr_arg != GM_ARG_NONE && row->ptr_arg != i)
+        continue; /* a sink takes one argument and borrows the rest */
+      escape_val(s, args[i]);
+      if (args[i].kind == V_ADDR)
+        forget_variable(e, s, args[i].ref);
+    }
+    /* globals and members may have changed: forget branch facts that read them */
+    drop_memory_facts(s, n);
+  }
+  free(args);
+  return result;
+}
+
+val flow_eval(engine *e, state *s, const gm_node *n) {
+  val unknown = mk(V_UNKNOWN, 0);
+  if (!n || s->dead)
+    return unknown;
+  e->steps++;
+  switch (n->kind) {
+  case GM_N_NULL:
+    return mk(V_NULL, 0);
+  case GM_N_CONST:
+    return mk(V_CONST, 0);
+  case GM_N_VAR:
+    return slot_get(s, n->var);
+  case GM_N_FIELD:
+  case GM_N_DEREF: {
+    if (n->kind == GM_N_DEREF) {
+      /* *p and *(p + i): a host access to what p points at */
+      const gm_node *ptr = gm_kid(n, 0);
+      val pv = ptr && ptr->kind == GM_N_VAR ? slot_get(s, ptr->var)
+               : ptr && ptr->kind == GM_N_ARITH && gm_kid(ptr, 0) && ptr->kids[0]->kind == GM_N_VAR
+                   ? slot_get(s, ptr->kids[0]->var)
+                   : mk(V_UNKNOWN, 0);
+      note_host_touch(e, s, pv, n);
+    }
+    if (n->kind == GM_N_FIELD && gm_kid(n, 0) && n->kids[0]->kind == GM_N_VAR)
+      note_host_touch(e, s, slot_get(s, n->kids[0]->var), n); /* p->field */
+    int owning;
+    int slot = lvalue_slot(e, n, &owning);
+    if (slot >= 0 && slot < s->nslots)
+      return s->slots[slot];
+    if (n->kind == GM_N_DEREF || gm_kid(n, 0))
+      (void)flow_eval(e, s, gm_kid(n, 0));
+    return unknown;
+  }
+  case GM_N_INDEX: {
+    val base = flow_eval(e, s, gm_kid(n, 0));
+    note_host_touch(e, s, base, n);
+    (void)flow_eval(e, s, gm_kid(n, 1));
+    return unknown;
+  }
+  case GM_N_ADDR: {
+    int owning;
+    const gm_node *lv = gm_kid(n, 0);
+    int slot = lvalue_slot(e, lv, &owning);
+    if (slot >= 0) {
+      slot_set_raw(s, slot, slot_get(s, slot)); /* materialise the slot so it can be exposed */
+      return mk(V_ADDR, slot);
+    }
+    if (lv && lv->kind == GM_N_INDEX) {
+      /* &p[i] points into p, as p + i does */
+      val base = flow_eval(e, s, gm_kid(lv, 0));
+      (void)flow_eval(e, s, gm_kid(lv, 1));
+      const gm_node *index = gm_kid(lv, 1);
+      if (base.kind == V_OBJ && !(index && index->has_value && index->value == 0))
+        base.offset = 1;
+      return base.kind == V_OBJ ? base : unknown;
+    }
+    (void)flow_eval(e, s, gm_kid(n, 0));
+    return unknown;
+  }
+  case GM_N_CALL:
+    return eval_call(e, s, n);
+  case GM_N_ASSIGN: {
+    val v = flow_eval(e, s, gm_kid(n, 1));
+    int owning;
+    const gm_node *lhs = gm_kid(n, 0);
+    int slot = lvalue_slot(e, lhs, &owning);
+    if (slot < 0) {
+      if (lhs && lhs->kind == GM_N_INDEX) {
+        val base = flow_eval(e, s, gm_kid(lhs, 0));
+        note_host_touch(e, s, base, lhs);
+        (void)flow_eval(e, s, gm_kid(lhs, 1));
+      }
+      escape_val(s, v);
+      return v;
+    }
+    if (n->op) { /* p += k: same object, now an interior pointer */
+      val old = slot_get(s, slot);
+      if (old.kind == V_OBJ)
+        old.offset = 1;
+      else
+        old = unknown;
+      slot_set_raw(s, slot, old);
+      facts_invalidate(e, s, slot);
+      return old;
+    }
+    assign_slot(e, s, slot, owning, v, n, GM_EXIT_OVERWRITE);
+    return v;
+  }
+  case GM_N_DECL: {
+    if (n->nkids && n->kids[0]->kind == GM_N_AGGREGATE && e->array_init)
+      e->array_init[n->var] = n->kids[0];
+    val v = n->nkids ? flow_eval(e, s, n->kids[0]) : unknown;
+    const gm_var *var = &e->fn->vars[n->var];
+    int owning = var->kind == GM_VAR_LOCAL || var->kind == GM_VAR_PARAM;
+    if (var->kind == GM_VAR_GLOBAL && !n->nkids)
+      return unknown; /* `static T *p;` keeps its value across calls */
+    assign_slot(e, s, n->var, owning, v, n, GM_EXIT_REDECLARE);
+    return v;
+  }
+  case GM_N_INCDEC: {
+    int owning;
+    int slot = lvalue_slot(e, gm_kid(n, 0), &owning);
+    if (slot < 0) {
+      (void)flow_eval(e, s, gm_kid(n, 0));
+      return unknown;
+    }
+    val old = slot_get(s, slot);
+    if (old.kind == V_OBJ)
+      old.offset = 1;
+    else
+      old = unknown;
+    slot_set_raw(s, slot, old);
+    facts_invalidate(e, s, slot);
+    return old;
+  }
+  case GM_N_ARITH: {
+    val a = flow_eval(e, s, gm_kid(n, 0));
+    val b = flow_eval(e, s, gm_kid(n, 1));
+    int ptr_arith = n->op == '+' || n->op == '-';
+    if (ptr_arith && a.kind == V_OBJ && b.kind != V_OBJ) {
+      a.offset = 1;
+      return a;
+    }
+    if (n->op == '+' && b.kind == V_OBJ && a.kind != V_OBJ) {
+      b.offset = 1;
+      return b;
+    }
+    return unknown;
+  }
+  case GM_N_COND: {
+    (void)flow_eval(e, s, gm_kid(n, 0));
+    if (s->dead)
+      return unknown;
+    /* an arm that never returns leaves the other as the only way on; each arm is evaluated
+     * once (nested ?: stays linear) */
+    state *before = state_copy(s);
+    val a = flow_eval(e, s, gm_kid(n, 1));
+    if (s->dead) {
+      val b = flow_eval(e, before, gm_kid(n, 2));
+      state_swap(s, before);
+      state_free(before);
+      return b;
+    }
+    state_free(before);
+    state *after_a = state_copy(s);
+    val b = flow_eval(e, s, gm_kid(n, 2));
+    if (s->dead) {
+      state_swap(s, after_a);
+      state_free(after_a);
+      return a;
+    }
+    state_free(after_a);
+    if (a.kind == V_OBJ && (b.kind == V_NULL || (b.kind == V_OBJ && b.ref == a.ref)))
+      return a;
+    if (b.kind == V_OBJ && a.kind == V_NULL)
+      return b;
+    escape_val(s, a);
+    escape_val(s, b);
+    return unknown;
+  }
+  case GM_N_COMMA: {
+    val v = unknown;
+    for (int i = 0; i < n->nkids; i++)
+      v = flow_eval(e, s, n->kids[i]);
+    return v;
+  }
+  case GM_N_LAMBDA:
+    note_lambda_launches(e, s, n);
+    /* captured variables: by reference, the lambda may free what they hold later */
+    for (int i = 0; i < n->nkids; i++) {
+      int var = n->kids[i]->var;
+      escape_val(s, slot_get(s, var));
+      slot_set_raw(s, var, slot_get(s, var));
+      s->exposed[var] = 1;
+    }
+    return unknown;
+  case GM_N_AGGREGATE:
+    for (int i = 0; i < n->nkids; i++)
+      escape_val(s, flow_eval(e, s, n->kids[i]));
+    return unknown;
+  case GM_N_THROW:
+    for (int i = 0; i < n->nkids; i++)
+      (void)flow_eval(e, s, n->kids[i]);
+    s->dead = 1;
+    return unknown;
+  case GM_N_SEQ:
+  case GM_N_IF:
+  case GM_N_LOOP:
+  case GM_N_SWITCH:
+  case GM_N_CASE:
+  case GM_N_RETURN:
+  case GM_N_BREAK:
+  case GM_N_CONTINUE:
+  case GM_N_GOTO:
+  case GM_N_LABEL:
+  case GM_N_NOP:
+    /* statements inside expressions (GNU statement expressions): not followed */
+    return unknown;
+  case GM_N_LAND:
+  case GM_N_LOR:
+  case GM_N_NOT:
+  case GM_N_CMP:
+  case GM_N_OTHER:
+  default:
+    for (int i = 0; i < n->nkids; i++) {
+      val v = flow_eval(e, s, n->kids[i]);
+      if (n->kind == GM_N_OTHER)
+        escape_val(s, v); /* an operation we do not model may keep the pointer */
+    }
+    return unknown;
+  }
+}

@@ -1,0 +1,395 @@
+/* Statements: sequences, if, loops unrolled a few rounds, try, switch and case, return, break
+ * and continue, goto and labels; each maps the states that enter it to the states that leave. */
+#include "flow/engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* `for (i = 0; i < 4; i++)`: a counter set to a constant and compared with a constant that
+ * lets it in, so the body runs at least once. */
+/* The counter a for loop's init sets to a constant: its variable and start, or -1. */
+static int loop_counter(const gm_node *loop, long long *start_value) {
+  const gm_node *init = gm_kid(loop, 0);
+  if (loop->op != GM_LOOP_FOR || !init)
+    return -1;
+  while (init && (init->kind == GM_N_SEQ || init->kind == GM_N_COMMA) && init->nkids == 1)
+    init = init->kids[0];
+  int var;
+  const gm_node *start;
+  if (init && init->kind == GM_N_DECL && init->nkids == 1)
+    var = init->var, start = init->kids[0];
+  else if (init && init->kind == GM_N_ASSIGN && !init->op && gm_kid(init, 0) &&
+           init->kids[0]->kind == GM_N_VAR)
+    var = init->kids[0]->var, start = gm_kid(init, 1);
+  else
+    return -1;
+  if (!start || !start->has_value)
+    return -1;
+  *start_value = start->value;
+  return var;
+}
+
+/* Whether anything under n writes variable var (assigns it, steps it, takes its address). */
+static int writes_var(const gm_node *n, int var) {
+  if (!n)
+    return 0;
+  if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC || n->kind == GM_N_ADDR) &&
+      gm_root_var(gm_kid(n, 0)) == var)
+    return 1;
+  for (int i = 0; i < n->nkids; i++)
+    if (writes_var(n->kids[i], var))
+      return 1;
+  return 0;
+}
+
+/* `for (i = K; ...; i++)` whose body leaves i alone: i equals K on the first pass only, so
+ * `if (i == K)` in the body is taken once (a free on the first step is not repeated). */
+static int monotonic_counter(const gm_node *loop, long long *start_value) {
+  int var = loop_counter(loop, start_value);
+  const gm_node *inc = gm_kid(loop, 2);
+  if (var < 0 || !inc || gm_root_var(gm_kid(inc, 0)) != var)
+    return -1;
+  if (inc->kind == GM_N_ASSIGN &&
+      !(inc->op && gm_kid(inc, 1) && inc->kids[1]->has_value && inc->kids[1]->value != 0 &&
+        inc->name && (strcmp(inc->name, "+=") == 0 || strcmp(inc->name, "-=") == 0)))
+    return -1;
+  if (inc->kind != GM_N_ASSIGN && inc->kind != GM_N_INCDEC)
+    return -1;
+  return writes_var(gm_kid(loop, 3), var) || writes_var(gm_kid(loop, 1), var) ? -1 : var;
+}
+
+static int counted_loop_enters(const gm_node *loop) {
+  const gm_node *cond = gm_kid(loop, 1);
+  long long start_value;
+  int var = loop_counter(loop, &start_value);
+  if (var < 0 || !cond || cond->kind != GM_N_CMP || !cond->name)
+    return 0;
+  const gm_node *lhs = gm_kid(cond, 0), *rhs = gm_kid(cond, 1);
+  if (!lhs || lhs->kind != GM_N_VAR || lhs->var != var || !rhs || !rhs->has_value)
+    return 0;
+  long long a = start_value, b = rhs->value;
+  const char *op = cond->name;
+  return (strcmp(op, "<") == 0 && a < b) || (strcmp(op, "<=") == 0 && a <= b) ||
+         (strcmp(op, ">") == 0 && a > b) || (strcmp(op, ">=") == 0 && a >= b) ||
+         (strcmp(op, "!=") == 0 && a != b);
+}
+
+static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out) {
+  flow_out init = {0};
+  flow_exec(e, in, gm_kid(n, 0), &init);
+  list_move_all(e, &out->brk, &init.brk); /* not expected in an init, kept for safety */
+  list_move_all(e, &out->cont, &init.cont);
+  state_list cur = init.next;
+  state_list exits = {0};
+  state_list seen = {0};
+  const gm_node *cond = gm_kid(n, 1);
+  int enters = counted_loop_enters(n);
+  long long first;
+  int counter = monotonic_counter(n, &first);
+  uint64_t counter_key = 0;
+  if (counter >= 0) {
+    gm_node counter_ref = {0};
+    counter_ref.kind = GM_N_VAR;
+    counter_ref.var = counter;
+    counter_ref.name = e->fn->vars[counter].name; /* as the front end names a variable */
+    counter_key = node_key(&counter_ref, 0);
+    for (size_t i = 0; i < cur.len; i++)
+      eq_fact_add(cur.items[i], counter_key, slot_bit(counter), first, 1);
+  }
+  for (int round = 0; round < LOOP_ROUNDS && cur.len; round++) {
+    state_list t = {0};
+    if ((n->op == GM_LOOP_DO || enters) && round == 0) {
+      t = cur;
+    } else {
+      for (size_t i = 0; i < cur.len; i++) {
+        if (cond || n->op == GM_LOOP_RANGE)
+          cond_split(e, cur.items[i], cond, &t, &exits);
+        else
+          list_add(e, &t, cur.items[i]);
+      }
+      GM_VEC_FREE(cur);
+      if (n->op == GM_LOOP_RANGE && !cond) {
+        /* a range loop may run no times at all */
+        for (size_t i = 0; i < t.len; i++)
+          list_add(e, &exits, state_copy(t.items[i]));
+      }
+    }
+    memset(&cur, 0, sizeof cur);
+    flow_out body = {0};
+    flow_exec(e, &t, gm_kid(n, 3), &body);
+    for (size_t i = 0; i < body.next.len; i++)
+      body.next.items[i]->skipped_by = NULL; /* this iteration ran to its end */
+    list_move_all(e, &exits, &body.brk);
+    list_move_all(e, &body.next, &body.cont);
+    flow_out inc = {0};
+    flow_exec(e, &body.next, gm_kid(n, 2), &inc);
+    for (size_t i = 0; counter >= 0 && i < inc.next.len; i++)
+      eq_fact_add(inc.next.items[i], counter_key, slot_bit(counter), first, 0);
+    list_free(&inc.brk);
+    list_free(&inc.cont);
+    /* states already seen at the loop head add nothing new */
+    for (size_t i = 0; i < inc.next.len; i++) {
+      state *s = inc.next.items[i];
+      int dup = 0;
+      for (size_t k = 0; k < seen.len && !dup; k++)
+        dup = state_equal(seen.items[k], s);
+      if (dup) {
+        state_free(s);
+      } else {
+        list_add(e, &seen, state_copy(s));
+        list_add(e, &cur, s);
+      }
+    }
+    GM_VEC_FREE(inc.next);
+  }
+  /* states still looping after the last round leave when the condition fails */
+  for (size_t i = 0; i < cur.len; i++) {
+    if (cond) {
+      state_list t = {0};
+      cond_split(e, cur.items[i], cond, &t, &exits);
+      list_free(&t);
+    } else if (n->op == GM_LOOP_RANGE) {
+      list_add(e, &exits, cur.items[i]);
+    } else {
+      state_free(cur.items[i]);
+    }
+  }
+  GM_VEC_FREE(cur);
+  list_free(&seen);
+  list_move_all(e, &out->next, &exits);
+}
+
+/* The constants of a switch's own cases (not those of a switch nested in it). */
+static void collect_cases(const gm_node *n, struct switch_ctx *sw) {
+  if (!n || n->kind == GM_N_SWITCH)
+    return;
+  if (n->kind == GM_N_CASE && !n->op && n->has_value)
+    GM_PUSH(sw->values, n->value);
+  for (int i = 0; i < n->nkids; i++)
+    collect_cases(n->kids[i], sw);
+}
+
+/* Which case label an entry state may reach: with a remembered condition, only the case whose
+ * constant it equals (two switches on one `kind` pair case by case). Adds what the label
+ * implies to the state; returns 0 when the state cannot reach the label. */
+static int case_admits(const struct switch_ctx *sw, const gm_node *label, state *s) {
+  if (!sw->pure)
+    return 1;
+  if (!label->op) {
+    if (!label->has_value)
+      return 1;
+    int known = eq_find(s, sw->base, label->value);
+    if (known == 0)
+      return 0;
+    if (known < 0)
+      eq_fact_add(s, sw->base, sw->deps, label->value, 1);
+    return 1;
+  }
+  for (size_t i = 0; i < sw->values.len; i++)
+    if (eq_find(s, sw->base, sw->values.items[i]) == 1)
+      return 0; /* it goes to that case, not to default */
+  for (size_t i = 0; i < sw->values.len; i++)
+    if (eq_find(s, sw->base, sw->values.items[i]) < 0)
+      eq_fact_add(s, sw->base, sw->deps, sw->values.items[i], 0);
+  return 1;
+}
+
+static void exec_switch(engine *e, state_list *in, const gm_node *n, flow_out *out) {
+  state_list entries = {0};
+  for (size_t i = 0; i < in->len; i++) {
+    state *s = in->items[i];
+    (void)flow_eval(e, s, gm_kid(n, 0));
+    list_add(e, &entries, s);
+  }
+  GM_VEC_FREE(*in);
+  struct switch_ctx sw = {&entries, 0, 0, 0, {0}};
+  sw.pure = gm_kid(n, 0) && is_pure(gm_kid(n, 0), &sw.deps, e);
+  sw.base = sw.pure ? node_key(gm_kid(n, 0), 0) : 0;
+  sw.pure = sw.pure && retested(e, sw.base); /* one switch alone needs no memory of its cases */
+  collect_cases(gm_kid(n, 1), &sw);
+  GM_PUSH(e->switch_entries, &sw);
+  int has_default = 0;
+  /* find a default label among the body's direct statements */
+  const gm_node *body = gm_kid(n, 1);
+  for (int i = 0; body && i < body->nkids; i++)
+    for (const gm_node *k = body->kids[i]; k && k->kind == GM_N_CASE; k = gm_kid(k, 0))
+      if (k->op)
+        has_default = 1;
+  state_list none = {0};
+  flow_out r = {0};
+  flow_exec(e, &none, body, &r);
+  e->switch_entries.len--;
+  list_move_all(e, &out->next, &r.next);
+  list_move_all(e, &out->next, &r.brk);
+  list_move_all(e, &out->cont, &r.cont);
+  if (!has_default) {
+    /* no case matched: as a default label at the end would see it */
+    gm_node none_matched = {0};
+    none_matched.kind = GM_N_CASE;
+    none_matched.op = 1;
+    for (size_t i = 0; i < entries.len; i++) {
+      if (case_admits(&sw, &none_matched, entries.items[i]))
+        list_add(e, &out->next, entries.items[i]);
+      else
+        state_free(entries.items[i]);
+    }
+    GM_VEC_FREE(entries);
+  } else {
+    list_free(&entries);
+  }
+  GM_VEC_FREE(sw.values);
+}
+
+void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
+  if (!n) {
+    list_move_all(e, &out->next, in);
+    return;
+  }
+  if (e->steps > STEP_BUDGET) {
+    e->truncated = GM_CUT_STEPS;
+    list_free(in);
+    return;
+  }
+  switch (n->kind) {
+  case GM_N_SEQ: {
+    state_list cur = *in;
+    memset(in, 0, sizeof *in);
+    for (int i = 0; i < n->nkids; i++) {
+      flow_out r = {0};
+      flow_exec(e, &cur, n->kids[i], &r);
+      list_move_all(e, &out->brk, &r.brk);
+      list_move_all(e, &out->cont, &r.cont);
+      cur = r.next;
+    }
+    list_move_all(e, &out->next, &cur);
+    return;
+  }
+  case GM_N_IF:
+  case GM_N_COND: {
+    /* `c ? a : b;` as a statement (glibc's C++ assert, check macros) branches as `if` does, so
+     * an arm that never returns ends only its own path, and the other knows how c came out */
+    state_list t = {0}, f = {0};
+    for (size_t i = 0; i < in->len; i++)
+      cond_split(e, in->items[i], gm_kid(n, 0), &t, &f);
+    GM_VEC_FREE(*in);
+    flow_out r1 = {0}, r2 = {0};
+    flow_exec(e, &t, gm_kid(n, 1), &r1);
+    flow_exec(e, &f, gm_kid(n, 2), &r2);
+    list_move_all(e, &out->next, &r1.next);
+    list_move_all(e, &out->next, &r2.next);
+    list_move_all(e, &out->brk, &r1.brk);
+    list_move_all(e, &out->brk, &r2.brk);
+    list_move_all(e, &out->cont, &r1.cont);
+    list_move_all(e, &out->cont, &r2.cont);
+    return;
+  }
+  case GM_N_LOOP:
+    exec_loop(e, in, n, out);
+    return;
+  case GM_N_TRY: {
+    /* A handler may be entered from anywhere in the try block: model its two ends, before
+     * anything in it ran and after all of it did. */
+    state_list entry = {0};
+    for (size_t i = 0; i < in->len; i++)
+      GM_PUSH(entry, state_copy(in->items[i]));
+    flow_out body = {0};
+    flow_exec(e, in, gm_kid(n, 0), &body);
+    list_move_all(e, &out->brk, &body.brk);
+    list_move_all(e, &out->cont, &body.cont);
+    for (int h = 1; h < n->nkids; h++) {
+      state_list hin = {0};
+      for (size_t i = 0; i < entry.len; i++)
+        list_add(e, &hin, state_copy(entry.items[i]));
+      for (size_t i = 0; i < body.next.len; i++)
+        list_add(e, &hin, state_copy(body.next.items[i]));
+      for (size_t i = 0; i < hin.len; i++)
+        hin.items[i]->error_path = 1; /* something threw */
+      flow_out r = {0};
+      flow_exec(e, &hin, n->kids[h], &r);
+      list_move_all(e, &out->next, &r.next);
+      list_move_all(e, &out->brk, &r.brk);
+      list_move_all(e, &out->cont, &r.cont);
+    }
+    list_move_all(e, &out->next, &body.next);
+    list_free(&entry);
+    return;
+  }
+  case GM_N_SWITCH:
+    exec_switch(e, in, n, out);
+    return;
+  case GM_N_CASE: {
+    if (e->switch_entries.len) {
+      struct switch_ctx *sw = e->switch_entries.items[e->switch_entries.len - 1];
+      for (size_t i = 0; i < sw->entries->len; i++) {
+        state *c = state_copy(sw->entries->items[i]);
+        if (case_admits(sw, n, c))
+          list_add(e, in, c);
+        else
+          state_free(c);
+      }
+    }
+    flow_exec(e, in, gm_kid(n, 0), out);
+    return;
+  }
+  case GM_N_RETURN:
+    for (size_t i = 0; i < in->len; i++) {
+      state *s = in->items[i];
+      val v = flow_eval(e, s, gm_kid(n, 0));
+      if (!s->dead) {
+        if (e->summary_mode)
+          observe_exit(e, s, v);
+        escape_val(s, v);
+        if (!e->summary_mode)
+          check_exit(e, s, n, GM_EXIT_RETURN);
+      }
+      state_free(s);
+    }
+    GM_VEC_FREE(*in);
+    return;
+  case GM_N_BREAK:
+    list_move_all(e, &out->brk, in);
+    return;
+  case GM_N_CONTINUE:
+    for (size_t i = 0; i < in->len; i++)
+      in->items[i]->skipped_by = n;
+    list_move_all(e, &out->cont, in);
+    return;
+  case GM_N_GOTO:
+    for (size_t i = 0; i < in->len; i++) {
+      struct pending_goto g = {n->name, in->items[i]};
+      GM_PUSH(e->gotos, g);
+    }
+    GM_VEC_FREE(*in);
+    return;
+  case GM_N_LABEL: {
+    size_t w = 0;
+    for (size_t i = 0; i < e->gotos.len; i++) {
+      if (n->name && strcmp(e->gotos.items[i].label, n->name) == 0)
+        list_add(e, in, e->gotos.items[i].st);
+      else
+        e->gotos.items[w++] = e->gotos.items[i];
+    }
+    e->gotos.len = w;
+    flow_exec(e, in, gm_kid(n, 0), out);
+    return;
+  }
+  case GM_N_THROW:
+    for (size_t i = 0; i < in->len; i++) {
+      (void)flow_eval(e, in->items[i], gm_kid(n, 0));
+      state_free(in->items[i]);
+    }
+    GM_VEC_FREE(*in);
+    return;
+  case GM_N_NOP:
+    list_move_all(e, &out->next, in);
+    return;
+  default:
+    for (size_t i = 0; i < in->len; i++) {
+      state *s = in->items[i];
+      (void)flow_eval(e, s, n);
+      list_add(e, &out->next, s);
+    }
+    GM_VEC_FREE(*in);
+    return;
+  }
+}

@@ -1,0 +1,213 @@
+/* The memory facts the flow engine records on a path: leaks at exits, frees judged (wrong
+ * family, interior pointer, double free), and managed memory launched, touched by the host or
+ * prefetched; while a helper is summarised, what it does with its parameters instead. */
+#include "flow/engine.h"
+
+#include <string.h>
+
+/* A fact about an object: its allocation site, family and owner, and where it happened. */
+static gm_fact fact_about(enum gm_fact_kind kind, const obj *o, const gm_node *at) {
+  gm_fact f = {0};
+  f.kind = kind;
+  f.alloc = o->site;
+  f.family = o->family;
+  f.var = o->owner;
+  f.at = at;
+  return f;
+}
+
+/* The same node, or one written at the same place (a macro that names its argument twice). */
+static int same_place(const gm_node *a, const gm_node *b) {
+  if (a == b)
+    return 1;
+  return a && b && a->loc.file && b->loc.file && a->loc.line == b->loc.line &&
+         a->loc.col == b->loc.col && strcmp(a->loc.file, b->loc.file) == 0;
+}
+
+static void add_fact(engine *e, gm_fact f) {
+  if (e->summary_mode)
+    return;
+  /* several paths reach the same wrong free: one finding */
+  for (size_t i = 0; i < e->facts.len; i++)
+    if (e->facts.items[i].kind == f.kind && same_place(e->facts.items[i].at, f.at) &&
+        e->facts.items[i].alloc == f.alloc && e->facts.items[i].flag == f.flag)
+      return;
+  GM_PUSH(e->facts, f);
+}
+
+static int site_reported(engine *e, const gm_node *site) {
+  for (size_t i = 0; i < e->reported.len; i++)
+    if (e->reported.items[i] == site)
+      return 1;
+  return 0;
+}
+
+void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how) {
+  obj *o = &s->objs[id];
+  o->escaped = 1; /* reported once; it no longer matters on this path */
+  if (!o->site || e->summary_mode)
+    return;
+  gm_fact f = fact_about(GM_FACT_LEAK, o, at);
+  f.exit = how;
+  f.error_path = s->error_path;
+  if ((how == GM_EXIT_REDECLARE || how == GM_EXIT_OVERWRITE) && s->skipped_by)
+    f.skipped_by = s->skipped_by;
+  if (site_reported(e, o->site)) {
+    /* one finding per site: the normal path's leak, if there is one, outranks an error path's */
+    for (size_t i = 0; i < e->facts.len && !f.error_path; i++)
+      if (e->facts.items[i].kind == GM_FACT_LEAK && e->facts.items[i].alloc == o->site &&
+          e->facts.items[i].error_path)
+        e->facts.items[i] = f;
+    return;
+  }
+  GM_PUSH(e->reported, o->site);
+  add_fact(e, f);
+}
+
+void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row, const char *via) {
+  if (v.kind != V_OBJ)
+    return; /* null, unknown or not a pointer we know: nothing to judge */
+  obj *o = &s->objs[v.ref];
+  if (o->state == OBJ_FAILED)
+    return;
+  if (o->state == OBJ_FREED) {
+    if (o->param < 0 || !e->summary_mode) {
+      gm_fact f = fact_about(GM_FACT_DOUBLE_FREE, o, call);
+      f.first_free = o->freed_at;
+      f.free_name = row->name;
+      f.via = via;
+      add_fact(e, f);
+    }
+    return;
+  }
+  if (v.offset) {
+    gm_fact f = fact_about(GM_FACT_OFFSET_FREE, o, call);
+    f.free_name = row->name;
+    f.via = via;
+    if (o->site)
+      add_fact(e, f);
+  } else if (o->family && !gm_fn_frees_family(row, o->family)) {
+    gm_fact f = fact_about(GM_FACT_MISMATCH, o, call);
+    f.free_name = row->name;
+    f.free_families = row->frees;
+    f.nfree_families = row->nfrees;
+    f.via = via;
+    add_fact(e, f);
+  }
+  o->state = OBJ_FREED;
+  o->freed_at = call;
+  o->freed_by = row;
+  o->freed_via = via ? via : row->name;
+}
+
+static int is_managed(const state *s, val v) {
+  return v.kind == V_OBJ && s->objs[v.ref].family && s->objs[v.ref].family->managed;
+}
+
+/* Host code touching memory: GM031's evidence. Kernels and device functions do not count. */
+void note_host_touch(engine *e, state *s, val v, const gm_node *at) {
+  if (v.kind != V_OBJ || e->fn->is_kernel || e->fn->is_device)
+    return;
+  const obj *o = &s->objs[v.ref];
+  if (e->summary_mode && o->param >= 0 && o->param < e->fn->nparams && e->obs.host_touch)
+    e->obs.host_touch[o->param] = at; /* a helper that touches its parameter on the host */
+  if (!is_managed(s, v) || !o->site)
+    return;
+  add_fact(e, fact_about(GM_FACT_MANAGED_HOST, o, at));
+}
+
+/* Memory handed to a kernel parameter: a managed allocation becomes a GM030/GM031 fact; a
+ * parameter of the function being summarised records that the helper launches it. */
+void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const char *usr,
+                     const char *kname, int param, const gm_node *via) {
+  if (v.kind != V_OBJ)
+    return;
+  obj *o = &s->objs[v.ref];
+  if (e->summary_mode && o->param >= 0 && !o->prefetched && o->param < e->fn->nparams &&
+      e->obs.launch) {
+    e->obs.launch[o->param] = launch;
+    e->obs.kernel_usr[o->param] = usr;
+    e->obs.kernel_name[o->param] = kname;
+    e->obs.kernel_param[o->param] = param;
+  }
+  if (!is_managed(s, v) || !o->site)
+    return;
+  gm_fact f = fact_about(GM_FACT_MANAGED_LAUNCH, o, launch);
+  f.flag = o->prefetched;
+  f.kernel_usr = usr;
+  f.kernel_name = kname;
+  f.kernel_param = param;
+  f.via_call = via;
+  add_fact(e, f);
+}
+
+void note_prefetch(engine *e, state *s, val v, const gm_node *at) {
+  if (v.kind != V_OBJ)
+    return;
+  obj *o = &s->objs[v.ref];
+  o->prefetched = 1;
+  if (!is_managed(s, v) || !o->site)
+    return;
+  add_fact(e, fact_about(GM_FACT_MANAGED_PREFETCH, o, at));
+}
+
+/* cudaLaunchKernel(kernel, grid, block, args, ...): args names an array initialised with the
+ * addresses of the kernel's arguments. */
+void launch_through_api(engine *e, state *s, const gm_node *n) {
+  const gm_node *kernel = gm_arg(n, 0);
+  const gm_node *args = gm_arg(n, 3);
+  if (!kernel || !args || args->kind != GM_N_VAR || !e->array_init || !e->array_init[args->var])
+    return;
+  const gm_node *list = e->array_init[args->var];
+  for (int i = 0; i < list->nkids; i++) {
+    const gm_node *el = list->kids[i];
+    if (el && el->kind == GM_N_ADDR && gm_kid(el, 0) && el->kids[0]->kind == GM_N_VAR)
+      note_launch_arg(e, s, slot_get(s, el->kids[0]->var), n, kernel->callee_usr, kernel->name, i,
+                      NULL);
+  }
+}
+
+/* A lambda that launches a kernel with a captured variable: the launch is credited where the
+ * lambda is made (it is usually called right there). */
+struct lambda_launch_ctx {
+  engine *e;
+  state *s;
+  const gm_func *lambda;
+  const gm_node *made_at;
+};
+
+static void lambda_launch_visit(const gm_node *n, void *arg) {
+  struct lambda_launch_ctx *c = arg;
+  if (n->kind != GM_N_CALL || !n->is_launch)
+    return;
+  for (int i = 0; i < n->nkids; i++) {
+    const gm_node *a = n->kids[i];
+    if (!a || a->kind != GM_N_VAR || c->lambda->vars[a->var].param_index >= 0)
+      continue;
+    /* a captured variable: find it among the enclosing function's variables by name */
+    for (int v = 0; v < c->e->fn->nvars; v++)
+      if (strcmp(c->e->fn->vars[v].name, c->lambda->vars[a->var].name) == 0) {
+        note_launch_arg(c->e, c->s, slot_get(c->s, v), n, n->callee_usr, n->name, i, c->made_at);
+        break;
+      }
+  }
+}
+
+void note_lambda_launches(engine *e, state *s, const gm_node *lambda_node) {
+  if (!lambda_node->callee_usr)
+    return;
+  for (int i = 0; i < e->tu->nfuncs; i++)
+    if (strcmp(e->tu->funcs[i]->usr, lambda_node->callee_usr) == 0) {
+      struct lambda_launch_ctx c = {e, s, e->tu->funcs[i], lambda_node};
+      gm_walk(e->tu->funcs[i]->body, lambda_launch_visit, &c);
+      return;
+    }
+}
+
+void check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how) {
+  for (int i = 0; i < s->nobjs; i++) {
+    obj *o = &s->objs[i];
+    if (o->state == OBJ_LIVE && !o->escaped && o->site)
+      report_leak(e, s, i, at, how);
+  }
+}
