@@ -1,0 +1,64 @@
+/* Private to the front end (analyzer/frontend/): the builder that turns one function's libclang
+ * cursors into its model, and the functions its files share. frontend.h is the public interface. */
+#ifndef GM_FRONTEND_BUILD_H
+#define GM_FRONTEND_BUILD_H
+
+#include "model/families.h"
+#include "model/model.h"
+
+#include <clang-c/Index.h>
+
+typedef GM_VEC(CXCursor) cursor_vec;
+typedef GM_VEC(gm_var) var_vec;
+
+typedef struct builder {
+  gm_arena *arena;
+  const gm_table *table;
+  CXTranslationUnit tu;
+  gm_func *fn;
+  var_vec vars;
+  cursor_vec var_decls;
+  int next_id;
+  CXCursor func_cursor;
+  GM_VEC(gm_func *) lambdas; /* lambda bodies met while building, analysed as functions */
+  CXFile last_file;          /* a one-entry cache: most locations are in the same file */
+  const char *last_file_name;
+  int has_errors; /* clang reported errors: there may be code it could not type */
+  int dependent;  /* the function is (in) a template: dependent types are no sign of error */
+} builder;
+
+/* build.c: cursors, strings, locations, nodes and variables */
+cursor_vec fe_children_of(CXCursor c);                 /* free with GM_VEC_FREE */
+const char *fe_arena_cxstring(builder *b, CXString s); /* copies s into the arena, disposes s */
+gm_loc fe_loc_of_location(builder *b, CXSourceLocation l);
+gm_loc fe_loc_of(builder *b, CXCursor c);
+gm_node *fe_new_node(builder *b, enum gm_node_kind kind, CXCursor c, int nkids);
+int fe_is_function_kind(enum CXCursorKind k);
+int fe_var_index(builder *b, CXCursor decl); /* the function's variable for decl, added if new */
+int fe_has_child_attr(CXCursor decl, enum CXCursorKind attr);
+
+/* invalid.c: code clang could not type */
+gm_node *fe_opaque_node(builder *b, CXCursor c);
+int fe_is_dependent(CXCursor c);
+int fe_in_template(CXCursor c);
+int fe_declared_invalid(CXCursor decl);
+int fe_names_invalid(builder *b, CXCursor c);
+int fe_is_recovery_call(CXCursor c, const cursor_vec *exprs);
+int fe_is_recovery_value(builder *b, CXCursor c, const cursor_vec *exprs);
+
+/* calls.c */
+gm_node *fe_conv_recovery_call(builder *b, CXCursor c, cursor_vec *exprs);
+gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids);
+
+/* expr.c */
+gm_node *fe_conv_expr(builder *b, CXCursor c);
+int fe_evaluate_int(CXCursor c, long long *value); /* an integer constant expression's value */
+
+/* stmt.c */
+gm_node *fe_conv_stmt(builder *b, CXCursor c);
+
+/* function.c */
+gm_func *fe_build_function(builder *b, CXCursor c); /* NULL without a body */
+gm_node *fe_conv_lambda(builder *b, CXCursor c);
+
+#endif

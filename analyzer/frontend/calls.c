@@ -1,0 +1,156 @@
+/* Calls: the callee's name, allocator-table row and summary key, which arguments it may write
+ * through, and calls clang could not resolve. */
+#include "frontend/build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The spelling of the first named cursor under c (depth-first), for unresolved callees. */
+static enum CXChildVisitResult first_name_visitor(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  CXString *out = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_OverloadedDeclRef || k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr ||
+      k == CXCursor_TemplateRef) {
+    CXString s = clang_getCursorSpelling(c);
+    if (clang_getCString(s) && *clang_getCString(s)) {
+      *out = s;
+      return CXChildVisit_Break;
+    }
+    clang_disposeString(s);
+  }
+  return CXChildVisit_Recurse;
+}
+
+static const char *callee_name(builder *b, CXCursor c, cursor_vec *kids) {
+  CXString s = clang_getCursorSpelling(c);
+  const char *name = clang_getCString(s);
+  const char *r = "";
+  if (name && *name) {
+    r = gm_arena_strdup(b->arena, name);
+  } else if (kids->len) {
+    /* dependent call in a template: the callee is an unresolved reference */
+    CXString found = {0};
+    first_name_visitor(kids->items[0], c, &found);
+    if (!found.data)
+      clang_visitChildren(kids->items[0], first_name_visitor, &found);
+    if (found.data) {
+      r = gm_arena_strdup(b->arena, clang_getCString(found) ? clang_getCString(found) : "");
+      clang_disposeString(found);
+    }
+  }
+  clang_disposeString(s);
+  return r;
+}
+
+/* A call clang could not resolve: an argument it could not type, a callee declared with a type
+ * it could not type, an undeclared callee, the wrong arguments (CUDA 13's cudaMemAdvise called
+ * with an int device). Its name's row is kept only where it can end or spare a finding, never
+ * ground one: noreturn (`exit(p->code)` still ends the path) and prefetch (advice given with
+ * the old signature is advice). With no row, summary or system-header mark it is an unknown
+ * callee, which may keep what it is given. */
+static gm_node *unresolved_call(builder *b, gm_node *n) {
+  const gm_fn *row = n->name ? gm_table_lookup(b->table, n->name) : NULL;
+  n->fn = row && (row->kind == GM_FN_NORETURN || row->kind == GM_FN_PREFETCH) ? row : NULL;
+  n->noreturn = n->fn && n->fn->kind == GM_FN_NORETURN;
+  n->is_launch = 0;
+  n->invalid = 1;
+  n->arg_writes = ~0u;
+  return n;
+}
+
+/* A recovery expression for a call: children are the callee, then the arguments. */
+gm_node *fe_conv_recovery_call(builder *b, CXCursor c, cursor_vec *exprs) {
+  gm_node *n = fe_new_node(b, GM_N_CALL, c, (int)exprs->len - 1);
+  n->name = callee_name(b, c, exprs);
+  for (size_t i = 1; i < exprs->len; i++)
+    n->kids[i - 1] = fe_conv_expr(b, exprs->items[i]);
+  return unresolved_call(b, n);
+}
+
+/* Which arguments the callee may write through: those bound to a pointer or reference to
+ * non-const. Variadic arguments (printf's) and by-value ones cannot be written. */
+static unsigned writable_args(CXType fn_type, int nargs) {
+  int nparams = clang_getNumArgTypes(fn_type);
+  if (nparams < 0)
+    return ~0u;
+  unsigned mask = 0;
+  for (int i = 0; i < nargs && i < nparams && i < 32; i++) {
+    CXType t = clang_getCanonicalType(clang_getArgType(fn_type, (unsigned)i));
+    if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference ||
+        t.kind == CXType_RValueReference) {
+      if (!clang_isConstQualifiedType(clang_getPointeeType(t)))
+        mask |= 1u << i;
+    } else if (t.kind != CXType_Void && t.kind >= CXType_FirstBuiltin &&
+               t.kind <= CXType_LastBuiltin) {
+      continue;
+    } else if (t.kind == CXType_Enum || t.kind == CXType_Record) {
+      continue;
+    } else {
+      mask |= 1u << i; /* something we do not read (a dependent type): assume it may */
+    }
+  }
+  if (nargs > 32)
+    mask |= ~0u << 31;
+  return mask;
+}
+
+gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
+  const char *name = callee_name(b, c, kids);
+  int launch = 0;
+  for (size_t i = 0; i < kids->len && i < 2; i++) {
+    CXCursor k = kids->items[i];
+    if (clang_getCursorKind(k) == CXCursor_CallExpr) {
+      CXString ks = clang_getCursorSpelling(k);
+      launch = strcmp(clang_getCString(ks), "__cudaPushCallConfiguration") == 0;
+      clang_disposeString(ks);
+      if (launch)
+        break;
+    }
+  }
+  int nargs = clang_Cursor_getNumArguments(c);
+  cursor_vec args = {0};
+  if (nargs >= 0) {
+    for (int i = 0; i < nargs; i++)
+      GM_PUSH(args, clang_Cursor_getArgument(c, (unsigned)i));
+  } else {
+    for (size_t i = 1; i < kids->len; i++)
+      GM_PUSH(args, kids->items[i]);
+  }
+  gm_node *n = fe_new_node(b, GM_N_CALL, c, (int)args.len);
+  n->name = name;
+  n->is_launch = launch;
+  for (size_t i = 0; i < args.len; i++)
+    n->kids[i] = fe_conv_expr(b, args.items[i]);
+  GM_VEC_FREE(args);
+
+  CXCursor ref = clang_getCursorReferenced(c);
+  if (b->has_errors && ((!b->dependent && fe_is_dependent(c)) || fe_declared_invalid(ref)))
+    return unresolved_call(b, n);
+  enum CXCursorKind rk = clang_getCursorKind(ref);
+  int is_member = rk == CXCursor_CXXMethod || rk == CXCursor_Constructor ||
+                  rk == CXCursor_Destructor || rk == CXCursor_ConversionFunction;
+  n->is_method = is_member && !clang_CXXMethod_isStatic(ref);
+  if (!launch && !is_member)
+    n->fn = gm_table_lookup(b->table, name);
+  if (n->fn && n->fn->kind == GM_FN_NORETURN)
+    n->noreturn = 1;
+  n->arg_writes = ~0u;
+  if (!clang_Cursor_isNull(ref) && fe_is_function_kind(rk)) {
+    n->in_system = clang_Location_isInSystemHeader(clang_getCursorLocation(ref)) != 0;
+    n->arg_writes = writable_args(clang_getCursorType(ref), (int)args.len);
+    n->returns_bool = clang_getResultType(clang_getCursorType(ref)).kind == CXType_Bool;
+    CXString ts = clang_getTypeSpelling(clang_getCursorType(ref));
+    if (strstr(clang_getCString(ts), "noreturn"))
+      n->noreturn = 1;
+    clang_disposeString(ts);
+    if (!n->in_system) {
+      /* a call to a template specialisation resolves to the template we modelled */
+      CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
+      CXCursor target = clang_Cursor_isNull(tmpl) ? ref : tmpl;
+      n->callee_usr = fe_arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(target)));
+    }
+    n->is_kernel_callee = fe_has_child_attr(ref, CXCursor_CUDAGlobalAttr);
+  }
+  return n;
+}

@@ -1,0 +1,365 @@
+/* Expressions: each libclang expression cursor becomes a model node (variables, constants,
+ * operators, new and delete, member accesses; calls and lambdas are handed on). */
+#include "frontend/build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int tokens_in(builder *b, CXSourceRange r, CXToken **toks, unsigned *n) {
+  clang_tokenize(b->tu, r, toks, n);
+  return *n > 0;
+}
+
+static char *token_text(builder *b, CXToken t) {
+  CXString s = clang_getTokenSpelling(b->tu, t);
+  char *r = gm_xstrdup(clang_getCString(s));
+  clang_disposeString(s);
+  return r;
+}
+
+/* `new T[n]` vs `new T`, and placement new (not an allocation): looks at the tokens. */
+static const char *new_kind(builder *b, CXCursor c) {
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  const char *kind = "new";
+  if (!tokens_in(b, clang_getCursorExtent(c), &toks, &n))
+    return kind;
+  unsigned i = 0;
+  while (i < n) { /* skip `::` and find `new` */
+    char *t = token_text(b, toks[i++]);
+    int is_new = strcmp(t, "new") == 0;
+    free(t);
+    if (is_new)
+      break;
+  }
+  int depth = 0;
+  for (int first = 1; i < n; i++, first = 0) {
+    char *t = token_text(b, toks[i]);
+    if (first && strcmp(t, "(") == 0) {
+      free(t);
+      kind = NULL; /* placement new: constructs in memory the caller owns */
+      break;
+    }
+    if (strcmp(t, "<") == 0)
+      depth++;
+    else if (strcmp(t, ">") == 0)
+      depth--;
+    else if (depth == 0 && strcmp(t, "[") == 0) {
+      free(t);
+      kind = "new-array";
+      break;
+    } else if (depth == 0 && (strcmp(t, "(") == 0 || strcmp(t, "{") == 0)) {
+      free(t);
+      break;
+    }
+    free(t);
+  }
+  clang_disposeTokens(b->tu, toks, n);
+  return kind;
+}
+
+static const char *delete_kind(builder *b, CXCursor c) {
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  const char *kind = "delete";
+  if (!tokens_in(b, clang_getCursorExtent(c), &toks, &n))
+    return kind;
+  for (unsigned i = 0; i + 1 < n; i++) {
+    char *t = token_text(b, toks[i]);
+    int is_delete = strcmp(t, "delete") == 0;
+    free(t);
+    if (is_delete) {
+      char *next = token_text(b, toks[i + 1]);
+      if (strcmp(next, "[") == 0)
+        kind = "delete-array";
+      free(next);
+      break;
+    }
+  }
+  clang_disposeTokens(b->tu, toks, n);
+  return kind;
+}
+
+static gm_node *other_node(builder *b, CXCursor c, cursor_vec *kids) {
+  gm_node *n = fe_new_node(b, GM_N_OTHER, c, (int)kids->len);
+  for (size_t i = 0; i < kids->len; i++)
+    n->kids[i] = fe_conv_expr(b, kids->items[i]);
+  return n;
+}
+
+int fe_evaluate_int(CXCursor c, long long *value) {
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  if (!r)
+    return 0;
+  int ok = clang_EvalResult_getKind(r) == CXEval_Int;
+  if (ok)
+    *value = clang_EvalResult_getAsLongLong(r);
+  clang_EvalResult_dispose(r);
+  return ok;
+}
+
+/* Folds + - * / << of two constants, so `64 * sizeof(float)` has a value. */
+static void fold_constant(gm_node *n) {
+  long long x = n->kids[0]->value, y = n->kids[1]->value;
+  switch (n->op) {
+  case '+':
+    n->value = x + y;
+    break;
+  case '-':
+    n->value = x - y;
+    break;
+  case '*':
+    n->value = x * y;
+    break;
+  case '/':
+    if (y == 0)
+      return;
+    n->value = x / y;
+    break;
+  case 'l':
+    if (y < 0 || y > 62)
+      return;
+    n->value = x << y;
+    break;
+  default:
+    return;
+  }
+  n->has_value = 1;
+}
+
+static int literal_is_zero(CXCursor c) {
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  if (!r)
+    return 0;
+  int zero = clang_EvalResult_getKind(r) == CXEval_Int && clang_EvalResult_getAsLongLong(r) == 0;
+  clang_EvalResult_dispose(r);
+  return zero;
+}
+
+gm_node *fe_conv_expr(builder *b, CXCursor c) {
+  enum CXCursorKind k = clang_getCursorKind(c);
+  cursor_vec kids = fe_children_of(c);
+  gm_node *n = NULL;
+  switch (k) {
+  case CXCursor_UnexposedExpr:
+  case CXCursor_ParenExpr:
+  case CXCursor_CStyleCastExpr:
+  case CXCursor_CXXStaticCastExpr:
+  case CXCursor_CXXReinterpretCastExpr:
+  case CXCursor_CXXConstCastExpr:
+  case CXCursor_CXXFunctionalCastExpr:
+  case CXCursor_CXXDynamicCastExpr:
+  case CXCursor_CXXAddrspaceCastExpr: {
+    /* conversions: the value passes through; type references among the kids are skipped */
+    cursor_vec exprs = {0};
+    for (size_t i = 0; i < kids.len; i++)
+      if (clang_isExpression(clang_getCursorKind(kids.items[i])))
+        GM_PUSH(exprs, kids.items[i]);
+    if (b->has_errors && k == CXCursor_UnexposedExpr && fe_is_recovery_call(c, &exprs))
+      n = fe_conv_recovery_call(b, c, &exprs);
+    else if (b->has_errors && k == CXCursor_UnexposedExpr && fe_is_recovery_value(b, c, &exprs))
+      n = fe_opaque_node(b, c);
+    else if (exprs.len == 1)
+      n = fe_conv_expr(b, exprs.items[0]);
+    else if (exprs.len == 0 && k == CXCursor_CStyleCastExpr && literal_is_zero(c))
+      n = fe_new_node(b, GM_N_NULL, c, 0);
+    else
+      n = other_node(b, c, &exprs);
+    GM_VEC_FREE(exprs);
+    break;
+  }
+  case CXCursor_DeclRefExpr: {
+    CXCursor ref = clang_getCursorReferenced(c);
+    enum CXCursorKind rk = clang_getCursorKind(ref);
+    if (fe_names_invalid(b, c))
+      n = fe_opaque_node(b, c);
+    else if (rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl) {
+      n = fe_new_node(b, GM_N_VAR, c, 0);
+      n->var = fe_var_index(b, ref);
+      n->name = b->vars.items[n->var].name;
+      if (clang_isConstQualifiedType(clang_getCursorType(ref)))
+        n->has_value = fe_evaluate_int(c, &n->value);
+    } else if (rk == CXCursor_EnumConstantDecl) {
+      n = fe_new_node(b, clang_getEnumConstantDeclValue(ref) == 0 ? GM_N_NULL : GM_N_CONST, c, 0);
+      n->name = fe_arena_cxstring(b, clang_getCursorSpelling(ref));
+      n->has_value = 1;
+      n->value = clang_getEnumConstantDeclValue(ref);
+    } else if (rk == CXCursor_NonTypeTemplateParameter) {
+      n = fe_new_node(b, GM_N_CONST, c, 0); /* a compile-time constant such as BLOCK */
+    } else if (fe_is_function_kind(rk)) {
+      /* a function named as a value: a kernel handed to cudaLaunchKernel, say */
+      n = fe_new_node(b, GM_N_OTHER, c, 0);
+      n->name = fe_arena_cxstring(b, clang_getCursorSpelling(ref));
+      CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
+      CXCursor target = clang_Cursor_isNull(tmpl) ? ref : tmpl;
+      if (!clang_Location_isInSystemHeader(clang_getCursorLocation(ref)))
+        n->callee_usr = fe_arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(target)));
+    } else {
+      n = fe_new_node(b, GM_N_OTHER, c, 0);
+    }
+    break;
+  }
+  case CXCursor_IntegerLiteral:
+  case CXCursor_CXXBoolLiteralExpr:
+    n = fe_new_node(b, literal_is_zero(c) ? GM_N_NULL : GM_N_CONST, c, 0);
+    n->has_value = fe_evaluate_int(c, &n->value);
+    break;
+  case CXCursor_CXXNullPtrLiteralExpr:
+  case CXCursor_GNUNullExpr:
+    n = fe_new_node(b, GM_N_NULL, c, 0);
+    break;
+  case CXCursor_UnaryExpr: /* sizeof, alignof: operands are not evaluated */
+  case CXCursor_CharacterLiteral:
+    n = fe_new_node(b, GM_N_CONST, c, 0);
+    n->has_value = fe_evaluate_int(c, &n->value);
+    break;
+  case CXCursor_FloatingLiteral:
+  case CXCursor_StringLiteral:
+  case CXCursor_CXXThisExpr:
+    n = fe_new_node(b, GM_N_CONST, c, 0);
+    break;
+  case CXCursor_CallExpr:
+    n = fe_conv_call(b, c, &kids);
+    break;
+  case CXCursor_CXXNewExpr: {
+    const char *kind = new_kind(b, c);
+    n = other_node(b, c, &kids);
+    if (kind) {
+      /* size and initialiser are evaluated, but are not arguments of the allocation */
+      gm_node *call = fe_new_node(b, GM_N_CALL, c, 0);
+      call->name = kind;
+      call->fn = gm_table_lookup(b->table, kind);
+      n->kind = GM_N_COMMA;
+      gm_node **kids2 = gm_arena_alloc(b->arena, sizeof(gm_node *) * (size_t)(n->nkids + 1));
+      if (n->nkids)
+        memcpy(kids2, n->kids, sizeof(gm_node *) * (size_t)n->nkids);
+      kids2[n->nkids++] = call;
+      n->kids = kids2;
+    }
+    break;
+  }
+  case CXCursor_CXXDeleteExpr: {
+    n = fe_new_node(b, GM_N_CALL, c, kids.len ? 1 : 0);
+    n->name = delete_kind(b, c);
+    n->fn = gm_table_lookup(b->table, n->name);
+    if (kids.len)
+      n->kids[0] = fe_conv_expr(b, kids.items[kids.len - 1]);
+    break;
+  }
+  case CXCursor_BinaryOperator:
+  case CXCursor_CompoundAssignOperator: {
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+    enum gm_node_kind nk = GM_N_OTHER;
+    int nop = 0;
+    if (k == CXCursor_CompoundAssignOperator ||
+        (op >= CXBinaryOperator_MulAssign && op <= CXBinaryOperator_OrAssign))
+      nk = GM_N_ASSIGN, nop = 1;
+    else if (op == CXBinaryOperator_Assign)
+      nk = GM_N_ASSIGN;
+    else if (op == CXBinaryOperator_LAnd)
+      nk = GM_N_LAND;
+    else if (op == CXBinaryOperator_LOr)
+      nk = GM_N_LOR;
+    else if (op == CXBinaryOperator_EQ)
+      nk = GM_N_CMP, nop = '=';
+    else if (op == CXBinaryOperator_NE)
+      nk = GM_N_CMP, nop = '!';
+    else if (op >= CXBinaryOperator_Cmp && op <= CXBinaryOperator_GE)
+      nk = GM_N_CMP, nop = '<';
+    else if (op == CXBinaryOperator_Add)
+      nk = GM_N_ARITH, nop = '+';
+    else if (op == CXBinaryOperator_Sub)
+      nk = GM_N_ARITH, nop = '-';
+    else if (op == CXBinaryOperator_Comma)
+      nk = GM_N_COMMA;
+    else if (op == CXBinaryOperator_Mul)
+      nk = GM_N_ARITH, nop = '*';
+    else if (op == CXBinaryOperator_Div)
+      nk = GM_N_ARITH, nop = '/';
+    else if (op == CXBinaryOperator_Shl)
+      nk = GM_N_ARITH, nop = 'l';
+    else
+      nk = GM_N_ARITH;
+    n = other_node(b, c, &kids);
+    n->kind = nk;
+    n->op = nop;
+    if ((nk == GM_N_ASSIGN && nop) || nk == GM_N_CMP) /* which operator: "+=", "<=", ... */
+      n->name = fe_arena_cxstring(b, clang_getBinaryOperatorKindSpelling(op));
+    if ((nk == GM_N_ASSIGN || nk == GM_N_LAND || nk == GM_N_LOR || nk == GM_N_CMP) && n->nkids != 2)
+      n->kind = GM_N_OTHER;
+    if (nk == GM_N_ARITH && n->nkids == 2 && n->kids[0]->has_value && n->kids[1]->has_value)
+      fold_constant(n);
+    break;
+  }
+  case CXCursor_UnaryOperator: {
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+    n = other_node(b, c, &kids);
+    if (n->nkids == 1) {
+      if (op == CXUnaryOperator_AddrOf)
+        n->kind = GM_N_ADDR;
+      else if (op == CXUnaryOperator_Deref)
+        n->kind = GM_N_DEREF;
+      else if (op == CXUnaryOperator_LNot)
+        n->kind = GM_N_NOT;
+      else if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
+        n->kind = GM_N_INCDEC;
+      else if (op == CXUnaryOperator_Extension || op == CXUnaryOperator_Plus) {
+        n = n->kids[0];
+      }
+    }
+    break;
+  }
+  case CXCursor_MemberRefExpr: {
+    if (fe_names_invalid(b, c)) { /* a member of an incomplete or invalid struct */
+      n = fe_opaque_node(b, c);
+      break;
+    }
+    cursor_vec exprs = {0};
+    for (size_t i = 0; i < kids.len; i++)
+      if (clang_isExpression(clang_getCursorKind(kids.items[i])))
+        GM_PUSH(exprs, kids.items[i]);
+    n = fe_new_node(b, GM_N_FIELD, c, exprs.len ? 1 : 0);
+    n->name = fe_arena_cxstring(b, clang_getCursorSpelling(c));
+    if (exprs.len)
+      n->kids[0] = fe_conv_expr(b, exprs.items[0]);
+    GM_VEC_FREE(exprs);
+    break;
+  }
+  case CXCursor_ArraySubscriptExpr:
+    n = other_node(b, c, &kids);
+    if (n->nkids == 2)
+      n->kind = GM_N_INDEX;
+    break;
+  case CXCursor_ConditionalOperator:
+    n = other_node(b, c, &kids);
+    if (n->nkids == 3)
+      n->kind = GM_N_COND;
+    break;
+  case CXCursor_LambdaExpr:
+    n = fe_conv_lambda(b, c);
+    break;
+  case CXCursor_InitListExpr:
+    n = other_node(b, c, &kids);
+    n->kind = GM_N_AGGREGATE;
+    break;
+  case CXCursor_CXXThrowExpr:
+    n = other_node(b, c, &kids);
+    n->kind = GM_N_THROW;
+    break;
+  case CXCursor_StmtExpr:
+    n = kids.len ? fe_conv_stmt(b, kids.items[0]) : fe_new_node(b, GM_N_NOP, c, 0);
+    break;
+  default: {
+    cursor_vec exprs = {0};
+    for (size_t i = 0; i < kids.len; i++)
+      if (clang_isExpression(clang_getCursorKind(kids.items[i])) ||
+          clang_isStatement(clang_getCursorKind(kids.items[i])))
+        GM_PUSH(exprs, kids.items[i]);
+    n = other_node(b, c, &exprs);
+    GM_VEC_FREE(exprs);
+    break;
+  }
+  }
+  GM_VEC_FREE(kids);
+  return n;
+}

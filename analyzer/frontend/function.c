@@ -1,0 +1,171 @@
+/* One function's model: its parameters, body and constructor initialisers; a lambda's body is
+ * modelled as a function of its own. */
+#include "frontend/build.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* `[](auto x) {...}` and `[]<class T>(T x) {...}` are templates. */
+static int generic_lambda(const cursor_vec *kids) {
+  for (size_t i = 0; i < kids->len; i++)
+    if (clang_getCursorKind(kids->items[i]) == CXCursor_ParmDecl) {
+      enum CXTypeKind tk = clang_getCanonicalType(clang_getCursorType(kids->items[i])).kind;
+      if (tk == CXType_Unexposed || tk == CXType_Dependent)
+        return 1;
+    }
+  return 0;
+}
+
+gm_func *fe_build_function(builder *b, CXCursor c) {
+  cursor_vec kids = fe_children_of(c);
+  CXCursor body = clang_getNullCursor();
+  for (size_t i = kids.len; i-- > 0;)
+    if (clang_getCursorKind(kids.items[i]) == CXCursor_CompoundStmt) {
+      body = kids.items[i];
+      break;
+    }
+  if (clang_Cursor_isNull(body)) {
+    GM_VEC_FREE(kids);
+    return NULL;
+  }
+  gm_func *fn = gm_arena_alloc(b->arena, sizeof *fn);
+  if (b->has_errors)
+    b->dependent = clang_getCursorKind(c) == CXCursor_LambdaExpr
+                       ? b->dependent || generic_lambda(&kids) /* b->dependent: the outer's */
+                       : fe_in_template(c);
+  b->fn = fn;
+  b->func_cursor = c;
+  b->vars.len = 0;
+  b->var_decls.len = 0;
+  b->next_id = 0;
+  fn->name = fe_arena_cxstring(b, clang_getCursorSpelling(c));
+  fn->usr = fe_arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(c)));
+  fn->loc = fe_loc_of(b, c);
+  fn->end_loc = fe_loc_of_location(b, clang_getRangeEnd(clang_getCursorExtent(body)));
+  if (fn->end_loc.col > 1)
+    fn->end_loc.col--; /* the range ends just past the brace */
+  fn->in_main_file = clang_Location_isFromMainFile(clang_getCursorLocation(c)) != 0;
+  fn->is_kernel = fe_has_child_attr(c, CXCursor_CUDAGlobalAttr);
+  fn->is_device =
+      fe_has_child_attr(c, CXCursor_CUDADeviceAttr) && !fe_has_child_attr(c, CXCursor_CUDAHostAttr);
+  int nparams = clang_Cursor_getNumArguments(c);
+  if (nparams < 0) { /* templates: parameters are the ParmDecl children */
+    nparams = 0;
+    for (size_t i = 0; i < kids.len; i++)
+      if (clang_getCursorKind(kids.items[i]) == CXCursor_ParmDecl) {
+        int v = fe_var_index(b, kids.items[i]);
+        b->vars.items[v].param_index = nparams++;
+      }
+  } else {
+    for (int i = 0; i < nparams; i++) {
+      int v = fe_var_index(b, clang_Cursor_getArgument(c, (unsigned)i));
+      b->vars.items[v].param_index = i;
+    }
+  }
+  fn->nparams = nparams;
+  fn->body = fe_conv_stmt(b, body);
+  if (clang_getCursorKind(c) == CXCursor_Constructor) {
+    /* member initialisers (`: p_(p)`) run first; storing into a member hands the value over */
+    cursor_vec inits = {0};
+    for (size_t i = 0; i < kids.len; i++)
+      if (clang_isExpression(clang_getCursorKind(kids.items[i])))
+        GM_PUSH(inits, kids.items[i]);
+    if (inits.len) {
+      gm_node *seq = fe_new_node(b, GM_N_SEQ, c, 2);
+      gm_node *agg = fe_new_node(b, GM_N_AGGREGATE, c, (int)inits.len);
+      for (size_t i = 0; i < inits.len; i++)
+        agg->kids[i] = fe_conv_expr(b, inits.items[i]);
+      seq->kids[0] = agg;
+      seq->kids[1] = fn->body;
+      fn->body = seq;
+    }
+    GM_VEC_FREE(inits);
+  }
+  fn->nvars = (int)b->vars.len;
+  fn->vars = gm_arena_alloc(b->arena, sizeof(gm_var) * (b->vars.len ? b->vars.len : 1));
+  if (b->vars.len)
+    memcpy(fn->vars, b->vars.items, sizeof(gm_var) * b->vars.len);
+  fn->nnodes = b->next_id;
+  gm_model_finish(fn, b->arena);
+  GM_VEC_FREE(kids);
+  return fn;
+}
+
+/* Formats into the arena (the malloc'd temporary is released here). */
+static const char *gm_xasprintf_tmp(builder *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static const char *gm_xasprintf_tmp(builder *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *tmp = NULL;
+  if (vasprintf(&tmp, fmt, ap) < 0)
+    tmp = NULL;
+  va_end(ap);
+  const char *r = gm_arena_strdup(b->arena, tmp ? tmp : "");
+  free(tmp);
+  return r;
+}
+
+/* Captured locals of a lambda: every reference inside its body to a variable of this function. */
+struct capture_ctx {
+  builder *b;
+  GM_VEC(gm_node *) refs;
+};
+
+static enum CXChildVisitResult capture_visitor(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  struct capture_ctx *ctx = data;
+  if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+    CXCursor ref = clang_getCursorReferenced(c);
+    enum CXCursorKind rk = clang_getCursorKind(ref);
+    if ((rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl) &&
+        clang_equalCursors(clang_getCursorSemanticParent(ref), ctx->b->func_cursor)) {
+      gm_node *v = fe_new_node(ctx->b, GM_N_VAR, c, 0);
+      v->var = fe_var_index(ctx->b, ref);
+      GM_PUSH(ctx->refs, v);
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* A lambda's body is a function of its own; the enclosing function's state is set aside. */
+static gm_func *build_lambda_body(builder *b, CXCursor c) {
+  gm_func *outer = b->fn;
+  CXCursor outer_cursor = b->func_cursor;
+  int outer_next_id = b->next_id;
+  int outer_dependent = b->dependent;
+  var_vec outer_vars = b->vars;
+  cursor_vec outer_decls = b->var_decls;
+  memset(&b->vars, 0, sizeof b->vars);
+  memset(&b->var_decls, 0, sizeof b->var_decls);
+  gm_func *fn = fe_build_function(b, c);
+  if (fn) {
+    fn->name = gm_xasprintf_tmp(b, "lambda in %s", outer ? outer->name : "?");
+    fn->usr = gm_xasprintf_tmp(b, "lambda@%s:%u:%u", fn->loc.file ? fn->loc.file : "", fn->loc.line,
+                               fn->loc.col);
+    GM_PUSH(b->lambdas, fn);
+  }
+  GM_VEC_FREE(b->vars);
+  GM_VEC_FREE(b->var_decls);
+  b->vars = outer_vars;
+  b->var_decls = outer_decls;
+  b->fn = outer;
+  b->func_cursor = outer_cursor;
+  b->next_id = outer_next_id;
+  b->dependent = outer_dependent;
+  return fn;
+}
+
+gm_node *fe_conv_lambda(builder *b, CXCursor c) {
+  struct capture_ctx ctx = {b, {0}};
+  clang_visitChildren(c, capture_visitor, &ctx);
+  gm_func *body = build_lambda_body(b, c);
+  gm_node *n = fe_new_node(b, GM_N_LAMBDA, c, (int)ctx.refs.len);
+  for (size_t i = 0; i < ctx.refs.len; i++)
+    n->kids[i] = ctx.refs.items[i];
+  n->callee_usr = body ? body->usr : NULL; /* the lambda's body, modelled as a function */
+  GM_VEC_FREE(ctx.refs);
+  return n;
+}
