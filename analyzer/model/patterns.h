@@ -1,5 +1,6 @@
 /* Model queries shared by the loop and managed-memory rules (GM010, GM020, GM021, GM030,
- * GM031): read-only questions about one function's model, so each rule file stays short. */
+ * GM031): read-only questions about one function's model, so each rule file stays short. The loop
+ * queries are in loop_patterns.c, the kernel queries in kernel_patterns.c. */
 #ifndef GM_PATTERNS_H
 #define GM_PATTERNS_H
 
