@@ -112,6 +112,38 @@ static void check(const gm_check_ctx *ctx) {
 /* Runtime verdict (docs/rules/GM001.md): confirmed when allocations from the site are still
  * live at exit, or its live bytes at the last gmem_step() exceed those at the first; dismissed
  * when it ran and everything it allocated was freed. */
+void gm_report_member_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int heap) {
+  size_t n;
+  const gm_member_summary *members = gm_program_members(ctx->program, &n);
+  for (size_t i = 0; i < n; i++) {
+    const gm_member_summary *m = &members[i];
+    const gm_unit_member_use *a = m->allocs.items[0].use;
+    if (m->frees.len || m->handed_off || !a->family.name || a->family.heap != heap ||
+        (!heap && !a->family.gpu))
+      continue;
+    const gm_member_summary *sibling = gm_program_freed_sibling(ctx->program, m);
+    if (!sibling)
+      continue; /* nothing of the object is freed: a process-lifetime cache or singleton */
+    gm_report *r = ctx->report_for(ctx->arg, m->allocs.items[0].unit, rule);
+    if (!r)
+      continue;
+    const gm_unit_member_use *freed = sibling->frees.items[0].use;
+    gm_finding *f = gm_report_add(
+        r, rule, a->loc, a->function ? a->function : "",
+        "'%s::%s' (%s from %s) is never freed: no function in the program releases it, while "
+        "'%s::%s' of the same %s is freed in '%s'; free it there with %s",
+        m->record_name, m->member, a->family.description, a->api, sibling->record_name,
+        sibling->member, m->record_name, freed->function ? freed->function : "?",
+        a->family.free_fn ? a->family.free_fn : "the matching free");
+    gm_finding_note(f, freed->loc, "'%s::%s' is freed here, in '%s'", sibling->record_name,
+                    sibling->member, freed->function ? freed->function : "?");
+  }
+}
+
+static void check_program(const gm_program_ctx *ctx) {
+  gm_report_member_leaks(ctx, &gm001_unpaired_allocation, 0);
+}
+
 static gm_verdict judge(gm_judge_ctx *c) {
   const gm_tsite *s = gm_judge_find(c, c->finding->loc, GM_SITE_ALLOC);
   if (!gm_site_ran(s))
@@ -162,5 +194,6 @@ const gm_rule gm001_unpaired_allocation = {
     .fix = "Free the memory on every path (a single cleanup label, or an RAII owner), or hand "
            "ownership on explicitly (return it, store it in a struct or member that frees it).",
     .check = check,
+    .check_program = check_program,
     .judge = judge,
 };

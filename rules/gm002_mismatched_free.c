@@ -7,13 +7,18 @@
  * pointer corrupts the heap.
  *
  *   bad:  cudaMallocHost(&h, n); ... cudaFree(h);
- *   good: cudaMallocHost(&h, n); ... cudaFreeHost(h); */
+ *   good: cudaMallocHost(&h, n); ... cudaFreeHost(h);
+ *
+ * Across functions and files (whole-program analysis): a struct or class member allocated in one
+ * function (a constructor, an init) and freed with another family's call in another (the
+ * destructor, a cleanup). Within one function the flow engine's facts cover it. */
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 
 extern const gm_rule gm002_mismatched_free;
 
 #include <stdlib.h>
+#include <string.h>
 
 static void check(const gm_check_ctx *ctx) {
   for (int i = 0; i < ctx->nfacts; i++) {
@@ -41,6 +46,44 @@ static void check(const gm_check_ctx *ctx) {
       gm_finding_note(out, f->alloc->loc, "allocated here with %s", gm_call_display_name(f->alloc));
     free(what);
     free(freer);
+  }
+}
+
+/* Whether some allocation into the member is made in the freeing function itself. */
+static int allocated_in(const gm_member_summary *m, const char *function_usr) {
+  for (size_t i = 0; i < m->allocs.len; i++) {
+    const char *usr = m->allocs.items[i].use->function_usr;
+    if (usr && function_usr && strcmp(usr, function_usr) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+static void check_program(const gm_program_ctx *ctx) {
+  size_t n;
+  const gm_member_summary *members = gm_program_members(ctx->program, &n);
+  for (size_t i = 0; i < n; i++) {
+    const gm_member_summary *m = &members[i];
+    for (size_t k = 0; k < m->frees.len; k++) {
+      const gm_unit_member_use *fr = m->frees.items[k].use;
+      int released = fr->nfrees == 0; /* a free of no known family: nothing to judge */
+      for (size_t a = 0; a < m->allocs.len && !released; a++)
+        released = gm_member_free_releases(fr, m->allocs.items[a].use->family.name);
+      if (released || allocated_in(m, fr->function_usr))
+        continue;
+      gm_report *r = ctx->report_for(ctx->arg, m->frees.items[k].unit, &gm002_mismatched_free);
+      if (!r)
+        continue;
+      const gm_unit_member_use *al = m->allocs.items[0].use;
+      gm_finding *f = gm_report_add(
+          r, &gm002_mismatched_free, fr->loc, fr->function ? fr->function : "",
+          "'%s::%s' (%s from %s, allocated in '%s') is released with %s, which does not free "
+          "it; use %s",
+          m->record_name, m->member, al->family.description, al->api,
+          al->function ? al->function : "?", fr->api,
+          al->family.free_fn ? al->family.free_fn : "the matching free");
+      gm_finding_note(f, al->loc, "allocated here with %s", al->api);
+    }
   }
 }
 
@@ -95,5 +138,6 @@ const gm_rule gm002_mismatched_free = {
            "cudaMallocHost/cudaFreeHost, cudaMallocArray/cudaFreeArray, malloc/free, new/delete, "
            "new[]/delete[]) and pass the pointer the allocation returned.",
     .check = check,
+    .check_program = check_program,
     .judge = judge,
 };

@@ -23,6 +23,10 @@ static void check(const gm_check_ctx *ctx) {
   }
 }
 
+static void check_program(const gm_program_ctx *ctx) {
+  gm_report_member_leaks(ctx, &gm004_unpaired_host_allocation, 1);
+}
+
 const gm_rule gm004_unpaired_host_allocation = {
     .id = "GM004",
     .name = "unpaired-host-allocation",
@@ -37,6 +41,7 @@ const gm_rule gm004_unpaired_host_allocation = {
     .fix = "Free the memory on every path (a single cleanup label, or an owner such as "
            "std::unique_ptr or std::vector), or hand ownership on explicitly.",
     .check = check,
+    .check_program = check_program,
     .judge = NULL, /* the runtime records CUDA calls only */
     .off_by_default = 1,
 };

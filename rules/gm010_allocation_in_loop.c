@@ -8,6 +8,9 @@
  *   bad:  for (b...) { cudaMalloc(&tmp, bytes); step<<<...>>>(tmp); cudaFree(tmp); }
  *   good: cudaMalloc(&tmp, bytes); for (b...) step<<<...>>>(tmp); cudaFree(tmp);
  *
+ * Across files (whole-program analysis): a function that allocates on every call, called in a
+ * loop in another file, is reported at its allocation with notes at the loop and the call.
+ *
  * Not raised for loops that provably run once, lazy initialisation (`if (!buf) cudaMalloc`),
  * capacity-guarded regrowth, setup loops that fill a table with one buffer per element or
  * device, stream-ordered cudaMallocAsync (the recommended fix), or the growing-concatenation
@@ -22,8 +25,8 @@
 extern const gm_rule gm010_allocation_in_loop;
 
 /* The measured cost that motivates the finding (H200, CUDA 13.0; see DESIGN.md). */
-static const char *cost_of(const gm_node *call) {
-  const char *fam = call->fn->family ? call->fn->family->name : "";
+static const char *cost_of_family(const char *fam) {
+  fam = fam ? fam : "";
   if (strcmp(fam, "cuda-host") == 0 || strcmp(fam, "cu-host") == 0)
     return "on an H200 cudaMallocHost costs 0.8 ms for 256 bytes and 465 ms for 1 GiB, because "
            "it pins the pages";
@@ -33,6 +36,10 @@ static const char *cost_of(const gm_node *call) {
   return "on an H200 a cudaMalloc+cudaFree pair costs about 70-140 us and cudaFree "
          "synchronises the device, while cudaMallocAsync+cudaFreeAsync from a stream-ordered "
          "pool costs about 1 us";
+}
+
+static const char *cost_of(const gm_node *call) {
+  return cost_of_family(call->fn->family ? call->fn->family->name : NULL);
 }
 
 static int in_loop_candidate(const gm_node *call) {
@@ -262,6 +269,63 @@ static void check(const gm_check_ctx *ctx) {
   gm_walk(ctx->fn->body, visit, &v);
 }
 
+/* Whether a loop's call to a function that allocates fills a table: the allocation leaves through
+ * an out-parameter that reaches a different element on each iteration (`make(&bufs[i])`), or is
+ * returned and stored in one (`bufs[i] = make()`). Setup, not churn, unless the function frees
+ * it again before returning. */
+static int fills_table(const gm_unit_loop_call *c, const gm_unit_alloc *a) {
+  if (a->freed)
+    return 0;
+  if (a->out_param >= 0 && a->out_param < 31 && (c->per_element >> a->out_param & 1u))
+    return 1;
+  return a->returned && (c->per_element & GM_UNIT_RESULT_PER_ELEMENT);
+}
+
+enum { MAX_CALL_NOTES = 3 };
+
+/* A function in one file that allocates on every call, called in a loop in another. */
+static void check_program(const gm_program_ctx *ctx) {
+  const gm_program *p = ctx->program;
+  for (size_t fu = 0; fu < p->nunits; fu++) {
+    const gm_unit *home = p->units[fu];
+    for (size_t fi = 0; home && fi < home->funcs.len; fi++) {
+      const gm_unit_func *fn = &home->funcs.items[fi];
+      for (size_t ai = 0; ai < fn->per_call.len; ai++) {
+        const gm_unit_alloc *a = &fn->per_call.items[ai];
+        if (!a->family.gpu)
+          continue;
+        gm_finding *f = NULL;
+        int notes = 0;
+        for (size_t cu = 0; cu < p->nunits && notes < MAX_CALL_NOTES; cu++) {
+          const gm_unit *caller = p->units[cu];
+          for (size_t ci = 0; cu != fu && caller && ci < caller->loop_calls.len; ci++) {
+            const gm_unit_loop_call *c = &caller->loop_calls.items[ci];
+            size_t at;
+            if (strcmp(c->usr, fn->usr) != 0 || fills_table(c, a) ||
+                gm_program_function(p, c->usr, cu, &at) != fn || notes >= MAX_CALL_NOTES)
+              continue;
+            if (!f) {
+              gm_report *r = ctx->report_for(ctx->arg, fu, &gm010_allocation_in_loop);
+              if (!r)
+                return;
+              f = gm_report_add(r, &gm010_allocation_in_loop, a->loc, fn->name,
+                                "%s in '%s' runs on every call, and '%s' is called in a loop in "
+                                "%s; %s. Allocate once outside the loop and pass the buffer in, "
+                                "or use cudaMallocAsync from a memory pool",
+                                a->api, fn->name, fn->name, c->call.file,
+                                cost_of_family(a->family.name));
+            }
+            gm_finding_note(f, c->call, "'%s' is called in a loop here, in '%s'", fn->name,
+                            c->caller);
+            gm_finding_note(f, c->loop, "the loop");
+            notes++;
+          }
+        }
+      }
+    }
+  }
+}
+
 /* Runtime verdict (docs/rules/GM010.md): confirmed when the site ran at least this many times
  * in the telemetry (all files together); dismissed when it ran fewer times. */
 enum { GM010_CONFIRM_CALLS = 16 };
@@ -307,5 +371,6 @@ const gm_rule gm010_allocation_in_loop = {
     .fix = "Allocate once before the loop (the largest size when it varies) and free once after "
            "it, or allocate with cudaMallocAsync/cudaFreeAsync from a stream-ordered memory pool.",
     .check = check,
+    .check_program = check_program,
     .judge = judge,
 };

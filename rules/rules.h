@@ -17,4 +17,9 @@ char *gm_describe_allocation(const gm_fact *f);
 /* Reports a leak fact as `rule`'s finding: the message and notes GM001 and GM004 share. */
 void gm_report_leak(const gm_check_ctx *ctx, const gm_rule *rule, const gm_fact *f);
 
+/* Reports, as `rule`'s findings, the members that receive memory of a heap (heap = 1) or GPU
+ * family and that nothing in the program frees or hands on, while a sibling member of the same
+ * struct or class is freed somewhere (a destructor or cleanup that forgot one): GM001, GM004. */
+void gm_report_member_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int heap);
+
 #endif

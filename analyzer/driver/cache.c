@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 /* Bumped whenever the entry layout changes: older entries then fail the magic check. */
-#define ENTRY_MAGIC "GMLCACH3"
+#define ENTRY_MAGIC "GMLCACH4"
 #define MAGIC_LEN 8
 
 /* ---- MurmurHash3 x64_128 (public domain, Austin Appleby): fast, and 128 bits keep accidental
@@ -468,15 +468,17 @@ static void get_notice(reader *r, gm_notice *n) {
   n->message = get_req(r);
 }
 
-int gm_cache_load(gm_cache *c, const gm_cache_key *key, gm_report *report, FILE *msg) {
+int gm_cache_load(gm_cache *c, const gm_cache_key *key, const char *source, gm_report *report,
+                  gm_unit **unit, FILE *msg) {
   char *path = entry_path(c, key, NULL);
   size_t len = 0;
   char *data = gm_read_file(path, &len);
   free(path);
   int hit = 0;
   gm_report found = {0};
-  char *messages = NULL;
+  char *messages = NULL, *unit_text = NULL;
   size_t messages_len = 0;
+  gm_unit *found_unit = NULL;
   if (!data || len < MAGIC_LEN + sizeof(digest) || memcmp(data, ENTRY_MAGIC, MAGIC_LEN) != 0)
     goto out;
   digest sum = murmur(data, len - sizeof sum, (digest){0, 0}), stored;
@@ -508,8 +510,12 @@ int gm_cache_load(gm_cache *c, const gm_cache_key *key, gm_report *report, FILE 
     get_notice(&r, &n);
     GM_PUSH(found.notices, n);
   }
-  if (r.bad || r.left != 0)
+  unit_text = get_str(&r, NULL);
+  if (r.bad || r.left != 0 || !unit_text ||
+      (*unit_text && !(found_unit = gm_unit_from_json(unit_text, source))))
     goto out;
+  *unit = found_unit;
+  found_unit = NULL;
   for (size_t i = 0; i < found.findings.len; i++)
     GM_PUSH(report->findings, found.findings.items[i]);
   GM_VEC_FREE(found.findings);
@@ -521,7 +527,9 @@ int gm_cache_load(gm_cache *c, const gm_cache_key *key, gm_report *report, FILE 
   hit = 1;
 out:
   gm_report_clear(&found);
+  gm_unit_free(found_unit);
   free(messages);
+  free(unit_text);
   free(data);
   if (hit)
     c->hits++;
@@ -560,8 +568,8 @@ static int mkdirs(const char *dir) {
 }
 
 void gm_cache_store(gm_cache *c, const gm_cache_key *key, const gm_str_vec *includes,
-                    const gm_str_vec *more, const gm_report *report, const char *messages,
-                    size_t messages_len, FILE *msg) {
+                    const gm_str_vec *more, const gm_report *report, const gm_unit *unit,
+                    const char *messages, size_t messages_len, FILE *msg) {
   gm_strbuf sb = {0};
   gm_sb_appendn(&sb, ENTRY_MAGIC, MAGIC_LEN);
   size_t count_at = sb.len;
@@ -582,6 +590,9 @@ void gm_cache_store(gm_cache *c, const gm_cache_key *key, const gm_str_vec *incl
   put_u32(&sb, (uint32_t)report->notices.len);
   for (size_t i = 0; i < report->notices.len; i++)
     put_notice(&sb, &report->notices.items[i]);
+  char *unit_text = unit ? gm_unit_to_json(unit) : NULL;
+  put_str(&sb, unit_text ? unit_text : "");
+  free(unit_text);
   digest sum = murmur(sb.data, sb.len, (digest){0, 0});
   gm_sb_appendn(&sb, (const char *)&sum, sizeof sum);
 

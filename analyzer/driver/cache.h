@@ -1,5 +1,6 @@
 /* The result cache: what analysing a source produced (findings with their notes, fix-its and
- * fingerprints, notices such as a function cut short, and the messages printed after the parse) is
+ * fingerprints, notices such as a function cut short, the unit summary that whole-program analysis
+ * joins, and the messages printed after the parse) is
  * stored under a key made of what decides it: the file's text and name, the parser flags, the
  * .gmemlint in force, the rule selection, --werror, the working directory, the parser's
  * environment, this gmemlint build and libclang's version. An entry also lists every file the parse
@@ -15,6 +16,7 @@
 
 #include "driver/options.h"
 #include "findings/report.h"
+#include "program/unit.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -36,16 +38,18 @@ void gm_cache_close(gm_cache *c, const gm_options *opt);
 gm_cache_key gm_cache_key_for(gm_cache *c, const char *path, const char *text, size_t len,
                               const char *const *args, size_t nargs, const char *config_path);
 
-/* On a hit: appends the stored findings and notices to report, writes the stored messages to msg
- * and returns
- * 1. Returns 0 on a miss (no entry, a file it read has changed, an unreadable entry). */
-int gm_cache_load(gm_cache *c, const gm_cache_key *key, gm_report *report, FILE *msg);
+/* On a hit: appends the stored findings and notices to report, sets *unit to the stored unit
+ * summary of `source` (NULL when it had none), writes the stored messages to msg and returns 1.
+ * Returns 0 on a miss (no entry, a file it read has changed, an unreadable entry). */
+int gm_cache_load(gm_cache *c, const gm_cache_key *key, const char *source, gm_report *report,
+                  gm_unit **unit, FILE *msg);
 
 /* Stores a result: the files the parse read (`includes`, and `more` for those of a PCH; either
- * may be NULL), the findings and notices, and the messages printed since the key was made. A
+ * may be NULL), the findings and notices, the unit summary for whole-program analysis (may be
+ * NULL), and the messages printed since the key was made. A
  * failure to write is reported once per run, as a warning on msg. */
 void gm_cache_store(gm_cache *c, const gm_cache_key *key, const gm_str_vec *includes,
-                    const gm_str_vec *more, const gm_report *report, const char *messages,
-                    size_t messages_len, FILE *msg);
+                    const gm_str_vec *more, const gm_report *report, const gm_unit *unit,
+                    const char *messages, size_t messages_len, FILE *msg);
 
 #endif

@@ -8,6 +8,7 @@
 #include "flow/flow.h"
 #include "frontend/frontend.h"
 #include "frontend/pch.h"
+#include "program/program.h"
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 
@@ -167,6 +168,27 @@ static void fingerprint(gm_file_result *r) {
   GM_VEC_FREE(seen);
 }
 
+/* Drops the findings from `first` on that a NOLINT comment suppresses, then puts all in a stable
+ * order with their --werror level and fingerprints. */
+static void settle_findings(gm_run *run, gm_file_result *r, size_t first) {
+  size_t w = first;
+  for (size_t i = first; i < r->report.findings.len; i++) {
+    gm_finding *f = &r->report.findings.items[i];
+    if (strcmp(f->loc.file, r->path) == 0 && gm_is_suppressed(&r->src, f->loc.line, f->rule->id))
+      gm_finding_free(f);
+    else
+      r->report.findings.items[w++] = *f;
+  }
+  r->report.findings.len = w;
+  if (r->report.findings.len)
+    qsort(r->report.findings.items, r->report.findings.len, sizeof(gm_finding), finding_cmp);
+  if (r->report.notices.len > 1)
+    qsort(r->report.notices.items, r->report.notices.len, sizeof(gm_notice), notice_cmp);
+  for (size_t i = 0; i < r->report.findings.len; i++)
+    r->report.findings.items[i].error = run->opt->werror;
+  fingerprint(r);
+}
+
 /* --enable names the rules that run (off-by-default ones too); otherwise every rule not
  * disabled by --disable or .gmemlint runs, except those off by default that .gmemlint's
  * [rules] enable does not name. */
@@ -275,6 +297,7 @@ static int prepare(gm_run *run, gm_file_result *r, prepared *p) {
     input_error(&c, "%s", cfg->error);
     goto done;
   }
+  r->cfg = cfg;
 
   gm_str_vec args = {0};
   build_args(run, path, lang, &args, &c);
@@ -284,7 +307,7 @@ static int prepare(gm_run *run, gm_file_result *r, prepared *p) {
   if (run->cache) {
     key = gm_cache_key_for(run->cache, path, text, len, (const char *const *)args.items, args.len,
                            cfg->path);
-    if (gm_cache_load(run->cache, &key, &r->report, c.msg)) {
+    if (gm_cache_load(run->cache, &key, path, &r->report, &r->unit, c.msg)) {
       for (size_t i = 0; i < args.len; i++)
         free(args.items[i]);
       GM_VEC_FREE(args);
@@ -300,7 +323,7 @@ done:
   return 0;
 }
 
-/* Phase two: parse, model, flow, rules, suppressions, fingerprints, --verify, cache store. */
+/* Phase two: parse, model, flow, rules, suppressions, fingerprints, unit summary, cache store. */
 static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *p) {
   file_ctx c = p->c;
   const char *path = r->path;
@@ -363,35 +386,75 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
         if (gm_rules[k]->check && rule_enabled(run, cfg, k))
           gm_rules[k]->check(&ctx);
     }
+    r->unit = gm_unit_build(parse.tu, path);
   }
-  /* suppressions, then a stable order */
-  size_t w = 0;
-  for (size_t i = 0; i < r->report.findings.len; i++) {
-    gm_finding *f = &r->report.findings.items[i];
-    if (strcmp(f->loc.file, path) == 0 && gm_is_suppressed(&r->src, f->loc.line, f->rule->id))
-      gm_finding_free(f);
-    else
-      r->report.findings.items[w++] = *f;
-  }
-  r->report.findings.len = w;
-  if (r->report.findings.len)
-    qsort(r->report.findings.items, r->report.findings.len, sizeof(gm_finding), finding_cmp);
-  if (r->report.notices.len > 1)
-    qsort(r->report.notices.items, r->report.notices.len, sizeof(gm_notice), notice_cmp);
-  for (size_t i = 0; i < r->report.findings.len; i++)
-    r->report.findings.items[i].error = run->opt->werror;
-  fingerprint(r);
-  if (run->opt->verify)
-    r->verify_problems = gm_verify_file(path, &r->src, &r->report, parse.error_count, c.msg);
+  r->parsed = 1;
+  r->parse_errors = parse.error_count;
+  settle_findings(run, r, 0);
   /* not a parse with errors: the missing header behind them may appear, unseen by the key */
   if (run->cache && !r->input_error && !parse.error_count) {
     fflush(c.msg);
-    gm_cache_store(run->cache, &p->key, &parse.includes, pch_includes, &r->report,
+    gm_cache_store(run->cache, &p->key, &parse.includes, pch_includes, &r->report, r->unit,
                    r->messages + p->messages_mark, r->messages_len - p->messages_mark, c.msg);
   }
   gm_parse_free(&parse);
 done:
   fclose(c.msg);
+}
+
+/* ---- whole-program analysis ---- */
+
+static gm_report *program_report_for(void *arg, size_t unit, const gm_rule *rule) {
+  gm_run *run = arg;
+  gm_file_result *r = &run->results[unit];
+  size_t k = 0;
+  while (k < gm_rule_count && gm_rules[k] != rule)
+    k++;
+  if (!r->cfg || k == gm_rule_count || !rule_enabled(run, r->cfg, k))
+    return NULL;
+  return &r->report;
+}
+
+/* Joins every file's unit summary and runs the program-wide checks; their findings join the
+ * report of the file that holds them (suppressed, ordered and fingerprinted like the rest). */
+static void check_program(gm_run *run) {
+  gm_unit **units = gm_xcalloc(run->nfiles + 1, sizeof *units);
+  size_t *before = gm_xcalloc(run->nfiles + 1, sizeof *before);
+  for (size_t i = 0; i < run->nfiles; i++) {
+    units[i] = run->results[i].unit;
+    before[i] = run->results[i].report.findings.len;
+  }
+  gm_program program = {units, run->nfiles, NULL};
+  gm_program_join(&program);
+  gm_program_ctx ctx = {&program, program_report_for, run};
+  for (size_t k = 0; k < gm_rule_count; k++)
+    if (gm_rules[k]->check_program)
+      gm_rules[k]->check_program(&ctx);
+  gm_program_free(&program);
+  for (size_t i = 0; i < run->nfiles; i++) {
+    gm_file_result *r = &run->results[i];
+    if (r->report.findings.len != before[i])
+      settle_findings(run, r, before[i]);
+    gm_unit_free(r->unit);
+    r->unit = NULL;
+  }
+  free(units);
+  free(before);
+}
+
+/* --verify, once the program-wide findings are in: its messages follow the file's own. */
+static void verify_file(gm_file_result *r) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *msg = open_memstream(&text, &len);
+  r->verify_problems = gm_verify_file(r->path, &r->src, &r->report, r->parse_errors, msg);
+  fclose(msg);
+  if (len) {
+    r->messages = gm_xrealloc(r->messages, r->messages_len + len + 1);
+    memcpy(r->messages + r->messages_len, text, len + 1);
+    r->messages_len += len;
+  }
+  free(text);
 }
 
 /* ---- the worker pool ---- */
@@ -499,9 +562,10 @@ void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ct
       exit(GM_EXIT_USAGE);
     }
   pthread_attr_destroy(&attr);
+  /* the files form one program: its checks run once every file is analysed */
   for (size_t i = 0; i < run->nfiles; i++) {
     pthread_mutex_lock(&p.lock);
-    /* the counter counts every finished file; the name is the one whose output comes next */
+    /* the counter counts every finished file; the name is the first one still running */
     size_t shown = (size_t)-1;
     while (!run->results[i].done) {
       if (shown != p.ndone)
@@ -509,12 +573,16 @@ void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ct
       pthread_cond_wait(&p.cond, &p.lock);
     }
     pthread_mutex_unlock(&p.lock);
-    gm_progress_clear(&progress);
-    on_done(run, i, ctx);
   }
   gm_progress_clear(&progress);
   for (size_t i = 0; i < nthreads; i++)
     pthread_join(threads[i], NULL);
+  check_program(run);
+  for (size_t i = 0; i < run->nfiles; i++) {
+    if (run->opt->verify && run->results[i].parsed)
+      verify_file(&run->results[i]);
+    on_done(run, i, ctx);
+  }
   free(threads);
   free(p.prep);
   free(p.needs_parse);

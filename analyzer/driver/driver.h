@@ -1,12 +1,15 @@
 /* The driver: runs the pipeline (read, configure, parse, model, flow, rules, suppress,
- * fingerprint, verify) over every input file on a pool of worker threads, and hands results back
- * in input order. */
+ * fingerprint) over every input file on a pool of worker threads, then joins the files' unit
+ * summaries into one program for the program-wide checks (whole-program analysis), runs --verify,
+ * and hands results back in input order. */
 #ifndef GM_DRIVER_H
 #define GM_DRIVER_H
 
 #include "driver/compdb.h"
 #include "driver/options.h"
+#include "driver/config.h"
 #include "findings/report.h"
+#include "program/unit.h"
 #include "support/source.h"
 
 #include <stdint.h>
@@ -17,8 +20,12 @@ typedef struct gm_file_result {
   gm_report report;
   char *messages; /* diagnostics about the input, for stderr, in order */
   size_t messages_len;
-  char *first_error; /* the first input error, for SARIF notifications */
-  int input_error;   /* nothing (or not everything) could be analysed: exit 2 */
+  char *first_error;    /* the first input error, for SARIF notifications */
+  int input_error;      /* nothing (or not everything) could be analysed: exit 2 */
+  int parsed;           /* went through a parse (--verify checks it) */
+  int parse_errors;     /* clang's errors in that parse */
+  const gm_config *cfg; /* the .gmemlint in force, once the file was read */
+  gm_unit *unit;        /* what the file exports to whole-program analysis, or NULL */
   int verify_problems;
   int done;
 } gm_file_result;
@@ -38,8 +45,8 @@ typedef struct gm_run {
 /* Whether the command line (--enable, --disable) selects rule k (its index in gm_rules). */
 int gm_rule_selected(const gm_run *run, size_t k);
 
-/* Analyses all files; calls on_done(run, i, ctx) on the calling thread for i = 0, 1, ... in
- * order, as soon as each is finished. */
+/* Analyses all files as one program; then calls on_done(run, i, ctx) on the calling thread for
+ * i = 0, 1, ... in order. */
 void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ctx);
 
 #endif

@@ -3,6 +3,7 @@
 #define GM_REPORT_H
 
 #include "flow/flow.h"
+#include "program/program.h"
 #include "model/model.h"
 #include "support/source.h"
 
@@ -87,6 +88,15 @@ typedef struct gm_check_ctx {
   gm_report *report;
 } gm_check_ctx;
 
+/* What a rule's program check sees: the summaries of every file in the run, joined (whole-program
+ * analysis). A finding goes into the report of the unit that holds its location; report_for
+ * returns NULL where the rule is off for that file. */
+typedef struct gm_program_ctx {
+  const gm_program *program;
+  gm_report *(*report_for)(void *arg, size_t unit, const gm_rule *rule);
+  void *arg;
+} gm_program_ctx;
+
 struct gm_rule {
   const char *id;          /* "GM001": stable, never reused */
   const char *name;        /* "unpaired-allocation" */
@@ -95,6 +105,8 @@ struct gm_rule {
   const char *fix;         /* what to do instead */
   /* The static check; NULL for runtime-only rules (GM1xx). */
   void (*check)(const gm_check_ctx *ctx);
+  /* The program-wide check (program.h): what only the files together show; may be NULL. */
+  void (*check_program)(const gm_program_ctx *ctx);
   /* The verdict on one of this rule's findings from the telemetry (join.h); NULL: the runtime
    * collects no evidence for it. */
   gm_verdict (*judge)(gm_judge_ctx *ctx);

@@ -136,6 +136,51 @@ static int literal_is_zero(CXCursor c) {
   return zero;
 }
 
+/* The struct or class that declares the member `c` refers to: its USR, and its name as written
+ * (a typedef's name for an unnamed struct), for whole-program analysis of members. */
+static void set_member_record(builder *b, gm_node *n, CXCursor c) {
+  CXCursor field = clang_getCursorReferenced(c);
+  if (clang_getCursorKind(field) != CXCursor_FieldDecl)
+    return;
+  CXCursor record = clang_getCursorSemanticParent(field);
+  /* Two programs linted together may each define their own `struct Context`: the USR joined
+   * with where the definition is tells them apart, and names one struct from a shared header
+   * alike in every file that includes it. */
+  CXString usr = clang_getCursorUSR(record);
+  const char *u = clang_getCString(usr);
+  CXFile file;
+  unsigned line;
+  clang_getSpellingLocation(clang_getCursorLocation(record), &file, &line, NULL, NULL);
+  CXString where = file ? clang_File_tryGetRealPathName(file) : (CXString){0};
+  const char *w = file ? clang_getCString(where) : NULL;
+  if ((!w || !*w) && file) {
+    clang_disposeString(where);
+    where = clang_getFileName(file);
+    w = clang_getCString(where);
+  }
+  if (u && *u) {
+    char *key = gm_xasprintf("%s@%s:%u", u, w ? w : "", line);
+    n->record = gm_arena_strdup(b->arena, key);
+    free(key);
+  }
+  clang_disposeString(usr);
+  if (file)
+    clang_disposeString(where);
+  if (!n->record)
+    return;
+  CXString name = clang_getTypeSpelling(clang_getCursorType(record));
+  const char *text = clang_getCString(name);
+  const char *plain = text ? text : "";
+  for (const char *kw = "struct \0class \0union \0"; *kw; kw += strlen(kw) + 1)
+    if (strncmp(plain, kw, strlen(kw)) == 0)
+      plain += strlen(kw);
+  for (const char *k = plain; *k && *k != '<'; k++) /* "ns::Ctx<T>" -> "Ctx<T>" */
+    if (k[0] == ':' && k[1] == ':')
+      plain = k + 2;
+  n->record_name = gm_arena_strdup(b->arena, plain && *plain ? plain : "(unnamed)");
+  clang_disposeString(name);
+}
+
 gm_node *fe_conv_expr(builder *b, CXCursor c) {
   enum CXCursorKind k = clang_getCursorKind(c);
   cursor_vec kids = fe_children_of(c);
@@ -320,6 +365,7 @@ gm_node *fe_conv_expr(builder *b, CXCursor c) {
         GM_PUSH(exprs, kids.items[i]);
     n = fe_new_node(b, GM_N_FIELD, c, exprs.len ? 1 : 0);
     n->name = fe_arena_cxstring(b, clang_getCursorSpelling(c));
+    set_member_record(b, n, c);
     if (exprs.len)
       n->kids[0] = fe_conv_expr(b, exprs.items[0]);
     GM_VEC_FREE(exprs);

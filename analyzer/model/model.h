@@ -62,12 +62,14 @@ typedef struct gm_node {
   struct gm_node **kids;
   int nkids;
   const char *name;
-  int var;                /* GM_N_VAR, GM_N_DECL: index into the function's vars */
-  const gm_fn *fn;        /* GM_N_CALL: allocator-table row, or NULL */
-  const char *callee_usr; /* GM_N_CALL: callee's USR, for same-TU summaries; NULL if unknown */
-  unsigned is_launch : 1; /* GM_N_CALL: a kernel launch k<<<...>>>(args) */
-  unsigned noreturn : 1;  /* GM_N_CALL: the callee is declared noreturn */
-  unsigned in_system : 1; /* GM_N_CALL: the callee is declared in a system header */
+  int var;                 /* GM_N_VAR, GM_N_DECL: index into the function's vars */
+  const gm_fn *fn;         /* GM_N_CALL: allocator-table row, or NULL */
+  const char *callee_usr;  /* GM_N_CALL: callee's USR, for same-TU summaries; NULL if unknown */
+  const char *record;      /* GM_N_FIELD: the struct or class declaring the member (USR) */
+  const char *record_name; /* GM_N_FIELD: that type's name as written ("Ctx") */
+  unsigned is_launch : 1;  /* GM_N_CALL: a kernel launch k<<<...>>>(args) */
+  unsigned noreturn : 1;   /* GM_N_CALL: the callee is declared noreturn */
+  unsigned in_system : 1;  /* GM_N_CALL: the callee is declared in a system header */
   unsigned is_kernel_callee : 1; /* GM_N_CALL: the callee is a __global__ function */
   unsigned is_method : 1;        /* GM_N_CALL: a non-static member function or constructor */
   unsigned returns_bool : 1;     /* GM_N_CALL: the callee returns bool (true is success) */

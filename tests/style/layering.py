@@ -17,6 +17,7 @@ RANK = {
     "model": 1,
     "frontend": 2,
     "flow": 2,
+    "program": 2,
     "findings": 3,
     "runtime_view": 4,
     "rules": 5,

@@ -1,0 +1,170 @@
+/* Joins unit summaries into the program (program.h): a sorted function index and the members. */
+#include "program/program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct func_ref {
+  const gm_unit_func *func;
+  size_t unit;
+} func_ref;
+
+typedef struct gm_program_index {
+  func_ref *funcs;
+  size_t nfuncs;
+  gm_member_summary *members; /* every member used, by record and member */
+  size_t nmembers;
+  gm_member_summary *allocated; /* those allocated into: pointers into members */
+  size_t nallocated;
+} gm_program_index;
+
+static int func_cmp(const void *a, const void *b) {
+  const func_ref *x = a, *y = b;
+  int c = strcmp(x->func->usr, y->func->usr);
+  if (c)
+    return c;
+  return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+typedef struct use_ref {
+  const gm_unit_member_use *use;
+  size_t unit;
+} use_ref;
+
+static int loc_cmp(gm_loc a, gm_loc b) {
+  int c = strcmp(a.file ? a.file : "", b.file ? b.file : "");
+  if (c)
+    return c;
+  if (a.line != b.line)
+    return a.line < b.line ? -1 : 1;
+  return a.col < b.col ? -1 : a.col > b.col;
+}
+
+static int use_cmp(const void *a, const void *b) {
+  const use_ref *x = a, *y = b;
+  int c = strcmp(x->use->record, y->use->record);
+  if (!c)
+    c = strcmp(x->use->member, y->use->member);
+  if (!c)
+    c = loc_cmp(x->use->loc, y->use->loc);
+  if (!c)
+    c = (int)x->use->kind - (int)y->use->kind;
+  if (!c)
+    c = x->unit < y->unit ? -1 : x->unit > y->unit;
+  return c;
+}
+
+static int same_use(const use_ref *a, const use_ref *b) {
+  return strcmp(a->use->record, b->use->record) == 0 &&
+         strcmp(a->use->member, b->use->member) == 0 && loc_cmp(a->use->loc, b->use->loc) == 0 &&
+         a->use->kind == b->use->kind;
+}
+
+void gm_program_join(gm_program *p) {
+  gm_program_index *ix = gm_xcalloc(1, sizeof *ix);
+  GM_VEC(func_ref) funcs = {0};
+  GM_VEC(use_ref) uses = {0};
+  for (size_t i = 0; i < p->nunits; i++) {
+    const gm_unit *u = p->units[i];
+    if (!u)
+      continue;
+    for (size_t k = 0; k < u->funcs.len; k++)
+      GM_PUSH(funcs, ((func_ref){&u->funcs.items[k], i}));
+    for (size_t k = 0; k < u->members.len; k++)
+      GM_PUSH(uses, ((use_ref){&u->members.items[k], i}));
+  }
+  if (funcs.len)
+    qsort(funcs.items, funcs.len, sizeof *funcs.items, func_cmp);
+  ix->funcs = funcs.items;
+  ix->nfuncs = funcs.len;
+  /* a header's function is summarised by every file that includes it: keep one of each use */
+  if (uses.len)
+    qsort(uses.items, uses.len, sizeof *uses.items, use_cmp);
+  size_t w = 0;
+  for (size_t i = 0; i < uses.len; i++)
+    if (!w || !same_use(&uses.items[w - 1], &uses.items[i]))
+      uses.items[w++] = uses.items[i];
+  uses.len = w;
+  GM_VEC(gm_member_summary) members = {0};
+  for (size_t i = 0; i < uses.len; i++) {
+    const gm_unit_member_use *u = uses.items[i].use;
+    gm_member_summary *m = members.len ? &members.items[members.len - 1] : NULL;
+    if (!m || strcmp(m->record, u->record) != 0 || strcmp(m->member, u->member) != 0) {
+      GM_PUSH(members,
+              ((gm_member_summary){
+                  .record = u->record, .record_name = u->record_name, .member = u->member}));
+      m = &members.items[members.len - 1];
+    }
+    gm_member_use_ref ref = {u, uses.items[i].unit};
+    if (u->kind == GM_MEMBER_ALLOC)
+      GM_PUSH(m->allocs, ref);
+    else if (u->kind == GM_MEMBER_FREE)
+      GM_PUSH(m->frees, ref);
+    else
+      m->handed_off = 1;
+  }
+  GM_VEC_FREE(uses);
+  ix->members = members.items;
+  ix->nmembers = members.len;
+  ix->allocated = gm_xcalloc(members.len + 1, sizeof *ix->allocated);
+  for (size_t i = 0; i < members.len; i++)
+    if (members.items[i].allocs.len)
+      ix->allocated[ix->nallocated++] = members.items[i];
+  p->index = ix;
+}
+
+void gm_program_free(gm_program *p) {
+  gm_program_index *ix = p->index;
+  if (!ix)
+    return;
+  for (size_t i = 0; i < ix->nmembers; i++) {
+    GM_VEC_FREE(ix->members[i].allocs);
+    GM_VEC_FREE(ix->members[i].frees);
+  }
+  free(ix->members);
+  free(ix->allocated);
+  free(ix->funcs);
+  free(ix);
+  p->index = NULL;
+}
+
+const gm_unit_func *gm_program_function(const gm_program *p, const char *usr, size_t except,
+                                        size_t *unit) {
+  const gm_program_index *ix = p->index;
+  size_t lo = 0, hi = ix->nfuncs;
+  while (lo < hi) { /* the first entry with this USR */
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(ix->funcs[mid].func->usr, usr) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (; lo < ix->nfuncs && strcmp(ix->funcs[lo].func->usr, usr) == 0; lo++)
+    if (ix->funcs[lo].unit != except) {
+      *unit = ix->funcs[lo].unit;
+      return ix->funcs[lo].func;
+    }
+  return NULL;
+}
+
+const gm_member_summary *gm_program_members(const gm_program *p, size_t *n) {
+  *n = p->index->nallocated;
+  return p->index->allocated;
+}
+
+const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_member_summary *m) {
+  const gm_program_index *ix = p->index;
+  for (size_t i = 0; i < ix->nmembers; i++) {
+    const gm_member_summary *s = &ix->members[i];
+    if (s->frees.len && strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) != 0)
+      return s;
+  }
+  return NULL;
+}
+
+int gm_member_free_releases(const gm_unit_member_use *free_use, const char *family) {
+  for (int i = 0; i < free_use->nfrees; i++)
+    if (family && strcmp(free_use->frees[i], family) == 0)
+      return 1;
+  return 0;
+}

@@ -1,0 +1,51 @@
+/* Whole-program analysis: the unit summaries of every file in a run (unit.h), joined. The
+ * driver builds one program after every file is analysed; each rule's check_program reads it
+ * through the queries here and reports into the file that holds the finding's location. */
+#ifndef GM_PROGRAM_H
+#define GM_PROGRAM_H
+
+#include "program/unit.h"
+
+#include <stddef.h>
+
+typedef struct gm_program {
+  gm_unit *const *units; /* NULL entries: files with no summary (not parsed, input errors) */
+  size_t nunits;
+  struct gm_program_index *index; /* built by gm_program_join */
+} gm_program;
+
+/* Indexes the units' functions and members. */
+void gm_program_join(gm_program *p);
+void gm_program_free(gm_program *p);
+
+/* The function with this USR and a body in a unit other than `except`, with the unit that
+ * holds it; NULL when none (or only `except` has it). */
+const gm_unit_func *gm_program_function(const gm_program *p, const char *usr, size_t except,
+                                        size_t *unit);
+
+/* One member of one struct or class across the program: every allocation into it, every free
+ * of it, and whether it is handed off anywhere (copied out, passed where it may be kept). A use
+ * in a function defined in a header appears once, however many files include it. */
+typedef struct gm_member_use_ref {
+  const gm_unit_member_use *use;
+  size_t unit;
+} gm_member_use_ref;
+
+typedef struct gm_member_summary {
+  const char *record, *record_name, *member;
+  GM_VEC(gm_member_use_ref) allocs;
+  GM_VEC(gm_member_use_ref) frees;
+  int handed_off;
+} gm_member_summary;
+
+/* Every member that receives an allocation somewhere, by record then member name; the members
+ * of one record are adjacent. */
+const gm_member_summary *gm_program_members(const gm_program *p, size_t *n);
+
+/* A member of the same record as m, other than m, that some function frees; NULL if none. */
+const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_member_summary *m);
+
+/* Whether a free releases a family (by name). */
+int gm_member_free_releases(const gm_unit_member_use *free_use, const char *family);
+
+#endif

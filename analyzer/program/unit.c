@@ -1,0 +1,342 @@
+/* Builds a file's unit summary (unit.h) from its function model. */
+#include "program/unit.h"
+
+#include "model/patterns.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *keep(gm_unit *u, const char *s) {
+  return s ? gm_arena_strdup(u->arena, s) : NULL;
+}
+
+static gm_loc keep_loc(gm_unit *u, gm_loc loc) {
+  loc.file = keep(u, loc.file);
+  return loc;
+}
+
+static gm_unit_family keep_family(gm_unit *u, const gm_family *f) {
+  gm_unit_family out = {0};
+  if (!f)
+    return out;
+  out.name = keep(u, f->name);
+  out.description = keep(u, f->description);
+  out.free_fn = keep(u, f->free_fn);
+  out.gpu = f->gpu;
+  out.heap = f->heap;
+  return out;
+}
+
+static int is_host(const gm_func *fn) {
+  return !fn->is_kernel && !fn->is_device;
+}
+
+static int is_call_of(const gm_node *n, enum gm_fn_kind kind) {
+  return n && n->kind == GM_N_CALL && n->fn && n->fn->kind == kind;
+}
+
+/* Whether `n` runs on every call of its function: no loop, lambda or exception handler around
+ * it, and no branch of an if, ?:, switch, && or || (their conditions always run). */
+static int runs_every_call(const gm_node *n, const gm_node *body) {
+  for (const gm_node *kid = n, *up = n->parent; up && kid != body; kid = up, up = up->parent) {
+    switch (up->kind) {
+    case GM_N_LOOP:
+    case GM_N_LAMBDA:
+      return 0;
+    case GM_N_IF:
+    case GM_N_COND:
+    case GM_N_SWITCH:
+    case GM_N_LAND:
+    case GM_N_LOR:
+    case GM_N_TRY:
+      if (up->kids[0] != kid)
+        return 0;
+      break;
+    default:
+      break;
+    }
+  }
+  return 1;
+}
+
+/* Where an allocation call puts its pointer: the lvalue written (`p` for `cudaMalloc(&p, ..)`,
+ * `*out` for `cudaMalloc(out, ..)`, `s->buf` for `s->buf = malloc(..)`), or NULL. *through_ptr:
+ * the call writes through a pointer value rather than naming the lvalue's address. */
+static const gm_node *alloc_target(const gm_node *call, int *through_ptr) {
+  *through_ptr = 0;
+  const gm_fn *fn = call->fn;
+  if (fn->ptr_field)
+    return NULL; /* a struct out-parameter (cudaMalloc3D's cudaPitchedPtr) */
+  if (fn->ptr_arg >= 0) {
+    const gm_node *a = gm_arg(call, fn->ptr_arg);
+    if (a && a->kind == GM_N_ADDR)
+      return gm_kid(a, 0);
+    *through_ptr = 1;
+    return a;
+  }
+  const gm_node *up = call->parent;
+  if (up && up->kind == GM_N_ASSIGN && up->op == 0 && up->kids[1] == call)
+    return up->kids[0];
+  if (up && up->kind == GM_N_DECL)
+    return up;
+  return NULL;
+}
+
+static int target_var(const gm_node *t) {
+  if (!t)
+    return -1;
+  if (t->kind == GM_N_DECL)
+    return t->var;
+  return gm_root_var(t);
+}
+
+/* The parameter an allocation is stored through, or -1: `*out`, `out->buf`, `out[i]`, a
+ * reference parameter itself, or a pointer parameter written through (`cudaMalloc(out, ..)`). */
+static int out_param_of(const gm_func *fn, const gm_node *t, int through_ptr) {
+  int v = target_var(t);
+  if (v < 0 || t->kind == GM_N_DECL)
+    return -1;
+  const gm_var *var = &fn->vars[v];
+  if (var->param_index < 0)
+    return -1;
+  if (var->kind == GM_VAR_REF || through_ptr || t->kind != GM_N_VAR)
+    return var->param_index;
+  return -1; /* the by-value parameter itself: a local copy */
+}
+
+struct var_search {
+  int var;
+  int found;
+};
+
+static void find_return_of(const gm_node *n, void *arg) {
+  struct var_search *s = arg;
+  const gm_node *v = n->kind == GM_N_RETURN ? gm_kid(n, 0) : NULL;
+  if (v && v->kind == GM_N_VAR && v->var == s->var)
+    s->found = 1;
+}
+
+static void find_free_of(const gm_node *n, void *arg) {
+  struct var_search *s = arg;
+  if ((is_call_of(n, GM_FN_FREE) || is_call_of(n, GM_FN_REALLOC)) &&
+      gm_root_var(gm_arg(n, n->fn->kind == GM_FN_FREE ? n->fn->ptr_arg : n->fn->old_arg)) == s->var)
+    s->found = 1;
+}
+
+struct build_ctx {
+  gm_unit *u;
+  const gm_tu *tu;
+  const gm_func *fn;
+  gm_unit_func *out; /* per-call allocations of fn */
+};
+
+static void add_per_call(const gm_node *n, void *arg) {
+  struct build_ctx *b = arg;
+  if (!is_call_of(n, GM_FN_ALLOC) || !n->fn->family || !runs_every_call(n, b->fn->body))
+    return;
+  int through_ptr;
+  const gm_node *t = alloc_target(n, &through_ptr);
+  int v = target_var(t);
+  gm_unit_alloc a = {keep_loc(b->u, n->loc),
+                     keep(b->u, n->fn->name),
+                     keep_family(b->u, n->fn->family),
+                     out_param_of(b->fn, t, through_ptr),
+                     0,
+                     0};
+  const gm_node *up = n->parent;
+  a.returned = up && up->kind == GM_N_RETURN;
+  if (v >= 0 && b->fn->vars[v].kind == GM_VAR_LOCAL) {
+    struct var_search ret = {v, 0}, freed = {v, 0};
+    gm_walk(b->fn->body, find_return_of, &ret);
+    gm_walk(b->fn->body, find_free_of, &freed);
+    a.returned |= ret.found;
+    a.freed = freed.found;
+  } else if (v >= 0 && a.out_param >= 0) {
+    struct var_search freed = {v, 0};
+    gm_walk(b->fn->body, find_free_of, &freed);
+    a.freed = freed.found;
+  } else if (!a.returned) {
+    return; /* kept in a global or a member: long-lived, not this summary's business */
+  }
+  GM_PUSH(b->out->per_call, a);
+}
+
+static int defined_here(const gm_unit *u, const char *usr) {
+  for (size_t i = 0; i < u->defined.len; i++)
+    if (strcmp(u->defined.items[i], usr) == 0)
+      return 1;
+  return 0;
+}
+
+/* Whether an lvalue names a different element on each iteration of `loop` (`bufs[i]`,
+ * `plan[i].buf`). */
+static int element_per_iteration(const gm_node *loop, const gm_node *lv) {
+  for (const gm_node *e = lv; e; e = gm_kid(e, 0)) {
+    if (e->kind == GM_N_INDEX && gm_depends_on_loop(loop, gm_kid(e, 1)))
+      return 1;
+    if (e->kind != GM_N_INDEX && e->kind != GM_N_FIELD && e->kind != GM_N_DEREF)
+      return 0;
+  }
+  return 0;
+}
+
+static void add_loop_call(const gm_node *n, void *arg) {
+  struct build_ctx *b = arg;
+  if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
+      n->is_kernel_callee || defined_here(b->u, n->callee_usr))
+    return;
+  const gm_node *loop = gm_enclosing_loop(n);
+  if (!loop || gm_retry_loop(loop, n))
+    return;
+  gm_unit_loop_call c = {keep(b->u, b->fn->name), keep(b->u, n->callee_usr), keep(b->u, n->name),
+                         keep_loc(b->u, n->loc),  keep_loc(b->u, loop->loc), 0};
+  for (int k = 0; k < n->nkids && k < 31; k++) {
+    const gm_node *a = n->kids[k];
+    if (gm_address_stride(loop, a) == 1 ||
+        (a->kind == GM_N_ADDR && element_per_iteration(loop, gm_kid(a, 0))))
+      c.per_element |= 1u << k;
+  }
+  const gm_node *up = n->parent;
+  if (up &&
+      ((up->kind == GM_N_ASSIGN && up->kids[1] == n && element_per_iteration(loop, up->kids[0])) ||
+       up->kind == GM_N_CALL))
+    c.per_element |= GM_UNIT_RESULT_PER_ELEMENT; /* stored per element, or handed to a container */
+  GM_PUSH(b->u->loop_calls, c);
+}
+
+static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, const gm_node *m,
+                           const gm_node *call) {
+  gm_unit_member_use use = {kind,
+                            keep(b->u, m->record),
+                            keep(b->u, m->record_name ? m->record_name : m->record),
+                            keep(b->u, m->name),
+                            keep_loc(b->u, (call ? call : m)->loc),
+                            keep(b->u, b->fn->name),
+                            keep(b->u, b->fn->usr),
+                            call ? keep(b->u, call->fn ? call->fn->name : call->name) : NULL,
+                            {0},
+                            {0},
+                            0};
+  if (kind == GM_MEMBER_ALLOC)
+    use.family = keep_family(b->u, call->fn->family);
+  if (kind == GM_MEMBER_FREE)
+    for (int i = 0; i < call->fn->nfrees && i < 8; i++)
+      use.frees[use.nfrees++] = keep(b->u, call->fn->frees[i]->name);
+  GM_PUSH(b->u->members, use);
+}
+
+/* Calls that read or write through their pointer arguments and keep none. */
+static int borrows_args(const gm_node *call) {
+  if (call->is_launch || call->is_kernel_callee)
+    return 1;
+  if (call->fn)
+    switch (call->fn->kind) {
+    case GM_FN_USE:
+    case GM_FN_COPY:
+    case GM_FN_PREFETCH:
+    case GM_FN_LAUNCH:
+    case GM_FN_BORROW:
+      return 1;
+    default:
+      return 0;
+    }
+  return call->in_system && !call->is_method;
+}
+
+static int arg_index(const gm_node *call, const gm_node *kid) {
+  for (int i = 0; i < call->nkids; i++)
+    if (call->kids[i] == kid)
+      return i;
+  return -1;
+}
+
+/* Classifies one member access by what its parent does with it. */
+static void add_member(const gm_node *n, void *arg) {
+  struct build_ctx *b = arg;
+  if (n->kind != GM_N_FIELD || !n->record)
+    return;
+  /* the value moves as the member itself, or as one of its elements */
+  const gm_node *v = n;
+  while (v->parent && v->parent->kind == GM_N_INDEX && v->parent->kids[0] == v)
+    v = v->parent;
+  const gm_node *up = v->parent;
+  int addr = 0;
+  if (up && up->kind == GM_N_ADDR) {
+    addr = 1;
+    v = up;
+    up = up->parent;
+  }
+  if (!up)
+    return;
+  switch (up->kind) {
+  case GM_N_CALL: {
+    int k = arg_index(up, v);
+    if (up->fn && up->fn->kind == GM_FN_ALLOC && k == up->fn->ptr_arg && addr && up->fn->family &&
+        !up->fn->ptr_field)
+      add_member_use(b, GM_MEMBER_ALLOC, n, up);
+    else if (up->fn && up->fn->kind == GM_FN_FREE && k == up->fn->ptr_arg && !addr)
+      add_member_use(b, GM_MEMBER_FREE, n, up);
+    else if (!borrows_args(up))
+      add_member_use(b, GM_MEMBER_HANDOFF, n, NULL);
+    break;
+  }
+  case GM_N_ASSIGN:
+    if (up->kids[0] == v && !addr) {
+      const gm_node *rhs = up->kids[1];
+      if (is_call_of(rhs, GM_FN_ALLOC) && rhs->fn->ptr_arg == GM_ARG_RETURN && rhs->fn->family)
+        add_member_use(b, GM_MEMBER_ALLOC, n, rhs);
+      break;
+    }
+    add_member_use(b, GM_MEMBER_HANDOFF, n, NULL);
+    break;
+  case GM_N_DECL:
+  case GM_N_RETURN:
+  case GM_N_AGGREGATE:
+  case GM_N_LAMBDA:
+  case GM_N_COND:
+  case GM_N_OTHER:
+  case GM_N_COMMA:
+    add_member_use(b, GM_MEMBER_HANDOFF, n, NULL);
+    break;
+  default:
+    break; /* read: compared, dereferenced, indexed, offset */
+  }
+}
+
+gm_unit *gm_unit_build(const gm_tu *tu, const char *path) {
+  gm_unit *u = gm_xcalloc(1, sizeof *u);
+  u->arena = gm_arena_new();
+  u->path = keep(u, path);
+  for (int i = 0; i < tu->nfuncs; i++)
+    if (tu->funcs[i]->usr)
+      GM_PUSH(u->defined, keep(u, tu->funcs[i]->usr));
+  for (int i = 0; i < tu->nfuncs; i++) {
+    const gm_func *fn = tu->funcs[i];
+    if (!is_host(fn) || !fn->body)
+      continue;
+    struct build_ctx b = {u, tu, fn, NULL};
+    gm_walk(fn->body, add_member, &b);
+    if (!fn->in_main_file || !fn->usr)
+      continue;
+    gm_unit_func f = {keep(u, fn->usr), keep(u, fn->name), keep_loc(u, fn->loc), {0}};
+    b.out = &f;
+    gm_walk(fn->body, add_per_call, &b);
+    if (f.per_call.len)
+      GM_PUSH(u->funcs, f);
+    gm_walk(fn->body, add_loop_call, &b);
+  }
+  return u;
+}
+
+void gm_unit_free(gm_unit *u) {
+  if (!u)
+    return;
+  for (size_t i = 0; i < u->funcs.len; i++)
+    GM_VEC_FREE(u->funcs.items[i].per_call);
+  GM_VEC_FREE(u->funcs);
+  GM_VEC_FREE(u->defined);
+  GM_VEC_FREE(u->loop_calls);
+  GM_VEC_FREE(u->members);
+  gm_arena_free(u->arena);
+  free(u);
+}

@@ -1,0 +1,89 @@
+/* Whole-program analysis, per translation unit: what one file exports about itself for the
+ * program-wide rules (a unit summary). It is plain data built from the function model alone, so
+ * the result cache can keep it with the file's findings and a later run joins the summaries of
+ * unchanged files without parsing them again. What it holds:
+ *   - for each host function defined in the file: the GPU and heap allocations it makes on every
+ *     call (outside loops, on no branch), with how the memory leaves (returned, stored through a
+ *     parameter, freed before the function returns);
+ *   - each call in a loop to a function with no body in this file (it may live in another);
+ *   - each use of a struct or class member that holds memory: allocated into, freed, or handed
+ *     on (copied out, passed to a function that may keep or free it), with where and in which
+ *     function. */
+#ifndef GM_UNIT_H
+#define GM_UNIT_H
+
+#include "model/model.h"
+#include "support/util.h"
+
+/* A family as the summary needs it: enough to word a finding and to judge a free. */
+typedef struct gm_unit_family {
+  const char *name;        /* "cuda-device" */
+  const char *description; /* "device memory" */
+  const char *free_fn;     /* "cudaFree" */
+  int gpu, heap;
+} gm_unit_family;
+
+typedef struct gm_unit_alloc {
+  gm_loc loc;
+  const char *api; /* "cudaMalloc" */
+  gm_unit_family family;
+  int out_param; /* stored through this parameter (`cudaMalloc(p, ..)`, `&s->buf`), or -1 */
+  int returned;  /* returned to the caller */
+  int freed;     /* freed again before the function returns: a churn source */
+} gm_unit_alloc;
+
+typedef struct gm_unit_func {
+  const char *usr, *name;
+  gm_loc loc;
+  GM_VEC(gm_unit_alloc) per_call; /* allocations made on every call */
+} gm_unit_func;
+
+/* A call, inside a loop, to a function that has no body in this file. */
+enum { GM_UNIT_RESULT_PER_ELEMENT = 1u << 31 };
+typedef struct gm_unit_loop_call {
+  const char *caller; /* the function holding the loop */
+  const char *usr, *name;
+  gm_loc call, loop;
+  unsigned per_element; /* bit k: argument k reaches a different element on each iteration
+                           (`&bufs[i]`, `plan + i`); GM_UNIT_RESULT_PER_ELEMENT: the result is
+                           stored in one (`bufs[i] = make(..)`) */
+} gm_unit_loop_call;
+
+enum gm_member_use_kind {
+  GM_MEMBER_ALLOC,  /* receives an allocation */
+  GM_MEMBER_FREE,   /* passed to a free */
+  GM_MEMBER_HANDOFF /* copied out or passed where it may be kept or freed: ownership unknown */
+};
+
+typedef struct gm_unit_member_use {
+  enum gm_member_use_kind kind;
+  const char *record;      /* the struct or class, by USR */
+  const char *record_name; /* as written for people: "Ctx" */
+  const char *member;
+  gm_loc loc;
+  const char *function, *function_usr;
+  const char *api;       /* alloc, free: the function called */
+  gm_unit_family family; /* alloc: the family allocated */
+  const char *frees[8];  /* free: the families that function releases (names) */
+  int nfrees;
+} gm_unit_member_use;
+
+typedef struct gm_unit {
+  const char *path;             /* the source file as named */
+  gm_arena *arena;              /* every string of the summary */
+  GM_VEC(const char *) defined; /* USRs of the functions with a body in this file */
+  GM_VEC(gm_unit_func) funcs;
+  GM_VEC(gm_unit_loop_call) loop_calls;
+  GM_VEC(gm_unit_member_use) members;
+} gm_unit;
+
+/* The summary of one parsed file. */
+gm_unit *gm_unit_build(const gm_tu *tu, const char *path);
+void gm_unit_free(gm_unit *u);
+
+/* The summary as JSON text (malloc'd), and back: NULL when the text is not a summary of this
+ * version (the caller then parses the file again). */
+char *gm_unit_to_json(const gm_unit *u);
+gm_unit *gm_unit_from_json(const char *text, const char *path);
+
+#endif

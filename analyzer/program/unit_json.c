@@ -1,0 +1,204 @@
+/* A unit summary as JSON and back, for the result cache (jansson). */
+#include "program/unit.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { UNIT_FORMAT = 1 };
+
+static json_t *str_or_null(const char *s) {
+  return s ? json_string(s) : json_null();
+}
+
+static json_t *loc_json(gm_loc l) {
+  return json_pack("[o,i,i]", str_or_null(l.file), (json_int_t)l.line, (json_int_t)l.col);
+}
+
+static json_t *family_json(const gm_unit_family *f) {
+  return json_pack("{s:o,s:o,s:o,s:b,s:b}", "name", str_or_null(f->name), "description",
+                   str_or_null(f->description), "free_fn", str_or_null(f->free_fn), "gpu", f->gpu,
+                   "heap", f->heap);
+}
+
+char *gm_unit_to_json(const gm_unit *u) {
+  json_t *defined = json_array(), *funcs = json_array(), *calls = json_array(),
+         *members = json_array();
+  for (size_t i = 0; i < u->defined.len; i++)
+    json_array_append_new(defined, json_string(u->defined.items[i]));
+  for (size_t i = 0; i < u->funcs.len; i++) {
+    const gm_unit_func *f = &u->funcs.items[i];
+    json_t *per_call = json_array();
+    for (size_t k = 0; k < f->per_call.len; k++) {
+      const gm_unit_alloc *a = &f->per_call.items[k];
+      json_array_append_new(
+          per_call, json_pack("{s:o,s:o,s:o,s:i,s:b,s:b}", "loc", loc_json(a->loc), "api",
+                              str_or_null(a->api), "family", family_json(&a->family), "out_param",
+                              a->out_param, "returned", a->returned, "freed", a->freed));
+    }
+    json_array_append_new(funcs, json_pack("{s:s,s:o,s:o,s:o}", "usr", f->usr, "name",
+                                           str_or_null(f->name), "loc", loc_json(f->loc),
+                                           "per_call", per_call));
+  }
+  for (size_t i = 0; i < u->loop_calls.len; i++) {
+    const gm_unit_loop_call *c = &u->loop_calls.items[i];
+    json_array_append_new(
+        calls, json_pack("{s:o,s:s,s:o,s:o,s:o,s:I}", "caller", str_or_null(c->caller), "usr",
+                         c->usr, "name", str_or_null(c->name), "call", loc_json(c->call), "loop",
+                         loc_json(c->loop), "per_element", (json_int_t)c->per_element));
+  }
+  for (size_t i = 0; i < u->members.len; i++) {
+    const gm_unit_member_use *m = &u->members.items[i];
+    json_t *frees = json_array();
+    for (int k = 0; k < m->nfrees; k++)
+      json_array_append_new(frees, json_string(m->frees[k]));
+    json_array_append_new(
+        members,
+        json_pack("{s:i,s:s,s:o,s:s,s:o,s:o,s:o,s:o,s:o,s:o}", "kind", (int)m->kind, "record",
+                  m->record, "record_name", str_or_null(m->record_name), "member", m->member, "loc",
+                  loc_json(m->loc), "function", str_or_null(m->function), "function_usr",
+                  str_or_null(m->function_usr), "api", str_or_null(m->api), "family",
+                  family_json(&m->family), "frees", frees));
+  }
+  json_t *root = json_pack("{s:i,s:o,s:o,s:o,s:o}", "unit_format", UNIT_FORMAT, "defined", defined,
+                           "funcs", funcs, "loop_calls", calls, "members", members);
+  char *text = json_dumps(root, JSON_COMPACT);
+  json_decref(root);
+  return text;
+}
+
+/* Readers: each returns 0 when the value is not of the expected shape. */
+static int get_str(gm_unit *u, json_t *v, const char **out) {
+  if (json_is_null(v)) {
+    *out = NULL;
+    return 1;
+  }
+  if (!json_is_string(v))
+    return 0;
+  *out = gm_arena_strdup(u->arena, json_string_value(v));
+  return 1;
+}
+
+static int get_loc(gm_unit *u, json_t *v, gm_loc *out) {
+  json_t *file;
+  json_int_t line, col;
+  if (json_unpack(v, "[o,I,I]", &file, &line, &col) != 0 || !get_str(u, file, &out->file))
+    return 0;
+  out->line = (unsigned)line;
+  out->col = (unsigned)col;
+  return 1;
+}
+
+static int get_family(gm_unit *u, json_t *v, gm_unit_family *out) {
+  json_t *name, *description, *free_fn;
+  return json_unpack(v, "{s:o,s:o,s:o,s:b,s:b}", "name", &name, "description", &description,
+                     "free_fn", &free_fn, "gpu", &out->gpu, "heap", &out->heap) == 0 &&
+         get_str(u, name, &out->name) && get_str(u, description, &out->description) &&
+         get_str(u, free_fn, &out->free_fn);
+}
+
+static int read_funcs(gm_unit *u, json_t *funcs) {
+  size_t i, k;
+  json_t *v, *a;
+  json_array_foreach(funcs, i, v) {
+    gm_unit_func f = {0};
+    json_t *usr, *name, *loc, *per_call;
+    if (json_unpack(v, "{s:o,s:o,s:o,s:o}", "usr", &usr, "name", &name, "loc", &loc, "per_call",
+                    &per_call) != 0 ||
+        !get_str(u, usr, &f.usr) || !f.usr || !get_str(u, name, &f.name) ||
+        !get_loc(u, loc, &f.loc) || !json_is_array(per_call))
+      return 0;
+    GM_PUSH(u->funcs, f);
+    gm_unit_func *kept = &u->funcs.items[u->funcs.len - 1];
+    json_array_foreach(per_call, k, a) {
+      gm_unit_alloc al = {0};
+      json_t *aloc, *api, *family;
+      if (json_unpack(a, "{s:o,s:o,s:o,s:i,s:b,s:b}", "loc", &aloc, "api", &api, "family", &family,
+                      "out_param", &al.out_param, "returned", &al.returned, "freed",
+                      &al.freed) != 0 ||
+          !get_loc(u, aloc, &al.loc) || !get_str(u, api, &al.api) ||
+          !get_family(u, family, &al.family))
+        return 0;
+      GM_PUSH(kept->per_call, al);
+    }
+  }
+  return 1;
+}
+
+static int read_loop_calls(gm_unit *u, json_t *calls) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(calls, i, v) {
+    gm_unit_loop_call c = {0};
+    json_t *caller, *usr, *name, *call, *loop;
+    json_int_t per_element;
+    if (json_unpack(v, "{s:o,s:o,s:o,s:o,s:o,s:I}", "caller", &caller, "usr", &usr, "name", &name,
+                    "call", &call, "loop", &loop, "per_element", &per_element) != 0 ||
+        !get_str(u, caller, &c.caller) || !get_str(u, usr, &c.usr) || !c.usr ||
+        !get_str(u, name, &c.name) || !get_loc(u, call, &c.call) || !get_loc(u, loop, &c.loop))
+      return 0;
+    c.per_element = (unsigned)per_element;
+    GM_PUSH(u->loop_calls, c);
+  }
+  return 1;
+}
+
+static int read_members(gm_unit *u, json_t *members) {
+  size_t i, k;
+  json_t *v, *f;
+  json_array_foreach(members, i, v) {
+    gm_unit_member_use m = {0};
+    int kind;
+    json_t *record, *record_name, *member, *loc, *function, *function_usr, *api, *family, *frees;
+    if (json_unpack(v, "{s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "kind", &kind, "record",
+                    &record, "record_name", &record_name, "member", &member, "loc", &loc,
+                    "function", &function, "function_usr", &function_usr, "api", &api, "family",
+                    &family, "frees", &frees) != 0 ||
+        kind < GM_MEMBER_ALLOC || kind > GM_MEMBER_HANDOFF || !get_str(u, record, &m.record) ||
+        !m.record || !get_str(u, record_name, &m.record_name) || !get_str(u, member, &m.member) ||
+        !m.member || !get_loc(u, loc, &m.loc) || !get_str(u, function, &m.function) ||
+        !get_str(u, function_usr, &m.function_usr) || !get_str(u, api, &m.api) ||
+        !get_family(u, family, &m.family) || !json_is_array(frees))
+      return 0;
+    m.kind = (enum gm_member_use_kind)kind;
+    json_array_foreach(frees, k, f) {
+      if (m.nfrees < 8 && !get_str(u, f, &m.frees[m.nfrees++]))
+        return 0;
+    }
+    GM_PUSH(u->members, m);
+  }
+  return 1;
+}
+
+gm_unit *gm_unit_from_json(const char *text, const char *path) {
+  json_t *root = json_loads(text, 0, NULL);
+  if (!root)
+    return NULL;
+  gm_unit *u = gm_xcalloc(1, sizeof *u);
+  u->arena = gm_arena_new();
+  u->path = gm_arena_strdup(u->arena, path);
+  int format = 0;
+  json_t *defined, *funcs, *calls, *members;
+  int ok = json_unpack(root, "{s:i,s:o,s:o,s:o,s:o}", "unit_format", &format, "defined", &defined,
+                       "funcs", &funcs, "loop_calls", &calls, "members", &members) == 0 &&
+           format == UNIT_FORMAT && json_is_array(defined) && json_is_array(funcs) &&
+           json_is_array(calls) && json_is_array(members);
+  size_t i;
+  json_t *v;
+  if (ok)
+    json_array_foreach(defined, i, v) {
+      const char *usr;
+      if (!json_is_string(v) || !get_str(u, v, &usr)) {
+        ok = 0;
+        break;
+      }
+      GM_PUSH(u->defined, usr);
+    }
+  ok = ok && read_funcs(u, funcs) && read_loop_calls(u, calls) && read_members(u, members);
+  json_decref(root);
+  if (!ok) {
+    gm_unit_free(u);
+    return NULL;
+  }
+  return u;
+}
