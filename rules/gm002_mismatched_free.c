@@ -64,7 +64,9 @@ static void check_program(const gm_program_ctx *ctx) {
   const gm_member_summary *members = gm_program_members(ctx->program, &n);
   for (size_t i = 0; i < n; i++) {
     const gm_member_summary *m = &members[i];
-    for (size_t k = 0; k < m->frees.len; k++) {
+    /* what else it may hold (a new[] the table could not type, a borrowed pointer) could be
+     * what this free releases */
+    for (size_t k = 0; k < m->frees.len && !m->assigned_other; k++) {
       const gm_unit_member_use *fr = m->frees.items[k].use;
       int released = fr->nfrees == 0; /* a free of no known family: nothing to judge */
       for (size_t a = 0; a < m->allocs.len && !released; a++)

@@ -168,6 +168,14 @@ static void set_member_record(builder *b, gm_node *n, CXCursor c) {
     clang_disposeString(where);
   if (!n->record)
     return;
+  CXString spelled = clang_getCursorSpelling(record); /* "BodySystemCUDA" for a template too */
+  const char *sp = clang_getCString(spelled);
+  if (sp && *sp && *sp != '(') {
+    n->record_name = gm_arena_strdup(b->arena, sp);
+    clang_disposeString(spelled);
+    return;
+  }
+  clang_disposeString(spelled);
   CXString name = clang_getTypeSpelling(clang_getCursorType(record));
   const char *text = clang_getCString(name);
   const char *plain = text ? text : "";

@@ -100,6 +100,8 @@ void gm_program_join(gm_program *p) {
       GM_PUSH(m->allocs, ref);
     else if (u->kind == GM_MEMBER_FREE)
       GM_PUSH(m->frees, ref);
+    else if (u->kind == GM_MEMBER_ASSIGN)
+      m->assigned_other = 1;
     else
       m->handed_off = 1;
   }

@@ -36,6 +36,7 @@ typedef struct gm_member_summary {
   GM_VEC(gm_member_use_ref) allocs;
   GM_VEC(gm_member_use_ref) frees;
   int handed_off;
+  int assigned_other; /* also assigned something else: a borrowed pointer, an unknown source */
 } gm_member_summary;
 
 /* Every member that receives an allocation somewhere, by record then member name; the members

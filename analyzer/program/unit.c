@@ -285,6 +285,9 @@ static void add_member(const gm_node *n, void *arg) {
       const gm_node *rhs = up->kids[1];
       if (is_call_of(rhs, GM_FN_ALLOC) && rhs->fn->ptr_arg == GM_ARG_RETURN && rhs->fn->family)
         add_member_use(b, GM_MEMBER_ALLOC, n, rhs);
+      else if (rhs->kind != GM_N_NULL &&
+               !(rhs->kind == GM_N_ASSIGN && rhs->kids[1]->kind == GM_N_NULL))
+        add_member_use(b, GM_MEMBER_ASSIGN, n, NULL);
       break;
     }
     add_member_use(b, GM_MEMBER_HANDOFF, n, NULL);

@@ -52,7 +52,8 @@ typedef struct gm_unit_loop_call {
 enum gm_member_use_kind {
   GM_MEMBER_ALLOC,  /* receives an allocation */
   GM_MEMBER_FREE,   /* passed to a free */
-  GM_MEMBER_HANDOFF /* copied out or passed where it may be kept or freed: ownership unknown */
+  GM_MEMBER_HANDOFF, /* copied out or passed where it may be kept or freed: ownership unknown */
+  GM_MEMBER_ASSIGN   /* assigned a value that is no allocation the table knows (not null) */
 };
 
 typedef struct gm_unit_member_use {

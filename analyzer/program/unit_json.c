@@ -154,7 +154,7 @@ static int read_members(gm_unit *u, json_t *members) {
                     &record, "record_name", &record_name, "member", &member, "loc", &loc,
                     "function", &function, "function_usr", &function_usr, "api", &api, "family",
                     &family, "frees", &frees) != 0 ||
-        kind < GM_MEMBER_ALLOC || kind > GM_MEMBER_HANDOFF || !get_str(u, record, &m.record) ||
+        kind < GM_MEMBER_ALLOC || kind > GM_MEMBER_ASSIGN || !get_str(u, record, &m.record) ||
         !m.record || !get_str(u, record_name, &m.record_name) || !get_str(u, member, &m.member) ||
         !m.member || !get_loc(u, loc, &m.loc) || !get_str(u, function, &m.function) ||
         !get_str(u, function_usr, &m.function_usr) || !get_str(u, api, &m.api) ||
