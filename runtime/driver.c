@@ -1,6 +1,7 @@
 /* Driver-API hooks (cuMemAlloc and friends). The real functions are found with dlsym when first
  * needed, so the runtime adds no link dependency on libcuda: a program that calls the driver API
  * links it anyway. */
+#include "hooks.h"
 #include "internal.h"
 
 #include <cuda.h>

@@ -1,7 +1,11 @@
 /* The hooks gmem_forced.h routes calls to. Each calls the real function, records what happened
  * at its site, and returns exactly what the real call returned. */
+#include "hooks.h"
 #include "internal.h"
+#include "oom.h"
+#include "pools.h"
 #include "real.h"
+#include "record.h"
 
 #include <cuda_runtime.h>
 
@@ -10,7 +14,7 @@ static int enabled(void) {
   return !gmemrt.broken && !gmemrt_opt.disabled;
 }
 
-__thread uint32_t gmemrt_thread_calls; /* gmemrt_start_clock() (internal.h) */
+__thread uint32_t gmemrt_thread_calls; /* gmemrt_start_clock() (hooks.h) */
 
 static inline uint64_t stop_clock(uint64_t t0) {
   return t0 ? gmemrt_now_ns() - t0 + 1 : 0;
@@ -84,7 +88,7 @@ void gmemrt_after_free(const gmemrt_free_in_flight *f, int ok) {
   gmemrt_add_free_ns(f->site, ns);
 }
 
-/* The runtime API's hooks; the entry points come from GMEMRT_HOOK (internal.h). */
+/* The runtime API's hooks; the entry points come from GMEMRT_HOOK (hooks.h). */
 #define HOOK(name, params, args)                                                                   \
   GMEMRT_HOOK(cudaError_t, gmemrt_##name, hook_##name, name, params, args)
 

@@ -4,7 +4,7 @@
  * for those; read from the objects' dynamic sections, new objects noticed by the link map
  * growing. And where in an object's data the driver's entry points are kept: the CUDA runtime
  * fetches them before the driver loads this library. */
-#include "internal.h"
+#include "imports.h"
 
 #include <elf.h>
 #include <link.h>

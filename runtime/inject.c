@@ -5,9 +5,16 @@
  * the other ways in; its site is the first frame of the caller outside CUDA's own code. The
  * runtime's own CUDA calls (free memory, probes, pools) go to the driver API, since the program
  * may carry its cudart statically, out of reach. */
+#include "attach.h"
 #include "gmemrt.h"
+#include "hooks.h"
+#include "imports.h"
 #include "internal.h"
+#include "pools.h"
 #include "real.h"
+#include "record.h"
+#include "symbols.h"
+#include "um.h"
 
 #include <cuda.h>
 #include <cupti.h>

@@ -1,12 +1,13 @@
 /* libgmemrt internals. The runtime records facts only: counts, bytes, times, stacks and events
  * by allocation site; every verdict is gmemlint's (DESIGN.md). One lock guards the tables: a
- * cudaMalloc costs 70-140 us, a cudaMallocAsync about 1 us, an uncontended lock about 20 ns. */
+ * cudaMalloc costs 70-140 us, a cudaMallocAsync about 1 us, an uncontended lock about 20 ns.
+ * This header holds what the whole runtime shares (options, families, the tables and their lock);
+ * each part's own interface is in its header (record.h, hooks.h, symbols.h, um.h, ...). */
 #ifndef GMEMRT_INTERNAL_H
 #define GMEMRT_INTERNAL_H
 
 #define GMEMRT_BUILDING 1
 
-#include <link.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -49,6 +50,9 @@ enum gmemrt_family {
   FAM_COUNT
 };
 extern const char *const gmemrt_family_names[FAM_COUNT];
+static inline int gmemrt_is_device_resident(int family) {
+  return family == FAM_DEVICE || family == FAM_ASYNC || family == FAM_CU_DEVICE;
+}
 
 enum gmemrt_free_api {
   FREE_CUDA,
@@ -64,7 +68,7 @@ enum gmemrt_free_api {
 };
 extern const char *const gmemrt_free_names[FREE_API_COUNT];
 
-/* ---- records (record.c) ---- */
+/* ---- records (record.c; its functions are in record.h) ---- */
 enum { MAX_DISTINCT_SIZES = 16, MAX_FRAMES = 32, MAX_STACKS = 8 };
 enum { SITE_CHUNK = 256, SITE_CHUNKS = 4096 }; /* at most a million sites */
 
@@ -137,8 +141,6 @@ typedef struct gmemrt_space_view {
   double time_ms;
 } gmemrt_space_view;
 enum { MAX_VIEW_BLOCKS = 4096 };
-/* Takes the view now (lock held); returns 0 when out of host memory. */
-int gmemrt_space_view_take(gmemrt_space_view *v);
 
 typedef struct gmemrt_oom {
   int site;
@@ -247,34 +249,8 @@ static inline void gmemrt_unlock(void) {
     gmemrt_lock_wake();
 }
 
-/* How the injected runtime (gmemrun) sees the program's calls, for runtime.attach: CUDA runtime
- * APIs handed over from CUPTI callbacks to wrapped driver entry points (inject.c). */
-enum { MAX_HANDED_OVER = 32 };
-typedef struct gmemrt_attach_facts {
-  uint64_t entry_points_wrapped; /* fetches of a driver entry point answered with a wrapper */
-  uint64_t entry_points_adopted; /* pointers fetched before this library came, swapped in place */
-  const char *adopted_in;        /* the object that held them */
-  uint64_t wrapper_calls; /* calls a wrapper recorded, less each thread's last unflushed batch */
-  uint64_t shortcut_failures; /* caller shortcuts a full unwind contradicted (inject.c) */
-  const char *handed_over[MAX_HANDED_OVER];
-  int nhanded_over;
-  const char *driver_callbacks; /* why the driver's allocation callbacks are on, or NULL */
-} gmemrt_attach_facts;
-extern gmemrt_attach_facts gmemrt_attach;
-/* wrapper_calls with the calling thread's unflushed batch (other threads' stay unflushed) */
-uint64_t gmemrt_attach_wrapper_calls(void);
-
 static inline gmemrt_site *gmemrt_site_at(size_t i) {
   return &gmemrt.site_chunks[i / SITE_CHUNK][i % SITE_CHUNK];
-}
-/* Time spent in a timed free, added after the lock is dropped (sites never move); the call
- * itself was counted under the lock before the real call. */
-static inline void gmemrt_add_free_ns(int site, uint64_t ns) {
-  if (site < 0 || !ns)
-    return;
-  gmemrt_site *s = gmemrt_site_at((size_t)site);
-  __atomic_fetch_add(&s->free_ns, ns, __ATOMIC_RELAXED);
-  __atomic_fetch_add(&s->free_timed, 1, __ATOMIC_RELAXED);
 }
 double gmemrt_now_ms(void);
 uint64_t gmemrt_now_ns(void);
@@ -286,186 +262,5 @@ static inline void gmemrt_once(pthread_once_t *once, int *done, void (*fn)(void)
     __atomic_store_n(done, 1, __ATOMIC_RELEASE);
   }
 }
-
-/* Each hook exists in two forms that share one body hook_<name>(where, ...):
- * gmemrt_<name>(file, line, column, ...) for the calls gmem_forced.h routes here, and, in the
- * preloaded library, the API's own name <sym>(...), whose site is the caller's return address. */
-#define GMEMRT_SOURCE_WHERE                                                                        \
-  { .file = file, .line = line, .col = col, .ret = (uintptr_t)__builtin_return_address(0) }
-#define GMEMRT_CALLER_WHERE                                                                        \
-  { .pc = (uintptr_t)__builtin_return_address(0), .ret = (uintptr_t)__builtin_return_address(0) }
-#define GMEMRT_UNPAREN(...) __VA_ARGS__
-/* entry and hook are pasted by the caller's own macro (gmemrt_##name, hook_##name), before
- * cuda.h's macros (cuMemAlloc -> cuMemAlloc_v2) could rename them. */
-#define GMEMRT_SOURCE_ENTRY(type, entry, hook, params, args)                                       \
-  type entry(const char *file, int line, int col, GMEMRT_UNPAREN params) {                         \
-    gmemrt_where w = GMEMRT_SOURCE_WHERE;                                                          \
-    return hook(&w, GMEMRT_UNPAREN args);                                                          \
-  }
-#ifdef GMEMRT_PRELOAD
-#define GMEMRT_HOOK(type, entry, hook, sym, params, args)                                          \
-  GMEMRT_SOURCE_ENTRY(type, entry, hook, params, args)                                             \
-  type sym params {                                                                                \
-    gmemrt_where w = GMEMRT_CALLER_WHERE;                                                          \
-    return hook(&w, GMEMRT_UNPAREN args);                                                          \
-  }
-#else
-#define GMEMRT_HOOK(type, entry, hook, sym, params, args)                                          \
-  GMEMRT_SOURCE_ENTRY(type, entry, hook, params, args)
-#endif
-
-/* A driver API function (driver.c): the program's own, else libcuda.so.1's (opened once). */
-void *gmemrt_driver_sym(const char *sym);
-
-/* The hook bodies (hooks.c), shared by the runtime and driver API hooks. */
-int gmemrt_hooks_enabled(void);
-/* Reading the clock twice costs about as much as a cudaMallocAsync's own bookkeeping, so each
- * thread times its first 4096 calls and then one in 16; sites report the measured time scaled
- * by the calls they made (alloc_timed_calls says how many were measured). 0: not timed. */
-extern __thread uint32_t gmemrt_thread_calls;
-static inline uint64_t gmemrt_start_clock(void) {
-  uint32_t n = ++gmemrt_thread_calls;
-  return n <= 4096 || (n & 15) == 0 ? gmemrt_now_ns() : 0;
-}
-int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int ok,
-                       int out_of_memory, void *ptr, uint64_t size, uint64_t t0);
-/* A free between its record (before the real call) and the real call's result. */
-typedef struct gmemrt_free_in_flight {
-  int site, was_live;
-  struct live_entry saved; /* put back if the real call fails */
-  uint64_t t0;
-} gmemrt_free_in_flight;
-void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, void *ptr,
-                        gmemrt_free_in_flight *f);
-void gmemrt_after_free(const gmemrt_free_in_flight *f, int ok);
-
-/* All called with the lock held. */
-/* The site of a call: each thread remembers sites it used in a small cache of 8 sets of 2, so a
- * loop's allocation and free sites are found again inline with a comparison or two, without
- * hashing into the table. Entries of another generation (before a fork reset the table) are
- * stale. A miss looks the site up (or makes it) and caches it: gmemrt_site_for_slow(). */
-enum { GMEMRT_SITE_CACHE = 16 };
-extern __thread struct gmemrt_site_cache_entry {
-  const char *file, *api;
-  int line, col;
-  uintptr_t pc;
-  int site;
-  uint64_t generation; /* gmemrt.site_generation + 1; 0 = empty */
-} gmemrt_site_cache[GMEMRT_SITE_CACHE];
-int gmemrt_site_for_slow(const gmemrt_where *w, const char *api, int family, uint64_t generation);
-static inline size_t gmemrt_site_cache_set(const gmemrt_where *w, const char *api) {
-  uintptr_t key = (w->pc ? w->pc : (uintptr_t)w->file + (uintptr_t)w->line) ^ (uintptr_t)api;
-  return (size_t)(((uint64_t)key * 0x9E3779B97F4A7C15ULL) >> 61) * 2; /* 8 sets */
-}
-static inline int gmemrt_site_cache_hit(const struct gmemrt_site_cache_entry *c,
-                                        const gmemrt_where *w, const char *api,
-                                        uint64_t generation) {
-  return c->generation == generation && c->pc == w->pc && c->api == api &&
-         (w->pc || (c->file == w->file && c->line == w->line && c->col == w->col));
-}
-static inline int gmemrt_site_for(const gmemrt_where *w, const char *api, int family) {
-  uint64_t generation = gmemrt.site_generation + 1;
-  const struct gmemrt_site_cache_entry *c = &gmemrt_site_cache[gmemrt_site_cache_set(w, api)];
-  if (gmemrt_site_cache_hit(c, w, api, generation))
-    return c->site;
-  if (gmemrt_site_cache_hit(c + 1, w, api, generation))
-    return c[1].site;
-  return gmemrt_site_for_slow(w, api, family, generation);
-}
-void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, int device, uint64_t ns);
-void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns);
-struct live_entry;
-int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved);
-void gmemrt_free_failed(const struct live_entry *saved);
-void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns);
-void gmemrt_capture_stack_now(int site, uintptr_t from);
-/* Unwinding costs about a microsecond, as much as a whole cudaMallocAsync: the first 16 calls of
- * a site are captured, then one call in 1024, so hot sites stay cheap. */
-static inline void gmemrt_capture_stack(int site, uintptr_t from) {
-  if (site < 0 || gmemrt_opt.stack_depth <= 0)
-    return;
-  uint64_t calls = gmemrt_site_at((size_t)site)->calls;
-  if (calls <= 16 || (calls & 1023) == 0)
-    gmemrt_capture_stack_now(site, from);
-}
-
-/* The managed allocation site holding an address (latest first), or -1. Lock held. */
-int gmemrt_managed_site(uint64_t address);
-
-/* ---- symbols (symbols.c, libdw): return addresses to functions and source lines ---- */
-typedef struct gmemrt_symbol {
-  const char *function; /* NULL when the symbol table lacks it */
-  uint64_t function_offset;
-  const char *module; /* the object file's path */
-  uint64_t module_offset;
-  const char *file; /* NULL without debug info */
-  int line, col;
-  int in_cuda_header; /* the location is inside the CUDA toolkit's headers */
-} gmemrt_symbol;
-/* Describes a return address (the call instruction before it). Strings are interned and live
- * as long as the process. Returns 0 when pc is in no known module. */
-int gmemrt_symbolise(uintptr_t pc, gmemrt_symbol *out);
-int gmemrt_is_cuda_wrapper_name(const char *function);
-/* The caller of the frame whose return address is pc, by unwinding the current stack; 0 if pc
- * is not on it. */
-uintptr_t gmemrt_caller_of(uintptr_t pc);
-
-/* ---- unified memory (um.c) ---- */
-extern int gmemrt_um_available;
-extern gmemrt_um_counts gmemrt_um_unattributed;
-extern uint64_t gmemrt_um_records[16]; /* records seen, by counter kind */
-void gmemrt_um_start(void);
-void gmemrt_um_flush(void);           /* without the lock: CUPTI calls back into us */
-void gmemrt_um_after_cuda_call(void); /* enables the counters once the driver is up */
-const char *gmemrt_um_reason(void);
-/* The process's one CUPTI subscription, shared with the injected runtime's API callbacks. */
-extern void (*gmemrt_cupti_api_callback)(void *, int, unsigned, const void *);
-int gmemrt_cupti_subscribed(void);
-int gmemrt_cupti_enable_callback(int domain, unsigned id, int on);
-const char *gmemrt_cupti_callback_name(int domain, unsigned id);
-
-/* ---- objects linking driver functions (imports.c, injected runtime) ---- */
-/* Whether objects were loaded since the last scan (cheap, and inline: every wrapped call asks). */
-extern struct link_map *gmemrt_last_object_seen; /* the link map's tail at the last scan */
-static inline int gmemrt_objects_loaded_since_scan(void) {
-  struct link_map *last = __atomic_load_n(&gmemrt_last_object_seen, __ATOMIC_RELAXED);
-  return !last || __atomic_load_n(&last->l_next, __ATOMIC_RELAXED) != NULL;
-}
-/* For each of symbols[count], the name of a loaded object that links it directly ("" for the
- * program itself), left as is when none does. */
-void gmemrt_scan_imports(const char *const *symbols, size_t count, const char **importer);
-/* The words of the object holding pc, in what it maps writable now, that equal one of
- * values[count]: found(word, index in values, ctx) for each. Returns the object's name ("" for
- * the program), or NULL when pc is in no loaded object. */
-const char *gmemrt_find_words(uintptr_t pc, const uintptr_t *values, size_t count,
-                              void (*found)(uintptr_t *word, size_t which, void *ctx), void *ctx);
-
-/* ---- stream-ordered pools (pools.c) ---- */
-void gmemrt_pool_note(void *pool, int device); /* lock held */
-void gmemrt_pools_sample(void);                /* without the lock */
-/* After each CUDA call: the first registers the exit writer that runs before cudart's
- * teardown (while pools and CUPTI can still be read) and starts the unified-memory counters. */
-extern int gmemrt_cuda_call_seen;
-void gmemrt_first_cuda_call(void);
-static inline void gmemrt_after_cuda_call(void) {
-  if (!__atomic_load_n(&gmemrt_cuda_call_seen, __ATOMIC_ACQUIRE))
-    gmemrt_first_cuda_call();
-}
-
-/* ---- NVML sampling (nvml.c) ---- */
-extern int gmemrt_nvml_available;
-void gmemrt_nvml_start(void);
-const char *gmemrt_nvml_reason(void);
-
-/* ---- out of memory (oom.c), called without the lock ---- */
-void gmemrt_oom_event(int site, uint64_t requested);
-void gmemrt_note_baseline(int device);
-static inline int gmemrt_is_device_resident(int family) {
-  return family == FAM_DEVICE || family == FAM_ASYNC || family == FAM_CU_DEVICE;
-}
-
-/* ---- writer (writer.c) ---- */
-int gmemrt_write(const char *reason);
-void gmemrt_install_handlers(void);
 
 #endif

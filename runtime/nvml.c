@@ -3,6 +3,7 @@
  * capacity-bound (memory near full, SM idle) from bandwidth-bound (memory busy, SM waiting).
  * libnvidia-ml is loaded with dlopen and the few functions used are declared here: nvml.h is not
  * on every machine that builds this. */
+#include "nvml.h"
 #include "internal.h"
 
 #include <dlfcn.h>

@@ -2,8 +2,11 @@
  * what cudaMemGetInfo says is free, the largest block that can still be allocated (a bounded
  * binary search of real cudaMalloc/cudaFree calls, at most 24), and the live bytes; then name
  * what the figures show: fragmentation (enough free memory, no block large enough) or capacity. */
+#include "oom.h"
 #include "internal.h"
+#include "pools.h"
 #include "real.h"
+#include "record.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>

@@ -2,8 +2,11 @@
  * default pool of each device that cudaMallocAsync used and for pools the program passed to
  * cudaMallocFromPoolAsync. Sampled at gmem_step(), on out-of-memory, every 4096th stream-ordered
  * allocation and before exit; the pool keeps its own high-water marks. */
+#include "pools.h"
 #include "internal.h"
 #include "real.h"
+#include "um.h"
+#include "writer.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>

@@ -1,6 +1,9 @@
 /* The tables: allocation sites, live allocations, steps and the live-bytes timeline. Memory per
  * live allocation: one 24-byte slot in a table kept at most half full, so 48 bytes or less. */
+#include "record.h"
 #include "internal.h"
+#include "pools.h"
+#include "symbols.h"
 
 #include <libunwind.h>
 #include <linux/futex.h>
@@ -512,7 +515,7 @@ void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns) {
 }
 
 /* A few distinct stacks per site: the first calls are captured, repeats are only counted.
- * gmemrt_capture_stack (internal.h) says which calls. */
+ * gmemrt_capture_stack (record.h) says which calls. */
 void gmemrt_capture_stack_now(int site, uintptr_t from) {
   gmemrt_site *s = gmemrt_site_at(site);
   enum { OWN = 24 }; /* the runtime's own frames above the caller (CUPTI and driver ones too) */

@@ -2,11 +2,12 @@
  * sites (the caller of cudaMalloc, joined to the static pass's file:line) and the frames of the
  * stacks it keeps. Inlined code is resolved to its call site when the line lies in a CUDA
  * header, so an inlined cudaMalloc<T> names the user's line, as the forced-include header does. */
-#include "internal.h"
+#include "symbols.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <libunwind.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

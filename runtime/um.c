@@ -3,7 +3,9 @@
  * loaded with dlopen (GMEMRT_CUPTI_LIBRARY names another), so programs need no link to it. CUPTI
  * takes one subscriber per process: when another tool holds it (compute-sanitizer, Nsight), or
  * the library or the device is missing, the reason is recorded and the run carries on. */
+#include "um.h"
 #include "internal.h"
+#include "record.h"
 
 #include <cupti.h>
 #include <dlfcn.h>

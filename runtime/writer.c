@@ -1,7 +1,12 @@
 /* The telemetry file: versioned JSON (docs/telemetry-format.md), written atomically (temp file
  * and rename) at exit, on fatal signals and on gmem_dump(). Also the runtime's start: options,
  * handlers, fork. */
+#include "writer.h"
+#include "attach.h"
 #include "internal.h"
+#include "nvml.h"
+#include "symbols.h"
+#include "um.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -1,0 +1,63 @@
+/* The hook bodies (hooks.c) and the macros that give each hook its entry points, shared by the
+ * runtime API's hooks, the driver API's (driver.c) and the injected runtime. Private to runtime/.
+ */
+#ifndef GMEMRT_HOOKS_H
+#define GMEMRT_HOOKS_H
+
+#include "internal.h"
+
+#include <stdint.h>
+
+/* Each hook exists in two forms that share one body hook_<name>(where, ...):
+ * gmemrt_<name>(file, line, column, ...) for the calls gmem_forced.h routes here, and, in the
+ * preloaded library, the API's own name <sym>(...), whose site is the caller's return address. */
+#define GMEMRT_SOURCE_WHERE                                                                        \
+  { .file = file, .line = line, .col = col, .ret = (uintptr_t)__builtin_return_address(0) }
+#define GMEMRT_CALLER_WHERE                                                                        \
+  { .pc = (uintptr_t)__builtin_return_address(0), .ret = (uintptr_t)__builtin_return_address(0) }
+#define GMEMRT_UNPAREN(...) __VA_ARGS__
+/* entry and hook are pasted by the caller's own macro (gmemrt_##name, hook_##name), before
+ * cuda.h's macros (cuMemAlloc -> cuMemAlloc_v2) could rename them. */
+#define GMEMRT_SOURCE_ENTRY(type, entry, hook, params, args)                                       \
+  type entry(const char *file, int line, int col, GMEMRT_UNPAREN params) {                         \
+    gmemrt_where w = GMEMRT_SOURCE_WHERE;                                                          \
+    return hook(&w, GMEMRT_UNPAREN args);                                                          \
+  }
+#ifdef GMEMRT_PRELOAD
+#define GMEMRT_HOOK(type, entry, hook, sym, params, args)                                          \
+  GMEMRT_SOURCE_ENTRY(type, entry, hook, params, args)                                             \
+  type sym params {                                                                                \
+    gmemrt_where w = GMEMRT_CALLER_WHERE;                                                          \
+    return hook(&w, GMEMRT_UNPAREN args);                                                          \
+  }
+#else
+#define GMEMRT_HOOK(type, entry, hook, sym, params, args)                                          \
+  GMEMRT_SOURCE_ENTRY(type, entry, hook, params, args)
+#endif
+
+/* A driver API function (driver.c): the program's own, else libcuda.so.1's (opened once). */
+void *gmemrt_driver_sym(const char *sym);
+
+/* The hook bodies (hooks.c), shared by the runtime and driver API hooks. */
+int gmemrt_hooks_enabled(void);
+/* Reading the clock twice costs about as much as a cudaMallocAsync's own bookkeeping, so each
+ * thread times its first 4096 calls and then one in 16; sites report the measured time scaled
+ * by the calls they made (alloc_timed_calls says how many were measured). 0: not timed. */
+extern __thread uint32_t gmemrt_thread_calls;
+static inline uint64_t gmemrt_start_clock(void) {
+  uint32_t n = ++gmemrt_thread_calls;
+  return n <= 4096 || (n & 15) == 0 ? gmemrt_now_ns() : 0;
+}
+int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int ok,
+                       int out_of_memory, void *ptr, uint64_t size, uint64_t t0);
+/* A free between its record (before the real call) and the real call's result. */
+typedef struct gmemrt_free_in_flight {
+  int site, was_live;
+  struct live_entry saved; /* put back if the real call fails */
+  uint64_t t0;
+} gmemrt_free_in_flight;
+void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, void *ptr,
+                        gmemrt_free_in_flight *f);
+void gmemrt_after_free(const gmemrt_free_in_flight *f, int ok);
+
+#endif
