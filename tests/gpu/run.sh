@@ -24,7 +24,7 @@ CFLAGS=(-std=c17 -O2 -g -D_GNU_SOURCE -fPIC -Wall -Wextra -Iinclude/gmemlint -I"
 mkdir -p "$B/static" "$B/shared"
 for f in runtime/*.c; do
   o=$(basename "$f" .c).o
-  case "$f" in runtime/inject.c | runtime/imports.c) continue ;; esac # gmemrun's library only
+  case "$f" in runtime/inject*.c | runtime/imports.c) continue ;; esac # gmemrun's library only
   [ "$f" = runtime/preload.c ] || gcc "${CFLAGS[@]}" -c "$f" -o "$B/static/$o"
   gcc "${CFLAGS[@]}" -DGMEMRT_PRELOAD -ftls-model=initial-exec -c "$f" -o "$B/shared/$o"
 done
