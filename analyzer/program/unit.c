@@ -41,6 +41,9 @@ static int runs_every_call(const gm_node *n, const gm_node *body) {
   for (const gm_node *kid = n, *up = n->parent; up && kid != body; kid = up, up = up->parent) {
     switch (up->kind) {
     case GM_N_LOOP:
+      if (!up->runs_once) /* do { ... } while (0) of a check macro runs once */
+        return 0;
+      break;
     case GM_N_LAMBDA:
       return 0;
     case GM_N_IF:
@@ -250,6 +253,86 @@ static int arg_index(const gm_node *call, const gm_node *kid) {
   return -1;
 }
 
+/* Whether this occurrence of a local pointer only reads it: indexed, dereferenced, compared,
+ * offset and then read, or passed to a kernel, a copy or another call that keeps nothing. */
+static int only_read(const gm_node *use, const gm_node *filling_call) {
+  const gm_node *v = use, *up = use->parent;
+  while (up && up->kind == GM_N_ARITH) { /* `p + offset` moves with p */
+    v = up;
+    up = up->parent;
+  }
+  if (!up)
+    return 1;
+  switch (up->kind) {
+  case GM_N_CALL:
+    if (up->fn && (up->fn->kind == GM_FN_FREE || up->fn->kind == GM_FN_REALLOC))
+      return 0;
+    return borrows_args(up);
+  case GM_N_ADDR:
+    return up->parent == filling_call;
+  case GM_N_ASSIGN:
+  case GM_N_DECL:
+  case GM_N_RETURN:
+  case GM_N_AGGREGATE:
+  case GM_N_LAMBDA:
+  case GM_N_COND:
+  case GM_N_OTHER:
+  case GM_N_COMMA:
+  case GM_N_INCDEC:
+    return v == use && up->kind == GM_N_ASSIGN && up->kids[0] == use && up->kids[1] == filling_call;
+  default:
+    return 1; /* indexed, dereferenced, compared, a member read through it */
+  }
+}
+
+struct var_uses {
+  int var;
+  const gm_node *filling_call;
+  int other; /* some use does more than read */
+};
+
+static void check_use(const gm_node *n, void *arg) {
+  struct var_uses *s = arg;
+  if ((n->kind == GM_N_VAR && n->var == s->var && !only_read(n, s->filling_call)) ||
+      (n->kind == GM_N_LAMBDA && n->nkids)) /* captured: conservatively, anything may happen */
+    s->other = 1;
+}
+
+/* Calls to functions defined elsewhere whose memory the caller keeps in a local and never lets
+ * go of (gm_unit_unowned). */
+static void add_unowned(const gm_node *n, void *arg) {
+  struct build_ctx *b = arg;
+  if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
+      n->is_kernel_callee || defined_here(b->u, n->callee_usr))
+    return;
+  const gm_func *fn = b->fn;
+  for (int k = -1; k < n->nkids; k++) {
+    int var = -1;
+    if (k < 0) {
+      const gm_node *up = n->parent;
+      if (up && up->kind == GM_N_DECL && up->kids && up->nkids && up->kids[0] == n)
+        var = up->var;
+      else if (up && up->kind == GM_N_ASSIGN && up->op == 0 && up->kids[1] == n &&
+               up->kids[0]->kind == GM_N_VAR)
+        var = up->kids[0]->var;
+    } else if (n->kids[k]->kind == GM_N_ADDR && gm_kid(n->kids[k], 0) &&
+               gm_kid(n->kids[k], 0)->kind == GM_N_VAR) {
+      var = gm_kid(n->kids[k], 0)->var;
+    }
+    if (var < 0 || var >= fn->nvars || fn->vars[var].kind != GM_VAR_LOCAL ||
+        !fn->vars[var].is_pointer)
+      continue;
+    struct var_uses uses = {var, n, 0};
+    gm_walk(fn->body, check_use, &uses);
+    if (uses.other)
+      continue;
+    gm_unit_unowned o = {
+        keep(b->u, fn->name),   keep(b->u, n->callee_usr),      keep(b->u, n->name),
+        keep_loc(b->u, n->loc), keep(b->u, fn->vars[var].name), k};
+    GM_PUSH(b->u->unowned, o);
+  }
+}
+
 /* Classifies one member access by what its parent does with it. */
 static void add_member(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
@@ -327,6 +410,7 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path) {
     if (f.per_call.len)
       GM_PUSH(u->funcs, f);
     gm_walk(fn->body, add_loop_call, &b);
+    gm_walk(fn->body, add_unowned, &b);
   }
   return u;
 }
@@ -339,6 +423,7 @@ void gm_unit_free(gm_unit *u) {
   GM_VEC_FREE(u->funcs);
   GM_VEC_FREE(u->defined);
   GM_VEC_FREE(u->loop_calls);
+  GM_VEC_FREE(u->unowned);
   GM_VEC_FREE(u->members);
   gm_arena_free(u->arena);
   free(u);

@@ -6,6 +6,8 @@
  *     call (outside loops, on no branch), with how the memory leaves (returned, stored through a
  *     parameter, freed before the function returns);
  *   - each call in a loop to a function with no body in this file (it may live in another);
+ *   - each call to such a function whose result (or out-parameter) lands in a local pointer that
+ *     the caller then never frees, returns, stores or passes on: a leak if the callee allocates;
  *   - each use of a struct or class member that holds memory: allocated into, freed, or handed
  *     on (copied out, passed to a function that may keep or free it), with where and in which
  *     function. */
@@ -49,9 +51,19 @@ typedef struct gm_unit_loop_call {
                            stored in one (`bufs[i] = make(..)`) */
 } gm_unit_loop_call;
 
+/* A local pointer filled by a call to a function with no body in this file, then only read:
+ * never freed, returned, stored, copied or passed to anything but kernels and copies. */
+typedef struct gm_unit_unowned {
+  const char *caller;
+  const char *usr, *name; /* the callee */
+  gm_loc call;
+  const char *var;
+  int arg; /* the out-parameter it is filled through, or -1 for the call's result */
+} gm_unit_unowned;
+
 enum gm_member_use_kind {
-  GM_MEMBER_ALLOC,  /* receives an allocation */
-  GM_MEMBER_FREE,   /* passed to a free */
+  GM_MEMBER_ALLOC,   /* receives an allocation */
+  GM_MEMBER_FREE,    /* passed to a free */
   GM_MEMBER_HANDOFF, /* copied out or passed where it may be kept or freed: ownership unknown */
   GM_MEMBER_ASSIGN   /* assigned a value that is no allocation the table knows (not null) */
 };
@@ -75,6 +87,7 @@ typedef struct gm_unit {
   GM_VEC(const char *) defined; /* USRs of the functions with a body in this file */
   GM_VEC(gm_unit_func) funcs;
   GM_VEC(gm_unit_loop_call) loop_calls;
+  GM_VEC(gm_unit_unowned) unowned;
   GM_VEC(gm_unit_member_use) members;
 } gm_unit;
 

@@ -23,7 +23,7 @@ static json_t *family_json(const gm_unit_family *f) {
 
 char *gm_unit_to_json(const gm_unit *u) {
   json_t *defined = json_array(), *funcs = json_array(), *calls = json_array(),
-         *members = json_array();
+         *unowned = json_array(), *members = json_array();
   for (size_t i = 0; i < u->defined.len; i++)
     json_array_append_new(defined, json_string(u->defined.items[i]));
   for (size_t i = 0; i < u->funcs.len; i++) {
@@ -47,6 +47,13 @@ char *gm_unit_to_json(const gm_unit *u) {
                          c->usr, "name", str_or_null(c->name), "call", loc_json(c->call), "loop",
                          loc_json(c->loop), "per_element", (json_int_t)c->per_element));
   }
+  for (size_t i = 0; i < u->unowned.len; i++) {
+    const gm_unit_unowned *o = &u->unowned.items[i];
+    json_array_append_new(unowned,
+                          json_pack("{s:o,s:s,s:o,s:o,s:o,s:i}", "caller", str_or_null(o->caller),
+                                    "usr", o->usr, "name", str_or_null(o->name), "call",
+                                    loc_json(o->call), "var", str_or_null(o->var), "arg", o->arg));
+  }
   for (size_t i = 0; i < u->members.len; i++) {
     const gm_unit_member_use *m = &u->members.items[i];
     json_t *frees = json_array();
@@ -60,8 +67,9 @@ char *gm_unit_to_json(const gm_unit *u) {
                   str_or_null(m->function_usr), "api", str_or_null(m->api), "family",
                   family_json(&m->family), "frees", frees));
   }
-  json_t *root = json_pack("{s:i,s:o,s:o,s:o,s:o}", "unit_format", UNIT_FORMAT, "defined", defined,
-                           "funcs", funcs, "loop_calls", calls, "members", members);
+  json_t *root =
+      json_pack("{s:i,s:o,s:o,s:o,s:o,s:o}", "unit_format", UNIT_FORMAT, "defined", defined,
+                "funcs", funcs, "loop_calls", calls, "unowned", unowned, "members", members);
   char *text = json_dumps(root, JSON_COMPACT);
   json_decref(root);
   return text;
@@ -143,6 +151,22 @@ static int read_loop_calls(gm_unit *u, json_t *calls) {
   return 1;
 }
 
+static int read_unowned(gm_unit *u, json_t *unowned) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(unowned, i, v) {
+    gm_unit_unowned o = {0};
+    json_t *caller, *usr, *name, *call, *var;
+    if (json_unpack(v, "{s:o,s:o,s:o,s:o,s:o,s:i}", "caller", &caller, "usr", &usr, "name", &name,
+                    "call", &call, "var", &var, "arg", &o.arg) != 0 ||
+        !get_str(u, caller, &o.caller) || !get_str(u, usr, &o.usr) || !o.usr ||
+        !get_str(u, name, &o.name) || !get_loc(u, call, &o.call) || !get_str(u, var, &o.var))
+      return 0;
+    GM_PUSH(u->unowned, o);
+  }
+  return 1;
+}
+
 static int read_members(gm_unit *u, json_t *members) {
   size_t i, k;
   json_t *v, *f;
@@ -178,11 +202,12 @@ gm_unit *gm_unit_from_json(const char *text, const char *path) {
   u->arena = gm_arena_new();
   u->path = gm_arena_strdup(u->arena, path);
   int format = 0;
-  json_t *defined, *funcs, *calls, *members;
-  int ok = json_unpack(root, "{s:i,s:o,s:o,s:o,s:o}", "unit_format", &format, "defined", &defined,
-                       "funcs", &funcs, "loop_calls", &calls, "members", &members) == 0 &&
+  json_t *defined, *funcs, *calls, *unowned, *members;
+  int ok = json_unpack(root, "{s:i,s:o,s:o,s:o,s:o,s:o}", "unit_format", &format, "defined",
+                       &defined, "funcs", &funcs, "loop_calls", &calls, "unowned", &unowned,
+                       "members", &members) == 0 &&
            format == UNIT_FORMAT && json_is_array(defined) && json_is_array(funcs) &&
-           json_is_array(calls) && json_is_array(members);
+           json_is_array(calls) && json_is_array(unowned) && json_is_array(members);
   size_t i;
   json_t *v;
   if (ok)
@@ -194,7 +219,8 @@ gm_unit *gm_unit_from_json(const char *text, const char *path) {
       }
       GM_PUSH(u->defined, usr);
     }
-  ok = ok && read_funcs(u, funcs) && read_loop_calls(u, calls) && read_members(u, members);
+  ok = ok && read_funcs(u, funcs) && read_loop_calls(u, calls) && read_unowned(u, unowned) &&
+       read_members(u, members);
   json_decref(root);
   if (!ok) {
     gm_unit_free(u);
