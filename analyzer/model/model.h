@@ -1,7 +1,8 @@
 /* The function model: a small tree per function, built once from libclang's AST by the front end
- * (frontend.c), then read by the flow engine (flow.c) and by the rules. It keeps only what memory
- * rules need: control structure, calls with their allocator-table row, assignments, variables,
- * member paths, null constants, launches, and where each thing is in the user's source. */
+ * (analyzer/frontend/), then read by the flow engine (analyzer/flow/) and by the rules. It keeps
+ * only what memory rules need: control structure, calls with their allocator-table row,
+ * assignments, variables, member paths, null constants, launches, and where each thing is in the
+ * user's source. */
 #ifndef GM_MODEL_H
 #define GM_MODEL_H
 
