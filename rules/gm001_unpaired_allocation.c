@@ -140,38 +140,8 @@ void gm_report_member_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int 
   }
 }
 
-void gm_report_unowned_results(const gm_program_ctx *ctx, const gm_rule *rule, int heap) {
-  const gm_program *p = ctx->program;
-  for (size_t cu = 0; cu < p->nunits; cu++) {
-    const gm_unit *u = p->units[cu];
-    for (size_t i = 0; u && i < u->unowned.len; i++) {
-      const gm_unit_unowned *o = &u->unowned.items[i];
-      size_t fu;
-      const gm_unit_func *callee = gm_program_function(p, o->usr, cu, &fu);
-      for (size_t k = 0; callee && k < callee->per_call.len; k++) {
-        const gm_unit_alloc *a = &callee->per_call.items[k];
-        if (a->freed || !a->family.name || a->family.heap != heap || (!heap && !a->family.gpu) ||
-            !(o->arg < 0 ? a->returned : a->out_param == o->arg))
-          continue;
-        gm_report *r = ctx->report_for(ctx->arg, cu, rule);
-        if (!r)
-          return;
-        gm_finding *f = gm_report_add(
-            r, rule, o->call, o->caller ? o->caller : "",
-            "'%s' receives %s from %s in '%s' (%s), and '%s' never frees it or hands it on; call "
-            "%s when it is no longer needed",
-            o->var, a->family.description, a->api, callee->name, a->loc.file,
-            o->caller ? o->caller : "?", a->family.free_fn ? a->family.free_fn : "its free");
-        gm_finding_note(f, a->loc, "allocated here, in '%s'", callee->name);
-        break;
-      }
-    }
-  }
-}
-
 static void check_program(const gm_program_ctx *ctx) {
   gm_report_member_leaks(ctx, &gm001_unpaired_allocation, 0);
-  gm_report_unowned_results(ctx, &gm001_unpaired_allocation, 0);
 }
 
 static gm_verdict judge(gm_judge_ctx *c) {

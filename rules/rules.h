@@ -21,9 +21,4 @@ void gm_report_leak(const gm_check_ctx *ctx, const gm_rule *rule, const gm_fact 
  * family and that nothing in the program frees or hands on, while a sibling member of the same
  * struct or class is freed somewhere (a destructor or cleanup that forgot one): GM001, GM004. */
 void gm_report_member_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int heap);
-/* Reports, as `rule`'s findings, calls whose memory (from a function in another file that
- * allocates on every call, heap or GPU families) the caller keeps in a local and never frees,
- * returns, stores or passes on. */
-void gm_report_unowned_results(const gm_program_ctx *ctx, const gm_rule *rule, int heap);
-
 #endif

@@ -271,8 +271,11 @@ void gm_cache_close(gm_cache *c, const gm_options *opt) {
 }
 
 gm_cache_key gm_cache_key_for(gm_cache *c, const char *path, const char *text, size_t len,
-                              const char *const *args, size_t nargs, const char *config_path) {
+                              const char *const *args, size_t nargs, const char *config_path,
+                              const char *extra) {
   digest d = c->seed;
+  if (extra)
+    add_str(&d, extra);
   add_str(&d, path);
   add(&d, text, len);
   add_u64(&d, nargs);

@@ -306,7 +306,7 @@ static int prepare(gm_run *run, gm_file_result *r, prepared *p) {
   size_t messages_mark = 0;
   if (run->cache) {
     key = gm_cache_key_for(run->cache, path, text, len, (const char *const *)args.items, args.len,
-                           cfg->path);
+                           cfg->path, r->imports);
     if (gm_cache_load(run->cache, &key, path, &r->report, &r->unit, c.msg)) {
       for (size_t i = 0; i < args.len; i++)
         free(args.items[i]);
@@ -321,6 +321,17 @@ static int prepare(gm_run *run, gm_file_result *r, prepared *p) {
 done:
   fclose(c.msg);
   return 0;
+}
+
+/* Whole-program pass two: a call to a function defined in another file gets that file's summary. */
+struct import_ctx {
+  const gm_program *program;
+  size_t self;
+};
+
+static const gm_call_summary *find_import(void *arg, const char *usr) {
+  const struct import_ctx *c = arg;
+  return c->program ? gm_program_summary(c->program, usr, c->self) : NULL;
 }
 
 /* Phase two: parse, model, flow, rules, suppressions, fingerprints, unit summary, cache store. */
@@ -375,7 +386,12 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
   if (parse.tu) {
     gm_func_facts *facts;
     int nfacts;
-    gm_flow_analyze(parse.tu, &facts, &nfacts);
+    gm_call_summary *summaries;
+    int nsummaries;
+    struct import_ctx ictx = {run->program, (size_t)(r - run->results)};
+    gm_flow_imports imports = {find_import, &ictx, cfg->table};
+    gm_flow_analyze(parse.tu, r->imports ? &imports : NULL, &facts, &nfacts, &summaries,
+                    &nsummaries);
     for (int i = 0; i < nfacts; i++) {
       /* paths were dropped to stay within the budget: say so, whatever the findings */
       if (facts[i].truncated)
@@ -386,7 +402,7 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
         if (gm_rules[k]->check && rule_enabled(run, cfg, k))
           gm_rules[k]->check(&ctx);
     }
-    r->unit = gm_unit_build(parse.tu, path);
+    r->unit = gm_unit_build(parse.tu, path, summaries, nsummaries);
   }
   r->parsed = 1;
   r->parse_errors = parse.error_count;
@@ -459,10 +475,13 @@ static void verify_file(gm_file_result *r) {
 
 /* ---- the worker pool ---- */
 
-/* Two phases: every file is prepared (read, flags, cache lookup) before any is parsed, so that
- * the shared CUDA preamble is built only when enough files are left to parse to repay it. */
+/* One pass over some of the files, in two phases: every file is prepared (read, flags, cache
+ * lookup) before any is parsed, so that the shared CUDA preamble is built only when enough files
+ * are left to parse to repay it. */
 typedef struct pool {
   gm_run *run;
+  const size_t *files; /* this pass's files (indexes into run->results), in input order */
+  size_t count;
   pthread_mutex_t lock;
   pthread_cond_t cond;
   size_t next;       /* phase one: the next file to prepare */
@@ -478,11 +497,13 @@ typedef struct pool {
 static void plan_parses(pool *p) {
   gm_run *run = p->run;
   size_t cuda_files = 0;
-  for (size_t i = 0; i < run->nfiles; i++)
+  for (size_t k = 0; k < p->count; k++) {
+    size_t i = p->files[k];
     if (p->needs_parse[i]) {
       p->to_parse[p->nparse++] = i;
       cuda_files += p->prep[i].lang == LANG_CUDA;
     }
+  }
   /* A shared preamble pays off from the third CUDA file to parse (building it costs about one
    * parse); cache hits need none. */
   run->use_pch =
@@ -502,23 +523,24 @@ static void *worker(void *arg) {
   gm_run *run = p->run;
   for (;;) {
     pthread_mutex_lock(&p->lock);
-    size_t i = p->next++;
+    size_t k = p->next++;
     pthread_mutex_unlock(&p->lock);
-    if (i >= run->nfiles)
+    if (k >= p->count)
       break;
+    size_t i = p->files[k];
     int needs = prepare(run, &run->results[i], &p->prep[i]);
     if (!needs)
       finished(p, i);
     pthread_mutex_lock(&p->lock);
     p->needs_parse[i] = (char)needs;
-    if (++p->nprepared == run->nfiles) {
+    if (++p->nprepared == p->count) {
       plan_parses(p);
       pthread_cond_broadcast(&p->cond);
     }
     pthread_mutex_unlock(&p->lock);
   }
   pthread_mutex_lock(&p->lock);
-  while (p->nprepared < run->nfiles)
+  while (p->nprepared < p->count)
     pthread_cond_wait(&p->cond, &p->lock);
   pthread_mutex_unlock(&p->lock);
   CXIndex index = NULL;
@@ -539,17 +561,19 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ctx) {
-  run->cache = gm_cache_open(run->opt, run->cli_enabled, run->cli_disabled);
-  gm_progress progress;
-  gm_progress_init(&progress, run->opt->progress, run->nfiles);
-  pool p = {.run = run, .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+/* Analyses `files` on the worker threads and returns when all are done. */
+static void run_pass(gm_run *run, const size_t *files, size_t count, gm_progress *progress) {
+  pool p = {.run = run,
+            .files = files,
+            .count = count,
+            .lock = PTHREAD_MUTEX_INITIALIZER,
+            .cond = PTHREAD_COND_INITIALIZER};
   p.prep = gm_xcalloc(run->nfiles + 1, sizeof *p.prep);
   p.needs_parse = gm_xcalloc(run->nfiles + 1, 1);
   p.to_parse = gm_xcalloc(run->nfiles + 1, sizeof *p.to_parse);
   size_t nthreads = (size_t)run->opt->jobs;
-  if (nthreads > run->nfiles)
-    nthreads = run->nfiles;
+  if (nthreads > count)
+    nthreads = count;
   if (nthreads < 1)
     nthreads = 1;
   pthread_t *threads = gm_xcalloc(nthreads, sizeof(pthread_t));
@@ -562,31 +586,120 @@ void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ct
       exit(GM_EXIT_USAGE);
     }
   pthread_attr_destroy(&attr);
-  /* the files form one program: its checks run once every file is analysed */
-  for (size_t i = 0; i < run->nfiles; i++) {
+  for (size_t k = 0; k < count; k++) {
+    size_t i = files[k];
     pthread_mutex_lock(&p.lock);
     /* the counter counts every finished file; the name is the first one still running */
     size_t shown = (size_t)-1;
     while (!run->results[i].done) {
       if (shown != p.ndone)
-        gm_progress_show(&progress, shown = p.ndone, run->results[i].path);
+        gm_progress_show(progress, shown = p.ndone, run->results[i].path);
       pthread_cond_wait(&p.cond, &p.lock);
     }
     pthread_mutex_unlock(&p.lock);
   }
-  gm_progress_clear(&progress);
+  gm_progress_clear(progress);
   for (size_t i = 0; i < nthreads; i++)
     pthread_join(threads[i], NULL);
+  free(threads);
+  free(p.prep);
+  free(p.needs_parse);
+  free(p.to_parse);
+}
+
+/* Whether a summary makes a call act otherwise than an unknown callee's (which may keep or free
+ * every argument), and whether it allocates for its caller. */
+static int summary_matters(const gm_call_summary *s, int *allocates) {
+  int matters = s->noreturn;
+  *allocates = s->returns_fresh != NULL;
+  for (int i = 0; i < s->nparams; i++) {
+    matters |= s->params[i].effect != GM_PARAM_ESCAPES;
+    *allocates |= s->params[i].effect == GM_PARAM_OUT_ALLOC;
+  }
+  return matters || *allocates;
+}
+
+/* The other files' summaries that file i's calls would use (JSON, one per line), or NULL when
+ * none would change its analysis: a file that allocates nothing and calls nothing that allocates
+ * for it can yield no fact, whatever its callees do. */
+static char *imports_of(const gm_program *program, size_t i) {
+  const gm_unit *u = program->units[i];
+  gm_strbuf sb = {0};
+  int allocates = u && u->allocates, matters = 0;
+  for (size_t k = 0; u && k < u->called.len; k++) {
+    const gm_call_summary *s = gm_program_summary(program, u->called.items[k], i);
+    int gives;
+    if (!s || !summary_matters(s, &gives))
+      continue;
+    matters = 1;
+    allocates |= gives;
+    char *text = gm_call_summary_json(s);
+    gm_sb_append(&sb, text);
+    gm_sb_append(&sb, "\n");
+    free(text);
+  }
+  if (matters && allocates && sb.len)
+    return gm_sb_take(&sb);
+  free(sb.data);
+  return NULL;
+}
+
+/* Whole-program pass two: the files that call functions defined in other files of the run are
+ * analysed again with those functions' summaries, so a call to another file's wrapper allocates
+ * and a call to its releasing helper frees, path by path, as a same-file helper's call does. */
+static void second_pass(gm_run *run, gm_progress *progress) {
+  gm_unit **units = gm_xcalloc(run->nfiles + 1, sizeof *units);
+  for (size_t i = 0; i < run->nfiles; i++)
+    units[i] = run->results[i].unit;
+  gm_program program = {units, run->nfiles, NULL};
+  gm_program_join(&program);
+  size_t *again = gm_xcalloc(run->nfiles + 1, sizeof *again);
+  size_t count = 0;
+  for (size_t i = 0; i < run->nfiles; i++) {
+    gm_file_result *r = &run->results[i];
+    if (r->input_error || !(r->imports = imports_of(&program, i)))
+      continue;
+    /* what pass one found is replaced; its summary stays readable until the pass ends */
+    gm_report_clear(&r->report);
+    free(r->messages);
+    r->messages = NULL;
+    r->messages_len = 0;
+    gm_source_free(&r->src);
+    r->unit = NULL;
+    r->done = r->parsed = r->parse_errors = 0;
+    again[count++] = i;
+  }
+  if (count) {
+    run->program = &program;
+    run_pass(run, again, count, progress);
+    run->program = NULL;
+  }
+  gm_program_free(&program);
+  for (size_t i = 0; i < run->nfiles; i++)
+    if (units[i] != run->results[i].unit)
+      gm_unit_free(units[i]);
+  free(units);
+  free(again);
+}
+
+void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ctx) {
+  run->cache = gm_cache_open(run->opt, run->cli_enabled, run->cli_disabled);
+  gm_progress progress;
+  gm_progress_init(&progress, run->opt->progress, run->nfiles);
+  size_t *all = gm_xcalloc(run->nfiles + 1, sizeof *all);
+  for (size_t i = 0; i < run->nfiles; i++)
+    all[i] = i;
+  run_pass(run, all, run->nfiles, &progress);
+  free(all);
+  /* the files form one program: a second look for files that call into the others, then the
+   * program-wide checks */
+  second_pass(run, &progress);
   check_program(run);
   for (size_t i = 0; i < run->nfiles; i++) {
     if (run->opt->verify && run->results[i].parsed)
       verify_file(&run->results[i]);
     on_done(run, i, ctx);
   }
-  free(threads);
-  free(p.prep);
-  free(p.needs_parse);
-  free(p.to_parse);
   gm_pch_cleanup();
   gm_cache_close(run->cache, run->opt);
   run->cache = NULL;

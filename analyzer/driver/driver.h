@@ -26,6 +26,7 @@ typedef struct gm_file_result {
   int parse_errors;     /* clang's errors in that parse */
   const gm_config *cfg; /* the .gmemlint in force, once the file was read */
   gm_unit *unit;        /* what the file exports to whole-program analysis, or NULL */
+  char *imports;        /* second pass: the other files' summaries its calls use (JSON), or NULL */
   int verify_problems;
   int done;
 } gm_file_result;
@@ -37,7 +38,8 @@ typedef struct gm_run {
   uint64_t cli_enabled; /* 0: all rules */
   uint64_t cli_disabled;
   int use_pch;
-  struct gm_cache *cache; /* NULL: off (cache.h) */
+  struct gm_cache *cache;           /* NULL: off (cache.h) */
+  const struct gm_program *program; /* second pass: the program the imports come from */
   gm_file_result *results;
   size_t nfiles;
 } gm_run;

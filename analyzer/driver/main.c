@@ -398,6 +398,7 @@ static int lint(gm_options *popt) {
     gm_source_free(&run.results[i].src);
     free(run.results[i].messages);
     free(run.results[i].first_error);
+    free(run.results[i].imports);
   }
   free(files);
   free(rt_files);

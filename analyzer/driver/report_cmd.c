@@ -207,6 +207,7 @@ done:
     gm_source_free(&run.results[i].src);
     free(run.results[i].messages);
     free(run.results[i].first_error);
+    free(run.results[i].imports);
   }
   free(run.results);
   gm_report_clear(&runtime);

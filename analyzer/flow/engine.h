@@ -134,6 +134,9 @@ typedef struct engine {
   const gm_func *fn;
   summary *summaries;
   int nsummaries;
+  const gm_flow_imports *imports; /* other files' summaries, or NULL */
+  GM_VEC(summary *) imported;     /* converted on first use; NULL entries: none found */
+  GM_VEC(const char *) imported_usr;
   int summary_mode;
   summary_obs obs;
   GM_VEC(char *) paths;      /* pseudo-variables: member and dereference paths */
@@ -228,6 +231,8 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out);
 
 /* summary.c: summaries of same-file functions */
 summary *summary_for(engine *e, const char *usr);
+/* The exported form of the main file's summaries (gm_flow_analyze). */
+void export_summaries(engine *e, gm_call_summary **out, int *n);
 void observe_exit(engine *e, state *s, val ret);
 int summarise(engine *e, summary *sum);
 

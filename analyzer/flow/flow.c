@@ -112,9 +112,11 @@ static int allocates_or_frees(engine *e, const gm_node *n) {
   return 0;
 }
 
-void gm_flow_analyze(const gm_tu *tu, gm_func_facts **out, int *nout) {
+void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_facts **out,
+                     int *nout, gm_call_summary **exported, int *nexported) {
   engine e = {0};
   e.tu = tu;
+  e.imports = imports;
   e.nsummaries = tu->nfuncs;
   e.summaries = gm_xcalloc((size_t)(tu->nfuncs ? tu->nfuncs : 1), sizeof(summary));
   for (int i = 0; i < tu->nfuncs; i++) {
@@ -128,6 +130,8 @@ void gm_flow_analyze(const gm_tu *tu, gm_func_facts **out, int *nout) {
     if (!changed)
       break;
   }
+  if (exported)
+    export_summaries(&e, exported, nexported);
   gm_func_facts *results =
       gm_arena_alloc(tu->arena, sizeof(gm_func_facts) * (size_t)(tu->nfuncs ? tu->nfuncs : 1));
   int n = 0;
@@ -155,6 +159,8 @@ void gm_flow_analyze(const gm_tu *tu, gm_func_facts **out, int *nout) {
   GM_VEC_FREE(e.gotos);
   GM_VEC_FREE(e.switch_entries);
   GM_VEC_FREE(e.retested);
+  GM_VEC_FREE(e.imported);
+  GM_VEC_FREE(e.imported_usr);
   free(e.summaries);
   *out = results;
   *nout = n;

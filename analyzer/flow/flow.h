@@ -8,6 +8,7 @@
 #define GM_FLOW_H
 
 #include "model/model.h"
+#include "model/summary.h"
 
 enum gm_fact_kind {
   GM_FACT_LEAK,
@@ -59,8 +60,20 @@ typedef struct gm_func_facts {
                     GM_CUT_STEPS: the step budget ran out first */
 } gm_func_facts;
 
-/* Summarises the TU's functions and computes facts for those in the main file. Facts and their
- * strings live in tu->arena. */
-void gm_flow_analyze(const gm_tu *tu, gm_func_facts **out, int *nout);
+/* What other files of the program say of functions this file only declares (whole-program
+ * analysis): find returns the summary for a USR, or NULL; families are looked up by name in
+ * `table`, the file's allocator table. */
+typedef struct gm_flow_imports {
+  const gm_call_summary *(*find)(void *arg, const char *usr);
+  void *arg;
+  const gm_table *table;
+} gm_flow_imports;
+
+/* Summarises the TU's functions and computes facts for those in the main file; a call to a
+ * function with no body here uses its imported summary (imports may be NULL). The summaries of
+ * the main file's functions are exported (may be NULL). Facts, summaries and their strings live
+ * in tu->arena. */
+void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_facts **out,
+                     int *nout, gm_call_summary **exported, int *nexported);
 
 #endif

@@ -6,6 +6,55 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Another file's summary in the engine's form: families and frees found by name in this file's
+ * table; what the table does not know makes the parameter an escape, as an unknown callee's. */
+static summary *import_summary(engine *e, const gm_call_summary *cs) {
+  const gm_table *table = e->imports->table;
+  gm_func *fn = gm_arena_alloc(e->tu->arena, sizeof *fn);
+  fn->name = cs->name;
+  fn->usr = cs->usr;
+  fn->nparams = cs->nparams;
+  summary *sum = gm_arena_alloc(e->tu->arena, sizeof *sum);
+  sum->fn = fn;
+  sum->known = 1;
+  sum->noreturn = cs->noreturn;
+  sum->returns_fresh = cs->returns_fresh ? gm_table_family(table, cs->returns_fresh) : NULL;
+  sum->nparams = cs->nparams;
+  sum->params = gm_arena_alloc(e->tu->arena, sizeof(param_summary) * (size_t)(cs->nparams + 1));
+  for (int i = 0; i < cs->nparams; i++) {
+    const gm_param_summary *in = &cs->params[i];
+    param_summary *p = &sum->params[i];
+    switch (in->effect) {
+    case GM_PARAM_BORROWS:
+      p->effect = P_NONE;
+      break;
+    case GM_PARAM_FREES:
+    case GM_PARAM_FREES_DEREF:
+      p->effect = in->effect == GM_PARAM_FREES ? P_FREES : P_FREES_DEREF;
+      p->free_row.name = cs->name;
+      p->free_row.kind = GM_FN_FREE;
+      p->free_row.ptr_arg = i;
+      for (int k = 0; k < in->nfrees && p->free_row.nfrees < GM_MAX_FREES; k++) {
+        const gm_family *fam = gm_table_family(table, in->frees[k]);
+        if (fam)
+          p->free_row.frees[p->free_row.nfrees++] = fam;
+      }
+      p->via = in->via;
+      p->nulls = in->nulls;
+      if (!p->free_row.nfrees)
+        p->effect = P_ESCAPES;
+      break;
+    case GM_PARAM_OUT_ALLOC:
+      p->family = in->family ? gm_table_family(table, in->family) : NULL;
+      p->effect = p->family ? P_OUT_ALLOC : P_ESCAPES;
+      break;
+    default:
+      p->effect = P_ESCAPES;
+    }
+  }
+  return sum;
+}
+
 summary *summary_for(engine *e, const char *usr) {
   if (!usr)
     return NULL;
@@ -13,7 +62,61 @@ summary *summary_for(engine *e, const char *usr) {
   for (int i = 0; i < e->nsummaries; i++)
     if (e->summaries[i].usr_hash == h && strcmp(e->summaries[i].fn->usr, usr) == 0)
       return e->summaries[i].known ? &e->summaries[i] : NULL;
-  return NULL;
+  if (!e->imports)
+    return NULL;
+  for (size_t i = 0; i < e->imported_usr.len; i++)
+    if (strcmp(e->imported_usr.items[i], usr) == 0)
+      return e->imported.items[i];
+  const gm_call_summary *cs = e->imports->find(e->imports->arg, usr);
+  summary *sum = cs ? import_summary(e, cs) : NULL;
+  GM_PUSH(e->imported_usr, usr);
+  GM_PUSH(e->imported, sum);
+  return sum;
+}
+
+void export_summaries(engine *e, gm_call_summary **out, int *n) {
+  gm_arena *a = e->tu->arena;
+  gm_call_summary *all = gm_arena_alloc(a, sizeof *all * (size_t)(e->nsummaries + 1));
+  int count = 0;
+  for (int i = 0; i < e->nsummaries; i++) {
+    const summary *sum = &e->summaries[i];
+    if (!sum->known || !sum->fn->in_main_file || !sum->fn->usr || sum->fn->is_kernel ||
+        sum->fn->is_device)
+      continue;
+    gm_call_summary *cs = &all[count++];
+    cs->usr = sum->fn->usr;
+    cs->name = sum->fn->name;
+    cs->noreturn = sum->noreturn;
+    cs->returns_fresh = sum->returns_fresh ? sum->returns_fresh->name : NULL;
+    cs->nparams = sum->nparams;
+    cs->params = gm_arena_alloc(a, sizeof(gm_param_summary) * (size_t)(sum->nparams + 1));
+    for (int k = 0; k < sum->nparams; k++) {
+      const param_summary *p = &sum->params[k];
+      gm_param_summary *q = &cs->params[k];
+      switch (p->effect) {
+      case P_NONE:
+        q->effect = GM_PARAM_BORROWS;
+        break;
+      case P_FREES:
+      case P_FREES_DEREF:
+        q->effect = p->effect == P_FREES ? GM_PARAM_FREES : GM_PARAM_FREES_DEREF;
+        for (int f = 0; f < p->free_row.nfrees && f < GM_SUMMARY_MAX_FREES; f++)
+          q->frees[q->nfrees++] = p->free_row.frees[f]->name;
+        q->via = p->via;
+        q->nulls = p->nulls;
+        break;
+      case P_OUT_ALLOC:
+        q->effect = GM_PARAM_OUT_ALLOC;
+        q->family = p->family ? p->family->name : NULL;
+        break;
+      default:
+        q->effect = GM_PARAM_ESCAPES;
+      }
+      /* managed-memory effects (prefetch, launch, host touch) stay within the file */
+    }
+  }
+  *out = all;
+  *n = count;
 }
 
 void observe_exit(engine *e, state *s, val ret) {

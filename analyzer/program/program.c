@@ -9,9 +9,16 @@ typedef struct func_ref {
   size_t unit;
 } func_ref;
 
+typedef struct summary_ref {
+  const gm_call_summary *summary;
+  size_t unit;
+} summary_ref;
+
 typedef struct gm_program_index {
   func_ref *funcs;
   size_t nfuncs;
+  summary_ref *summaries; /* by USR */
+  size_t nsummaries;
   gm_member_summary *members; /* every member used, by record and member */
   size_t nmembers;
   gm_member_summary *allocated; /* those allocated into: pointers into members */
@@ -21,6 +28,14 @@ typedef struct gm_program_index {
 static int func_cmp(const void *a, const void *b) {
   const func_ref *x = a, *y = b;
   int c = strcmp(x->func->usr, y->func->usr);
+  if (c)
+    return c;
+  return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+static int summary_cmp(const void *a, const void *b) {
+  const summary_ref *x = a, *y = b;
+  int c = strcmp(x->summary->usr, y->summary->usr);
   if (c)
     return c;
   return x->unit < y->unit ? -1 : x->unit > y->unit;
@@ -64,6 +79,7 @@ void gm_program_join(gm_program *p) {
   gm_program_index *ix = gm_xcalloc(1, sizeof *ix);
   GM_VEC(func_ref) funcs = {0};
   GM_VEC(use_ref) uses = {0};
+  GM_VEC(summary_ref) summaries = {0};
   for (size_t i = 0; i < p->nunits; i++) {
     const gm_unit *u = p->units[i];
     if (!u)
@@ -72,7 +88,13 @@ void gm_program_join(gm_program *p) {
       GM_PUSH(funcs, ((func_ref){&u->funcs.items[k], i}));
     for (size_t k = 0; k < u->members.len; k++)
       GM_PUSH(uses, ((use_ref){&u->members.items[k], i}));
+    for (size_t k = 0; k < u->summaries.len; k++)
+      GM_PUSH(summaries, ((summary_ref){&u->summaries.items[k], i}));
   }
+  if (summaries.len)
+    qsort(summaries.items, summaries.len, sizeof *summaries.items, summary_cmp);
+  ix->summaries = summaries.items;
+  ix->nsummaries = summaries.len;
   if (funcs.len)
     qsort(funcs.items, funcs.len, sizeof *funcs.items, func_cmp);
   ix->funcs = funcs.items;
@@ -126,6 +148,7 @@ void gm_program_free(gm_program *p) {
   free(ix->members);
   free(ix->allocated);
   free(ix->funcs);
+  free(ix->summaries);
   free(ix);
   p->index = NULL;
 }
@@ -146,6 +169,22 @@ const gm_unit_func *gm_program_function(const gm_program *p, const char *usr, si
       *unit = ix->funcs[lo].unit;
       return ix->funcs[lo].func;
     }
+  return NULL;
+}
+
+const gm_call_summary *gm_program_summary(const gm_program *p, const char *usr, size_t except) {
+  const gm_program_index *ix = p->index;
+  size_t lo = 0, hi = ix->nsummaries;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(ix->summaries[mid].summary->usr, usr) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (; lo < ix->nsummaries && strcmp(ix->summaries[lo].summary->usr, usr) == 0; lo++)
+    if (ix->summaries[lo].unit != except)
+      return ix->summaries[lo].summary;
   return NULL;
 }
 

@@ -23,6 +23,10 @@ void gm_program_free(gm_program *p);
 const gm_unit_func *gm_program_function(const gm_program *p, const char *usr, size_t except,
                                         size_t *unit);
 
+/* The flow engine's summary of the function with this USR and a body in a unit other than
+ * `except`, or NULL. */
+const gm_call_summary *gm_program_summary(const gm_program *p, const char *usr, size_t except);
+
 /* One member of one struct or class across the program: every allocation into it, every free
  * of it, and whether it is handed off anywhere (copied out, passed where it may be kept). A use
  * in a function defined in a header appears once, however many files include it. */

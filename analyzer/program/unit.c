@@ -253,86 +253,6 @@ static int arg_index(const gm_node *call, const gm_node *kid) {
   return -1;
 }
 
-/* Whether this occurrence of a local pointer only reads it: indexed, dereferenced, compared,
- * offset and then read, or passed to a kernel, a copy or another call that keeps nothing. */
-static int only_read(const gm_node *use, const gm_node *filling_call) {
-  const gm_node *v = use, *up = use->parent;
-  while (up && up->kind == GM_N_ARITH) { /* `p + offset` moves with p */
-    v = up;
-    up = up->parent;
-  }
-  if (!up)
-    return 1;
-  switch (up->kind) {
-  case GM_N_CALL:
-    if (up->fn && (up->fn->kind == GM_FN_FREE || up->fn->kind == GM_FN_REALLOC))
-      return 0;
-    return borrows_args(up);
-  case GM_N_ADDR:
-    return up->parent == filling_call;
-  case GM_N_ASSIGN:
-  case GM_N_DECL:
-  case GM_N_RETURN:
-  case GM_N_AGGREGATE:
-  case GM_N_LAMBDA:
-  case GM_N_COND:
-  case GM_N_OTHER:
-  case GM_N_COMMA:
-  case GM_N_INCDEC:
-    return v == use && up->kind == GM_N_ASSIGN && up->kids[0] == use && up->kids[1] == filling_call;
-  default:
-    return 1; /* indexed, dereferenced, compared, a member read through it */
-  }
-}
-
-struct var_uses {
-  int var;
-  const gm_node *filling_call;
-  int other; /* some use does more than read */
-};
-
-static void check_use(const gm_node *n, void *arg) {
-  struct var_uses *s = arg;
-  if ((n->kind == GM_N_VAR && n->var == s->var && !only_read(n, s->filling_call)) ||
-      (n->kind == GM_N_LAMBDA && n->nkids)) /* captured: conservatively, anything may happen */
-    s->other = 1;
-}
-
-/* Calls to functions defined elsewhere whose memory the caller keeps in a local and never lets
- * go of (gm_unit_unowned). */
-static void add_unowned(const gm_node *n, void *arg) {
-  struct build_ctx *b = arg;
-  if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
-      n->is_kernel_callee || defined_here(b->u, n->callee_usr))
-    return;
-  const gm_func *fn = b->fn;
-  for (int k = -1; k < n->nkids; k++) {
-    int var = -1;
-    if (k < 0) {
-      const gm_node *up = n->parent;
-      if (up && up->kind == GM_N_DECL && up->kids && up->nkids && up->kids[0] == n)
-        var = up->var;
-      else if (up && up->kind == GM_N_ASSIGN && up->op == 0 && up->kids[1] == n &&
-               up->kids[0]->kind == GM_N_VAR)
-        var = up->kids[0]->var;
-    } else if (n->kids[k]->kind == GM_N_ADDR && gm_kid(n->kids[k], 0) &&
-               gm_kid(n->kids[k], 0)->kind == GM_N_VAR) {
-      var = gm_kid(n->kids[k], 0)->var;
-    }
-    if (var < 0 || var >= fn->nvars || fn->vars[var].kind != GM_VAR_LOCAL ||
-        !fn->vars[var].is_pointer)
-      continue;
-    struct var_uses uses = {var, n, 0};
-    gm_walk(fn->body, check_use, &uses);
-    if (uses.other)
-      continue;
-    gm_unit_unowned o = {
-        keep(b->u, fn->name),   keep(b->u, n->callee_usr),      keep(b->u, n->name),
-        keep_loc(b->u, n->loc), keep(b->u, fn->vars[var].name), k};
-    GM_PUSH(b->u->unowned, o);
-  }
-}
-
 /* Classifies one member access by what its parent does with it. */
 static void add_member(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
@@ -389,7 +309,42 @@ static void add_member(const gm_node *n, void *arg) {
   }
 }
 
-gm_unit *gm_unit_build(const gm_tu *tu, const char *path) {
+static void add_called(const gm_node *n, void *arg) {
+  struct build_ctx *b = arg;
+  if (is_call_of(n, GM_FN_ALLOC) || is_call_of(n, GM_FN_REALLOC))
+    b->u->allocates = 1;
+  if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
+      n->is_kernel_callee || defined_here(b->u, n->callee_usr))
+    return;
+  for (size_t i = 0; i < b->u->called.len; i++)
+    if (strcmp(b->u->called.items[i], n->callee_usr) == 0)
+      return;
+  GM_PUSH(b->u->called, keep(b->u, n->callee_usr));
+}
+
+static int str_cmp(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static gm_call_summary keep_summary(gm_unit *u, const gm_call_summary *s) {
+  gm_call_summary out = *s;
+  out.usr = keep(u, s->usr);
+  out.name = keep(u, s->name);
+  out.returns_fresh = keep(u, s->returns_fresh);
+  out.params = gm_arena_alloc(u->arena, sizeof *out.params * (size_t)(s->nparams + 1));
+  for (int i = 0; i < s->nparams; i++) {
+    gm_param_summary p = s->params[i];
+    p.via = keep(u, p.via);
+    p.family = keep(u, p.family);
+    for (int k = 0; k < p.nfrees; k++)
+      p.frees[k] = keep(u, p.frees[k]);
+    out.params[i] = p;
+  }
+  return out;
+}
+
+gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary *summaries,
+                       int nsummaries) {
   gm_unit *u = gm_xcalloc(1, sizeof *u);
   u->arena = gm_arena_new();
   u->path = keep(u, path);
@@ -410,8 +365,12 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path) {
     if (f.per_call.len)
       GM_PUSH(u->funcs, f);
     gm_walk(fn->body, add_loop_call, &b);
-    gm_walk(fn->body, add_unowned, &b);
+    gm_walk(fn->body, add_called, &b);
   }
+  if (u->called.len)
+    qsort(u->called.items, u->called.len, sizeof *u->called.items, str_cmp);
+  for (int i = 0; i < nsummaries; i++)
+    GM_PUSH(u->summaries, keep_summary(u, &summaries[i]));
   return u;
 }
 
@@ -422,8 +381,9 @@ void gm_unit_free(gm_unit *u) {
     GM_VEC_FREE(u->funcs.items[i].per_call);
   GM_VEC_FREE(u->funcs);
   GM_VEC_FREE(u->defined);
+  GM_VEC_FREE(u->called);
+  GM_VEC_FREE(u->summaries);
   GM_VEC_FREE(u->loop_calls);
-  GM_VEC_FREE(u->unowned);
   GM_VEC_FREE(u->members);
   gm_arena_free(u->arena);
   free(u);

@@ -6,8 +6,8 @@
  *     call (outside loops, on no branch), with how the memory leaves (returned, stored through a
  *     parameter, freed before the function returns);
  *   - each call in a loop to a function with no body in this file (it may live in another);
- *   - each call to such a function whose result (or out-parameter) lands in a local pointer that
- *     the caller then never frees, returns, stores or passes on: a leak if the callee allocates;
+ *   - the flow engine's summary of each function (model/summary.h), and the functions the file
+ *     calls without a body here, so that a second pass can give it the others' summaries;
  *   - each use of a struct or class member that holds memory: allocated into, freed, or handed
  *     on (copied out, passed to a function that may keep or free it), with where and in which
  *     function. */
@@ -15,6 +15,7 @@
 #define GM_UNIT_H
 
 #include "model/model.h"
+#include "model/summary.h"
 #include "support/util.h"
 
 /* A family as the summary needs it: enough to word a finding and to judge a free. */
@@ -51,16 +52,6 @@ typedef struct gm_unit_loop_call {
                            stored in one (`bufs[i] = make(..)`) */
 } gm_unit_loop_call;
 
-/* A local pointer filled by a call to a function with no body in this file, then only read:
- * never freed, returned, stored, copied or passed to anything but kernels and copies. */
-typedef struct gm_unit_unowned {
-  const char *caller;
-  const char *usr, *name; /* the callee */
-  gm_loc call;
-  const char *var;
-  int arg; /* the out-parameter it is filled through, or -1 for the call's result */
-} gm_unit_unowned;
-
 enum gm_member_use_kind {
   GM_MEMBER_ALLOC,   /* receives an allocation */
   GM_MEMBER_FREE,    /* passed to a free */
@@ -85,19 +76,24 @@ typedef struct gm_unit {
   const char *path;             /* the source file as named */
   gm_arena *arena;              /* every string of the summary */
   GM_VEC(const char *) defined; /* USRs of the functions with a body in this file */
+  GM_VEC(const char *) called;  /* USRs of functions called here with no body here (sorted) */
+  int allocates;                /* the main file's host code calls an allocator (the table's) */
+  GM_VEC(gm_call_summary) summaries; /* the main file's functions, as the flow engine saw them */
   GM_VEC(gm_unit_func) funcs;
   GM_VEC(gm_unit_loop_call) loop_calls;
-  GM_VEC(gm_unit_unowned) unowned;
   GM_VEC(gm_unit_member_use) members;
 } gm_unit;
 
-/* The summary of one parsed file. */
-gm_unit *gm_unit_build(const gm_tu *tu, const char *path);
+/* The summary of one parsed file, with the flow engine's exported summaries (copied). */
+gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary *summaries,
+                       int nsummaries);
 void gm_unit_free(gm_unit *u);
 
 /* The summary as JSON text (malloc'd), and back: NULL when the text is not a summary of this
  * version (the caller then parses the file again). */
 char *gm_unit_to_json(const gm_unit *u);
+/* One function's summary as JSON text (malloc'd). */
+char *gm_call_summary_json(const gm_call_summary *s);
 gm_unit *gm_unit_from_json(const char *text, const char *path);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNIT_FORMAT = 1 };
+enum { UNIT_FORMAT = 2 };
 
 static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
@@ -21,9 +21,31 @@ static json_t *family_json(const gm_unit_family *f) {
                    "heap", f->heap);
 }
 
+static json_t *summary_json(const gm_call_summary *s) {
+  json_t *params = json_array();
+  for (int i = 0; i < s->nparams; i++) {
+    const gm_param_summary *p = &s->params[i];
+    json_t *frees = json_array();
+    for (int k = 0; k < p->nfrees; k++)
+      json_array_append_new(frees, json_string(p->frees[k]));
+    json_array_append_new(params, json_pack("{s:i,s:b,s:o,s:o,s:o}", "effect", (int)p->effect,
+                                            "nulls", p->nulls, "via", str_or_null(p->via), "frees",
+                                            frees, "family", str_or_null(p->family)));
+  }
+  return json_pack("{s:s,s:o,s:b,s:o,s:o}", "usr", s->usr, "name", str_or_null(s->name), "noreturn",
+                   s->noreturn, "returns_fresh", str_or_null(s->returns_fresh), "params", params);
+}
+
+char *gm_call_summary_json(const gm_call_summary *s) {
+  json_t *j = summary_json(s);
+  char *text = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+  json_decref(j);
+  return text;
+}
+
 char *gm_unit_to_json(const gm_unit *u) {
-  json_t *defined = json_array(), *funcs = json_array(), *calls = json_array(),
-         *unowned = json_array(), *members = json_array();
+  json_t *defined = json_array(), *called = json_array(), *summaries = json_array(),
+         *funcs = json_array(), *calls = json_array(), *members = json_array();
   for (size_t i = 0; i < u->defined.len; i++)
     json_array_append_new(defined, json_string(u->defined.items[i]));
   for (size_t i = 0; i < u->funcs.len; i++) {
@@ -47,13 +69,10 @@ char *gm_unit_to_json(const gm_unit *u) {
                          c->usr, "name", str_or_null(c->name), "call", loc_json(c->call), "loop",
                          loc_json(c->loop), "per_element", (json_int_t)c->per_element));
   }
-  for (size_t i = 0; i < u->unowned.len; i++) {
-    const gm_unit_unowned *o = &u->unowned.items[i];
-    json_array_append_new(unowned,
-                          json_pack("{s:o,s:s,s:o,s:o,s:o,s:i}", "caller", str_or_null(o->caller),
-                                    "usr", o->usr, "name", str_or_null(o->name), "call",
-                                    loc_json(o->call), "var", str_or_null(o->var), "arg", o->arg));
-  }
+  for (size_t i = 0; i < u->called.len; i++)
+    json_array_append_new(called, json_string(u->called.items[i]));
+  for (size_t i = 0; i < u->summaries.len; i++)
+    json_array_append_new(summaries, summary_json(&u->summaries.items[i]));
   for (size_t i = 0; i < u->members.len; i++) {
     const gm_unit_member_use *m = &u->members.items[i];
     json_t *frees = json_array();
@@ -68,8 +87,9 @@ char *gm_unit_to_json(const gm_unit *u) {
                   family_json(&m->family), "frees", frees));
   }
   json_t *root =
-      json_pack("{s:i,s:o,s:o,s:o,s:o,s:o}", "unit_format", UNIT_FORMAT, "defined", defined,
-                "funcs", funcs, "loop_calls", calls, "unowned", unowned, "members", members);
+      json_pack("{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", UNIT_FORMAT, "allocates",
+                u->allocates, "defined", defined, "called", called, "summaries", summaries, "funcs",
+                funcs, "loop_calls", calls, "members", members);
   char *text = json_dumps(root, JSON_COMPACT);
   json_decref(root);
   return text;
@@ -151,18 +171,50 @@ static int read_loop_calls(gm_unit *u, json_t *calls) {
   return 1;
 }
 
-static int read_unowned(gm_unit *u, json_t *unowned) {
+static int read_strings(gm_unit *u, json_t *array, int called) {
   size_t i;
   json_t *v;
-  json_array_foreach(unowned, i, v) {
-    gm_unit_unowned o = {0};
-    json_t *caller, *usr, *name, *call, *var;
-    if (json_unpack(v, "{s:o,s:o,s:o,s:o,s:o,s:i}", "caller", &caller, "usr", &usr, "name", &name,
-                    "call", &call, "var", &var, "arg", &o.arg) != 0 ||
-        !get_str(u, caller, &o.caller) || !get_str(u, usr, &o.usr) || !o.usr ||
-        !get_str(u, name, &o.name) || !get_loc(u, call, &o.call) || !get_str(u, var, &o.var))
+  json_array_foreach(array, i, v) {
+    const char *s;
+    if (!json_is_string(v) || !get_str(u, v, &s))
       return 0;
-    GM_PUSH(u->unowned, o);
+    if (called)
+      GM_PUSH(u->called, s);
+    else
+      GM_PUSH(u->defined, s);
+  }
+  return 1;
+}
+
+static int read_summaries(gm_unit *u, json_t *summaries) {
+  size_t i, k, f;
+  json_t *v, *pv, *fv;
+  json_array_foreach(summaries, i, v) {
+    gm_call_summary cs = {0};
+    json_t *usr, *name, *fresh, *params;
+    if (json_unpack(v, "{s:o,s:o,s:b,s:o,s:o}", "usr", &usr, "name", &name, "noreturn",
+                    &cs.noreturn, "returns_fresh", &fresh, "params", &params) != 0 ||
+        !get_str(u, usr, &cs.usr) || !cs.usr || !get_str(u, name, &cs.name) ||
+        !get_str(u, fresh, &cs.returns_fresh) || !json_is_array(params))
+      return 0;
+    cs.nparams = (int)json_array_size(params);
+    cs.params = gm_arena_alloc(u->arena, sizeof *cs.params * (size_t)(cs.nparams + 1));
+    json_array_foreach(params, k, pv) {
+      gm_param_summary *p = &cs.params[k];
+      int effect;
+      json_t *via, *frees, *family;
+      if (json_unpack(pv, "{s:i,s:b,s:o,s:o,s:o}", "effect", &effect, "nulls", &p->nulls, "via",
+                      &via, "frees", &frees, "family", &family) != 0 ||
+          effect < GM_PARAM_BORROWS || effect > GM_PARAM_FREES_DEREF || !get_str(u, via, &p->via) ||
+          !get_str(u, family, &p->family) || !json_is_array(frees))
+        return 0;
+      p->effect = (enum gm_param_effect)effect;
+      json_array_foreach(frees, f, fv) {
+        if (p->nfrees < GM_SUMMARY_MAX_FREES && !get_str(u, fv, &p->frees[p->nfrees++]))
+          return 0;
+      }
+    }
+    GM_PUSH(u->summaries, cs);
   }
   return 1;
 }
@@ -202,24 +254,16 @@ gm_unit *gm_unit_from_json(const char *text, const char *path) {
   u->arena = gm_arena_new();
   u->path = gm_arena_strdup(u->arena, path);
   int format = 0;
-  json_t *defined, *funcs, *calls, *unowned, *members;
-  int ok = json_unpack(root, "{s:i,s:o,s:o,s:o,s:o,s:o}", "unit_format", &format, "defined",
-                       &defined, "funcs", &funcs, "loop_calls", &calls, "unowned", &unowned,
-                       "members", &members) == 0 &&
-           format == UNIT_FORMAT && json_is_array(defined) && json_is_array(funcs) &&
-           json_is_array(calls) && json_is_array(unowned) && json_is_array(members);
-  size_t i;
-  json_t *v;
-  if (ok)
-    json_array_foreach(defined, i, v) {
-      const char *usr;
-      if (!json_is_string(v) || !get_str(u, v, &usr)) {
-        ok = 0;
-        break;
-      }
-      GM_PUSH(u->defined, usr);
-    }
-  ok = ok && read_funcs(u, funcs) && read_loop_calls(u, calls) && read_unowned(u, unowned) &&
+  json_t *defined, *called, *summaries, *funcs, *calls, *members;
+  int ok =
+      json_unpack(root, "{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", &format, "allocates",
+                  &u->allocates, "defined", &defined, "called", &called, "summaries", &summaries,
+                  "funcs", &funcs, "loop_calls", &calls, "members", &members) == 0 &&
+      format == UNIT_FORMAT && json_is_array(defined) && json_is_array(called) &&
+      json_is_array(summaries) && json_is_array(funcs) && json_is_array(calls) &&
+      json_is_array(members);
+  ok = ok && read_strings(u, defined, 0) && read_strings(u, called, 1) &&
+       read_summaries(u, summaries) && read_funcs(u, funcs) && read_loop_calls(u, calls) &&
        read_members(u, members);
   json_decref(root);
   if (!ok) {

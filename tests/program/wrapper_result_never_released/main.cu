@@ -11,7 +11,7 @@ __global__ void scale(float *x, float a, size_t n) {
 int main() {
   const size_t n = 1 << 20;
   float *weights = device_buffer(n);
-  float *gradients = device_buffer(n); // expected-warning {{'gradients' receives device memory from cudaMalloc in 'device_buffer' (}}
+  float *gradients = device_buffer(n); // expected-warning {{'gradients' (device memory from device_buffer) is not freed on every path}}
   float *host_copy;
   pinned_buffer(&host_copy, n);
   scale<<<(n + 255) / 256, 256>>>(weights, 0.5f, n);

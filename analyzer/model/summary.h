@@ -1,0 +1,36 @@
+/* A function's effect on its callers, as plain data (whole-program analysis): the flow engine
+ * (analyzer/flow/) summarises every function of a file; those of the main file are kept in the
+ * file's unit summary (analyzer/program/) and handed back to the flow engine of the files that
+ * call them. Names, not pointers: families are looked up again in the calling file's allocator
+ * table. */
+#ifndef GM_SUMMARY_H
+#define GM_SUMMARY_H
+
+enum gm_param_effect {
+  GM_PARAM_BORROWS,    /* uses it and keeps nothing */
+  GM_PARAM_ESCAPES,    /* may keep or free it: ownership leaves the caller */
+  GM_PARAM_FREES,      /* frees it on every path */
+  GM_PARAM_OUT_ALLOC,  /* allocates and stores through it on every path */
+  GM_PARAM_FREES_DEREF /* frees *p on every path (`destroy(T **pp)`) */
+};
+
+enum { GM_SUMMARY_MAX_FREES = 8 };
+
+typedef struct gm_param_summary {
+  enum gm_param_effect effect;
+  int nulls;       /* frees: leaves the caller's pointer null on every path */
+  const char *via; /* frees: the inner free, when it is another helper's */
+  const char *frees[GM_SUMMARY_MAX_FREES]; /* frees: the families it releases */
+  int nfrees;
+  const char *family; /* out-alloc: the family allocated */
+} gm_param_summary;
+
+typedef struct gm_call_summary {
+  const char *usr, *name;
+  int noreturn;
+  const char *returns_fresh; /* the family of fresh memory it returns on every path, or NULL */
+  int nparams;
+  gm_param_summary *params;
+} gm_call_summary;
+
+#endif

@@ -1,0 +1,23 @@
+#include <cstdio>
+#include <cuda_runtime.h>
+
+#include "buffers.cuh"
+
+int main() {
+  const size_t n = 1 << 20;
+  float *weights, *bias, *staging, *scratch;
+  cudaMalloc(&weights, n * sizeof(float));
+  release(weights);
+  cudaFree(weights); // expected-warning {{freed twice}}
+
+  cudaMalloc(&bias, n * sizeof(float));
+  destroy(&bias);
+  cudaFree(bias); // null after destroy(): no double free
+
+  cudaMallocHost(&staging, n * sizeof(float));
+  release(staging); // expected-warning {{released with release}}
+
+  cudaMalloc(&scratch, n * sizeof(float)); // expected-warning {{'scratch' (device memory from cudaMalloc) is not freed}}
+  printf("%f\n", checksum(scratch, n));
+  return 0;
+}
