@@ -281,49 +281,110 @@ static int fills_table(const gm_unit_loop_call *c, const gm_unit_alloc *a) {
   return a->returned && (c->per_element & GM_UNIT_RESULT_PER_ELEMENT);
 }
 
-enum { MAX_CALL_NOTES = 3 };
+enum { MAX_CALL_NOTES = 3, MAX_CALL_DEPTH = 3 };
 
-/* A function in one file that allocates on every call, called in a loop in another. */
+/* One cross-file finding per allocation site, however many loops reach it. */
+struct reported {
+  const gm_unit_alloc *alloc;
+  gm_finding *finding;
+  int notes;
+};
+
+struct chain {
+  const gm_program_ctx *ctx;
+  const gm_unit_loop_call *loop_call;
+  const gm_unit_func *path[MAX_CALL_DEPTH + 1]; /* the loop's callee, then what it calls */
+  const gm_unit_call *via[MAX_CALL_DEPTH + 1];  /* the call from path[i - 1] to path[i] */
+  size_t units[MAX_CALL_DEPTH + 1];
+  GM_VEC(struct reported) done;
+};
+
+static void report_alloc(struct chain *ch, int depth, const gm_unit_alloc *a) {
+  const gm_unit_func *fn = ch->path[depth];
+  const gm_unit_loop_call *c = ch->loop_call;
+  struct reported *r = NULL;
+  for (size_t i = 0; i < ch->done.len; i++)
+    if (ch->done.items[i].alloc == a)
+      r = &ch->done.items[i];
+  if (r && (r->notes >= MAX_CALL_NOTES || !r->finding))
+    return;
+  if (!r) {
+    gm_report *rep = ch->ctx->report_for(ch->ctx->arg, ch->units[depth], &gm010_allocation_in_loop);
+    gm_finding *f = NULL;
+    if (rep && depth == 0)
+      f = gm_report_add(rep, &gm010_allocation_in_loop, a->loc, fn->name,
+                        "%s in '%s' runs on every call, and '%s' is called in a loop in %s; %s. "
+                        "Allocate once outside the loop and pass the buffer in, or use "
+                        "cudaMallocAsync from a memory pool",
+                        a->api, fn->name, fn->name, c->call.file, cost_of_family(a->family.name));
+    else if (rep)
+      f = gm_report_add(rep, &gm010_allocation_in_loop, a->loc, fn->name,
+                        "%s in '%s' runs on every call, and '%s' is reached on every iteration of "
+                        "a loop in %s (through '%s'); %s. Allocate once outside the loop and pass "
+                        "the buffer in, or use cudaMallocAsync from a memory pool",
+                        a->api, fn->name, fn->name, c->call.file, ch->path[0]->name,
+                        cost_of_family(a->family.name));
+    GM_PUSH(ch->done, ((struct reported){a, f, 0}));
+    r = &ch->done.items[ch->done.len - 1];
+    if (!f)
+      return;
+  }
+  gm_finding_note(r->finding, c->call, "'%s' is called in a loop here, in '%s'", ch->path[0]->name,
+                  c->caller);
+  gm_finding_note(r->finding, c->loop, "the loop");
+  for (int i = 1; i <= depth && r->notes == 0; i++)
+    gm_finding_note(r->finding, ch->via[i]->loc, "'%s' calls '%s' on every call",
+                    ch->path[i - 1]->name, ch->path[i]->name);
+  r->notes++;
+}
+
+/* The allocations path[depth] makes on every call, then those of what it calls on every call. */
+static void follow(struct chain *ch, int depth) {
+  const gm_unit_func *fn = ch->path[depth];
+  for (size_t i = 0; i < fn->per_call.len; i++) {
+    const gm_unit_alloc *a = &fn->per_call.items[i];
+    /* deeper down, only churn is plain: memory allocated and freed within the call */
+    if (a->family.gpu && (depth ? a->freed : !fills_table(ch->loop_call, a)))
+      report_alloc(ch, depth, a);
+  }
+  if (depth == MAX_CALL_DEPTH)
+    return;
+  for (size_t i = 0; i < fn->calls.len; i++) {
+    size_t unit;
+    const gm_unit_func *next =
+        gm_program_function(ch->ctx->program, fn->calls.items[i].usr, GM_ANY_UNIT, &unit);
+    int seen = 0;
+    for (int k = 0; k <= depth; k++)
+      seen |= ch->path[k] == next;
+    if (!next || seen)
+      continue;
+    ch->path[depth + 1] = next;
+    ch->via[depth + 1] = &fn->calls.items[i];
+    ch->units[depth + 1] = unit;
+    follow(ch, depth + 1);
+  }
+}
+
+/* A function in one file that allocates on every call (itself, or through what it calls on every
+ * call), called in a loop in another. */
 static void check_program(const gm_program_ctx *ctx) {
   const gm_program *p = ctx->program;
-  for (size_t fu = 0; fu < p->nunits; fu++) {
-    const gm_unit *home = p->units[fu];
-    for (size_t fi = 0; home && fi < home->funcs.len; fi++) {
-      const gm_unit_func *fn = &home->funcs.items[fi];
-      for (size_t ai = 0; ai < fn->per_call.len; ai++) {
-        const gm_unit_alloc *a = &fn->per_call.items[ai];
-        if (!a->family.gpu)
-          continue;
-        gm_finding *f = NULL;
-        int notes = 0;
-        for (size_t cu = 0; cu < p->nunits && notes < MAX_CALL_NOTES; cu++) {
-          const gm_unit *caller = p->units[cu];
-          for (size_t ci = 0; cu != fu && caller && ci < caller->loop_calls.len; ci++) {
-            const gm_unit_loop_call *c = &caller->loop_calls.items[ci];
-            size_t at;
-            if (strcmp(c->usr, fn->usr) != 0 || fills_table(c, a) ||
-                gm_program_function(p, c->usr, cu, &at) != fn || notes >= MAX_CALL_NOTES)
-              continue;
-            if (!f) {
-              gm_report *r = ctx->report_for(ctx->arg, fu, &gm010_allocation_in_loop);
-              if (!r)
-                return;
-              f = gm_report_add(r, &gm010_allocation_in_loop, a->loc, fn->name,
-                                "%s in '%s' runs on every call, and '%s' is called in a loop in "
-                                "%s; %s. Allocate once outside the loop and pass the buffer in, "
-                                "or use cudaMallocAsync from a memory pool",
-                                a->api, fn->name, fn->name, c->call.file,
-                                cost_of_family(a->family.name));
-            }
-            gm_finding_note(f, c->call, "'%s' is called in a loop here, in '%s'", fn->name,
-                            c->caller);
-            gm_finding_note(f, c->loop, "the loop");
-            notes++;
-          }
-        }
-      }
+  struct chain ch = {.ctx = ctx};
+  for (size_t cu = 0; cu < p->nunits; cu++) {
+    const gm_unit *caller = p->units[cu];
+    for (size_t ci = 0; caller && ci < caller->loop_calls.len; ci++) {
+      const gm_unit_loop_call *c = &caller->loop_calls.items[ci];
+      size_t fu;
+      const gm_unit_func *fn = gm_program_function(p, c->usr, cu, &fu);
+      if (!fn)
+        continue;
+      ch.loop_call = c;
+      ch.path[0] = fn;
+      ch.units[0] = fu;
+      follow(&ch, 0);
     }
   }
+  GM_VEC_FREE(ch.done);
 }
 
 /* Runtime verdict (docs/rules/GM010.md): confirmed when the site ran at least this many times

@@ -18,8 +18,10 @@ typedef struct gm_program {
 void gm_program_join(gm_program *p);
 void gm_program_free(gm_program *p);
 
-/* The function with this USR and a body in a unit other than `except`, with the unit that
- * holds it; NULL when none (or only `except` has it). */
+/* The function with this USR and a body in a unit other than `except` (GM_ANY_UNIT: any), with
+ * the unit that holds it; NULL when none (or only `except` has it). Only functions that allocate
+ * on every call, or call others on every call, are listed. */
+#define GM_ANY_UNIT ((size_t)-1)
 const gm_unit_func *gm_program_function(const gm_program *p, const char *usr, size_t except,
                                         size_t *unit);
 

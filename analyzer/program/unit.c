@@ -164,6 +164,16 @@ static void add_per_call(const gm_node *n, void *arg) {
   GM_PUSH(b->out->per_call, a);
 }
 
+static void add_every_call(const gm_node *n, void *arg) {
+  struct build_ctx *b = arg;
+  if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
+      n->is_kernel_callee || !runs_every_call(n, b->fn->body) ||
+      strcmp(n->callee_usr, b->fn->usr) == 0)
+    return;
+  gm_unit_call c = {keep(b->u, n->callee_usr), keep(b->u, n->name), keep_loc(b->u, n->loc)};
+  GM_PUSH(b->out->calls, c);
+}
+
 static int defined_here(const gm_unit *u, const char *usr) {
   for (size_t i = 0; i < u->defined.len; i++)
     if (strcmp(u->defined.items[i], usr) == 0)
@@ -359,10 +369,11 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
     gm_walk(fn->body, add_member, &b);
     if (!fn->in_main_file || !fn->usr)
       continue;
-    gm_unit_func f = {keep(u, fn->usr), keep(u, fn->name), keep_loc(u, fn->loc), {0}};
+    gm_unit_func f = {keep(u, fn->usr), keep(u, fn->name), keep_loc(u, fn->loc), {0}, {0}};
     b.out = &f;
     gm_walk(fn->body, add_per_call, &b);
-    if (f.per_call.len)
+    gm_walk(fn->body, add_every_call, &b);
+    if (f.per_call.len || f.calls.len)
       GM_PUSH(u->funcs, f);
     gm_walk(fn->body, add_loop_call, &b);
     gm_walk(fn->body, add_called, &b);
@@ -378,7 +389,7 @@ void gm_unit_free(gm_unit *u) {
   if (!u)
     return;
   for (size_t i = 0; i < u->funcs.len; i++)
-    GM_VEC_FREE(u->funcs.items[i].per_call);
+    GM_VEC_FREE(u->funcs.items[i].per_call), GM_VEC_FREE(u->funcs.items[i].calls);
   GM_VEC_FREE(u->funcs);
   GM_VEC_FREE(u->defined);
   GM_VEC_FREE(u->called);

@@ -35,10 +35,17 @@ typedef struct gm_unit_alloc {
   int freed;     /* freed again before the function returns: a churn source */
 } gm_unit_alloc;
 
+/* A call a function makes on every call of its own, to a function that is not in the table. */
+typedef struct gm_unit_call {
+  const char *usr, *name;
+  gm_loc loc;
+} gm_unit_call;
+
 typedef struct gm_unit_func {
   const char *usr, *name;
   gm_loc loc;
   GM_VEC(gm_unit_alloc) per_call; /* allocations made on every call */
+  GM_VEC(gm_unit_call) calls;     /* functions called on every call */
 } gm_unit_func;
 
 /* A call, inside a loop, to a function that has no body in this file. */

@@ -58,8 +58,13 @@ char *gm_unit_to_json(const gm_unit *u) {
                               str_or_null(a->api), "family", family_json(&a->family), "out_param",
                               a->out_param, "returned", a->returned, "freed", a->freed));
     }
-    json_array_append_new(funcs, json_pack("{s:s,s:o,s:o,s:o}", "usr", f->usr, "name",
-                                           str_or_null(f->name), "loc", loc_json(f->loc),
+    json_t *every = json_array();
+    for (size_t k = 0; k < f->calls.len; k++)
+      json_array_append_new(every, json_pack("{s:s,s:o,s:o}", "usr", f->calls.items[k].usr, "name",
+                                             str_or_null(f->calls.items[k].name), "loc",
+                                             loc_json(f->calls.items[k].loc)));
+    json_array_append_new(funcs, json_pack("{s:o,s:s,s:o,s:o,s:o}", "calls", every, "usr", f->usr,
+                                           "name", str_or_null(f->name), "loc", loc_json(f->loc),
                                            "per_call", per_call));
   }
   for (size_t i = 0; i < u->loop_calls.len; i++) {
@@ -130,12 +135,23 @@ static int read_funcs(gm_unit *u, json_t *funcs) {
   json_t *v, *a;
   json_array_foreach(funcs, i, v) {
     gm_unit_func f = {0};
-    json_t *usr, *name, *loc, *per_call;
-    if (json_unpack(v, "{s:o,s:o,s:o,s:o}", "usr", &usr, "name", &name, "loc", &loc, "per_call",
-                    &per_call) != 0 ||
+    json_t *usr, *name, *loc, *per_call, *every, *c;
+    if (json_unpack(v, "{s:o,s:o,s:o,s:o,s:o}", "usr", &usr, "name", &name, "loc", &loc, "per_call",
+                    &per_call, "calls", &every) != 0 ||
         !get_str(u, usr, &f.usr) || !f.usr || !get_str(u, name, &f.name) ||
-        !get_loc(u, loc, &f.loc) || !json_is_array(per_call))
+        !get_loc(u, loc, &f.loc) || !json_is_array(per_call) || !json_is_array(every))
       return 0;
+    json_array_foreach(every, k, c) {
+      gm_unit_call call = {0};
+      json_t *cusr, *cname, *cloc;
+      if (json_unpack(c, "{s:o,s:o,s:o}", "usr", &cusr, "name", &cname, "loc", &cloc) != 0 ||
+          !get_str(u, cusr, &call.usr) || !call.usr || !get_str(u, cname, &call.name) ||
+          !get_loc(u, cloc, &call.loc)) {
+        GM_VEC_FREE(f.calls);
+        return 0;
+      }
+      GM_PUSH(f.calls, call);
+    }
     GM_PUSH(u->funcs, f);
     gm_unit_func *kept = &u->funcs.items[u->funcs.len - 1];
     json_array_foreach(per_call, k, a) {
