@@ -271,11 +271,8 @@ void gm_cache_close(gm_cache *c, const gm_options *opt) {
 }
 
 gm_cache_key gm_cache_key_for(gm_cache *c, const char *path, const char *text, size_t len,
-                              const char *const *args, size_t nargs, const char *config_path,
-                              const char *extra) {
+                              const char *const *args, size_t nargs, const char *config_path) {
   digest d = c->seed;
-  if (extra)
-    add_str(&d, extra);
   add_str(&d, path);
   add(&d, text, len);
   add_u64(&d, nargs);
@@ -288,6 +285,12 @@ gm_cache_key gm_cache_key_for(gm_cache *c, const char *path, const char *text, s
     add_u64(&d, (uint64_t)readable);
     add(&d, &cd, sizeof cd);
   }
+  return (gm_cache_key){{d.a, d.b}};
+}
+
+gm_cache_key gm_cache_key_mix(gm_cache_key key, const char *text) {
+  digest d = {key.h[0], key.h[1]};
+  add_str(&d, text);
   return (gm_cache_key){{d.a, d.b}};
 }
 

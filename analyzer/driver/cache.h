@@ -33,12 +33,13 @@ gm_cache *gm_cache_open(const gm_options *opt, uint64_t enabled, uint64_t disabl
 /* Prints the --cache-stats line to stderr when asked, and frees c (NULL is fine). */
 void gm_cache_close(gm_cache *c, const gm_options *opt);
 
-/* The key of one source: its name as given, its text, the parser flags (before any PCH), the
- * .gmemlint that applies (NULL for none) and `extra` (NULL for none): the other files' summaries
- * a whole-program pass gave its analysis. */
+/* The key of one source: its name as given, its text, the parser flags (before any PCH) and the
+ * .gmemlint that applies (NULL for none). */
 gm_cache_key gm_cache_key_for(gm_cache *c, const char *path, const char *text, size_t len,
-                              const char *const *args, size_t nargs, const char *config_path,
-                              const char *extra);
+                              const char *const *args, size_t nargs, const char *config_path);
+/* A key that also depends on `text`: whole-program pass two keys a file's result by the other
+ * files' summaries its analysis used. */
+gm_cache_key gm_cache_key_mix(gm_cache_key key, const char *text);
 
 /* On a hit: appends the stored findings and notices to report, sets *unit to the stored unit
  * summary of `source` (NULL when it had none), writes the stored messages to msg and returns 1.

@@ -306,7 +306,10 @@ static int prepare(gm_run *run, gm_file_result *r, prepared *p) {
   size_t messages_mark = 0;
   if (run->cache) {
     key = gm_cache_key_for(run->cache, path, text, len, (const char *const *)args.items, args.len,
-                           cfg->path, r->imports);
+                           cfg->path);
+    r->key = key;
+    if (r->imports)
+      key = gm_cache_key_mix(key, r->imports);
     if (gm_cache_load(run->cache, &key, path, &r->report, &r->unit, c.msg)) {
       for (size_t i = 0; i < args.len; i++)
         free(args.items[i]);
@@ -332,6 +335,35 @@ struct import_ctx {
 static const gm_call_summary *find_import(void *arg, const char *usr) {
   const struct import_ctx *c = arg;
   return c->program ? gm_program_summary(c->program, usr, c->self) : NULL;
+}
+
+/* The analysis of a parsed file: flow (with other files' summaries in pass two), the rules, the
+ * unit summary, then suppressions, order and fingerprints. */
+static void analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse) {
+  if (parse->tu) {
+    gm_func_facts *facts;
+    int nfacts;
+    gm_call_summary *summaries;
+    int nsummaries;
+    struct import_ctx ictx = {run->program, (size_t)(r - run->results)};
+    gm_flow_imports imports = {find_import, &ictx, r->cfg->table};
+    gm_flow_analyze(parse->tu, r->imports ? &imports : NULL, &facts, &nfacts, &summaries,
+                    &nsummaries);
+    for (int i = 0; i < nfacts; i++) {
+      /* paths were dropped to stay within the budget: say so, whatever the findings */
+      if (facts[i].truncated)
+        gm_report_cut_short(&r->report, facts[i].fn, facts[i].truncated);
+      gm_check_ctx ctx = {parse->tu,      &r->src,         facts[i].fn,
+                          facts[i].facts, facts[i].nfacts, &r->report};
+      for (size_t k = 0; k < gm_rule_count; k++)
+        if (gm_rules[k]->check && rule_enabled(run, r->cfg, k))
+          gm_rules[k]->check(&ctx);
+    }
+    r->unit = gm_unit_build(parse->tu, r->path, summaries, nsummaries);
+  }
+  r->parsed = 1;
+  r->parse_errors = parse->error_count;
+  settle_findings(run, r, 0);
 }
 
 /* Phase two: parse, model, flow, rules, suppressions, fingerprints, unit summary, cache store. */
@@ -383,37 +415,22 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
       if (parse.tu->funcs[i]->in_main_file)
         gm_model_dump(parse.tu->funcs[i], c.msg);
 
-  if (parse.tu) {
-    gm_func_facts *facts;
-    int nfacts;
-    gm_call_summary *summaries;
-    int nsummaries;
-    struct import_ctx ictx = {run->program, (size_t)(r - run->results)};
-    gm_flow_imports imports = {find_import, &ictx, cfg->table};
-    gm_flow_analyze(parse.tu, r->imports ? &imports : NULL, &facts, &nfacts, &summaries,
-                    &nsummaries);
-    for (int i = 0; i < nfacts; i++) {
-      /* paths were dropped to stay within the budget: say so, whatever the findings */
-      if (facts[i].truncated)
-        gm_report_cut_short(&r->report, facts[i].fn, facts[i].truncated);
-      gm_check_ctx ctx = {parse.tu,       &r->src,         facts[i].fn,
-                          facts[i].facts, facts[i].nfacts, &r->report};
-      for (size_t k = 0; k < gm_rule_count; k++)
-        if (gm_rules[k]->check && rule_enabled(run, cfg, k))
-          gm_rules[k]->check(&ctx);
-    }
-    r->unit = gm_unit_build(parse.tu, path, summaries, nsummaries);
-  }
-  r->parsed = 1;
-  r->parse_errors = parse.error_count;
-  settle_findings(run, r, 0);
+  analyse_parse(run, r, &parse);
   /* not a parse with errors: the missing header behind them may appear, unseen by the key */
   if (run->cache && !r->input_error && !parse.error_count) {
     fflush(c.msg);
     gm_cache_store(run->cache, &p->key, &parse.includes, pch_includes, &r->report, r->unit,
                    r->messages + p->messages_mark, r->messages_len - p->messages_mark, c.msg);
   }
-  gm_parse_free(&parse);
+  /* pass two may analyse it again with other files' summaries: keep the model, not the parse */
+  if (!r->imports && run->nfiles > 1 && r->unit && r->unit->called.len && !r->input_error) {
+    r->kept = gm_xmalloc(sizeof *r->kept);
+    *r->kept = parse;
+    r->kept_pch_includes = pch_includes;
+    r->kept_mark = p->messages_mark;
+  } else {
+    gm_parse_free(&parse);
+  }
 done:
   fclose(c.msg);
 }
@@ -644,6 +661,34 @@ static char *imports_of(const gm_program *program, size_t i) {
   return NULL;
 }
 
+static void drop_kept(gm_file_result *r) {
+  if (r->kept) {
+    gm_parse_free(r->kept);
+    free(r->kept);
+    r->kept = NULL;
+  }
+}
+
+/* Caches a pass-two result computed from the kept model, under pass one's key mixed with the
+ * summaries it used, so that a later run whose pass one hits the cache finds it too. */
+static void store_second_look(gm_run *run, gm_file_result *r) {
+  if (!run->cache || r->kept->error_count)
+    return;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *msg = open_memstream(&text, &len);
+  gm_cache_key key = gm_cache_key_mix(r->key, r->imports);
+  gm_cache_store(run->cache, &key, &r->kept->includes, r->kept_pch_includes, &r->report, r->unit,
+                 r->messages + r->kept_mark, r->messages_len - r->kept_mark, msg);
+  fclose(msg);
+  if (len) {
+    r->messages = gm_xrealloc(r->messages, r->messages_len + len + 1);
+    memcpy(r->messages + r->messages_len, text, len + 1);
+    r->messages_len += len;
+  }
+  free(text);
+}
+
 /* Whole-program pass two: the files that call functions defined in other files of the run are
  * analysed again with those functions' summaries, so a call to another file's wrapper allocates
  * and a call to its releasing helper frees, path by path, as a same-file helper's call does. */
@@ -655,12 +700,22 @@ static void second_pass(gm_run *run, gm_progress *progress) {
   gm_program_join(&program);
   size_t *again = gm_xcalloc(run->nfiles + 1, sizeof *again);
   size_t count = 0;
+  run->program = &program;
   for (size_t i = 0; i < run->nfiles; i++) {
     gm_file_result *r = &run->results[i];
-    if (r->input_error || !(r->imports = imports_of(&program, i)))
+    if (r->input_error || !(r->imports = imports_of(&program, i))) {
+      drop_kept(r);
       continue;
+    }
     /* what pass one found is replaced; its summary stays readable until the pass ends */
     gm_report_clear(&r->report);
+    if (r->kept) { /* the model is at hand: no second parse */
+      r->unit = NULL;
+      analyse_parse(run, r, r->kept);
+      store_second_look(run, r);
+      drop_kept(r);
+      continue;
+    }
     free(r->messages);
     r->messages = NULL;
     r->messages_len = 0;
@@ -669,11 +724,9 @@ static void second_pass(gm_run *run, gm_progress *progress) {
     r->done = r->parsed = r->parse_errors = 0;
     again[count++] = i;
   }
-  if (count) {
-    run->program = &program;
+  if (count)
     run_pass(run, again, count, progress);
-    run->program = NULL;
-  }
+  run->program = NULL;
   gm_program_free(&program);
   for (size_t i = 0; i < run->nfiles; i++)
     if (units[i] != run->results[i].unit)

@@ -5,6 +5,7 @@
 #ifndef GM_DRIVER_H
 #define GM_DRIVER_H
 
+#include "driver/cache.h"
 #include "driver/compdb.h"
 #include "driver/options.h"
 #include "driver/config.h"
@@ -20,13 +21,17 @@ typedef struct gm_file_result {
   gm_report report;
   char *messages; /* diagnostics about the input, for stderr, in order */
   size_t messages_len;
-  char *first_error;    /* the first input error, for SARIF notifications */
-  int input_error;      /* nothing (or not everything) could be analysed: exit 2 */
-  int parsed;           /* went through a parse (--verify checks it) */
-  int parse_errors;     /* clang's errors in that parse */
-  const gm_config *cfg; /* the .gmemlint in force, once the file was read */
-  gm_unit *unit;        /* what the file exports to whole-program analysis, or NULL */
-  char *imports;        /* second pass: the other files' summaries its calls use (JSON), or NULL */
+  char *first_error;     /* the first input error, for SARIF notifications */
+  int input_error;       /* nothing (or not everything) could be analysed: exit 2 */
+  int parsed;            /* went through a parse (--verify checks it) */
+  int parse_errors;      /* clang's errors in that parse */
+  const gm_config *cfg;  /* the .gmemlint in force, once the file was read */
+  gm_unit *unit;         /* what the file exports to whole-program analysis, or NULL */
+  char *imports;         /* second pass: the other files' summaries its calls use (JSON), or NULL */
+  gm_cache_key key;      /* its result-cache key in pass one */
+  struct gm_parse *kept; /* pass one's parse, kept for pass two (no second parse), or NULL */
+  const gm_str_vec *kept_pch_includes;
+  size_t kept_mark; /* where the messages a cache entry replays begin */
   int verify_problems;
   int done;
 } gm_file_result;
