@@ -42,6 +42,7 @@ typedef struct obj {
   unsigned char from_return; /* allocated as a return value (null on failure) */
   unsigned char nonnull;     /* a null test on this path found it non-null */
   unsigned char prefetched;  /* managed memory placed by cudaMemPrefetchAsync/cudaMemAdvise */
+  unsigned char stored_away; /* assigned into memory the engine does not follow (`t[i] = p`) */
 } obj;
 
 /* A branch decision: condition `key` came out `truth`. Equality facts also name the expression

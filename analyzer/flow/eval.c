@@ -333,6 +333,8 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
         (void)flow_eval(e, s, gm_kid(lhs, 1));
       }
       escape_val(s, v);
+      if (v.kind == V_OBJ)
+        s->objs[v.ref].stored_away = 1;
       return v;
     }
     if (n->op) { /* p += k: same object, now an interior pointer */

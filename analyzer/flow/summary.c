@@ -119,6 +119,34 @@ void export_summaries(engine *e, gm_call_summary **out, int *n) {
   *n = count;
 }
 
+/* Whether object `ref`, handed out through slot `out`, is also stored where the caller does not
+ * own it: a global, a member reached from a parameter or `this` (a list the helper links it
+ * into), or a table element. Then the caller gets a view of it, not ownership. */
+static int published(engine *e, const state *s, int out, int ref) {
+  if (s->objs[ref].stored_away)
+    return 1;
+  for (int slot = 0; slot < s->nslots; slot++) {
+    val v = s->slots[slot];
+    if (slot == out || v.kind != V_OBJ || v.ref != ref)
+      continue;
+    if (slot < e->fn->nvars) {
+      if (e->fn->vars[slot].kind == GM_VAR_GLOBAL)
+        return 1;
+      continue;
+    }
+    const char *t = e->paths.items[slot - e->fn->nvars];
+    while (*t == '*')
+      t++;
+    int var;
+    if (strncmp(t, "this", 4) == 0)
+      return 1;
+    if (sscanf(t, "v%d", &var) == 1 && var >= 0 && var < e->fn->nvars &&
+        e->fn->vars[var].kind != GM_VAR_LOCAL && strchr(t, '.'))
+      return 1;
+  }
+  return 0;
+}
+
 void observe_exit(engine *e, state *s, val ret) {
   summary_obs *ob = &e->obs;
   ob->exits++;
@@ -166,7 +194,8 @@ void observe_exit(engine *e, state *s, val ret) {
     if (v.kind == V_OBJ && !s->objs[v.ref].site && s->objs[v.ref].state == OBJ_LIVE &&
         !s->objs[v.ref].nonnull && (s->objs[v.ref].deref_param == p || s->objs[v.ref].param == p))
       continue; /* what the caller passed in, untouched: an early return that writes nothing */
-    if (v.kind == V_OBJ && s->objs[v.ref].site && s->objs[v.ref].state != OBJ_FREED) {
+    if (v.kind == V_OBJ && s->objs[v.ref].site && s->objs[v.ref].state != OBJ_FREED &&
+        !published(e, s, slot, v.ref)) {
       ob->out_fresh[p]++;
       ob->out_family[p] = s->objs[v.ref].family;
     } else if (v.kind != V_UNKNOWN && v.kind != V_NULL) {
