@@ -17,19 +17,23 @@
 #include "runtime_view/join.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 extern const gm_rule gm030_managed_dense_access;
 
 /* The dense access behind a managed launch fact: in the kernel, or in a __device__ helper it
- * calls (*where). */
-static const gm_node *dense_access(const gm_check_ctx *ctx, const gm_fact *f,
-                                   const gm_func **kernel, const gm_func **where) {
+ * calls (*where: that function's name); for a launch in another file's helper, where that file
+ * found it (whole-program analysis). */
+static const gm_node *dense_access(const gm_check_ctx *ctx, const gm_fact *f, const char **where) {
   const gm_func *k = gm_find_kernel(ctx->tu, f->kernel_usr, f->kernel_name), *w = NULL;
   const gm_node *access = k ? gm_kernel_dense_access(ctx->tu, k, f->kernel_param, &w) : NULL;
-  if (kernel)
-    *kernel = k;
+  if (!k && f->remote_access) {
+    if (where)
+      *where = f->remote_where;
+    return f->remote_access;
+  }
   if (where)
-    *where = w;
+    *where = w ? w->name : NULL;
   return access;
 }
 
@@ -41,11 +45,11 @@ static void check(const gm_check_ctx *ctx) {
     int seen = 0; /* one finding per allocation */
     for (int k = 0; k < i && !seen; k++)
       seen = ctx->facts[k].kind == GM_FACT_MANAGED_LAUNCH && !ctx->facts[k].flag &&
-             ctx->facts[k].alloc == f->alloc && dense_access(ctx, &ctx->facts[k], NULL, NULL);
+             ctx->facts[k].alloc == f->alloc && dense_access(ctx, &ctx->facts[k], NULL);
     if (seen)
       continue;
-    const gm_func *kernel, *where;
-    const gm_node *access = dense_access(ctx, f, &kernel, &where);
+    const char *where = NULL, *kernel = f->kernel_name ? f->kernel_name : "?";
+    const gm_node *access = dense_access(ctx, f, &where);
     if (!access)
       continue;
     char *what = gm_describe_allocation(f);
@@ -55,7 +59,7 @@ static void check(const gm_check_ctx *ctx) {
         "cudaMemAdvise before the launch: the GPU faults its pages over on demand (on an H200 a "
         "dense kernel over 1 GiB ran in 271 ms this way and in 0.75 ms after a prefetch). "
         "Prefetch it to the device before the launch, or use cudaMalloc and explicit copies",
-        what, kernel->name);
+        what, kernel);
     free(what);
     if (f->via_call && f->via_call->kind == GM_N_LAMBDA)
       gm_finding_note(out, f->via_call->loc, "captured by a lambda that launches the kernel");
@@ -63,11 +67,11 @@ static void check(const gm_check_ctx *ctx) {
       gm_finding_note(out, f->via_call->loc, "passed to '%s', which launches the kernel",
                       f->via_call->name);
     gm_finding_note(out, f->at->loc, "launched here without a prefetch");
-    if (where != kernel)
+    if (where && strcmp(where, kernel) != 0)
       gm_finding_note(out, access->loc, "'%s', called by kernel '%s', indexes it by thread here",
-                      where->name, kernel->name);
+                      where, kernel);
     else
-      gm_finding_note(out, access->loc, "'%s' indexes it by thread here", kernel->name);
+      gm_finding_note(out, access->loc, "'%s' indexes it by thread here", kernel);
   }
 }
 

@@ -90,6 +90,8 @@ typedef struct param_summary {
   gm_fn free_row;          /* P_FREES, P_FREES_DEREF: acts as this free */
   const char *via;         /* P_FREES, P_FREES_DEREF: the inner free's name */
   int nulls; /* P_FREES_DEREF, P_FREES of a reference: leaves the pointer null on every path */
+  const gm_node *remote_access; /* imported: where the launched kernel reads it densely */
+  const char *remote_where;
 } param_summary;
 
 typedef struct summary {
@@ -136,6 +138,7 @@ typedef struct engine {
   summary *summaries;
   int nsummaries;
   const gm_flow_imports *imports; /* other files' summaries, or NULL */
+  const param_summary *launching; /* the imported helper whose launch note_launch_arg records */
   GM_VEC(summary *) imported;     /* converted on first use; NULL entries: none found */
   GM_VEC(const char *) imported_usr;
   int summary_mode;

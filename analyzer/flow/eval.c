@@ -221,9 +221,12 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         note_prefetch(e, s, args[i], n);
       if (p && p->host_touch)
         note_host_touch(e, s, args[i], n); /* the helper reads or writes it on the host */
-      if (p && p->launch && args[i].kind == V_OBJ && !s->objs[args[i].ref].prefetched)
+      if (p && p->launch && args[i].kind == V_OBJ && !s->objs[args[i].ref].prefetched) {
+        e->launching = p->remote_access ? p : NULL;
         note_launch_arg(e, s, args[i], p->launch, p->kernel_usr, p->kernel_name, p->kernel_param,
                         n);
+        e->launching = NULL;
+      }
       if (p && p->effect == P_OUT_ALLOC) {
         int id = new_alloc(s, n, p->family, 0);
         bind_out_arg(e, s, n->kids[i], NULL, id, n);

@@ -138,6 +138,10 @@ void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const ch
   f.kernel_name = kname;
   f.kernel_param = param;
   f.via_call = via;
+  if (e->launching) {
+    f.remote_access = e->launching->remote_access;
+    f.remote_where = e->launching->remote_where;
+  }
   add_fact(e, f);
 }
 

@@ -44,10 +44,13 @@ typedef struct gm_fact {
   int flag;                  /* managed launch: it was prefetched or advised on this path */
   const char *kernel_usr;    /* managed launch: the kernel (USR), and its name */
   const char *kernel_name;
-  int kernel_param;        /* managed launch: which kernel parameter receives it */
-  const gm_node *via_call; /* managed launch inside a same-file helper: the call to it */
-  int error_path;          /* leak: only on paths after a failed call (an error status, a null
-                              result), not on the normal path */
+  int kernel_param;             /* managed launch: which kernel parameter receives it */
+  const gm_node *via_call;      /* managed launch inside a same-file helper: the call to it */
+  int error_path;               /* leak: only on paths after a failed call (an error status, a null
+                                   result), not on the normal path */
+  const gm_node *remote_access; /* managed launch through another file's helper: where its kernel
+                                   indexes the memory by thread (that file's location), or NULL */
+  const char *remote_where;     /* the function holding that access */
 } gm_fact;
 
 enum { GM_CUT_PATHS = 1, GM_CUT_STEPS = 2 };

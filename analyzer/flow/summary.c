@@ -3,11 +3,23 @@
  * P_ESCAPES) that a call to the helper applies. */
 #include "flow/engine.h"
 
+#include "model/patterns.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 /* Another file's summary in the engine's form: families and frees found by name in this file's
  * table; what the table does not know makes the parameter an escape, as an unknown callee's. */
+/* A node standing for a place in another file: what a fact needs to point there. */
+static const gm_node *remote_node(engine *e, gm_loc loc, const char *name) {
+  gm_node *n = gm_arena_alloc(e->tu->arena, sizeof *n);
+  n->kind = GM_N_CALL;
+  n->loc = loc;
+  n->name = name;
+  n->var = -1;
+  return n;
+}
+
 static summary *import_summary(engine *e, const gm_call_summary *cs) {
   const gm_table *table = e->imports->table;
   gm_func *fn = gm_arena_alloc(e->tu->arena, sizeof *fn);
@@ -50,6 +62,19 @@ static summary *import_summary(engine *e, const gm_call_summary *cs) {
       break;
     default:
       p->effect = P_ESCAPES;
+    }
+    p->prefetches = in->prefetches;
+    if (in->host_touch)
+      p->host_touch = remote_node(e, (gm_loc){0}, cs->name);
+    if (in->launch.line) {
+      p->launch = remote_node(e, in->launch, in->kernel_name);
+      p->kernel_usr = in->kernel_usr;
+      p->kernel_name = in->kernel_name;
+      p->kernel_param = in->kernel_param;
+      if (in->dense.line) {
+        p->remote_access = remote_node(e, in->dense, in->dense_where);
+        p->remote_where = in->dense_where;
+      }
     }
   }
   return sum;
@@ -112,7 +137,25 @@ void export_summaries(engine *e, gm_call_summary **out, int *n) {
       default:
         q->effect = GM_PARAM_ESCAPES;
       }
-      /* managed-memory effects (prefetch, launch, host touch) stay within the file */
+      /* managed memory: the kernel's dense access is judged here, where the kernel is */
+      q->prefetches = p->prefetches;
+      q->host_touch = p->host_touch != NULL;
+      if (p->launch) {
+        q->launch = p->launch->loc;
+        q->kernel_usr = p->kernel_usr;
+        q->kernel_name = p->kernel_name;
+        q->kernel_param = p->kernel_param;
+        const gm_func *kernel = gm_find_kernel(e->tu, p->kernel_usr, p->kernel_name), *where;
+        const gm_node *access =
+            kernel ? gm_kernel_dense_access(e->tu, kernel, p->kernel_param, &where) : NULL;
+        if (access) {
+          q->dense = access->loc;
+          q->dense_where = where->name;
+        } else if (p->remote_access) { /* this helper passes it on to another file's */
+          q->dense = p->remote_access->loc;
+          q->dense_where = p->remote_where;
+        }
+      }
     }
   }
   *out = all;

@@ -6,6 +6,8 @@
 #ifndef GM_SUMMARY_H
 #define GM_SUMMARY_H
 
+#include "model/model.h"
+
 enum gm_param_effect {
   GM_PARAM_BORROWS,    /* uses it and keeps nothing */
   GM_PARAM_ESCAPES,    /* may keep or free it: ownership leaves the caller */
@@ -23,6 +25,14 @@ typedef struct gm_param_summary {
   const char *frees[GM_SUMMARY_MAX_FREES]; /* frees: the families it releases */
   int nfrees;
   const char *family; /* out-alloc: the family allocated */
+  /* managed memory: */
+  int prefetches; /* prefetches or advises it on every path */
+  int host_touch; /* host code reads or writes through it */
+  gm_loc launch;  /* a launch of a kernel with it, unprefetched (line 0: none) */
+  const char *kernel_usr, *kernel_name;
+  int kernel_param;
+  gm_loc dense; /* where that kernel (or its helper) indexes it by thread (line 0: not) */
+  const char *dense_where; /* the function holding that access */
 } gm_param_summary;
 
 typedef struct gm_call_summary {

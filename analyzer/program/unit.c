@@ -346,6 +346,11 @@ static gm_call_summary keep_summary(gm_unit *u, const gm_call_summary *s) {
     gm_param_summary p = s->params[i];
     p.via = keep(u, p.via);
     p.family = keep(u, p.family);
+    p.launch = keep_loc(u, p.launch);
+    p.kernel_usr = keep(u, p.kernel_usr);
+    p.kernel_name = keep(u, p.kernel_name);
+    p.dense = keep_loc(u, p.dense);
+    p.dense_where = keep(u, p.dense_where);
     for (int k = 0; k < p.nfrees; k++)
       p.frees[k] = keep(u, p.frees[k]);
     out.params[i] = p;
