@@ -65,4 +65,17 @@ run --no-cache batch.cu train.cu broken.cu
 expect_rc 2 "an unparsable file is an input error"
 expect_out 'runs on every call, and .process_batch. is called in a loop' "the others' cross-file finding stays"
 expect_err 'broken.cu' "the error names the file"
+# the same through a compile database (every entry, no files named)
+mkdir db
+cat >db/compile_commands.json <<JSON
+[
+  {"directory": "$WORK", "arguments": ["/usr/local/cuda/bin/nvcc", "-c", "batch.cu"], "file": "batch.cu"},
+  {"directory": "$WORK", "arguments": ["/usr/local/cuda/bin/nvcc", "-c", "train.cu"], "file": "train.cu"},
+  {"directory": "$WORK", "arguments": ["/usr/local/cuda/bin/nvcc", "-c", "broken.cu"], "file": "broken.cu"}
+]
+JSON
+run --no-cache -p db
+expect_rc 2 "compile database with an unparsable entry"
+expect_out 'runs on every call, and .process_batch. is called in a loop' "-p: the others' cross-file finding stays"
+expect_err 'broken.cu' "-p: the error names the file"
 finish
