@@ -1,6 +1,7 @@
 /* The driver: runs the pipeline (read, configure, parse, model, flow, rules, suppress,
- * fingerprint) over every input file on a pool of worker threads, then joins the files' unit
- * summaries into one program for the program-wide checks (whole-program analysis), runs --verify,
+ * fingerprint) over every input file on a pool of worker threads (pass one); joins the files' unit
+ * summaries into one program, analyses again the files that call into other files with those
+ * files' summaries (pass two, from the kept model), runs the program-wide checks and --verify,
  * and hands results back in input order. */
 #ifndef GM_DRIVER_H
 #define GM_DRIVER_H

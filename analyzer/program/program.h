@@ -1,6 +1,8 @@
 /* Whole-program analysis: the unit summaries of every file in a run (unit.h), joined. The
- * driver builds one program after every file is analysed; each rule's check_program reads it
- * through the queries here and reports into the file that holds the finding's location. */
+ * driver builds the program after pass one to give each file the summaries of the functions it
+ * calls in other files (pass two), then again for the program-wide checks: each rule's
+ * check_program reads it through the queries here and reports into the file that holds the
+ * finding's location. */
 #ifndef GM_PROGRAM_H
 #define GM_PROGRAM_H
 

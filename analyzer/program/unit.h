@@ -4,7 +4,7 @@
  * unchanged files without parsing them again. What it holds:
  *   - for each host function defined in the file: the GPU and heap allocations it makes on every
  *     call (outside loops, on no branch), with how the memory leaves (returned, stored through a
- *     parameter, freed before the function returns);
+ *     parameter, freed before the function returns), and the functions it calls on every call;
  *   - each call in a loop to a function with no body in this file (it may live in another);
  *   - the flow engine's summary of each function (model/summary.h), and the functions the file
  *     calls without a body here, so that a second pass can give it the others' summaries;
