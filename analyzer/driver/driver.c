@@ -1,5 +1,7 @@
 #include "driver/driver.h"
 
+#include "driver/passes.h"
+
 #include "driver/cache.h"
 #include "driver/config.h"
 #include "driver/progress.h"
@@ -170,7 +172,7 @@ static void fingerprint(gm_file_result *r) {
 
 /* Drops the findings from `first` on that a NOLINT comment suppresses, then puts all in a stable
  * order with their --werror level and fingerprints. */
-static void settle_findings(gm_run *run, gm_file_result *r, size_t first) {
+void driver_settle_findings(gm_run *run, gm_file_result *r, size_t first) {
   size_t w = first;
   for (size_t i = first; i < r->report.findings.len; i++) {
     gm_finding *f = &r->report.findings.items[i];
@@ -192,7 +194,7 @@ static void settle_findings(gm_run *run, gm_file_result *r, size_t first) {
 /* --enable names the rules that run (off-by-default ones too); otherwise every rule not
  * disabled by --disable or .gmemlint runs, except those off by default that .gmemlint's
  * [rules] enable does not name. */
-static int rule_enabled(gm_run *run, const gm_config *cfg, size_t i) {
+int driver_rule_enabled(gm_run *run, const gm_config *cfg, size_t i) {
   uint64_t bit = 1ULL << i;
   if (run->cli_enabled)
     return (run->cli_enabled & bit) && !(run->cli_disabled & bit);
@@ -339,7 +341,7 @@ static const gm_call_summary *find_import(void *arg, const char *usr) {
 
 /* The analysis of a parsed file: flow (with other files' summaries in pass two), the rules, the
  * unit summary, then suppressions, order and fingerprints. */
-static void analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse) {
+void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse) {
   if (parse->tu) {
     gm_func_facts *facts;
     int nfacts;
@@ -356,14 +358,14 @@ static void analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse)
       gm_check_ctx ctx = {parse->tu,      &r->src,         facts[i].fn,
                           facts[i].facts, facts[i].nfacts, &r->report};
       for (size_t k = 0; k < gm_rule_count; k++)
-        if (gm_rules[k]->check && rule_enabled(run, r->cfg, k))
+        if (gm_rules[k]->check && driver_rule_enabled(run, r->cfg, k))
           gm_rules[k]->check(&ctx);
     }
     r->unit = gm_unit_build(parse->tu, r->path, summaries, nsummaries);
   }
   r->parsed = 1;
   r->parse_errors = parse->error_count;
-  settle_findings(run, r, 0);
+  driver_settle_findings(run, r, 0);
 }
 
 /* Phase two: parse, model, flow, rules, suppressions, fingerprints, unit summary, cache store. */
@@ -415,7 +417,7 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
       if (parse.tu->funcs[i]->in_main_file)
         gm_model_dump(parse.tu->funcs[i], c.msg);
 
-  analyse_parse(run, r, &parse);
+  driver_analyse_parse(run, r, &parse);
   /* not a parse with errors: the missing header behind them may appear, unseen by the key */
   if (run->cache && !r->input_error && !parse.error_count) {
     fflush(c.msg);
@@ -433,46 +435,6 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
   }
 done:
   fclose(c.msg);
-}
-
-/* ---- whole-program analysis ---- */
-
-static gm_report *program_report_for(void *arg, size_t unit, const gm_rule *rule) {
-  gm_run *run = arg;
-  gm_file_result *r = &run->results[unit];
-  size_t k = 0;
-  while (k < gm_rule_count && gm_rules[k] != rule)
-    k++;
-  if (!r->cfg || k == gm_rule_count || !rule_enabled(run, r->cfg, k))
-    return NULL;
-  return &r->report;
-}
-
-/* Joins every file's unit summary and runs the program-wide checks; their findings join the
- * report of the file that holds them (suppressed, ordered and fingerprinted like the rest). */
-static void check_program(gm_run *run) {
-  gm_unit **units = gm_xcalloc(run->nfiles + 1, sizeof *units);
-  size_t *before = gm_xcalloc(run->nfiles + 1, sizeof *before);
-  for (size_t i = 0; i < run->nfiles; i++) {
-    units[i] = run->results[i].unit;
-    before[i] = run->results[i].report.findings.len;
-  }
-  gm_program program = {units, run->nfiles, NULL};
-  gm_program_join(&program);
-  gm_program_ctx ctx = {&program, program_report_for, run};
-  for (size_t k = 0; k < gm_rule_count; k++)
-    if (gm_rules[k]->check_program)
-      gm_rules[k]->check_program(&ctx);
-  gm_program_free(&program);
-  for (size_t i = 0; i < run->nfiles; i++) {
-    gm_file_result *r = &run->results[i];
-    if (r->report.findings.len != before[i])
-      settle_findings(run, r, before[i]);
-    gm_unit_free(r->unit);
-    r->unit = NULL;
-  }
-  free(units);
-  free(before);
 }
 
 /* --verify, once the program-wide findings are in: its messages follow the file's own. */
@@ -578,8 +540,36 @@ static void *worker(void *arg) {
   return NULL;
 }
 
+/* Starts fn(arg) on --jobs threads, at most `work` and at least one; *n: how many. */
+pthread_t *driver_start_threads(gm_run *run, size_t work, void *(*fn)(void *), void *arg,
+                                size_t *n) {
+  size_t nthreads = (size_t)run->opt->jobs;
+  if (nthreads > work)
+    nthreads = work;
+  if (nthreads < 1)
+    nthreads = 1;
+  pthread_t *threads = gm_xcalloc(nthreads, sizeof(pthread_t));
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 64u << 20); /* deep ASTs and models recurse deeply */
+  for (size_t i = 0; i < nthreads; i++)
+    if (pthread_create(&threads[i], &attr, fn, arg) != 0) {
+      fprintf(stderr, GM_PROGRAM ": error: cannot start a worker thread\n");
+      exit(GM_EXIT_USAGE);
+    }
+  pthread_attr_destroy(&attr);
+  *n = nthreads;
+  return threads;
+}
+
+void driver_join_threads(pthread_t *threads, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    pthread_join(threads[i], NULL);
+  free(threads);
+}
+
 /* Analyses `files` on the worker threads and returns when all are done. */
-static void run_pass(gm_run *run, const size_t *files, size_t count, gm_progress *progress) {
+void driver_run_pass(gm_run *run, const size_t *files, size_t count, gm_progress *progress) {
   pool p = {.run = run,
             .files = files,
             .count = count,
@@ -588,21 +578,8 @@ static void run_pass(gm_run *run, const size_t *files, size_t count, gm_progress
   p.prep = gm_xcalloc(run->nfiles + 1, sizeof *p.prep);
   p.needs_parse = gm_xcalloc(run->nfiles + 1, 1);
   p.to_parse = gm_xcalloc(run->nfiles + 1, sizeof *p.to_parse);
-  size_t nthreads = (size_t)run->opt->jobs;
-  if (nthreads > count)
-    nthreads = count;
-  if (nthreads < 1)
-    nthreads = 1;
-  pthread_t *threads = gm_xcalloc(nthreads, sizeof(pthread_t));
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 64u << 20); /* deep ASTs recurse deeply */
-  for (size_t i = 0; i < nthreads; i++)
-    if (pthread_create(&threads[i], &attr, worker, &p) != 0) {
-      fprintf(stderr, GM_PROGRAM ": error: cannot start a worker thread\n");
-      exit(GM_EXIT_USAGE);
-    }
-  pthread_attr_destroy(&attr);
+  size_t nthreads;
+  pthread_t *threads = driver_start_threads(run, count, worker, &p, &nthreads);
   for (size_t k = 0; k < count; k++) {
     size_t i = files[k];
     pthread_mutex_lock(&p.lock);
@@ -616,123 +593,10 @@ static void run_pass(gm_run *run, const size_t *files, size_t count, gm_progress
     pthread_mutex_unlock(&p.lock);
   }
   gm_progress_clear(progress);
-  for (size_t i = 0; i < nthreads; i++)
-    pthread_join(threads[i], NULL);
-  free(threads);
+  driver_join_threads(threads, nthreads);
   free(p.prep);
   free(p.needs_parse);
   free(p.to_parse);
-}
-
-/* Whether a summary makes a call act otherwise than an unknown callee's (which may keep or free
- * every argument), and whether it allocates for its caller. */
-static int summary_matters(const gm_call_summary *s, int *allocates) {
-  int matters = s->noreturn;
-  *allocates = s->returns_fresh != NULL;
-  for (int i = 0; i < s->nparams; i++) {
-    matters |= s->params[i].effect != GM_PARAM_ESCAPES;
-    *allocates |= s->params[i].effect == GM_PARAM_OUT_ALLOC;
-  }
-  return matters || *allocates;
-}
-
-/* The other files' summaries that file i's calls would use (JSON, one per line), or NULL when
- * none would change its analysis: a file that allocates nothing and calls nothing that allocates
- * for it can yield no fact, whatever its callees do. */
-static char *imports_of(const gm_program *program, size_t i) {
-  const gm_unit *u = program->units[i];
-  gm_strbuf sb = {0};
-  int allocates = u && u->allocates, matters = 0;
-  for (size_t k = 0; u && k < u->called.len; k++) {
-    const gm_call_summary *s = gm_program_summary(program, u->called.items[k], i);
-    int gives;
-    if (!s || !summary_matters(s, &gives))
-      continue;
-    matters = 1;
-    allocates |= gives;
-    char *text = gm_call_summary_json(s);
-    gm_sb_append(&sb, text);
-    gm_sb_append(&sb, "\n");
-    free(text);
-  }
-  if (matters && allocates && sb.len)
-    return gm_sb_take(&sb);
-  free(sb.data);
-  return NULL;
-}
-
-static void drop_kept(gm_file_result *r) {
-  if (r->kept) {
-    gm_parse_free(r->kept);
-    free(r->kept);
-    r->kept = NULL;
-  }
-}
-
-/* Caches a pass-two result computed from the kept model, under pass one's key mixed with the
- * summaries it used, so that a later run whose pass one hits the cache finds it too. */
-static void store_second_look(gm_run *run, gm_file_result *r) {
-  if (!run->cache || r->kept->error_count)
-    return;
-  char *text = NULL;
-  size_t len = 0;
-  FILE *msg = open_memstream(&text, &len);
-  gm_cache_key key = gm_cache_key_mix(r->key, r->imports);
-  gm_cache_store(run->cache, &key, &r->kept->includes, r->kept_pch_includes, &r->report, r->unit,
-                 r->messages + r->kept_mark, r->messages_len - r->kept_mark, msg);
-  fclose(msg);
-  if (len) {
-    r->messages = gm_xrealloc(r->messages, r->messages_len + len + 1);
-    memcpy(r->messages + r->messages_len, text, len + 1);
-    r->messages_len += len;
-  }
-  free(text);
-}
-
-/* Whole-program pass two: the files that call functions defined in other files of the run are
- * analysed again with those functions' summaries, so a call to another file's wrapper allocates
- * and a call to its releasing helper frees, path by path, as a same-file helper's call does. */
-static void second_pass(gm_run *run, gm_progress *progress) {
-  gm_unit **units = gm_xcalloc(run->nfiles + 1, sizeof *units);
-  for (size_t i = 0; i < run->nfiles; i++)
-    units[i] = run->results[i].unit;
-  gm_program program = {units, run->nfiles, NULL};
-  gm_program_join(&program);
-  size_t *again = gm_xcalloc(run->nfiles + 1, sizeof *again);
-  size_t count = 0;
-  run->program = &program;
-  for (size_t i = 0; i < run->nfiles; i++) {
-    gm_file_result *r = &run->results[i];
-    if (r->input_error || !(r->imports = imports_of(&program, i))) {
-      drop_kept(r);
-      continue;
-    }
-    /* what pass one found is replaced; its summary stays readable until the pass ends */
-    gm_report_clear(&r->report);
-    if (r->kept) { /* the model is at hand: no second parse */
-      r->unit = NULL;
-      analyse_parse(run, r, r->kept);
-      store_second_look(run, r);
-      drop_kept(r);
-      continue;
-    }
-    free(r->messages);
-    r->messages = NULL;
-    r->messages_len = 0;
-    gm_source_free(&r->src);
-    r->unit = NULL;
-    r->done = r->parsed = r->parse_errors = 0;
-    again[count++] = i;
-  }
-  if (count)
-    run_pass(run, again, count, progress);
-  run->program = NULL;
-  gm_program_free(&program);
-  for (size_t i = 0; i < run->nfiles; i++)
-    if (units[i] != run->results[i].unit)
-      gm_unit_free(units[i]);
-  free(units);
-  free(again);
 }
 
 void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ctx) {
@@ -742,12 +606,12 @@ void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ct
   size_t *all = gm_xcalloc(run->nfiles + 1, sizeof *all);
   for (size_t i = 0; i < run->nfiles; i++)
     all[i] = i;
-  run_pass(run, all, run->nfiles, &progress);
+  driver_run_pass(run, all, run->nfiles, &progress);
   free(all);
   /* the files form one program: a second look for files that call into the others, then the
    * program-wide checks */
-  second_pass(run, &progress);
-  check_program(run);
+  driver_second_pass(run, &progress);
+  driver_check_program(run);
   for (size_t i = 0; i < run->nfiles; i++) {
     if (run->opt->verify && run->results[i].parsed)
       verify_file(&run->results[i]);

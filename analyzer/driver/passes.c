@@ -1,0 +1,191 @@
+/* Whole-program analysis in the driver: after pass one, the files' unit summaries are joined;
+ * files that call functions other files define are analysed again with those functions'
+ * summaries (pass two: on the model pass one kept, else parsed again through the worker pool);
+ * then the rules' program-wide checks report into the files that hold their findings. */
+#include "driver/passes.h"
+
+#include "frontend/frontend.h"
+#include "program/program.h"
+#include "rules/rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static gm_report *program_report_for(void *arg, size_t unit, const gm_rule *rule) {
+  gm_run *run = arg;
+  gm_file_result *r = &run->results[unit];
+  size_t k = 0;
+  while (k < gm_rule_count && gm_rules[k] != rule)
+    k++;
+  if (!r->cfg || k == gm_rule_count || !driver_rule_enabled(run, r->cfg, k))
+    return NULL;
+  return &r->report;
+}
+
+/* Joins every file's unit summary and runs the program-wide checks; their findings join the
+ * report of the file that holds them (suppressed, ordered and fingerprinted like the rest). */
+void driver_check_program(gm_run *run) {
+  gm_unit **units = gm_xcalloc(run->nfiles + 1, sizeof *units);
+  size_t *before = gm_xcalloc(run->nfiles + 1, sizeof *before);
+  for (size_t i = 0; i < run->nfiles; i++) {
+    units[i] = run->results[i].unit;
+    before[i] = run->results[i].report.findings.len;
+  }
+  gm_program program = {units, run->nfiles, NULL};
+  gm_program_join(&program);
+  gm_program_ctx ctx = {&program, program_report_for, run};
+  for (size_t k = 0; k < gm_rule_count; k++)
+    if (gm_rules[k]->check_program)
+      gm_rules[k]->check_program(&ctx);
+  gm_program_free(&program);
+  for (size_t i = 0; i < run->nfiles; i++) {
+    gm_file_result *r = &run->results[i];
+    if (r->report.findings.len != before[i])
+      driver_settle_findings(run, r, before[i]);
+    gm_unit_free(r->unit);
+    r->unit = NULL;
+  }
+  free(units);
+  free(before);
+}
+
+/* Whether a summary makes a call act otherwise than an unknown callee's (which may keep or free
+ * every argument), and whether it allocates for its caller. */
+static int summary_matters(const gm_call_summary *s, int *allocates) {
+  int matters = s->noreturn;
+  *allocates = s->returns_fresh != NULL;
+  for (int i = 0; i < s->nparams; i++) {
+    matters |= s->params[i].effect != GM_PARAM_ESCAPES;
+    *allocates |= s->params[i].effect == GM_PARAM_OUT_ALLOC;
+  }
+  return matters || *allocates;
+}
+
+/* The other files' summaries that file i's calls would use (JSON, one per line), or NULL when
+ * none would change its analysis: a file that allocates nothing and calls nothing that allocates
+ * for it can yield no fact, whatever its callees do. */
+static char *imports_of(const gm_program *program, size_t i) {
+  const gm_unit *u = program->units[i];
+  gm_strbuf sb = {0};
+  int allocates = u && u->allocates, matters = 0;
+  for (size_t k = 0; u && k < u->called.len; k++) {
+    const gm_call_summary *s = gm_program_summary(program, u->called.items[k], i);
+    int gives;
+    if (!s || !summary_matters(s, &gives))
+      continue;
+    matters = 1;
+    allocates |= gives;
+    char *text = gm_call_summary_json(s);
+    gm_sb_append(&sb, text);
+    gm_sb_append(&sb, "\n");
+    free(text);
+  }
+  if (matters && allocates && sb.len)
+    return gm_sb_take(&sb);
+  free(sb.data);
+  return NULL;
+}
+
+static void drop_kept(gm_file_result *r) {
+  if (r->kept) {
+    gm_parse_free(r->kept);
+    free(r->kept);
+    r->kept = NULL;
+  }
+}
+
+/* Caches a pass-two result computed from the kept model, under pass one's key mixed with the
+ * summaries it used, so that a later run whose pass one hits the cache finds it too. */
+static void store_second_look(gm_run *run, gm_file_result *r) {
+  if (!run->cache || r->kept->error_count)
+    return;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *msg = open_memstream(&text, &len);
+  gm_cache_key key = gm_cache_key_mix(r->key, r->imports);
+  gm_cache_store(run->cache, &key, &r->kept->includes, r->kept_pch_includes, &r->report, r->unit,
+                 r->messages + r->kept_mark, r->messages_len - r->kept_mark, msg);
+  fclose(msg);
+  if (len) {
+    r->messages = gm_xrealloc(r->messages, r->messages_len + len + 1);
+    memcpy(r->messages + r->messages_len, text, len + 1);
+    r->messages_len += len;
+  }
+  free(text);
+}
+
+/* Pass two over kept models, shared by the threads: the next file to analyse. */
+struct kept_work {
+  gm_run *run;
+  const size_t *files;
+  size_t count, next;
+  pthread_mutex_t lock;
+};
+
+static void *analyse_kept(void *arg) {
+  struct kept_work *w = arg;
+  for (;;) {
+    pthread_mutex_lock(&w->lock);
+    size_t k = w->next++;
+    pthread_mutex_unlock(&w->lock);
+    if (k >= w->count)
+      return NULL;
+    gm_file_result *r = &w->run->results[w->files[k]];
+    driver_analyse_parse(w->run, r, r->kept);
+    store_second_look(w->run, r);
+    drop_kept(r);
+  }
+}
+
+/* Whole-program pass two: the files that call functions defined in other files of the run are
+ * analysed again with those functions' summaries, so a call to another file's wrapper allocates
+ * and a call to its releasing helper frees, path by path, as a same-file helper's call does. */
+void driver_second_pass(gm_run *run, gm_progress *progress) {
+  gm_unit **units = gm_xcalloc(run->nfiles + 1, sizeof *units);
+  for (size_t i = 0; i < run->nfiles; i++)
+    units[i] = run->results[i].unit;
+  gm_program program = {units, run->nfiles, NULL};
+  gm_program_join(&program);
+  size_t *again = gm_xcalloc(run->nfiles + 1, sizeof *again);
+  size_t *kept = gm_xcalloc(run->nfiles + 1, sizeof *kept);
+  size_t count = 0, nkept = 0;
+  run->program = &program;
+  for (size_t i = 0; i < run->nfiles; i++) {
+    gm_file_result *r = &run->results[i];
+    if (r->input_error || !(r->imports = imports_of(&program, i))) {
+      drop_kept(r);
+      continue;
+    }
+    /* what pass one found is replaced; its summary stays readable until the pass ends */
+    gm_report_clear(&r->report);
+    if (r->kept) { /* the model is at hand: no second parse */
+      r->unit = NULL;
+      kept[nkept++] = i;
+      continue;
+    }
+    free(r->messages);
+    r->messages = NULL;
+    r->messages_len = 0;
+    gm_source_free(&r->src);
+    r->unit = NULL;
+    r->done = r->parsed = r->parse_errors = 0;
+    again[count++] = i;
+  }
+  struct kept_work work = {run, kept, nkept, 0, PTHREAD_MUTEX_INITIALIZER};
+  if (nkept) {
+    size_t n;
+    pthread_t *threads = driver_start_threads(run, nkept, analyse_kept, &work, &n);
+    driver_join_threads(threads, n);
+  }
+  if (count)
+    driver_run_pass(run, again, count, progress);
+  run->program = NULL;
+  gm_program_free(&program);
+  for (size_t i = 0; i < run->nfiles; i++)
+    if (units[i] != run->results[i].unit)
+      gm_unit_free(units[i]);
+  free(units);
+  free(again);
+  free(kept);
+}
