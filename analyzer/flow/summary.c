@@ -292,8 +292,7 @@ int summarise(engine *e, summary *sum) {
     } else if (ob->out_fresh[i] && !ob->out_other[i]) {
       ps[i].effect = P_OUT_ALLOC;
       ps[i].family = ob->out_family[i];
-    } else if (ob->freed[i] || ob->escaped[i] || ob->out_other[i] || e->truncated) {
-      /* out_other: it writes the caller's pointer with what the caller does not own */
+    } else if (ob->freed[i] || ob->escaped[i] || e->truncated) {
       ps[i].effect = P_ESCAPES;
     } else {
       ps[i].effect = P_NONE;
