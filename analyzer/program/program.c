@@ -128,6 +128,18 @@ void gm_program_join(gm_program *p) {
       m->handed_off = 1;
   }
   GM_VEC_FREE(uses);
+  /* a table handed on (`release_all(s->bufs)`) takes its elements with it; the members of one
+   * record are adjacent, and "bufs" sorts before "bufs[]" */
+  for (size_t i = 0; i < members.len; i++) {
+    gm_member_summary *m = &members.items[i];
+    size_t n = strlen(m->member);
+    if (n < 3 || strcmp(m->member + n - 2, "[]") != 0)
+      continue;
+    for (size_t k = i; k-- > 0 && strcmp(members.items[k].record, m->record) == 0;)
+      if (strlen(members.items[k].member) == n - 2 &&
+          strncmp(members.items[k].member, m->member, n - 2) == 0)
+        m->handed_off |= members.items[k].handed_off;
+  }
   ix->members = members.items;
   ix->nmembers = members.len;
   ix->allocated = gm_xcalloc(members.len + 1, sizeof *ix->allocated);

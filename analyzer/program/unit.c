@@ -217,12 +217,15 @@ static void add_loop_call(const gm_node *n, void *arg) {
   GM_PUSH(b->u->loop_calls, c);
 }
 
+/* `element`: the use is of one of the member's elements (`s->bufs[i]`), which is named
+ * "bufs[]": a table and the buffers in it are allocated and freed apart. */
 static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, const gm_node *m,
-                           const gm_node *call) {
+                           int element, const gm_node *call) {
+  char *name = element ? gm_xasprintf("%s[]", m->name) : NULL;
   gm_unit_member_use use = {kind,
                             keep(b->u, m->record),
                             keep(b->u, m->record_name ? m->record_name : m->record),
-                            keep(b->u, m->name),
+                            keep(b->u, name ? name : m->name),
                             keep_loc(b->u, (call ? call : m)->loc),
                             keep(b->u, b->fn->name),
                             keep(b->u, b->fn->usr),
@@ -236,6 +239,7 @@ static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, co
     for (int i = 0; i < call->fn->nfrees && i < 8; i++)
       use.frees[use.nfrees++] = keep(b->u, call->fn->frees[i]->name);
   GM_PUSH(b->u->members, use);
+  free(name);
 }
 
 /* Calls that read or write through their pointer arguments and keep none. */
@@ -270,8 +274,11 @@ static void add_member(const gm_node *n, void *arg) {
     return;
   /* the value moves as the member itself, or as one of its elements */
   const gm_node *v = n;
-  while (v->parent && v->parent->kind == GM_N_INDEX && v->parent->kids[0] == v)
+  int element = 0;
+  while (v->parent && v->parent->kind == GM_N_INDEX && v->parent->kids[0] == v) {
     v = v->parent;
+    element = 1;
+  }
   const gm_node *up = v->parent;
   int addr = 0;
   if (up && up->kind == GM_N_ADDR) {
@@ -286,24 +293,24 @@ static void add_member(const gm_node *n, void *arg) {
     int k = arg_index(up, v);
     if (up->fn && up->fn->kind == GM_FN_ALLOC && k == up->fn->ptr_arg && addr && up->fn->family &&
         !up->fn->ptr_field)
-      add_member_use(b, GM_MEMBER_ALLOC, n, up);
+      add_member_use(b, GM_MEMBER_ALLOC, n, element, up);
     else if (up->fn && up->fn->kind == GM_FN_FREE && k == up->fn->ptr_arg && !addr)
-      add_member_use(b, GM_MEMBER_FREE, n, up);
+      add_member_use(b, GM_MEMBER_FREE, n, element, up);
     else if (!borrows_args(up))
-      add_member_use(b, GM_MEMBER_HANDOFF, n, NULL);
+      add_member_use(b, GM_MEMBER_HANDOFF, n, element, NULL);
     break;
   }
   case GM_N_ASSIGN:
     if (up->kids[0] == v && !addr) {
       const gm_node *rhs = up->kids[1];
       if (is_call_of(rhs, GM_FN_ALLOC) && rhs->fn->ptr_arg == GM_ARG_RETURN && rhs->fn->family)
-        add_member_use(b, GM_MEMBER_ALLOC, n, rhs);
+        add_member_use(b, GM_MEMBER_ALLOC, n, element, rhs);
       else if (rhs->kind != GM_N_NULL &&
                !(rhs->kind == GM_N_ASSIGN && rhs->kids[1]->kind == GM_N_NULL))
-        add_member_use(b, GM_MEMBER_ASSIGN, n, NULL);
+        add_member_use(b, GM_MEMBER_ASSIGN, n, element, NULL);
       break;
     }
-    add_member_use(b, GM_MEMBER_HANDOFF, n, NULL);
+    add_member_use(b, GM_MEMBER_HANDOFF, n, element, NULL);
     break;
   case GM_N_DECL:
   case GM_N_RETURN:
@@ -312,7 +319,7 @@ static void add_member(const gm_node *n, void *arg) {
   case GM_N_COND:
   case GM_N_OTHER:
   case GM_N_COMMA:
-    add_member_use(b, GM_MEMBER_HANDOFF, n, NULL);
+    add_member_use(b, GM_MEMBER_HANDOFF, n, element, NULL);
     break;
   default:
     break; /* read: compared, dereferenced, indexed, offset */
