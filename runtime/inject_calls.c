@@ -27,12 +27,51 @@
  * cudaMallocAsync pair itself (BENCHMARKS.md). A runtime API keeps its callbacks until one of its
  * calls has been seen to go through a wrapper, and loses them at that call's exit: a runtime that
  * reaches the driver another way stays watched. The driver domain's callbacks stay on for
- * programs calling the driver directly; inside a wrapper they return at once. */
+ * programs calling the driver directly; inside a wrapper they return at once.
+ * A call of a watched API whose wrapper leaves its exit to the callback (WRAP_PASS) is owed that
+ * exit: the callbacks go off only once no such call is running (another thread's may be), or its
+ * exit would never come and its thread would take its next wrapped call for that call's end. */
 
-unsigned char runtime_watched[RT_IDS];     /* callbacks on */
-static unsigned char handing_over[RT_IDS]; /* to be turned off at the call's exit */
-static signed char handed_to[RT_IDS];      /* the wrap index + 1 it was handed to */
+unsigned char runtime_watched[RT_IDS];         /* calls recorded by callbacks (they are on) */
+static unsigned char handing_over[RT_IDS];     /* to be turned off at the call's exit */
+static signed char handed_to[RT_IDS];          /* the wrap index + 1 it was handed to */
+static unsigned owed_exits[RT_IDS];            /* calls left to their exit callback, running */
+static unsigned char off_when_settled[RT_IDS]; /* handed over: callbacks off at owed_exits 0 */
+static __thread unsigned owed_call;            /* this thread's call counted in owed_exits */
 pthread_mutex_t hand_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* runtime_id's callbacks off, its calls handed over (lock held). */
+static void callbacks_off(unsigned runtime_id) {
+  off_when_settled[runtime_id] = 0;
+  gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_id, 0);
+}
+
+/* A call owed its exit callback got it, or its wrapper found the API no longer watched: the last
+ * one turns the callbacks off when a hand-over waits. Sequentially consistent against
+ * hand_over_if_learned's stores and load: one of the two sees the other. */
+static void settle_owed(unsigned runtime_id) {
+  if (__atomic_sub_fetch(&owed_exits[runtime_id], 1, __ATOMIC_SEQ_CST) == 0 &&
+      __atomic_load_n(&off_when_settled[runtime_id], __ATOMIC_SEQ_CST)) {
+    pthread_mutex_lock(&hand_lock);
+    if (off_when_settled[runtime_id] && !__atomic_load_n(&owed_exits[runtime_id], __ATOMIC_SEQ_CST))
+      callbacks_off(runtime_id);
+    pthread_mutex_unlock(&hand_lock);
+  }
+}
+
+/* Whether this thread's recorded call of runtime_id may leave its exit to the callback: only while
+ * the API is watched, and then counted, so that its callbacks stay on until that exit. Counted
+ * before the check (Dekker-style against hand_over_if_learned): a hand-over either sees the count
+ * or has already cleared runtime_watched, and then the wrapper finishes the call itself. */
+static int owe_exit(unsigned runtime_id) {
+  __atomic_add_fetch(&owed_exits[runtime_id], 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&runtime_watched[runtime_id], __ATOMIC_SEQ_CST)) {
+    owed_call = runtime_id;
+    return 1;
+  }
+  settle_owed(runtime_id);
+  return 0;
+}
 
 /* The name and family of each watched runtime API, by callback id: read once from describe(),
  * so that naming a wrapped call after its runtime API reads no parameters. */
@@ -73,8 +112,9 @@ static void give_back(size_t index) {
     if (handed_to[r] == (signed char)(index + 1)) {
       handed_to[r] = 0;
       handing_over[r] = 0;
+      off_when_settled[r] = 0; /* a hand-over waiting for owed exits is called off */
       if (!runtime_watched[r] && gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_RUNTIME_API, r, 1))
-        runtime_watched[r] = 1;
+        __atomic_store_n(&runtime_watched[r], 1, __ATOMIC_SEQ_CST);
     }
 }
 
@@ -108,8 +148,11 @@ static void hand_over_if_learned(unsigned runtime_id) {
   pthread_mutex_lock(&hand_lock);
   if (handing_over[runtime_id] && runtime_watched[runtime_id]) {
     handing_over[runtime_id] = 0;
-    __atomic_store_n(&runtime_watched[runtime_id], 0, __ATOMIC_RELAXED);
-    gmemrt_cupti_enable_callback(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_id, 0);
+    /* wrappers finish the calls entered from here on; the callbacks wait for those owed exits */
+    __atomic_store_n(&runtime_watched[runtime_id], 0, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&off_when_settled[runtime_id], 1, __ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&owed_exits[runtime_id], __ATOMIC_SEQ_CST))
+      callbacks_off(runtime_id);
     const char *api = runtime_names[runtime_id].api;
     int known = !api;
     for (int i = 0; api && i < gmemrt_attach.nhanded_over; i++)
@@ -209,9 +252,13 @@ static inline __attribute__((always_inline)) void record_call(call *c, int runti
 void on_api(void *data, int domain, unsigned id, const void *info) {
   (void)data;
   const CUpti_CallbackData *cb = info;
+  int exit = cb->callbackSite == CUPTI_API_EXIT;
+  if (owed_call && exit && domain == CUPTI_CB_DOMAIN_RUNTIME_API && id == owed_call) {
+    owed_call = 0; /* its exit has come: the callbacks may go off */
+    settle_owed(id);
+  }
   if (own_work || !gmemrt_hooks_enabled())
     return;
-  int exit = cb->callbackSite == CUPTI_API_EXIT;
   if (domain == step_domain && id == step_id) {
     if (exit) {
       own_work++;
@@ -261,7 +308,7 @@ void on_api(void *data, int domain, unsigned id, const void *info) {
 }
 
 /* What a wrapper does around the real call: leave it to the runtime API's callbacks, record it
- * itself, or finish a runtime call whose callbacks were turned off after it entered. */
+ * itself, or finish a runtime call whose API was handed over after it entered. */
 enum { WRAP_PASS, WRAP_WATCH, WRAP_FINISH };
 
 /* c: the call described once for its entry and exit (the wrapper's frame holds it). Inlined
@@ -277,12 +324,13 @@ wrap_enter(size_t index, unsigned id, const void *params, uintptr_t *slot0, call
     own_work--;
   }
   if (runtime_depth > 0) {
+    /* a call whose entry a callback recorded: its exit too while the API is watched (owed) */
     unsigned id = runtime_call.id;
-    if (id < RT_IDS && __atomic_load_n(&runtime_watched[id], __ATOMIC_RELAXED)) {
+    if (!id || id >= RT_IDS || (id != owed_call && !owe_exit(id)))
+      return WRAP_FINISH;
+    if (__atomic_load_n(&runtime_watched[id], __ATOMIC_RELAXED))
       learn(index, id);
-      return WRAP_PASS;
-    }
-    return WRAP_FINISH;
+    return WRAP_PASS;
   }
   if (!describe_driver(id, params, c))
     return WRAP_PASS;
