@@ -22,6 +22,7 @@ extern const gm_rule gm103_oom_fragmentation;
 extern const gm_rule gm104_oom_capacity;
 extern const gm_rule gm105_runtime_mismatched_free;
 extern const gm_rule gm106_runtime_double_free;
+extern const gm_rule gm110_runtime_allocation_churn;
 
 const gm_rule *const gm_rules[] = {
     &gm001_unpaired_allocation,
@@ -40,6 +41,7 @@ const gm_rule *const gm_rules[] = {
     &gm104_oom_capacity,
     &gm105_runtime_mismatched_free,
     &gm106_runtime_double_free,
+    &gm110_runtime_allocation_churn,
 };
 const size_t gm_rule_count = sizeof gm_rules / sizeof gm_rules[0];
 

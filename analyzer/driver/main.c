@@ -71,8 +71,12 @@ static void on_file_done(gm_run *run, size_t i, void *arg) {
 }
 
 static int list_rules(void) {
+  int width = 0; /* names in one column, however long the longest */
   for (size_t i = 0; i < gm_rule_count; i++)
-    printf("%s  %-23s %s\n", gm_rules[i]->id, gm_rules[i]->name, gm_rules[i]->summary);
+    if ((int)strlen(gm_rules[i]->name) > width)
+      width = (int)strlen(gm_rules[i]->name);
+  for (size_t i = 0; i < gm_rule_count; i++)
+    printf("%s  %-*s %s\n", gm_rules[i]->id, width, gm_rules[i]->name, gm_rules[i]->summary);
   return GM_EXIT_CLEAN;
 }
 

@@ -55,7 +55,7 @@ for want in "GM001 confirmed" "GM001 dismissed" "GM001 not-exercised" "GM001 unv
   "GM030 confirmed" "GM030 dismissed" "GM030 not-exercised" "GM030 unverifiable" \
   "GM031 confirmed" "GM031 dismissed" "GM031 not-exercised" "GM031 unverifiable" \
   "GM101 confirmed" "GM102 confirmed" "GM103 confirmed" "GM104 confirmed" "GM105 confirmed" \
-  "GM106 confirmed"; do
+  "GM106 confirmed" "GM110 confirmed"; do
   grep -qx "$want" "$WORK/pairs" || fail "no case gives $want"
 done
 
@@ -76,6 +76,12 @@ expect_out '^trainer.cu:38: note: confirmed: 2 out-of-memory errors here' "GM104
 expect_no_out 'transient' "transient OOM events raise no finding"
 expect_out '^trainer.json: warning: allocation of 4.0 KiB failed' "an OOM event without a site is named at the telemetry file"
 expect_out '^libplugin.so\+0x1a2b: warning: ' "a site without debug information is named by module and offset"
+
+run_case "$JOIN/gm110"
+expect_out '^stages.cu:10: warning: cudaMalloc here ran 4096 times and each block was freed before the next was made.*\[GM110 runtime-allocation-churn\]$' "GM110 through a function pointer"
+expect_no_out 'stages.cu:17: warning' "GM110: 10 calls stay below the threshold"
+expect_no_out 'stages.cu:33: warning: .*GM110' "GM110: the static GM010 has the verdict"
+expect_no_out 'stages.cu:39: warning' "GM110: a setup loop keeps its buffers (64 live at once)"
 
 # 4. merging: two ranks reach GM010's threshold together, not alone
 run_case "$JOIN/merge_ranks" --enable=GM010 # both rank files
@@ -247,7 +253,7 @@ expect_out '--telemetry=FILE' "--help lists --telemetry"
 expect_out '--only-confirmed' "--help lists --only-confirmed"
 expect_out 'gmemlint report' "--help shows the report subcommand"
 run --list-rules
-for id in GM101 GM102 GM103 GM104 GM105 GM106; do expect_out "^$id " "--list-rules lists $id"; done
+for id in GM101 GM102 GM103 GM104 GM105 GM106 GM110; do expect_out "^$id " "--list-rules lists $id"; done
 # runtime-only rules never fire without telemetry
 run "$JOIN/runtime_only/trainer.cu"
 expect_no_out '\[GM1[0-9][0-9] ' "no runtime-only findings without --telemetry"
