@@ -4,6 +4,7 @@ checks the telemetry file it leaves, figure by figure. Usage: check.py SCENARIO 
 import glob
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -505,6 +506,27 @@ def late_plugin(gmemrun, app, plugin):
     check(len(mine) == 1 and mine[0]["api"] == "cuMemAlloc" and mine[0]["line"] == 7 and
           mine[0]["live_bytes"] == 12288, mine)
     check(d["process"]["live_bytes"] == 12288, d["process"])
+
+
+def churn_hidden(binary, gmemlint, source):
+    """The simulated run shows churn behind a function pointer; gmemlint's GM110 reports it where
+    the static pass is silent (issue 18's runtime twins)."""
+    _, docs = run(binary, "churn-hidden")
+    line = next(i for i, l in enumerate(open(source), 1) if "@hidden_churn" in l)
+    s = site(docs[0], line, "cudaMalloc")
+    check(s["calls"] == 64 and s["frees"] == {"cudaFree": 64} and s["peak_live_bytes"] == 4096, s)
+    work = tempfile.mkdtemp()
+    tel = os.path.join(work, "run.json")
+    json.dump(docs[0], open(tel, "w"))
+    proc = subprocess.run([gmemlint, "--no-cache", "--telemetry", tel, source, "--",
+                           "-I" + os.path.join(os.path.dirname(source), "..", "..", "include",
+                                               "gmemlint")],
+                          capture_output=True, text=True, timeout=120)
+    out = proc.stdout
+    check(re.search(r"scenarios\.c:%d: warning: cudaMalloc here ran 64 times .*\[GM110 " % line, out),
+          out)
+    check(not re.search(r"scenarios\.c:%d:\d+: warning: .*GM010" % line, out),
+          ("the static pass saw the hidden loop", out))
 
 
 if __name__ == "__main__":

@@ -221,6 +221,22 @@ static int multi_device(void) {
   return 0;
 }
 
+/* Runtime twins: churn behind a function pointer, which the static pass (GM010) cannot see. */
+typedef void (*stage_fn)(size_t bytes);
+
+static void scratch_stage(size_t bytes) {
+  void *scratch;
+  cudaMalloc(&scratch, bytes); /* @hidden_churn */
+  cudaFree(scratch);
+}
+
+static int churn_hidden(void) {
+  stage_fn stages[] = {scratch_stage};
+  for (int i = 0; i < 64; i++)
+    stages[i % 1](4096);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -253,6 +269,8 @@ int main(int argc, char **argv) {
     return arrays();
   if (strcmp(mode, "driver-more") == 0)
     return driver_more();
+  if (strcmp(mode, "churn-hidden") == 0)
+    return churn_hidden();
   fprintf(stderr, "usage: scenarios leak|wrong-family|fragmentation|threads|crash|fork|copies\n");
   return 2;
 }
