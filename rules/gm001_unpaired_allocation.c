@@ -171,6 +171,14 @@ static gm_verdict judge(gm_judge_ctx *c) {
                      (unsigned long long)s->live_count,
                      gm_plural(s->live_count, "allocation", "allocations"),
                      gm_bytes(s->live_bytes).s);
+  else if (c->finding->path == GM_PATH_ERROR)
+    /* the leak needs a failure the run did not have: nothing contradicts the warning */
+    v = gm_judge_say(c, GM_VERDICT_NOT_EXERCISED,
+                     "ran %llu %s and every allocation was freed (frees: %s); the leaking error "
+                     "path (line %u) did not run",
+                     (unsigned long long)s->calls, gm_plural(s->calls, "time", "times"), frees,
+                     c->finding->nrelated ? c->finding->related[0].loc.line
+                                          : c->finding->loc.line);
   else
     v = gm_judge_say(c, GM_VERDICT_DISMISSED,
                      "ran %llu %s and every allocation was freed (frees: %s); the leaking path "

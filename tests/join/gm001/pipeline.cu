@@ -25,7 +25,7 @@ int grows_per_step(int n) { // confirmed: live bytes grow from step to step
   return 0;
 }
 
-int always_freed(int n) { // dismissed: ran, everything freed
+int always_freed(int n) { // not-exercised: the leak needs a failed cudaMalloc, which never came
   float *a = nullptr, *b = nullptr;
   if (cudaMalloc(&a, n) != cudaSuccess)
     return -1;
@@ -65,5 +65,13 @@ int crashed(int n) { // unverifiable: live only in a run that ended on a signal
     return -1;
   cudaFree(a);
   cudaFree(b);
+  return 0;
+}
+
+int kept_when_asked(int n, int keep) { // dismissed: ran, and the normal path that leaks never did
+  float *a = nullptr;
+  cudaMalloc(&a, n);
+  if (!keep)
+    cudaFree(a);
   return 0;
 }
