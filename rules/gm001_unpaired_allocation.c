@@ -177,8 +177,7 @@ static gm_verdict judge(gm_judge_ctx *c) {
                      "ran %llu %s and every allocation was freed (frees: %s); the leaking error "
                      "path (line %u) did not run",
                      (unsigned long long)s->calls, gm_plural(s->calls, "time", "times"), frees,
-                     c->finding->nrelated ? c->finding->related[0].loc.line
-                                          : c->finding->loc.line);
+                     c->finding->nrelated ? c->finding->related[0].loc.line : c->finding->loc.line);
   else
     v = gm_judge_say(c, GM_VERDICT_DISMISSED,
                      "ran %llu %s and every allocation was freed (frees: %s); the leaking path "
