@@ -437,6 +437,15 @@ done:
   fclose(c.msg);
 }
 
+void driver_append_messages(gm_file_result *r, char *text, size_t len) {
+  if (len) {
+    r->messages = gm_xrealloc(r->messages, r->messages_len + len + 1);
+    memcpy(r->messages + r->messages_len, text, len + 1);
+    r->messages_len += len;
+  }
+  free(text);
+}
+
 /* --verify, once the program-wide findings are in: its messages follow the file's own. */
 static void verify_file(gm_file_result *r) {
   char *text = NULL;
@@ -444,12 +453,7 @@ static void verify_file(gm_file_result *r) {
   FILE *msg = open_memstream(&text, &len);
   r->verify_problems = gm_verify_file(r->path, &r->src, &r->report, r->parse_errors, msg);
   fclose(msg);
-  if (len) {
-    r->messages = gm_xrealloc(r->messages, r->messages_len + len + 1);
-    memcpy(r->messages + r->messages_len, text, len + 1);
-    r->messages_len += len;
-  }
-  free(text);
+  driver_append_messages(r, text, len);
 }
 
 /* ---- the worker pool ---- */

@@ -23,17 +23,25 @@ static gm_report *program_report_for(void *arg, size_t unit, const gm_rule *rule
   return &r->report;
 }
 
+/* The program of every file's unit summary as it stands (files with none are NULL); free the
+ * returned array after gm_program_free. */
+static gm_unit **join_units(gm_run *run, gm_program *program) {
+  gm_unit **units = gm_xcalloc(run->nfiles + 1, sizeof *units);
+  for (size_t i = 0; i < run->nfiles; i++)
+    units[i] = run->results[i].unit;
+  *program = (gm_program){units, run->nfiles, NULL};
+  gm_program_join(program);
+  return units;
+}
+
 /* Joins every file's unit summary and runs the program-wide checks; their findings join the
  * report of the file that holds them (suppressed, ordered and fingerprinted like the rest). */
 void driver_check_program(gm_run *run) {
-  gm_unit **units = gm_xcalloc(run->nfiles + 1, sizeof *units);
   size_t *before = gm_xcalloc(run->nfiles + 1, sizeof *before);
-  for (size_t i = 0; i < run->nfiles; i++) {
-    units[i] = run->results[i].unit;
+  for (size_t i = 0; i < run->nfiles; i++)
     before[i] = run->results[i].report.findings.len;
-  }
-  gm_program program = {units, run->nfiles, NULL};
-  gm_program_join(&program);
+  gm_program program;
+  gm_unit **units = join_units(run, &program);
   gm_program_ctx ctx = {&program, program_report_for, run};
   for (size_t k = 0; k < gm_rule_count; k++)
     if (gm_rules[k]->check_program)
@@ -107,12 +115,7 @@ static void store_second_look(gm_run *run, gm_file_result *r) {
   gm_cache_store(run->cache, &key, &r->kept->includes, r->kept_pch_includes, &r->report, r->unit,
                  r->messages + r->kept_mark, r->messages_len - r->kept_mark, msg);
   fclose(msg);
-  if (len) {
-    r->messages = gm_xrealloc(r->messages, r->messages_len + len + 1);
-    memcpy(r->messages + r->messages_len, text, len + 1);
-    r->messages_len += len;
-  }
-  free(text);
+  driver_append_messages(r, text, len);
 }
 
 /* Pass two over kept models, shared by the threads: the next file to analyse. */
@@ -142,11 +145,8 @@ static void *analyse_kept(void *arg) {
  * analysed again with those functions' summaries, so a call to another file's wrapper allocates
  * and a call to its releasing helper frees, path by path, as a same-file helper's call does. */
 void driver_second_pass(gm_run *run, gm_progress *progress) {
-  gm_unit **units = gm_xcalloc(run->nfiles + 1, sizeof *units);
-  for (size_t i = 0; i < run->nfiles; i++)
-    units[i] = run->results[i].unit;
-  gm_program program = {units, run->nfiles, NULL};
-  gm_program_join(&program);
+  gm_program program;
+  gm_unit **units = join_units(run, &program);
   size_t *again = gm_xcalloc(run->nfiles + 1, sizeof *again);
   size_t *kept = gm_xcalloc(run->nfiles + 1, sizeof *kept);
   size_t count = 0, nkept = 0;

@@ -22,6 +22,8 @@ void driver_run_pass(gm_run *run, const size_t *files, size_t count, gm_progress
 pthread_t *driver_start_threads(gm_run *run, size_t work, void *(*fn)(void *), void *arg,
                                 size_t *n);
 void driver_join_threads(pthread_t *threads, size_t n);
+/* Appends messages written to a memory stream after the file's own (takes text). */
+void driver_append_messages(gm_file_result *r, char *text, size_t len);
 
 /* passes.c */
 /* Pass two: joins the units and analyses again the files that call into other files. */

@@ -4,16 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *vformat(const char *fmt, va_list ap) {
-  va_list copy;
-  va_copy(copy, ap);
-  int n = vsnprintf(NULL, 0, fmt, copy);
-  va_end(copy);
-  char *s = gm_xmalloc((size_t)n + 1);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  return s;
-}
-
 static gm_loc own_loc(gm_loc loc) {
   loc.file = gm_xstrdup(loc.file ? loc.file : "<unknown>");
   return loc;
@@ -27,7 +17,7 @@ gm_finding *gm_report_add(gm_report *r, const gm_rule *rule, gm_loc loc, const c
   f.function = gm_xstrdup(function ? function : "");
   va_list ap;
   va_start(ap, fmt);
-  f.message = vformat(fmt, ap);
+  f.message = gm_xvasprintf(fmt, ap);
   va_end(ap);
   GM_PUSH(r->findings, f);
   return &r->findings.items[r->findings.len - 1];
@@ -41,7 +31,7 @@ gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const ch
   n.function = gm_xstrdup(function ? function : "");
   va_list ap;
   va_start(ap, fmt);
-  n.message = vformat(fmt, ap);
+  n.message = gm_xvasprintf(fmt, ap);
   va_end(ap);
   GM_PUSH(r->notices, n);
   return &r->notices.items[r->notices.len - 1];
@@ -59,7 +49,7 @@ void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...) {
   rel->loc = own_loc(loc);
   va_list ap;
   va_start(ap, fmt);
-  rel->message = vformat(fmt, ap);
+  rel->message = gm_xvasprintf(fmt, ap);
   va_end(ap);
 }
 

@@ -220,7 +220,6 @@ void note_lambda_launches(engine *e, state *s, const gm_node *lambda_node);
 
 /* eval.c: expressions and calls */
 void escape_val(state *s, val v);
-int borrows(const gm_node *n);
 val flow_eval(engine *e, state *s, const gm_node *n);
 
 /* cond.c: branch conditions and the decisions remembered */

@@ -92,16 +92,6 @@ static int new_alloc(state *s, const gm_node *site, const gm_family *fam, int fr
   return obj_new(s, o);
 }
 
-/* Calls that use their pointer arguments and keep none: a borrower in the table, or a free
- * function declared in a system header (the toolkit, libc, libstdc++) that the table does not
- * list as anything else. Member functions of system classes (push_back, reset) may keep what
- * they get, so they stay escapes. */
-int borrows(const gm_node *n) {
-  if (n->fn)
-    return n->fn->kind == GM_FN_BORROW;
-  return n->in_system && !n->is_method;
-}
-
 static int is_identity(const gm_node *n) {
   return n->nkids == 1 && n->name &&
          (strcmp(n->name, "move") == 0 || strcmp(n->name, "forward") == 0);
@@ -238,7 +228,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     if (sum->returns_fresh)
       result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh, 1));
     drop_memory_facts(s, n);
-  } else if (borrows(n)) {
+  } else if (gm_call_borrows(n)) {
     /* the toolkit, libc, a declared borrower: uses what it is given and keeps none of it */
     if (n->in_system && !row && is_identity(n))
       result = args[0]; /* std::move(p), std::forward<T>(p) */

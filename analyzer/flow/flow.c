@@ -15,7 +15,7 @@
 static void mark_addr_taken(engine *e, const gm_node *n) {
   if (!n)
     return;
-  int known_call = n->kind == GM_N_CALL && (n->fn || n->is_launch || borrows(n));
+  int known_call = n->kind == GM_N_CALL && (n->fn || n->is_launch || gm_call_borrows(n));
   for (int i = 0; i < n->nkids; i++) {
     const gm_node *k = n->kids[i];
     if (k && k->kind == GM_N_ADDR && gm_kid(k, 0) && k->kids[0]->kind == GM_N_VAR) {

@@ -300,6 +300,12 @@ void gm_walk(const gm_node *n, void (*visit)(const gm_node *, void *), void *ctx
     gm_walk(n->kids[i], visit, ctx);
 }
 
+int gm_call_borrows(const gm_node *call) {
+  if (call->fn)
+    return call->fn->kind == GM_FN_BORROW;
+  return call->in_system && !call->is_method;
+}
+
 const gm_node *gm_arg(const gm_node *call, int i) {
   return call && i >= 0 && i < call->nkids ? call->kids[i] : NULL;
 }

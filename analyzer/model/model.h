@@ -148,6 +148,11 @@ int gm_loop_invariant(const gm_func *fn, const gm_node *loop, const gm_node *e);
 int gm_root_var(const gm_node *e);
 /* Calls visit(n, ctx) for every node under n, parents first. */
 void gm_walk(const gm_node *n, void (*visit)(const gm_node *, void *), void *ctx);
+/* Calls that use their pointer arguments and keep none: a borrower in the table, or a free
+ * function declared in a system header (the toolkit, libc, libstdc++) that the table does not
+ * list as anything else. Member functions of system classes (push_back, reset) may keep what
+ * they get, so they are not borrowers. */
+int gm_call_borrows(const gm_node *call);
 /* A call's argument with conversions seen through, or NULL. */
 const gm_node *gm_arg(const gm_node *call, int i);
 void gm_model_dump(const gm_func *fn, FILE *out);

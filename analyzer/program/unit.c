@@ -242,22 +242,15 @@ static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, co
   free(name);
 }
 
-/* Calls that read or write through their pointer arguments and keep none. */
+/* Calls that read or write through their pointer arguments and keep none: the model's
+ * borrowers, and what the table says only uses, copies, places or launches with them. */
 static int borrows_args(const gm_node *call) {
   if (call->is_launch || call->is_kernel_callee)
     return 1;
-  if (call->fn)
-    switch (call->fn->kind) {
-    case GM_FN_USE:
-    case GM_FN_COPY:
-    case GM_FN_PREFETCH:
-    case GM_FN_LAUNCH:
-    case GM_FN_BORROW:
-      return 1;
-    default:
-      return 0;
-    }
-  return call->in_system && !call->is_method;
+  if (call->fn && (call->fn->kind == GM_FN_USE || call->fn->kind == GM_FN_COPY ||
+                   call->fn->kind == GM_FN_PREFETCH || call->fn->kind == GM_FN_LAUNCH))
+    return 1;
+  return gm_call_borrows(call);
 }
 
 static int arg_index(const gm_node *call, const gm_node *kid) {

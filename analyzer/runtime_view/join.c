@@ -50,23 +50,13 @@ void gm_join_free(gm_join *j) {
   free(j);
 }
 
-static char *vformat(const char *fmt, va_list ap) {
-  va_list copy;
-  va_copy(copy, ap);
-  int n = vsnprintf(NULL, 0, fmt, copy);
-  va_end(copy);
-  char *s = gm_xmalloc((size_t)n + 1);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  return s;
-}
-
 /* ---- judge helpers ---- */
 
 gm_verdict gm_judge_say(gm_judge_ctx *c, gm_verdict v, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   free(c->evidence);
-  c->evidence = vformat(fmt, ap);
+  c->evidence = gm_xvasprintf(fmt, ap);
   va_end(ap);
   return v;
 }
@@ -195,7 +185,7 @@ gm_finding *gm_runtime_add(const gm_runtime_ctx *c, const gm_rule *rule, const c
                            unsigned line, unsigned col, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char *msg = vformat(fmt, ap);
+  char *msg = gm_xvasprintf(fmt, ap);
   va_end(ap);
   gm_loc loc = {file, line, col};
   gm_finding *f = gm_report_add(c->report, rule, loc, "", "%s", msg);
@@ -208,7 +198,7 @@ void gm_runtime_evidence(gm_finding *f, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   free(f->evidence);
-  f->evidence = vformat(fmt, ap);
+  f->evidence = gm_xvasprintf(fmt, ap);
   va_end(ap);
 }
 

@@ -37,14 +37,20 @@ char *gm_xstrdup(const char *s) {
   return memcpy(gm_xmalloc(n), s, n);
 }
 
+char *gm_xvasprintf(const char *fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(NULL, 0, fmt, copy);
+  va_end(copy);
+  char *s = gm_xmalloc((size_t)n + 1);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  return s;
+}
+
 char *gm_xasprintf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  char *s = gm_xmalloc((size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  char *s = gm_xvasprintf(fmt, ap);
   va_end(ap);
   return s;
 }

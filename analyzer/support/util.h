@@ -15,6 +15,7 @@ void *gm_xcalloc(size_t count, size_t n);
 void *gm_xrealloc(void *p, size_t n);
 char *gm_xstrdup(const char *s);
 char *gm_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *gm_xvasprintf(const char *fmt, va_list ap);
 
 /* Growable array of any element type: `GM_VEC(int) v = {0}; GM_PUSH(v, 3);` */
 #define GM_VEC(T)                                                                                  \
