@@ -35,7 +35,8 @@ static void runtime(const gm_runtime_ctx *c) {
     if (freed * 4 < s->calls * 3 || s->peak_live_bytes > GM110_MAX_LIVE_BLOCKS * s->bytes_max)
       continue;
     /* a GM010 there has the verdict; a regrowing buffer is GM020's */
-    if (gm_runtime_covered(c, s, "GM010") || gm_runtime_covered(c, s, "GM020"))
+    if (gm_runtime_covered(c, s, "GM010") || gm_runtime_covered(c, s, "GM020") ||
+        s->regrowth_chain_max >= GM_REGROWTH_CHAIN_MIN) /* GM120's */
       continue;
     uint64_t made = s->calls + s->failed_calls;
     gm_finding *f = gm_runtime_add(

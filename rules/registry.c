@@ -23,6 +23,8 @@ extern const gm_rule gm104_oom_capacity;
 extern const gm_rule gm105_runtime_mismatched_free;
 extern const gm_rule gm106_runtime_double_free;
 extern const gm_rule gm110_runtime_allocation_churn;
+extern const gm_rule gm120_runtime_growing_reallocation;
+extern const gm_rule gm131_runtime_ping_pong;
 
 const gm_rule *const gm_rules[] = {
     &gm001_unpaired_allocation,
@@ -42,6 +44,8 @@ const gm_rule *const gm_rules[] = {
     &gm105_runtime_mismatched_free,
     &gm106_runtime_double_free,
     &gm110_runtime_allocation_churn,
+    &gm120_runtime_growing_reallocation,
+    &gm131_runtime_ping_pong,
 };
 const size_t gm_rule_count = sizeof gm_rules / sizeof gm_rules[0];
 

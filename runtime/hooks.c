@@ -297,10 +297,11 @@ static cudaError_t hook_cudaFreeAsync(const gmemrt_where *w, void *ptr, cudaStre
 HOOK(cudaFreeAsync, (void *ptr, cudaStream_t stream), (ptr, stream))
 
 static cudaError_t after_copy(const gmemrt_where *w, const char *api, uint64_t bytes,
-                              cudaError_t rc, uint64_t t0) {
+                              cudaError_t rc, uint64_t t0, enum cudaMemcpyKind kind,
+                              const void *dst, const void *src) {
   uint64_t ns = gmemrt_now_ns() - t0;
   gmemrt_lock();
-  gmemrt_record_copy(gmemrt_site_for(w, api, -1), bytes, ns);
+  gmemrt_record_copy(gmemrt_site_for(w, api, -1), bytes, ns, (int)kind, dst, src);
   gmemrt_unlock();
   return rc;
 }
@@ -311,7 +312,7 @@ static cudaError_t hook_cudaMemcpy(const gmemrt_where *w, void *dst, const void 
     return CUDA_REAL(cudaMemcpy)(dst, src, count, kind);
   uint64_t t0 = gmemrt_now_ns();
   cudaError_t rc = CUDA_REAL(cudaMemcpy)(dst, src, count, kind);
-  return after_copy(w, "cudaMemcpy", count, rc, t0);
+  return after_copy(w, "cudaMemcpy", count, rc, t0, kind, dst, src);
 }
 HOOK(cudaMemcpy, (void *dst, const void *src, size_t count, enum cudaMemcpyKind kind),
      (dst, src, count, kind))
@@ -323,7 +324,7 @@ static cudaError_t hook_cudaMemcpyAsync(const gmemrt_where *w, void *dst, const 
     return CUDA_REAL(cudaMemcpyAsync)(dst, src, count, kind, stream);
   uint64_t t0 = gmemrt_now_ns();
   cudaError_t rc = CUDA_REAL(cudaMemcpyAsync)(dst, src, count, kind, stream);
-  return after_copy(w, "cudaMemcpyAsync", count, rc, t0);
+  return after_copy(w, "cudaMemcpyAsync", count, rc, t0, kind, dst, src);
 }
 HOOK(cudaMemcpyAsync,
      (void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream),

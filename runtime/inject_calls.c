@@ -230,7 +230,8 @@ static inline __attribute__((always_inline)) void record_call(call *c, int runti
       w = caller(&via_runtime, slot0);
       uint64_t ns = gmemrt_now_ns() - pending.t0;
       gmemrt_lock();
-      gmemrt_record_copy(gmemrt_site_for(&w, c->api, -1), c->size, ns);
+      gmemrt_record_copy(gmemrt_site_for(&w, c->api, -1), c->size, ns, c->copy_kind, c->ptr,
+                         c->src);
       gmemrt_unlock();
     } else {
       void *ptr = NULL;

@@ -24,7 +24,9 @@ typedef struct call {
   uint64_t *out_h;    /* cuMemCreate's handle */
   size_t *pitch;      /* pitched allocations: the size is pitch x height */
   uint64_t size, height;
-  void *ptr; /* frees */
+  void *ptr;       /* frees; a copy's destination */
+  const void *src; /* a copy's source */
+  int copy_kind;   /* a copy's cudaMemcpyKind */
 } call;
 
 #define RT(name) CUPTI_RUNTIME_TRACE_CBID_##name
@@ -114,11 +116,17 @@ static inline int describe_runtime(unsigned id, const void *params, call *c) {
   case RT(cudaMemcpy_v3020):
     *c = (call){.kind = CALL_COPY, .api = "cudaMemcpy", .family = -1};
     c->size = P(cudaMemcpy_v3020)->count;
+    c->ptr = P(cudaMemcpy_v3020)->dst;
+    c->src = P(cudaMemcpy_v3020)->src;
+    c->copy_kind = (int)P(cudaMemcpy_v3020)->kind;
     return 1;
   case RT(cudaMemcpyAsync_v3020):
   case RT(cudaMemcpyAsync_ptsz_v7000):
     *c = (call){.kind = CALL_COPY, .api = "cudaMemcpyAsync", .family = -1};
     c->size = P(cudaMemcpyAsync_v3020)->count;
+    c->ptr = P(cudaMemcpyAsync_v3020)->dst;
+    c->src = P(cudaMemcpyAsync_v3020)->src;
+    c->copy_kind = (int)P(cudaMemcpyAsync_v3020)->kind;
     return 1;
   }
   return 0;

@@ -83,6 +83,11 @@ typedef struct gmemrt_um_counts {
   uint64_t gpu_page_faults, cpu_page_faults, htod_bytes, dtoh_bytes, thrashing;
   uint64_t htod_on_demand_bytes; /* migrated because something touched it (coherence) */
   uint64_t htod_prefetch_bytes;  /* migrated by cudaMemPrefetchAsync */
+  /* ping-pong: transfers whose direction differs from the site's previous transfer, and the
+   * gmem_step() intervals that moved pages (at all, and both ways) */
+  uint64_t direction_changes, steps_moved, steps_both_ways;
+  uint64_t step_now; /* the interval of the last transfer (steps before it + 1; 0 = none) */
+  uint8_t last_direction, step_directions; /* 1 = to the device, 2 = to the host */
 } gmemrt_um_counts;
 
 /* Where a hooked call was made: the source position gmem_forced.h passes (file, line, column),
@@ -118,6 +123,11 @@ typedef struct gmemrt_site {
   uint64_t free_calls;
   uint64_t last_size, increasing_sizes;
   uint64_t copies, copy_bytes, copy_ns;
+  unsigned copy_kinds; /* bit per cudaMemcpyKind the site's copies used */
+  /* regrowth (the run's GM020): a block freed after the site made a larger one while it was
+   * live; the longest chain of such replacements, and the copies from a block into its own */
+  uintptr_t last_ptr;
+  uint64_t regrowths, regrowth_chain_max, regrowth_copies, regrowth_copy_bytes;
   uint64_t prefetches;
   gmemrt_um_counts um;
   uint64_t *step_live; /* live bytes at each gmem_step() */
@@ -177,7 +187,8 @@ struct live_entry {
   uint64_t size;
   uint32_t site;
   uint8_t family;
-  uint8_t device; /* the allocating thread's device; the slot's padding, so still 24 bytes */
+  uint8_t device;      /* the allocating thread's device; the slot's padding, so still 24 bytes */
+  uint16_t generation; /* regrowths behind this block (see note_regrowth); padding too */
 };
 
 /* What the program holds on each device. */

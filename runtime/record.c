@@ -4,6 +4,7 @@
 #include "internal.h"
 #include "pools.h"
 #include "symbols.h"
+#include "um.h"
 
 #include <libunwind.h>
 #include <linux/futex.h>
@@ -219,6 +220,9 @@ static int live_resize(size_t cap) {
   return 1;
 }
 
+_Static_assert(sizeof(struct live_entry) == 24,
+               "a live slot stays 24 bytes (docs/telemetry-format.md)");
+
 static inline struct live_entry *live_find(uintptr_t p) {
   if (!gmemrt.live_cap)
     return NULL;
@@ -347,6 +351,8 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, int dev
   e->site = (uint32_t)site;
   e->family = (uint8_t)family;
   e->device = (uint8_t)(device >= 0 && device < MAX_DEVICES ? device : 0);
+  e->generation = 0;
+  s->last_ptr = p;
   device_add(e);
   device_stats(device)->allocations++;
   s->live_bytes += size;
@@ -448,6 +454,25 @@ static int free_accepts(int free_api, int family) {
   }
 }
 
+/* The block e of site s is being freed: when the site's latest allocation came after it and is
+ * larger, e was replaced by a larger block (allocate larger, copy, free the old: GM020's pattern,
+ * or torch.cat's). The replacement's generation is one more than e's, so a buffer regrown step
+ * after step makes a long chain, and a one-off "small temporary, then a big buffer" (or the
+ * chunk appended to the new block) makes a chain of one. */
+static void note_regrowth(gmemrt_site *s, const struct live_entry *e) {
+  if (!s->last_ptr || s->last_ptr == e->ptr)
+    return;
+  struct live_entry *newer = live_find(s->last_ptr);
+  if (!newer || newer->site != e->site || newer->size <= e->size)
+    return;
+  s->regrowths++;
+  unsigned generation = e->generation + 1u;
+  if (generation > newer->generation && generation <= UINT16_MAX)
+    newer->generation = (uint16_t)generation;
+  if (newer->generation > s->regrowth_chain_max)
+    s->regrowth_chain_max = newer->generation;
+}
+
 /* A free is recorded before the real call, under the lock, so that another thread cannot be
  * handed the same address (and record it) between the real free and our record of it. If the
  * real call then fails, gmemrt_free_failed() puts the record back. */
@@ -469,6 +494,8 @@ int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved) {
   s->frees[free_api]++;
   if (!free_accepts(free_api, e->family))
     s->wrong_family_frees++;
+  else
+    note_regrowth(s, e);
   s->live_bytes -= e->size;
   s->live_count--;
   gmemrt.live_bytes -= e->size;
@@ -505,13 +532,28 @@ void gmemrt_free_failed(const struct live_entry *saved) {
       gmemrt.freed_ring[i] = 0;
 }
 
-void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns) {
+void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns, int kind, const void *dst,
+                        const void *src) {
   if (site < 0)
     return;
   gmemrt_site *s = gmemrt_site_at(site);
   s->copies++;
   s->copy_bytes += bytes;
   s->copy_ns += ns;
+  if (kind >= 0 && kind < 8)
+    s->copy_kinds |= 1u << kind;
+  /* a copy from a live block into the larger block its site made last: the copy of a regrowth */
+  const struct live_entry *from = src ? live_find((uintptr_t)src) : NULL;
+  if (!from || (uintptr_t)dst == from->ptr)
+    return;
+  gmemrt_site *owner = gmemrt_site_at(from->site);
+  if (owner->last_ptr != (uintptr_t)dst)
+    return;
+  const struct live_entry *to = live_find((uintptr_t)dst);
+  if (to && to->site == from->site && to->size > from->size) {
+    owner->regrowth_copies++;
+    owner->regrowth_copy_bytes += bytes;
+  }
 }
 
 /* A few distinct stacks per site: the first calls are captured, repeats are only counted.
@@ -555,6 +597,7 @@ void gmemrt_step(void) {
   gmemrt_pools_sample();
   gmemrt_lock();
   gmemrt.steps++;
+  gmemrt_um_note_step();
   for (size_t i = 0; i < gmemrt.nsites; i++) {
     gmemrt_site *s = gmemrt_site_at(i);
     if (s->family < 0)

@@ -58,7 +58,9 @@ void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns);
 struct live_entry;
 int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved);
 void gmemrt_free_failed(const struct live_entry *saved);
-void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns);
+/* kind: the cudaMemcpyKind (-1 unknown); dst and src tie a regrowth's copy to its blocks */
+void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns, int kind, const void *dst,
+                        const void *src);
 void gmemrt_capture_stack_now(int site, uintptr_t from);
 /* Unwinding costs about a microsecond, as much as a whole cudaMallocAsync: the first 16 calls of
  * a site are captured, then one call in 1024, so hot sites stay cheap. */

@@ -25,6 +25,7 @@ static struct {
   CUptiResult (*enable_callback)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
                                  CUpti_CallbackId);
   CUptiResult (*callback_name)(CUpti_CallbackDomain, uint32_t, const char **);
+  CUptiResult (*get_timestamp)(uint64_t *);
 } cupti;
 static CUpti_SubscriberHandle subscriber;
 void (*gmemrt_cupti_api_callback)(void *, int, unsigned, const void *);
@@ -53,9 +54,59 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
   *max_records = 0;
 }
 
+/* CUPTI's clock at each gmem_step(), so that a record's start time says which step moved it.
+ * Lock held. */
+static uint64_t *step_stamps;
+static size_t nstamps, capstamps;
+
+void gmemrt_um_note_step(void) {
+  uint64_t now;
+  if (!gmemrt_um_available || !cupti.get_timestamp || cupti.get_timestamp(&now) != CUPTI_SUCCESS)
+    return;
+  if (nstamps == capstamps) {
+    size_t cap = capstamps ? capstamps * 2 : 256;
+    uint64_t *s = realloc(step_stamps, cap * sizeof *s);
+    if (!s)
+      return;
+    step_stamps = s;
+    capstamps = cap;
+  }
+  step_stamps[nstamps++] = now;
+}
+
+/* The interval a timestamp falls in: 1 before the first gmem_step(), k + 1 after the k-th. */
+static uint64_t interval_at(uint64_t t) {
+  size_t lo = 0, hi = nstamps;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (step_stamps[mid] <= t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo + 1;
+}
+
+/* Ping-pong facts: a transfer the other way than the site's last one, and the steps that moved
+ * pages one way or both. Records come in completion order, which follows time closely enough. */
+static void note_direction(gmemrt_um_counts *c, uint8_t direction, uint64_t start) {
+  c->direction_changes += c->last_direction && c->last_direction != direction;
+  c->last_direction = direction;
+  uint64_t interval = interval_at(start);
+  if (interval != c->step_now) {
+    c->step_now = interval;
+    c->step_directions = 0;
+    c->steps_moved++;
+  }
+  if (c->step_directions != 3 && (c->step_directions | direction) == 3)
+    c->steps_both_ways++;
+  c->step_directions |= direction;
+}
+
 static void add(gmemrt_um_counts *c, const CUpti_ActivityUnifiedMemoryCounter3 *r) {
   switch (r->counterKind) {
   case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
+    note_direction(c, 1, r->start);
     c->htod_bytes += r->value;
     /* for transfers, flags holds the migration cause */
     if (r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE)
@@ -65,6 +116,7 @@ static void add(gmemrt_um_counts *c, const CUpti_ActivityUnifiedMemoryCounter3 *
       c->htod_prefetch_bytes += r->value;
     break;
   case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
+    note_direction(c, 2, r->start);
     c->dtoh_bytes += r->value;
     break;
   case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT:
@@ -148,6 +200,7 @@ void gmemrt_um_start(void) {
   *(void **)&cupti.result_string = dlsym(lib, "cuptiGetResultString");
   *(void **)&cupti.enable_callback = dlsym(lib, "cuptiEnableCallback");
   *(void **)&cupti.callback_name = dlsym(lib, "cuptiGetCallbackName");
+  *(void **)&cupti.get_timestamp = dlsym(lib, "cuptiGetTimestamp");
   if (!cupti.configure || !cupti.enable || !cupti.register_callbacks || !cupti.next_record ||
       !cupti.flush_all || !cupti.subscribe) {
     snprintf(reason, sizeof reason, "%s lacks the activity API", name);

@@ -12,6 +12,7 @@ extern gmemrt_um_counts gmemrt_um_unattributed;
 extern uint64_t gmemrt_um_records[16]; /* records seen, by counter kind */
 void gmemrt_um_start(void);
 void gmemrt_um_flush(void);           /* without the lock: CUPTI calls back into us */
+void gmemrt_um_note_step(void);       /* at gmem_step(), lock held */
 void gmemrt_um_after_cuda_call(void); /* enables the counters once the driver is up */
 const char *gmemrt_um_reason(void);
 /* The process's one CUPTI subscription, shared with the injected runtime's API callbacks. */

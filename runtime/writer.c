@@ -159,7 +159,20 @@ static json_t *um_json(const gmemrt_um_counts *c) {
   json_object_set_new(o, "thrashing", u64(c->thrashing));
   json_object_set_new(o, "htod_on_demand_bytes", u64(c->htod_on_demand_bytes));
   json_object_set_new(o, "htod_prefetch_bytes", u64(c->htod_prefetch_bytes));
+  json_object_set_new(o, "direction_changes", u64(c->direction_changes));
+  json_object_set_new(o, "steps_moved", u64(c->steps_moved));
+  json_object_set_new(o, "steps_both_ways", u64(c->steps_both_ways));
   return o;
+}
+
+/* The direction of a site's copies, by cudaMemcpyKind. */
+static const char *copy_direction(unsigned kinds) {
+  static const char *const names[] = {"host-to-host", "host-to-device", "device-to-host",
+                                      "device-to-device", "default"};
+  for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++)
+    if (kinds == 1u << k)
+      return names[k];
+  return kinds ? "mixed" : "unknown";
 }
 
 static json_t *site_json(const gmemrt_site *s) {
@@ -207,6 +220,10 @@ static json_t *site_json(const gmemrt_site *s) {
     json_object_set_new(o, "alloc_ns",
                         u64(s->alloc_timed ? s->alloc_ns * made / s->alloc_timed : 0));
     json_object_set_new(o, "alloc_timed_calls", u64(s->alloc_timed));
+    json_object_set_new(o, "regrowths", u64(s->regrowths));
+    json_object_set_new(o, "regrowth_chain_max", u64(s->regrowth_chain_max));
+    json_object_set_new(o, "regrowth_copies", u64(s->regrowth_copies));
+    json_object_set_new(o, "regrowth_copy_bytes", u64(s->regrowth_copy_bytes));
     json_t *steps = json_array();
     for (size_t i = 0; i < s->nsteps; i++)
       json_array_append_new(steps, u64(s->step_live[i]));
@@ -221,6 +238,7 @@ static json_t *site_json(const gmemrt_site *s) {
     json_object_set_new(o, "copies", u64(s->copies));
     json_object_set_new(o, "copy_bytes", u64(s->copy_bytes));
     json_object_set_new(o, "copy_ns", u64(s->copy_ns));
+    json_object_set_new(o, "copy_direction", str(copy_direction(s->copy_kinds)));
   }
   if (s->prefetches)
     json_object_set_new(o, "prefetches", u64(s->prefetches));

@@ -53,6 +53,11 @@ struct gm_runtime_ctx {
   gm_report *report;
 };
 
+/* A regrown buffer in a run: a chain of at least this many replacements by a larger block from
+ * the same site (gm_tsite.regrowth_chain_max). GM120 reports such a site; GM110 leaves it to
+ * GM120. */
+enum { GM_REGROWTH_CHAIN_MIN = 4 };
+
 /* Whether a static finding of rule `rule_id` rests on site s (then it has the verdict instead). */
 int gm_runtime_covered(const gm_runtime_ctx *c, const gm_tsite *s, const char *rule_id);
 

@@ -14,6 +14,9 @@
 typedef struct gm_um_counts {
   uint64_t gpu_page_faults, cpu_page_faults, htod_bytes, dtoh_bytes, thrashing,
       htod_on_demand_bytes, htod_prefetch_bytes;
+  /* transfers the other way than the one before; gmem_step() intervals that moved pages, and
+   * that moved them both ways */
+  uint64_t direction_changes, steps_moved, steps_both_ways;
 } gm_um_counts;
 
 typedef struct gm_named_count {
@@ -47,6 +50,10 @@ typedef struct gm_tsite {
   GM_VEC(gm_named_count) frees;              /* by free API */
   uint64_t wrong_family_frees, double_frees, alloc_ns, alloc_timed_calls;
   uint64_t free_calls, free_ns, copies, copy_bytes, copy_ns, prefetches;
+  char *copy_direction; /* host-to-device, ..., mixed; NULL when the telemetry has none */
+  /* blocks freed once a larger block from the site replaced them, the longest chain of such
+   * replacements, and the copies from a block into its replacement */
+  uint64_t regrowths, regrowth_chain_max, regrowth_copies, regrowth_copy_bytes;
   GM_VEC(uint64_t) step_live; /* summed step by step over files */
   int has_um;                 /* a managed site: um holds its counters */
   gm_um_counts um;

@@ -120,6 +120,9 @@ static void add_um(gm_um_counts *c, const json_t *o) {
   c->thrashing += u(o, "thrashing");
   c->htod_on_demand_bytes += u(o, "htod_on_demand_bytes");
   c->htod_prefetch_bytes += u(o, "htod_prefetch_bytes");
+  c->direction_changes += u(o, "direction_changes");
+  c->steps_moved += u(o, "steps_moved");
+  c->steps_both_ways += u(o, "steps_both_ways");
 }
 
 static enum gm_site_kind kind_of(const char *k) {
@@ -187,6 +190,19 @@ static gm_tsite *merge_site(gm_telemetry *t, const json_t *o, const gm_trun *run
   s->copies += u(o, "copies");
   s->copy_bytes += u(o, "copy_bytes");
   s->copy_ns += u(o, "copy_ns");
+  const char *direction = json_string_value(json_object_get(o, "copy_direction"));
+  if (direction && !s->copy_direction)
+    s->copy_direction = gm_xstrdup(direction);
+  else if (direction && strcmp(s->copy_direction, direction) != 0 &&
+           strcmp(s->copy_direction, "mixed") != 0) {
+    free(s->copy_direction);
+    s->copy_direction = gm_xstrdup("mixed");
+  }
+  s->regrowths += u(o, "regrowths");
+  if (u(o, "regrowth_chain_max") > s->regrowth_chain_max)
+    s->regrowth_chain_max = u(o, "regrowth_chain_max");
+  s->regrowth_copies += u(o, "regrowth_copies");
+  s->regrowth_copy_bytes += u(o, "regrowth_copy_bytes");
   s->prefetches += u(o, "prefetches");
   json_array_foreach(json_object_get(o, "step_live_bytes"), i, e) {
     while (s->step_live.len <= i)
@@ -313,7 +329,6 @@ void gm_telemetry_merge_checked(gm_telemetry *t, const json_t *root, const char 
     p.used_bytes = u(e, "used_bytes");
     p.reserved_high_bytes = u(e, "reserved_high_bytes");
     p.used_high_bytes = u(e, "used_high_bytes");
-    p.source = r->path;
     p.pid = r->pid;
     GM_PUSH(t->pools, p);
   }
@@ -330,6 +345,7 @@ void gm_telemetry_free(gm_telemetry *t) {
     free(s->real);
     free(s->api);
     free(s->family);
+    free(s->copy_direction);
     free(s->function);
     GM_VEC_FREE(s->sizes);
     for (size_t k = 0; k < s->frees.len; k++)

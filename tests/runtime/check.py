@@ -198,7 +198,9 @@ def um(binary):
     a, b = sorted(first, key=lambda s: s["line"])
     check(a["unified_memory"] == {"gpu_page_faults": 12, "cpu_page_faults": 1,
                                   "htod_bytes": 65536, "dtoh_bytes": 0, "thrashing": 0,
-                                  "htod_on_demand_bytes": 0, "htod_prefetch_bytes": 0},
+                                  "htod_on_demand_bytes": 0, "htod_prefetch_bytes": 0,
+                                  "direction_changes": 0, "steps_moved": 1,
+                                  "steps_both_ways": 0},
           a["unified_memory"])
     check(u["records_by_counter_kind"] == {"1": 2, "2": 1, "3": 1, "4": 1},
           u["records_by_counter_kind"])
@@ -508,6 +510,21 @@ def late_plugin(gmemrun, app, plugin):
     check(d["process"]["live_bytes"] == 12288, d["process"])
 
 
+def marked(source, mark):
+    return next(i for i, l in enumerate(open(source), 1) if mark in l)
+
+
+def joined(doc, gmemlint, source):
+    """gmemlint's text output for source joined with one run's telemetry."""
+    tel = os.path.join(tempfile.mkdtemp(), "run.json")
+    json.dump(doc, open(tel, "w"))
+    proc = subprocess.run([gmemlint, "--no-cache", "--telemetry", tel, source, "--",
+                           "-I" + os.path.join(os.path.dirname(source), "..", "..", "include",
+                                               "gmemlint")],
+                          capture_output=True, text=True, timeout=120)
+    return proc.stdout
+
+
 def churn_hidden(binary, gmemlint, source):
     """The simulated run shows churn behind a function pointer; gmemlint's GM110 reports it where
     the static pass is silent (issue 18's runtime twins)."""
@@ -515,18 +532,59 @@ def churn_hidden(binary, gmemlint, source):
     line = next(i for i, l in enumerate(open(source), 1) if "@hidden_churn" in l)
     s = site(docs[0], line, "cudaMalloc")
     check(s["calls"] == 64 and s["frees"] == {"cudaFree": 64} and s["peak_live_bytes"] == 4096, s)
-    work = tempfile.mkdtemp()
-    tel = os.path.join(work, "run.json")
-    json.dump(docs[0], open(tel, "w"))
-    proc = subprocess.run([gmemlint, "--no-cache", "--telemetry", tel, source, "--",
-                           "-I" + os.path.join(os.path.dirname(source), "..", "..", "include",
-                                               "gmemlint")],
-                          capture_output=True, text=True, timeout=120)
-    out = proc.stdout
+    out = joined(docs[0], gmemlint, source)
     check(re.search(r"scenarios\.c:%d: warning: cudaMalloc here ran 64 times .*\[GM110 " % line, out),
           out)
     check(not re.search(r"scenarios\.c:%d:\d+: warning: .*GM010" % line, out),
           ("the static pass saw the hidden loop", out))
+
+
+def regrow_hidden(binary, gmemlint, source):
+    """A buffer regrown through a shared allocation helper behind a function pointer: the run
+    ties each block to its larger replacement and the copy between them; GM120 reports it, a
+    one-off 'temporary, then a big buffer' helper is not reported, and no churn (GM110) is."""
+    _, docs = run(binary, "regrow-hidden")
+    line, temp = marked(source, "@shared_allocator"), marked(source, "@temp_then_big")
+    s = site(docs[0], line, "cudaMalloc")
+    # 12 appends: 11 replacements of the grown buffer (the first had none before it), each also
+    # replacing the appended chunk; the chain runs through the grown buffers only
+    check(s["calls"] == 24 and s["regrowths"] == 22 and s["regrowth_chain_max"] == 11, s)
+    check(s["regrowth_copies"] == 11 and s["regrowth_copy_bytes"] == 64 * 1024 * 66, s)
+    t = site(docs[0], temp, "cudaMalloc")
+    check(t["regrowths"] == 12 and t["regrowth_chain_max"] == 1 and t["regrowth_copies"] == 0, t)
+    copy = site(docs[0], marked(source, "@regrow_copy"), "cudaMemcpy")
+    check(copy["copy_direction"] == "device-to-device", copy)
+    out = joined(docs[0], gmemlint, source)
+    check(re.search(r"scenarios\.c:%d: warning: blocks from cudaMalloc here were replaced 11 "
+                    r"times in a row .*\[GM120 " % line, out), out)
+    check(re.search(r"scenarios\.c:%d: note: confirmed: a chain of 11 replacements, each by a "
+                    r"larger block \(threshold: 4\), 22 blocks replaced of 24 calls, .*11 copies "
+                    r"from a block into its replacement \(4\.1 MiB copied\)" % line, out), out)
+    # the temporary-then-big helper is churn (GM110), not regrowth; the regrown buffer is not churn
+    check(re.search(r"scenarios\.c:%d: warning: .*\[GM110 " % temp, out), out)
+    check(not re.search(r"scenarios\.c:%d: warning: .*GM120" % temp, out), out)
+    check(not re.search(r"scenarios\.c:%d: warning: .*GM110" % line, out), out)
+    check(not re.search(r"\[GM020 ", out), ("the static pass saw the regrowth", out))
+
+
+def ping_pong_hidden(binary, gmemlint, source):
+    """Managed memory a kernel and the host take turns on, step by step, behind a function
+    pointer: the stand-in CUPTI's records show both ways in every step; GM131 reports it, and
+    the memory that moved once is not reported."""
+    _, docs = run(binary, "ping-pong-hidden")
+    line, once = marked(source, "@ping_pong"), marked(source, "@one_way")
+    u = site(docs[0], line, "cudaMallocManaged")["unified_memory"]
+    check(u["direction_changes"] == 11 and u["steps_moved"] == 6 and u["steps_both_ways"] == 6, u)
+    o = site(docs[0], once, "cudaMallocManaged")["unified_memory"]
+    check(o["direction_changes"] == 0 and o["steps_both_ways"] == 0, o)
+    out = joined(docs[0], gmemlint, source)
+    check(re.search(r"scenarios\.c:%d: warning: pages of this managed memory \(cudaMallocManaged\) "
+                    r"moved between the host and the GPU 11 times.*\[GM131 " % line, out), out)
+    check(re.search(r"scenarios\.c:%d: note: confirmed: 11 changes of direction \(threshold: 4\), "
+                    r"both ways in 6 of the 6 steps that moved pages; 6\.0 MiB to the device and "
+                    r"6\.0 MiB back" % line, out), out)
+    check(not re.search(r"scenarios\.c:%d: warning: .*GM131" % once, out), out)
+    check(not re.search(r"\[GM031 ", out), ("the static pass saw the loop", out))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,15 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* CUPTI's clock: the simulated runtime stamps its records with the same one. */
+CUptiResult cuptiGetTimestamp(uint64_t *timestamp) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  *timestamp = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+  return CUPTI_SUCCESS;
+}
 
 static CUpti_CallbackFunc subscriber_callback;
 static void *subscriber_data;
@@ -138,7 +147,9 @@ CUptiResult cuptiActivityFlushAll(uint32_t flag) {
     r.counterKind = (CUpti_ActivityUnifiedMemoryCounterKind)strtoul(end + 1, &end, 10);
     r.value = strtoull(end + 1, &end, 10);
     if (*end == ':')
-      r.flags = (uint32_t)strtoul(end + 1, NULL, 10); /* transfers: the migration cause */
+      r.flags = (uint32_t)strtoul(end + 1, &end, 10); /* transfers: the migration cause */
+    if (*end == ':')
+      r.start = r.end = strtoull(end + 1, NULL, 10); /* cuptiGetTimestamp's clock */
     if (valid + sizeof r <= size) {
       memcpy(buffer + valid, &r, sizeof r);
       valid += sizeof r;

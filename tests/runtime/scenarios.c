@@ -237,6 +237,82 @@ static int churn_hidden(void) {
   return 0;
 }
 
+/* Runtime twins: a buffer regrown through an allocation helper shared by every buffer (as a
+ * framework's allocator is), behind a function pointer: GM020 cannot see it. */
+void simcuda_host_touch(const void *p);
+
+static void *device_buffer(size_t bytes) {
+  void *p = NULL;
+  cudaMalloc(&p, bytes); /* @shared_allocator */
+  return p;
+}
+
+static void append_chunk(void **data, size_t *size, size_t chunk) {
+  void *incoming = device_buffer(chunk);
+  void *grown = device_buffer(*size + chunk);
+  if (*data)
+    cudaMemcpy(grown, *data, *size, cudaMemcpyDeviceToDevice); /* @regrow_copy */
+  cudaMemcpy((char *)grown + *size, incoming, chunk, cudaMemcpyDeviceToDevice);
+  cudaFree(*data);
+  cudaFree(incoming);
+  *data = grown;
+  *size += chunk;
+}
+
+/* A small temporary and then a large buffer, both from one helper: replaced once, never again,
+ * so not a regrowth chain. */
+static void *workspace_buffer(size_t bytes) {
+  void *p = NULL;
+  cudaMalloc(&p, bytes); /* @temp_then_big */
+  return p;
+}
+static void temp_then_big(void) {
+  void *tmp = workspace_buffer(4096);
+  void *big = workspace_buffer(1 * MiB);
+  cudaFree(tmp);
+  cudaFree(big);
+}
+
+static int regrow_hidden(void) {
+  void (*append)(void **, size_t *, size_t) = append_chunk;
+  void (*work)(void) = temp_then_big;
+  void *data = NULL;
+  size_t size = 0;
+  for (int i = 0; i < 12; i++) {
+    append(&data, &size, 64 * 1024);
+    work();
+  }
+  cudaFree(data);
+  return 0;
+}
+
+/* Managed memory a kernel and the host take turns on, every step, behind a function pointer:
+ * GM031 cannot see the loop. */
+static void touch_kernel(float *data) {
+  (void)data;
+}
+static void gpu_then_host(float *data) {
+  dim3 grid = {1, 1, 1}, block = {1, 1, 1};
+  void *args[] = {&data};
+  cudaLaunchKernel((const void *)touch_kernel, grid, block, args, 0, 0);
+  cudaDeviceSynchronize();
+  simcuda_host_touch(data); /* the host reads the result */
+}
+static int ping_pong_hidden(void) {
+  float *data;
+  cudaMallocManaged((void **)&data, 1 * MiB, cudaMemAttachGlobal); /* @ping_pong */
+  float *once;
+  cudaMallocManaged((void **)&once, 1 * MiB, cudaMemAttachGlobal); /* @one_way */
+  void (*step)(float *) = gpu_then_host;
+  for (int i = 0; i < 6; i++) {
+    step(data);
+    gmem_step();
+  }
+  cudaFree(data);
+  cudaFree(once);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -271,6 +347,10 @@ int main(int argc, char **argv) {
     return driver_more();
   if (strcmp(mode, "churn-hidden") == 0)
     return churn_hidden();
+  if (strcmp(mode, "regrow-hidden") == 0)
+    return regrow_hidden();
+  if (strcmp(mode, "ping-pong-hidden") == 0)
+    return ping_pong_hidden();
   fprintf(stderr, "usage: scenarios leak|wrong-family|fragmentation|threads|crash|fork|copies\n");
   return 2;
 }

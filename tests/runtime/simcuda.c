@@ -26,7 +26,14 @@
 #include <time.h>
 
 /* CUPTI's unified-memory counter kinds and migration causes, as the stand-in reports them */
-enum { CUPTI_BYTES_HTOD = 1, CUPTI_GPU_PAGE_FAULT = 4, CAUSE_COHERENCE = 2, CAUSE_PREFETCH = 3 };
+enum {
+  CUPTI_BYTES_HTOD = 1,
+  CUPTI_BYTES_DTOH = 2,
+  CUPTI_CPU_PAGE_FAULT = 3,
+  CUPTI_GPU_PAGE_FAULT = 4,
+  CAUSE_COHERENCE = 2,
+  CAUSE_PREFETCH = 3
+};
 
 enum { ALIGN = 256, MAX_BLOCKS = 1 << 16 };
 
@@ -62,13 +69,18 @@ static void configure(void) {
   }
 }
 
-/* Unified-memory records, "address:counter-kind:value:cause;" as the stand-in libcupti reads. */
+/* Unified-memory records, "address:counter-kind:value:cause:start;" as the stand-in libcupti
+ * reads; start is CLOCK_MONOTONIC in ns, the stand-in's cuptiGetTimestamp clock. */
 static char *um_text;
 static size_t um_len, um_cap;
 static void um_record(uint64_t addr, int kind, uint64_t value, int cause) {
-  char item[96];
-  int n = snprintf(item, sizeof item, "%llu:%d:%llu:%d;", (unsigned long long)addr, kind,
-                   (unsigned long long)value, cause);
+  char item[128];
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  int n =
+      snprintf(item, sizeof item, "%llu:%d:%llu:%d:%llu;", (unsigned long long)addr, kind,
+               (unsigned long long)value, cause,
+               (unsigned long long)now.tv_sec * 1000000000ull + (unsigned long long)now.tv_nsec);
   if (um_len + (size_t)n + 1 > um_cap) {
     size_t cap = um_cap ? um_cap * 2 : 4096;
     char *t = realloc(um_text, cap);
@@ -92,6 +104,20 @@ static void migrate(struct block *b, int prefetch) {
   if (!prefetch)
     um_record(b->addr, CUPTI_GPU_PAGE_FAULT, (b->size + 65535) / 65536, 0);
   um_record(b->addr, CUPTI_BYTES_HTOD, b->size, prefetch ? CAUSE_PREFETCH : CAUSE_COHERENCE);
+}
+
+/* The host touches managed memory at p (a simulated program says so, as a CPU page fault would):
+ * a block on the device migrates back, on demand. */
+void simcuda_host_touch(const void *p) {
+  pthread_mutex_lock(&lock);
+  for (int i = 0; i < nblocks; i++)
+    if (blocks[i].managed && blocks[i].on_device && (uint64_t)(uintptr_t)p >= blocks[i].addr &&
+        (uint64_t)(uintptr_t)p < blocks[i].addr + blocks[i].size) {
+      blocks[i].on_device = 0;
+      um_record(blocks[i].addr, CUPTI_CPU_PAGE_FAULT, 0x401000, 0);
+      um_record(blocks[i].addr, CUPTI_BYTES_DTOH, blocks[i].size, CAUSE_COHERENCE);
+    }
+  pthread_mutex_unlock(&lock);
 }
 
 /* First fit in the simulated address space [base, base + capacity). */
