@@ -12,6 +12,9 @@
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 
+#include <stdio.h>
+#include <string.h>
+
 extern const gm_rule gm020_growing_concatenation;
 
 static void visit(const gm_node *call, void *arg) {
@@ -54,11 +57,15 @@ static gm_verdict judge(gm_judge_ctx *c) {
   c->site = s;
   const gm_related *copy_at = gm_judge_related(c->finding, "the old contents are copied");
   const gm_tsite *copy = copy_at ? gm_judge_find(c, copy_at->loc, GM_SITE_OTHER) : NULL;
-  char copied[160] = "";
+  char copied[320] = "";
   if (copy && copy->copies)
     snprintf(copied, sizeof copied, ", %s copied by %llu %s at line %u",
              gm_bytes(copy->copy_bytes).s, (unsigned long long)copy->copies,
              gm_plural(copy->copies, "copy", "copies"), copy->line);
+  if (s->regrowths) /* recorded by runtimes since issue 18 */
+    snprintf(copied + strlen(copied), sizeof copied - strlen(copied),
+             ", %llu blocks replaced by a larger one (a chain of %llu)",
+             (unsigned long long)s->regrowths, (unsigned long long)s->regrowth_chain_max);
   if (s->increasing_sizes < GM020_CONFIRM_INCREASES)
     return gm_judge_say(c, GM_VERDICT_DISMISSED,
                         "%llu %s, only %llu larger than the one before (threshold: %d)%s",

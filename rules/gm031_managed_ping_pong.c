@@ -11,7 +11,9 @@
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 extern const gm_rule gm031_managed_ping_pong;
 
@@ -86,6 +88,9 @@ static gm_verdict judge(gm_judge_ctx *c) {
            "%s host-to-device and %s device-to-host, %llu GPU and %llu CPU page faults",
            gm_bytes(u->htod_bytes).s, gm_bytes(u->dtoh_bytes).s,
            (unsigned long long)u->gpu_page_faults, (unsigned long long)u->cpu_page_faults);
+  if (u->direction_changes) /* recorded by runtimes since issue 18 */
+    snprintf(figures + strlen(figures), sizeof figures - strlen(figures),
+             ", %llu changes of direction", (unsigned long long)u->direction_changes);
   if (u->htod_bytes && u->dtoh_bytes)
     return gm_judge_say(c, GM_VERDICT_CONFIRMED, "pages migrated both ways: %s", figures);
   return gm_judge_say(c, GM_VERDICT_DISMISSED, "pages did not move both ways: %s", figures);

@@ -55,7 +55,7 @@ for want in "GM001 confirmed" "GM001 dismissed" "GM001 not-exercised" "GM001 unv
   "GM030 confirmed" "GM030 dismissed" "GM030 not-exercised" "GM030 unverifiable" \
   "GM031 confirmed" "GM031 dismissed" "GM031 not-exercised" "GM031 unverifiable" \
   "GM101 confirmed" "GM102 confirmed" "GM103 confirmed" "GM104 confirmed" "GM105 confirmed" \
-  "GM106 confirmed" "GM110 confirmed"; do
+  "GM106 confirmed" "GM110 confirmed" "GM120 confirmed" "GM131 confirmed"; do
   grep -qx "$want" "$WORK/pairs" || fail "no case gives $want"
 done
 
@@ -82,6 +82,19 @@ expect_out '^stages.cu:10: warning: cudaMalloc here ran 4096 times and each bloc
 expect_no_out 'stages.cu:17: warning' "GM110: 10 calls stay below the threshold"
 expect_no_out 'stages.cu:33: warning: .*GM110' "GM110: the static GM010 has the verdict"
 expect_no_out 'stages.cu:39: warning' "GM110: a setup loop keeps its buffers (64 live at once)"
+
+run_case "$JOIN/gm120"
+expect_out '^grow.cu:10: warning: blocks from cudaMalloc here were replaced 63 times in a row .*\[GM120 runtime-growing-reallocation\]$' "GM120 through a function pointer"
+expect_out '^grow.cu:10: note: confirmed: a chain of 63 replacements, each by a larger block \(threshold: 4\), .*63 copies from a block into its replacement \(504.0 MiB copied\)' "GM120's figures"
+expect_no_out 'grow.cu:20: warning' "GM120: a chain of 2 stays below the threshold"
+expect_no_out 'grow.cu:43:?[0-9]*: warning: .*GM1[12]0' "GM120: the static GM020 has the verdict"
+expect_out 'grow.cu:43:5: note: confirmed: .*31 blocks replaced by a larger one \(a chain of 31\)' "GM020's verdict shows the run's replacements"
+
+run_case "$JOIN/gm131"
+expect_out '^solver.cu:27: warning: pages of this managed memory \(cudaMallocManaged\) moved between the host and the GPU 99 times.*\[GM131 runtime-ping-pong\]$' "GM131 through a function pointer"
+expect_no_out 'solver.cu:28: warning: .*GM131' "GM131: one round trip stays below the threshold"
+expect_no_out 'solver.cu:29: warning: .*GM131' "GM131: the static GM031 has the verdict"
+expect_out 'solver.cu:29:3: note: confirmed: pages migrated both ways: .*99 changes of direction' "GM031's verdict shows the run's changes of direction"
 
 # 4. merging: two ranks reach GM010's threshold together, not alone
 run_case "$JOIN/merge_ranks" --enable=GM010 # both rank files
@@ -253,7 +266,7 @@ expect_out '--telemetry=FILE' "--help lists --telemetry"
 expect_out '--only-confirmed' "--help lists --only-confirmed"
 expect_out 'gmemlint report' "--help shows the report subcommand"
 run --list-rules
-for id in GM101 GM102 GM103 GM104 GM105 GM106 GM110; do expect_out "^$id " "--list-rules lists $id"; done
+for id in GM101 GM102 GM103 GM104 GM105 GM106 GM110 GM120 GM131; do expect_out "^$id " "--list-rules lists $id"; done
 # runtime-only rules never fire without telemetry
 run "$JOIN/runtime_only/trainer.cu"
 expect_no_out '\[GM1[0-9][0-9] ' "no runtime-only findings without --telemetry"
