@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # After tests/gpu/run.sh: joins the runtime-twin programs' telemetry from the GPU run (the device
-# tool's files, DIR/churn_hidden-PID.json) with the static pass here, and checks that the run
-# reports what the static pass cannot see (GM110 at the hidden churn site, no static GM010).
+# tool's files: DIR/churn_hidden-PID.json, twins-PID.json, torch_cat-PID.json) with the static
+# pass here, and checks that the run reports what the static pass cannot see: GM110 at the hidden
+# churn site (no static GM010), GM120 and GM131 in the file whose loops are in another file (no
+# static GM020/GM031), GM120 at PyTorch's allocation site for torch.cat in a loop.
 # Usage: bash tests/gpu/join_twins.sh DIR [gmemlint]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,5 +18,36 @@ echo "$out" | grep -E '\[GM|note: confirmed'
 echo "$out" | grep -q "churn_hidden.cu:$line: warning: cudaMalloc here ran 256 times .*\[GM110 " ||
   { echo "FAIL: no GM110 at churn_hidden.cu:$line"; status=1; }
 echo "$out" | grep -q 'GM010' && { echo "FAIL: the static pass saw the hidden loop"; status=1; }
+
+# GM120 and GM131: the loops are in twins_main.cu; the static pass is given twins_steps.cu alone
+files=("$DIR"/twins-*.json)
+if [ -f "${files[0]}" ]; then
+  regrow=$(grep -n '@regrow_site' tests/gpu/twins_steps.cu | cut -d: -f1)
+  pingpong=$(grep -n '@ping_pong_site' tests/gpu/twins_steps.cu | cut -d: -f1)
+  out=$("$GMEMLINT" --telemetry "${files[@]}" tests/gpu/twins_steps.cu 2>&1)
+  echo "$out" | grep -E '\[GM|note: confirmed'
+  echo "$out" | grep -q "twins_steps.cu:$regrow: warning: blocks from cudaMalloc here were replaced 31 times in a row .*\[GM120 " ||
+    { echo "FAIL: no GM120 (a chain of 31) at twins_steps.cu:$regrow"; status=1; }
+  echo "$out" | grep -q "twins_steps.cu:$regrow: note: confirmed: .*31 copies from a block into its replacement" ||
+    { echo "FAIL: GM120 does not tie the 31 copies to the replacements"; status=1; }
+  echo "$out" | grep -q "twins_steps.cu:$pingpong: warning: pages of this managed memory .*\[GM131 " ||
+    { echo "FAIL: no GM131 at twins_steps.cu:$pingpong"; status=1; }
+  echo "$out" | grep -qE "twins_steps.cu:$pingpong: note: confirmed: [0-9]+ changes of direction .*both ways in (19|20) of the" ||
+    { echo "FAIL: GM131 does not show the steps both ways"; status=1; }
+  echo "$out" | grep -qE '\[GM0(20|31) ' && { echo "FAIL: the static pass saw the other file's loops"; status=1; }
+else
+  echo "twins: no telemetry from the GPU run"; status=1
+fi
+
+# GM120 in PyTorch: torch.cat in a loop under gmemrun, judged from the telemetry alone
+files=("$DIR"/torch_cat-*.json)
+if [ -f "${files[0]}" ]; then
+  out=$("$GMEMLINT" --telemetry "${files[@]}" 2>&1)
+  echo "$out" | grep -E '\[GM|note: confirmed'
+  echo "$out" | grep -qE "warning: blocks from cudaMalloc here were replaced (2[0-3]) times in a row .*\[GM120 " ||
+    { echo "FAIL: no GM120 for torch.cat"; status=1; }
+else
+  echo "torch_cat: no telemetry (PyTorch missing on the GPU machine?)"; status=1
+fi
 [ $status -eq 0 ] && echo "runtime twins as expected"
 exit $status

@@ -49,6 +49,9 @@ for p in "${PROGRAMS[@]}"; do
 done
 nvcc "${FLAGS[@]}" tests/gpu/churn.cu -o "$B/churn_plain"
 if [ -z "${OVERHEAD_ONLY:-}" ]; then
+# runtime twins with the loops in another file than the steps (GM120, GM131)
+nvcc "${FLAGS[@]}" -include gmem_forced.h tests/gpu/twins_main.cu tests/gpu/twins_steps.cu \
+  -o "$B/twins" "${LIBS[@]}"
 nvcc "${FLAGS[@]}" -include gmem_forced.h tests/gpu/driver.cu -o "$B/driver" "${LIBS[@]}" -lcuda
 # the LD_PRELOAD way: built as a user would, with the shared cudart and debug lines, no header
 nvcc "${FLAGS[@]}" -g -cudart shared -include gmemrt.h tests/gpu/leak.cu -o "$B/leak_shared"
@@ -63,6 +66,7 @@ GMEMRT_OUTPUT="$RES/frag_pool-%p.json" GMEMRT_STACK_DEPTH=0 "$B/frag_pool" | tee
 GMEMRT_OUTPUT="$RES/frag_small-%p.json" GMEMRT_STACK_DEPTH=0 "$B/frag_small" | tee "$RES/frag_small.txt"
 # runtime twins: churn the static pass cannot see; tests/gpu/join_twins.sh judges it here
 GMEMRT_OUTPUT="$RES/churn_hidden-%p.json" "$B/churn_hidden"
+GMEMRT_OUTPUT="$RES/twins-%p.json" "$B/twins"
 python3 tests/gpu/check_gpu.py "$RES"
 
 echo "== samples built with gmemcc (carried build/gmemcc), run on the GPU"
@@ -149,6 +153,9 @@ print(f"torch: attach {d['runtime']['attach']}")
 assert grow, "a site whose live bytes grow across the steps"
 assert any(e["verdict"] == "capacity" for e in d["process"]["oom_events"]), d["process"]
 PY
+    echo "== PyTorch regrowing a tensor with torch.cat, under gmemrun, no caching allocator (GM120)"
+    PYTORCH_NO_CUDA_MEMORY_CACHING=1 "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" \
+      -o "$RES/torch_cat-%p.json" -- python3 tests/gpu/torch_cat.py
   else
     echo "PyTorch is not installed on this machine: skipped"
   fi
