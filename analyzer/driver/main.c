@@ -242,7 +242,8 @@ static int lint(gm_options *popt) {
       *popt = opt;
     }
   }
-  if (!opt.files.len) {
+  /* telemetry alone is enough: the runtime-only findings (a Python program under gmemrun) */
+  if (!opt.files.len && !opt.telemetry.len) {
     fprintf(stderr, GM_PROGRAM ": error: no input files\nTry '" GM_PROGRAM
                                " --help' for more information.\n");
     gm_compdb_close(run.db);

@@ -83,6 +83,12 @@ expect_no_out 'stages.cu:17: warning' "GM110: 10 calls stay below the threshold"
 expect_no_out 'stages.cu:33: warning: .*GM110' "GM110: the static GM010 has the verdict"
 expect_no_out 'stages.cu:39: warning' "GM110: a setup loop keeps its buffers (64 live at once)"
 
+# telemetry alone (a program whose sources are not at hand, a Python script): runtime-only findings
+(cd "$JOIN/gm110" && "$GMEMLINT" --telemetry run.json) >"$WORK/out" 2>"$WORK/err" && rc=0 || rc=$?
+expect_rc 1 "telemetry alone: findings remain"
+expect_out '^src/stages.cu:10: warning: cudaMalloc here ran 4096 times .*\[GM110 ' "telemetry alone gives the runtime-only findings"
+expect_no_out 'GM010' "telemetry alone: no static findings"
+
 run_case "$JOIN/gm120"
 expect_out '^grow.cu:10: warning: blocks from cudaMalloc here were replaced 63 times in a row .*\[GM120 runtime-growing-reallocation\]$' "GM120 through a function pointer"
 expect_out '^grow.cu:10: note: confirmed: a chain of 63 replacements, each by a larger block \(threshold: 4\), .*63 copies from a block into its replacement \(504.0 MiB copied\)' "GM120's figures"
