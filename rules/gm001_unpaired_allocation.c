@@ -154,14 +154,16 @@ static gm_verdict judge(gm_judge_ctx *c) {
   size_t n = s->step_live.len;
   gm_verdict v;
   if (s->live_count_exit)
-    v = gm_judge_say(c, GM_VERDICT_CONFIRMED, "%llu of %llu %s, %s still live at exit%s",
+    v = gm_judge_say(c, GM_VERDICT_CONFIRMED,
+                     "%llu of %llu %s, %s still live at exit (threshold: any block live at a "
+                     "normal exit)%s",
                      (unsigned long long)s->live_count_exit, (unsigned long long)s->calls,
                      gm_plural(s->calls, "allocation", "allocations"),
                      gm_bytes(s->live_bytes_exit).s, stack);
   else if (n >= 2 && s->step_live.items[n - 1] > s->step_live.items[0])
     v = gm_judge_say(c, GM_VERDICT_CONFIRMED,
                      "live bytes grew from %s at the first gmem_step() to %s at the last (%zu "
-                     "steps)%s",
+                     "steps; threshold: the last above the first)%s",
                      gm_bytes(s->step_live.items[0]).s, gm_bytes(s->step_live.items[n - 1]).s, n,
                      stack);
   else if (s->live_count)
@@ -180,8 +182,8 @@ static gm_verdict judge(gm_judge_ctx *c) {
                      c->finding->nrelated ? c->finding->related[0].loc.line : c->finding->loc.line);
   else
     v = gm_judge_say(c, GM_VERDICT_DISMISSED,
-                     "ran %llu %s and every allocation was freed (frees: %s); the leaking path "
-                     "never ran",
+                     "ran %llu %s and every allocation was freed (frees: %s; threshold: any "
+                     "block live at a normal exit); the leaking path never ran",
                      (unsigned long long)s->calls, gm_plural(s->calls, "time", "times"), frees);
   free(stack);
   free(frees);

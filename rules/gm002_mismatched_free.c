@@ -106,7 +106,8 @@ static gm_verdict judge(gm_judge_ctx *c) {
   gm_verdict v;
   if (s->wrong_family_frees) {
     v = gm_judge_say(c, GM_VERDICT_CONFIRMED,
-                     "%llu wrong-family %s of memory from %s at line %u (frees by API: %s)%s%s",
+                     "%llu wrong-family %s of memory from %s at line %u (threshold: 1; frees by "
+                     "API: %s)%s%s",
                      (unsigned long long)s->wrong_family_frees,
                      gm_plural(s->wrong_family_frees, "free", "frees"), s->api, s->line, frees,
                      s->live_count_exit ? ", still live at exit: " : "",
@@ -116,7 +117,7 @@ static gm_verdict judge(gm_judge_ctx *c) {
     if (gm_site_ran(fs))
       v = gm_judge_say(c, GM_VERDICT_DISMISSED,
                        "the free ran %llu %s and never released this site's memory with the "
-                       "wrong family (frees by API: %s)",
+                       "wrong family (threshold: 1 wrong-family free; frees by API: %s)",
                        (unsigned long long)fs->free_calls,
                        gm_plural(fs->free_calls, "time", "times"), frees);
     else

@@ -121,7 +121,8 @@ static gm_verdict judge(gm_judge_ctx *c) {
   gm_verdict v;
   if (s->double_frees) {
     v = gm_judge_say(c, GM_VERDICT_CONFIRMED,
-                     "%llu double %s of memory from %s at line %u (%llu %s, frees by API: %s)",
+                     "%llu double %s of memory from %s at line %u (threshold: 1; %llu %s, frees "
+                     "by API: %s)",
                      (unsigned long long)s->double_frees,
                      gm_plural(s->double_frees, "free", "frees"), s->api, s->line,
                      (unsigned long long)s->calls, gm_plural(s->calls, "allocation", "allocations"),
@@ -131,7 +132,7 @@ static gm_verdict judge(gm_judge_ctx *c) {
     if (gm_site_ran(fs))
       v = gm_judge_say(c, GM_VERDICT_DISMISSED,
                        "the second free ran %llu %s and never freed this site's memory twice "
-                       "(frees by API: %s)",
+                       "(threshold: 1 double free; frees by API: %s)",
                        (unsigned long long)fs->free_calls,
                        gm_plural(fs->free_calls, "time", "times"), frees);
     else

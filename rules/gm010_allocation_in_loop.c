@@ -412,9 +412,10 @@ static gm_verdict judge(gm_judge_ctx *c) {
   char *frees = gm_site_frees_text(s);
   gm_verdict v = gm_judge_say(
       c, GM_VERDICT_CONFIRMED,
-      "%llu calls, %s, %s in the allocation per call (%s in all), frees by API: %s",
-      (unsigned long long)s->calls, sizes, gm_duration_ns(made ? s->alloc_ns / made : 0).s,
-      gm_duration_ns(s->alloc_ns).s, frees);
+      "%llu calls (threshold: %d), %s, %s in the allocation per call (%s in all), frees by API: "
+      "%s",
+      (unsigned long long)s->calls, GM010_CONFIRM_CALLS, sizes,
+      gm_duration_ns(made ? s->alloc_ns / made : 0).s, gm_duration_ns(s->alloc_ns).s, frees);
   free(frees);
   return v;
 }

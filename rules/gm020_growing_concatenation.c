@@ -72,10 +72,10 @@ static gm_verdict judge(gm_judge_ctx *c) {
                         (unsigned long long)s->calls, gm_plural(s->calls, "call", "calls"),
                         (unsigned long long)s->increasing_sizes, GM020_CONFIRM_INCREASES, copied);
   return gm_judge_say(c, GM_VERDICT_CONFIRMED,
-                      "%llu calls, %llu of them larger than the one before, from %s to %s "
-                      "(%s allocated in all)%s",
+                      "%llu calls, %llu of them larger than the one before (threshold: %d), from "
+                      "%s to %s (%s allocated in all)%s",
                       (unsigned long long)s->calls, (unsigned long long)s->increasing_sizes,
-                      gm_bytes(s->bytes_min).s, gm_bytes(s->bytes_max).s,
+                      GM020_CONFIRM_INCREASES, gm_bytes(s->bytes_min).s, gm_bytes(s->bytes_max).s,
                       gm_bytes(s->bytes_total).s, copied);
 }
 

@@ -138,7 +138,8 @@ static gm_verdict judge(gm_judge_ctx *c) {
                         "%s; the copies are large enough to amortise the per-call cost "
                         "(threshold: mean below %s)",
                         figures, gm_bytes(GM021_SMALL_MEAN_BYTES).s);
-  return gm_judge_say(c, GM_VERDICT_CONFIRMED, "%s", figures);
+  return gm_judge_say(c, GM_VERDICT_CONFIRMED, "%s (thresholds: at least %d copies, mean below %s)",
+                      figures, GM021_CONFIRM_COPIES, gm_bytes(GM021_SMALL_MEAN_BYTES).s);
 }
 
 const gm_rule gm021_small_transfer_in_loop = {

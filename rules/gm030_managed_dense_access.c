@@ -90,8 +90,8 @@ static gm_verdict judge(gm_judge_ctx *c) {
   const gm_um_counts *u = &s->um;
   char figures[384];
   snprintf(figures, sizeof figures,
-           "%llu GPU page-fault %s, %s migrated host-to-device on demand (%s prefetched, %s "
-           "host-to-device in all)",
+           "%llu GPU page-fault %s, %s migrated host-to-device on demand (threshold: any GPU page "
+           "fault or on-demand migration; %s prefetched, %s host-to-device in all)",
            (unsigned long long)u->gpu_page_faults, gm_plural(u->gpu_page_faults, "group", "groups"),
            gm_bytes(u->htod_on_demand_bytes).s, gm_bytes(u->htod_prefetch_bytes).s,
            gm_bytes(u->htod_bytes).s);

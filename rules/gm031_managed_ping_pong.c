@@ -92,8 +92,11 @@ static gm_verdict judge(gm_judge_ctx *c) {
     snprintf(figures + strlen(figures), sizeof figures - strlen(figures),
              ", %llu changes of direction", (unsigned long long)u->direction_changes);
   if (u->htod_bytes && u->dtoh_bytes)
-    return gm_judge_say(c, GM_VERDICT_CONFIRMED, "pages migrated both ways: %s", figures);
-  return gm_judge_say(c, GM_VERDICT_DISMISSED, "pages did not move both ways: %s", figures);
+    return gm_judge_say(c, GM_VERDICT_CONFIRMED,
+                        "pages migrated both ways: %s (threshold: bytes moved each way)", figures);
+  return gm_judge_say(c, GM_VERDICT_DISMISSED,
+                      "pages did not move both ways: %s (threshold: bytes moved each way)",
+                      figures);
 }
 
 const gm_rule gm031_managed_ping_pong = {

@@ -28,7 +28,9 @@ static void runtime(const gm_runtime_ctx *c) {
         s->api, (unsigned long long)s->live_count_exit,
         gm_plural(s->live_count_exit, "allocation was", "allocations were"));
     char *stack = gm_site_stack_text(s);
-    gm_runtime_evidence(f, "%llu of %llu %s, %s still live at exit (site peak %s)%s",
+    gm_runtime_evidence(f,
+                        "%llu of %llu %s, %s still live at exit (threshold: any block live at a "
+                        "normal exit; site peak %s)%s",
                         (unsigned long long)s->live_count_exit, (unsigned long long)s->calls,
                         gm_plural(s->calls, "allocation", "allocations"),
                         gm_bytes(s->live_bytes_exit).s, gm_bytes(s->peak_live_bytes).s, stack);

@@ -41,9 +41,11 @@ static void runtime(const gm_runtime_ctx *c) {
         s->api);
     char *stack = gm_site_stack_text(s);
     gm_runtime_evidence(
-        f, "live bytes at %zu steps went from %s to %s (+%s a step), %s live at exit%s", n,
-        gm_bytes(first).s, gm_bytes(last).s, gm_bytes((last - first) / (n - 1)).s,
-        gm_bytes(s->live_bytes).s, stack);
+        f,
+        "live bytes at %zu steps went from %s to %s (+%s a step; thresholds: at least %d steps, "
+        "each above the first, the last above the middle one), %s live at exit%s",
+        n, gm_bytes(first).s, gm_bytes(last).s, gm_bytes((last - first) / (n - 1)).s,
+        GM102_MIN_STEPS, gm_bytes(s->live_bytes).s, stack);
     free(stack);
   }
 }

@@ -39,7 +39,9 @@ static void runtime(const gm_runtime_ctx *c) {
         e->api, gm_bytes(e->requested_bytes).s, why, largest);
     gm_runtime_evidence(f,
                         "%zu out-of-memory %s here; the first asked for %s with %s free of %s, "
-                        "largest block %s, %s held by the program, %s freed but still held",
+                        "largest block %s, %s held by the program, %s freed but still held "
+                        "(fragmentation: free and held memory cover the request, the largest "
+                        "block does not)",
                         n, n == 1 ? "error" : "errors", gm_bytes(e->requested_bytes).s,
                         gm_bytes(e->free_bytes).s, gm_bytes(e->total_bytes).s, largest,
                         gm_bytes(e->live_bytes).s, gm_bytes(e->held_unused_bytes).s);

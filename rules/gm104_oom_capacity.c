@@ -25,7 +25,8 @@ static void runtime(const gm_runtime_ctx *c) {
         gm_bytes(e->total_bytes).s);
     gm_runtime_evidence(f,
                         "%zu out-of-memory %s here; the first asked for %s with %s free of %s, "
-                        "%s held by the program",
+                        "%s held by the program (capacity: free and held memory short of the "
+                        "request)",
                         n, n == 1 ? "error" : "errors", gm_bytes(e->requested_bytes).s,
                         gm_bytes(e->free_bytes).s, gm_bytes(e->total_bytes).s,
                         gm_bytes(e->live_bytes).s);

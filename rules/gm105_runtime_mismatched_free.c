@@ -23,7 +23,9 @@ static void runtime(const gm_runtime_ctx *c) {
         s->api, fam && fam->free_fn ? fam->free_fn : "its own family's free");
     char *frees = gm_site_frees_text(s);
     char *stack = gm_site_stack_text(s);
-    gm_runtime_evidence(f, "%llu wrong-family %s (frees by API: %s), %s still live at exit%s",
+    gm_runtime_evidence(f,
+                        "%llu wrong-family %s (threshold: 1; frees by API: %s), %s still live at "
+                        "exit%s",
                         (unsigned long long)s->wrong_family_frees,
                         gm_plural(s->wrong_family_frees, "free", "frees"), frees,
                         gm_bytes(s->live_bytes_exit).s, stack);

@@ -21,7 +21,7 @@ static void runtime(const gm_runtime_ctx *c) {
         s->api);
     char *frees = gm_site_frees_text(s);
     char *stack = gm_site_stack_text(s);
-    gm_runtime_evidence(f, "%llu double %s of %llu %s (frees by API: %s)%s",
+    gm_runtime_evidence(f, "%llu double %s (threshold: 1) of %llu %s (frees by API: %s)%s",
                         (unsigned long long)s->double_frees,
                         gm_plural(s->double_frees, "free", "frees"), (unsigned long long)s->calls,
                         gm_plural(s->calls, "allocation", "allocations"), frees, stack);

@@ -61,13 +61,13 @@ done
 
 # 3. specific figures, spelled out here as well as in expected.txt
 run_case "$JOIN/gm001"
-expect_out '^pipeline.cu:8:7: note: confirmed: 3 of 5 allocations, 12.0 MiB still live at exit, stack: main > train > live_at_exit$' "GM001 evidence with stack"
+expect_out '^pipeline.cu:8:7: note: confirmed: 3 of 5 allocations, 12.0 MiB still live at exit \(threshold: any block live at a normal exit\), stack: main > train > live_at_exit$' "GM001 evidence with stack"
 expect_no_out '^pipeline.cu:51:' "a host leak is not GM001's"
 run_case "$JOIN/gm001" --enable=GM004
 expect_out '^pipeline.cu:51:23: warning: .*\[GM004 unpaired-host-allocation\]$' "GM004 joined"
 expect_out '^pipeline.cu:51:23: note: unverifiable: the runtime collects no evidence for GM004$' "GM004 has no runtime verdict"
 run_case "$JOIN/gm021"
-expect_out '^upload.cu:8:5: note: confirmed: 4096 copies of mean 256 B, 1.0 MiB in 20.5 ms: 48.8 MiB/s achieved$' "GM021 bandwidth"
+expect_out '^upload.cu:8:5: note: confirmed: 4096 copies of mean 256 B, 1.0 MiB in 20.5 ms: 48.8 MiB/s achieved \(thresholds: at least 16 copies, mean below 64.0 KiB\)$' "GM021 bandwidth"
 run_case "$JOIN/runtime_only"
 expect_out '^trainer.cu:14: warning: memory from cudaMalloc is still allocated when the program exits.*\[GM101 leak-at-exit\]$' "GM101 named at the input file"
 expect_no_out 'trainer.cu:45: warning: .*GM101' "no GM101 where GM001 has the verdict"
@@ -104,7 +104,7 @@ expect_out 'solver.cu:29:3: note: confirmed: pages migrated both ways: .*99 chan
 
 # 4. merging: two ranks reach GM010's threshold together, not alone
 run_case "$JOIN/merge_ranks" --enable=GM010 # both rank files
-expect_out 'note: confirmed: 20 calls, 2 distinct sizes from 1.0 MiB to 2.0 MiB,' "merged calls and sizes"
+expect_out 'note: confirmed: 20 calls \(threshold: 16\), 2 distinct sizes from 1.0 MiB to 2.0 MiB,' "merged calls and sizes"
 (cd "$JOIN/merge_ranks" && "$GMEMLINT" --telemetry rank0.json --enable=GM010 solver.cu) >"$WORK/out" 2>&1 || true
 expect_out 'note: dismissed: ran only 10 times' "one rank alone stays below the threshold"
 # the same file twice is read once
