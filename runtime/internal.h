@@ -86,7 +86,8 @@ typedef struct gmemrt_um_counts {
   /* ping-pong: transfers whose direction differs from the site's previous transfer, and the
    * gmem_step() intervals that moved pages (at all, and both ways) */
   uint64_t direction_changes, steps_moved, steps_both_ways;
-  uint64_t step_now; /* the interval of the last transfer (steps before it + 1; 0 = none) */
+  uint64_t step_now;        /* the interval of the last transfer (steps before it + 1; 0 = none) */
+  double first_ms, last_ms; /* the first and last transfer's start, since the process started */
   uint8_t last_direction, step_directions; /* 1 = to the device, 2 = to the host */
 } gmemrt_um_counts;
 
@@ -124,6 +125,9 @@ typedef struct gmemrt_site {
   uint64_t last_size, increasing_sizes;
   uint64_t copies, copy_bytes, copy_ns;
   unsigned copy_kinds; /* bit per cudaMemcpyKind the site's copies used */
+  /* when the site was active (ms since the process started): its first call, and its last
+   * timed one (allocations: the first 4096 and one in 16 after; copies: every one) */
+  double first_ms, last_ms;
   /* regrowth (the run's GM020): a block freed after the site made a larger one while it was
    * live; the longest chain of such replacements, and the copies from a block into its own */
   uintptr_t last_ptr;

@@ -265,6 +265,12 @@ static inline void timeline_sample(void) {
     timeline_take_sample();
 }
 
+static inline void note_active(gmemrt_site *s) {
+  s->last_ms = gmemrt_now_ms() - gmemrt.start_ms;
+  if (s->calls + s->copies <= 1)
+    s->first_ms = s->last_ms;
+}
+
 static inline void note_size(gmemrt_site *s, uint64_t size) {
   s->calls++;
   s->bytes_total += size;
@@ -312,6 +318,8 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, int dev
     return;
   gmemrt_site *s = gmemrt_site_at(site);
   note_size(s, size);
+  if (s->calls == 1 || ns) /* the first call, and the timed ones: their clock was read anyway */
+    note_active(s);
   s->alloc_ns += ns;
   s->alloc_timed += ns != 0;
   if ((gmemrt.live_used + 1) * 2 > gmemrt.live_cap &&
@@ -540,6 +548,7 @@ void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns, int kind, const v
   s->copies++;
   s->copy_bytes += bytes;
   s->copy_ns += ns;
+  note_active(s);
   if (kind >= 0 && kind < 8)
     s->copy_kinds |= 1u << kind;
   /* a copy from a live block into the larger block its site made last: the copy of a regrowth */

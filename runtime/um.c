@@ -58,6 +58,9 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
  * Lock held. */
 static uint64_t *step_stamps;
 static size_t nstamps, capstamps;
+/* CUPTI's clock and ours read together when the counters start: record times in our ms */
+static uint64_t cupti_origin_ns;
+static double origin_ms;
 
 void gmemrt_um_note_step(void) {
   uint64_t now;
@@ -90,6 +93,12 @@ static uint64_t interval_at(uint64_t t) {
 /* Ping-pong facts: a transfer the other way than the site's last one, and the steps that moved
  * pages one way or both. Records come in completion order, which follows time closely enough. */
 static void note_direction(gmemrt_um_counts *c, uint8_t direction, uint64_t start) {
+  if (cupti_origin_ns && start) {
+    double ms = origin_ms + ((double)start - (double)cupti_origin_ns) / 1e6;
+    if (!c->last_ms)
+      c->first_ms = ms;
+    c->last_ms = ms > 0 ? ms : 1e-6; /* nonzero: the window is known */
+  }
   c->direction_changes += c->last_direction && c->last_direction != direction;
   c->last_direction = direction;
   uint64_t interval = interval_at(start);
@@ -259,6 +268,8 @@ static void enable_counters(void) {
     snprintf(reason, sizeof reason, "unified-memory counters unavailable: %s", result_text(rc));
     return;
   }
+  if (cupti.get_timestamp && cupti.get_timestamp(&cupti_origin_ns) == CUPTI_SUCCESS)
+    origin_ms = gmemrt_now_ms() - gmemrt.start_ms;
   gmemrt_um_available = 1;
   snprintf(reason, sizeof reason, "collected through CUPTI");
 }

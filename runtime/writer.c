@@ -162,6 +162,8 @@ static json_t *um_json(const gmemrt_um_counts *c) {
   json_object_set_new(o, "direction_changes", u64(c->direction_changes));
   json_object_set_new(o, "steps_moved", u64(c->steps_moved));
   json_object_set_new(o, "steps_both_ways", u64(c->steps_both_ways));
+  if (c->last_ms)
+    json_object_set_new(o, "migrating_ms", json_pack("[f, f]", c->first_ms, c->last_ms));
   return o;
 }
 
@@ -255,6 +257,8 @@ static json_t *site_json(const gmemrt_site *s) {
     json_array_append_new(stacks, st);
   }
   json_object_set_new(o, "stacks", stacks);
+  if (s->calls || s->copies)
+    json_object_set_new(o, "active_ms", json_pack("[f, f]", s->first_ms, s->last_ms));
   return o;
 }
 

@@ -63,10 +63,12 @@ static int html_writer(FILE *out, const void *arg) {
 typedef struct trace_arg {
   const gm_telemetry *t;
   int top;
+  const gm_output_file *files; /* the findings, for the trace's slices */
+  size_t nfiles;
 } trace_arg;
 static int trace_writer(FILE *out, const void *arg) {
   const trace_arg *a = arg;
-  return gm_write_trace(out, a->t, a->top);
+  return gm_write_trace(out, a->t, a->top, a->files, a->nfiles);
 }
 static int text_writer(FILE *out, const void *arg) {
   const trace_arg *a = arg;
@@ -104,10 +106,10 @@ int gm_report_command(const gm_options *opt) {
                                "FILE)\nTry '" GM_PROGRAM " --help' for more information.\n");
     goto done;
   }
-  if (aopt.files.len && !opt->html) {
+  if (aopt.files.len && !opt->html && !opt->trace) {
     fprintf(stderr,
             GM_PROGRAM ": error: report: %s is not telemetry (*.json); sources are read for "
-                       "--html only\n",
+                       "--html and --trace only\n",
             aopt.files.items[0]);
     goto done;
   }
@@ -193,7 +195,7 @@ int gm_report_command(const gm_options *opt) {
     gm_html_input in = {&t, files, nfiles, run.nfiles > 0, opt->top};
     ok = write_atomically(opt->html, html_writer, &in) && ok;
   }
-  trace_arg ta = {&t, opt->top};
+  trace_arg ta = {&t, opt->top, files, nfiles};
   if (opt->trace)
     ok = write_atomically(opt->trace, trace_writer, &ta) && ok;
   if (opt->output)

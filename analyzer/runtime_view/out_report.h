@@ -18,7 +18,10 @@ typedef struct gm_html_input {
 
 /* Returns 0, or -1 when writing failed. */
 int gm_write_html(FILE *out, const gm_html_input *in);
-int gm_write_trace(FILE *out, const gm_telemetry *t, int top);
+/* files: the findings, as for the HTML page; confirmed ones of rules whose pathology happens
+ * over time are drawn as slices over their site's active window. */
+int gm_write_trace(FILE *out, const gm_telemetry *t, int top, const gm_output_file *files,
+                   size_t nfiles);
 
 /* The sites drawn as series: alloc sites with a peak (and, with with_steps, live bytes recorded
  * at gmem_step()), largest peak first, at most max; returns how many (out holds indexes into

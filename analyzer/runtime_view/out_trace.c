@@ -124,6 +124,69 @@ static void run_events(const gm_telemetry *t, size_t i, long pid, json_t *metas,
   }
 }
 
+/* Findings whose pathology happens over time (churn, regrowth, small copies, migration,
+ * ping-pong), confirmed by the run: one slice per finding on its process's "findings" track, over
+ * the window its site was active (for managed memory: its pages migrating). The windows are the
+ * first file's that had the site. */
+static const char *const over_time_rules[] = {"GM010", "GM110", "GM020", "GM120", "GM021",
+                                              "GM121", "GM030", "GM130", "GM031", "GM131"};
+
+static int over_time(const char *id, int *copies, int *migration) {
+  for (size_t i = 0; i < sizeof over_time_rules / sizeof *over_time_rules; i++)
+    if (strcmp(id, over_time_rules[i]) == 0) {
+      *copies = strcmp(id + 3, "21") == 0;
+      *migration = id[3] == '3';
+      return 1;
+    }
+  return 0;
+}
+
+static void finding_events(const gm_telemetry *t, const gm_output_file *files, size_t nfiles,
+                           const long *pids, json_t *metas, event_vec *evs) {
+  GM_VEC(long) named = {0};
+  for (size_t i = 0; i < nfiles; i++)
+    for (size_t k = 0; k < files[i].nfindings; k++) {
+      const gm_finding *f = &files[i].findings[k];
+      int copies, migration;
+      if (f->verdict != GM_VERDICT_CONFIRMED || f->filtered || !f->rule ||
+          !over_time(f->rule->id, &copies, &migration))
+        continue;
+      const gm_tsite *s = gm_telemetry_find(t, f->loc.file, f->loc.line, f->loc.col,
+                                            copies ? GM_SITE_OTHER : GM_SITE_ALLOC);
+      if (!s)
+        continue;
+      double first = s->active_first_ms, last = s->active_last_ms;
+      if (migration && s->um.has_migrating) {
+        first = s->um.migrating_first_ms;
+        last = s->um.migrating_last_ms;
+      } else if (!s->has_active) {
+        continue;
+      }
+      long pid = pids[s->first_run];
+      int seen = 0;
+      for (size_t n = 0; n < named.len && !seen; n++)
+        seen = named.items[n] == pid;
+      if (!seen) {
+        json_array_append_new(metas, json_pack("{s:s, s:s, s:I, s:i, s:{s:s}}", "name",
+                                               "thread_name", "ph", "M", "pid", (json_int_t)pid,
+                                               "tid", 1, "args", "name", "findings"));
+        GM_PUSH(named, pid);
+      }
+      char *name = gm_xasprintf("%s %s", f->rule->id, f->rule->name);
+      char *site = s->no_source ? gm_xasprintf("%s %s", s->file, s->api)
+                                : gm_xasprintf("%s:%u %s", s->file, s->line, s->api);
+      double dur = us(last) - us(first);
+      json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:i, s:f, s:{s:s, s:s, s:s}}", "name", name,
+                            "cat", "finding", "ph", "X", "pid", (json_int_t)pid, "tid", 1, "dur",
+                            dur > 1 ? dur : 1.0, "args", "site", site, "message", f->message,
+                            "evidence", f->evidence ? f->evidence : "");
+      add(evs, us(first), o);
+      free(name);
+      free(site);
+    }
+  GM_VEC_FREE(named);
+}
+
 /* Per-site live bytes at each gmem_step(), summed over files: the top sites and the rest. */
 static void step_events(const gm_telemetry *t, int top, json_t *metas, event_vec *evs) {
   size_t n = 0;
@@ -175,7 +238,8 @@ static void step_events(const gm_telemetry *t, int top, json_t *metas, event_vec
   free(other);
 }
 
-int gm_write_trace(FILE *out, const gm_telemetry *t, int top) {
+int gm_write_trace(FILE *out, const gm_telemetry *t, int top, const gm_output_file *files,
+                   size_t nfiles) {
   json_t *metas = json_array();
   event_vec evs = {0};
   GM_VEC(long) pids = {0};
@@ -189,6 +253,7 @@ int gm_write_trace(FILE *out, const gm_telemetry *t, int top) {
     GM_PUSH(pids, pid);
     run_events(t, i, pid, metas, &evs);
   }
+  finding_events(t, files, nfiles, pids.items, metas, &evs);
   step_events(t, top, metas, &evs);
   qsort(evs.items, evs.len, sizeof *evs.items, by_time);
   int failed = 0;

@@ -17,6 +17,8 @@ typedef struct gm_um_counts {
   /* transfers the other way than the one before; gmem_step() intervals that moved pages, and
    * that moved them both ways */
   uint64_t direction_changes, steps_moved, steps_both_ways;
+  int has_migrating; /* the first and last transfer's start, ms since its process started */
+  double migrating_first_ms, migrating_last_ms;
 } gm_um_counts;
 
 typedef struct gm_named_count {
@@ -59,7 +61,10 @@ typedef struct gm_tsite {
   gm_um_counts um;
   int um_collected; /* some file that ran it had CUPTI's counters */
   GM_VEC(gm_tstack) stacks;
-  int nfiles;      /* how many files had the site */
+  int nfiles;       /* how many files had the site */
+  size_t first_run; /* the first file that had it (index into gm_telemetry.runs) */
+  int has_active;   /* the first file's window of activity, ms since its process started */
+  double active_first_ms, active_last_ms;
   int ended_early; /* some file with it was written on a signal or by gmem_dump() */
 } gm_tsite;
 

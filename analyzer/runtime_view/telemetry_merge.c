@@ -112,6 +112,17 @@ static void add_stack(gm_tsite *s, const json_t *st) {
   GM_PUSH(s->stacks, fresh);
 }
 
+/* A [first, last] pair of milliseconds; the schema checked it is an array. */
+static int window(const json_t *o, const char *key, double *first, double *last) {
+  const json_t *a = json_object_get(o, key);
+  if (json_array_size(a) != 2 || !json_is_number(json_array_get(a, 0)) ||
+      !json_is_number(json_array_get(a, 1)))
+    return 0;
+  *first = json_number_value(json_array_get(a, 0));
+  *last = json_number_value(json_array_get(a, 1));
+  return 1;
+}
+
 static void add_um(gm_um_counts *c, const json_t *o) {
   c->gpu_page_faults += u(o, "gpu_page_faults");
   c->cpu_page_faults += u(o, "cpu_page_faults");
@@ -123,6 +134,8 @@ static void add_um(gm_um_counts *c, const json_t *o) {
   c->direction_changes += u(o, "direction_changes");
   c->steps_moved += u(o, "steps_moved");
   c->steps_both_ways += u(o, "steps_both_ways");
+  if (!c->has_migrating && window(o, "migrating_ms", &c->migrating_first_ms, &c->migrating_last_ms))
+    c->has_migrating = 1;
 }
 
 static enum gm_site_kind kind_of(const char *k) {
@@ -147,6 +160,10 @@ static gm_tsite *merge_site(gm_telemetry *t, const json_t *o, const gm_trun *run
   }
   free(where);
   int first = s->nfiles++ == 0;
+  if (first)
+    s->first_run = (size_t)(run - t->runs.items);
+  if (first && window(o, "active_ms", &s->active_first_ms, &s->active_last_ms))
+    s->has_active = 1;
   if (!s->column)
     s->column = (unsigned)u(o, "column");
   if (first)

@@ -75,6 +75,7 @@ static const field site_fields[] = {
     {"regrowth_chain_max", F_UINT, 0},
     {"regrowth_copies", F_UINT, 0},
     {"regrowth_copy_bytes", F_UINT, 0},
+    {"active_ms", F_ARR, 0},
     {"prefetches", F_UINT, 0},
     {"step_live_bytes", F_ARR, 0},
     {"unified_memory", F_OBJ, 0},
@@ -86,6 +87,7 @@ static const field um_fields[] = {
     {"thrashing", F_UINT, 0},           {"htod_on_demand_bytes", F_UINT, 0},
     {"htod_prefetch_bytes", F_UINT, 0}, {"direction_changes", F_UINT, 0},
     {"steps_moved", F_UINT, 0},         {"steps_both_ways", F_UINT, 0},
+    {"migrating_ms", F_ARR, 0},
 };
 static const field um_top_fields[] = {
     {"available", F_BOOL, 1}, {"reason", F_STR, 0}, {"unattributed", F_OBJ, 0}};

@@ -66,9 +66,9 @@ expect_err "^gmemlint: error: $WORK/bad.json: process.timeline\[3\]\[1\]: expect
 run report --html "$WORK/no/such/dir/x.html" "$REPORT/trainer.json"
 expect_rc 2 "unwritable page"
 expect_err "^gmemlint: error: $WORK/no/such/dir/x.html: cannot write" "unwritable page message"
-run report --trace "$WORK/t.json" "$REPORT/trainer.json" "$REPORT/trainer.cu"
-expect_rc 2 "a source without --html"
-expect_err "sources are read for --html only" "a source without --html message"
+run report -o "$WORK/r.txt" "$REPORT/trainer.json" "$REPORT/trainer.cu"
+expect_rc 2 "a source without --html or --trace"
+expect_err "trainer.cu" "a source without --html or --trace: the message names it"
 
 # 5. the rendered page, in headless Chromium
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)

@@ -100,3 +100,33 @@ run --trace "$WORK/t.json" "$REPORT/trainer.json"
 expect_rc 2 "--trace without report"
 expect_err "^gmemlint: error: --trace is an option of 'gmemlint report'" "--trace without report message"
 finish
+
+# findings drawn over time: with sources, each confirmed finding whose pathology takes time
+# (churn, regrowth, small copies, migration, ping-pong) is a slice on its process's "findings"
+# track over its site's active window (for managed memory: its pages migrating)
+JOIN="$ROOT/tests/join"
+for c in "gm120 grow.cu" "gm131 solver.cu"; do
+  set -- $c
+  run report --trace "$WORK/$1.json" "$JOIN/$1/run.json" "$JOIN/$1/$2"
+  expect_rc 0 "report --trace with sources ($1)"
+done
+"$PY" - "$WORK/gm120.json" "$WORK/gm131.json" <<'PY' || fail "finding slices"
+import json, sys
+def slices(path):
+    ev = json.load(open(path))["traceEvents"]
+    meta = [e for e in ev if e["ph"] == "M" and e["tid"] == 1]
+    assert [m["args"]["name"] for m in meta] == ["findings"], meta
+    return {e["name"]: e for e in ev if e["ph"] == "X"}
+grow = slices(sys.argv[1])
+assert set(grow) == {"GM120 runtime-growing-reallocation", "GM020 growing-concatenation"}, grow
+g = grow["GM120 runtime-growing-reallocation"]
+assert g["tid"] == 1 and g["cat"] == "finding" and g["ts"] == 12500 and g["dur"] == 167750, g
+assert g["args"]["site"].endswith("grow.cu:10 cudaMalloc") and "chain of 63" in g["args"]["evidence"], g
+s = grow["GM020 growing-concatenation"]
+assert s["ts"] == 190000 and s["dur"] == 40500, s
+pong = slices(sys.argv[2])
+# the migration window, not the allocation's; the static GM030/GM031 site has no window
+assert set(pong) == {"GM131 runtime-ping-pong"}, pong
+p = pong["GM131 runtime-ping-pong"]
+assert p["ts"] == 5000 and p["dur"] == 845000, p
+PY
