@@ -82,7 +82,10 @@ typedef struct gmemrt_stack {
 typedef struct gmemrt_um_counts {
   uint64_t gpu_page_faults, cpu_page_faults, htod_bytes, dtoh_bytes, thrashing;
   uint64_t htod_on_demand_bytes; /* migrated because something touched it (coherence) */
-  uint64_t htod_prefetch_bytes;  /* migrated by cudaMemPrefetchAsync */
+  uint64_t htod_prefetch_bytes;  /* migrated by cudaMemPrefetchAsync (cause "user") */
+  /* migrated by the driver's own speculative prefetch around faults (cause "prefetch"): the
+   * program did not ask for it; on an H200, 80% of an unprefetched buffer's pages came this way */
+  uint64_t htod_speculative_bytes;
   /* ping-pong: transfers whose direction differs from the site's previous transfer, and the
    * gmem_step() intervals that moved pages (at all, and both ways) */
   uint64_t direction_changes, steps_moved, steps_both_ways;

@@ -120,9 +120,10 @@ static void add(gmemrt_um_counts *c, const CUpti_ActivityUnifiedMemoryCounter3 *
     /* for transfers, flags holds the migration cause */
     if (r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE)
       c->htod_on_demand_bytes += r->value;
-    else if (r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH ||
-             r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER)
-      c->htod_prefetch_bytes += r->value;
+    else if (r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER)
+      c->htod_prefetch_bytes += r->value; /* cudaMemPrefetchAsync */
+    else if (r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH)
+      c->htod_speculative_bytes += r->value; /* the driver's, around faults */
     break;
   case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
     note_direction(c, 2, r->start);

@@ -149,11 +149,12 @@ static void print_um(FILE *out, const gm_telemetry *t) {
     const gm_um_counts *u = &s->um;
     fprintf(out,
             "  %s: %llu GPU page-fault groups, %llu CPU page faults, %s host-to-device (%s on "
-            "demand, %s prefetched), %s device-to-host, %llu thrashing\n",
+            "demand, %s by the driver's speculative prefetch, %s prefetched), %s device-to-host, "
+            "%llu thrashing\n",
             name, (unsigned long long)u->gpu_page_faults, (unsigned long long)u->cpu_page_faults,
             gm_bytes(u->htod_bytes).s, gm_bytes(u->htod_on_demand_bytes).s,
-            gm_bytes(u->htod_prefetch_bytes).s, gm_bytes(u->dtoh_bytes).s,
-            (unsigned long long)u->thrashing);
+            gm_bytes(u->htod_speculative_bytes).s, gm_bytes(u->htod_prefetch_bytes).s,
+            gm_bytes(u->dtoh_bytes).s, (unsigned long long)u->thrashing);
     any = 1;
   }
   if (!any)

@@ -12,8 +12,10 @@
 #define GM_TELEMETRY_VERSION 1
 
 typedef struct gm_um_counts {
-  uint64_t gpu_page_faults, cpu_page_faults, htod_bytes, dtoh_bytes, thrashing,
-      htod_on_demand_bytes, htod_prefetch_bytes;
+  uint64_t gpu_page_faults, cpu_page_faults, htod_bytes, dtoh_bytes, thrashing;
+  uint64_t htod_on_demand_bytes;   /* coherence: migrated because the GPU touched it */
+  uint64_t htod_prefetch_bytes;    /* by cudaMemPrefetchAsync */
+  uint64_t htod_speculative_bytes; /* by the driver's speculative prefetch around faults */
   /* transfers the other way than the one before; gmem_step() intervals that moved pages, and
    * that moved them both ways */
   uint64_t direction_changes, steps_moved, steps_both_ways;

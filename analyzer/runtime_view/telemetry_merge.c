@@ -131,6 +131,7 @@ static void add_um(gm_um_counts *c, const json_t *o) {
   c->thrashing += u(o, "thrashing");
   c->htod_on_demand_bytes += u(o, "htod_on_demand_bytes");
   c->htod_prefetch_bytes += u(o, "htod_prefetch_bytes");
+  c->htod_speculative_bytes += u(o, "htod_speculative_bytes");
   c->direction_changes += u(o, "direction_changes");
   c->steps_moved += u(o, "steps_moved");
   c->steps_both_ways += u(o, "steps_both_ways");

@@ -185,7 +185,10 @@ BASE = 0x7F0000000000  # the simulated device's first address
 
 def um(binary):
     records = ";".join([f"{BASE + 0x1000}:4:12",        # GPU page faults (fault groups)
-                        f"{BASE + 0x2000}:1:65536",     # host to device bytes
+                        f"{BASE + 0x2000}:1:65536",     # host to device bytes, cause unknown
+                        f"{BASE + 0x2000}:1:32768:2",   # ... on demand (cause coherence)
+                        f"{BASE + 0x2000}:1:131072:1",  # ... by cudaMemPrefetchAsync (user)
+                        f"{BASE + 0x2000}:1:262144:3",  # ... the driver's speculative prefetch
                         f"{BASE + 0x3000}:3:4196521",   # CPU fault: value is a PC, counts 1
                         f"{BASE + MiB + 16}:2:4096",    # device to host, second buffer
                         "16:1:512"])                    # an address no allocation holds
@@ -197,12 +200,13 @@ def um(binary):
     check(len(first) == 2, first)
     a, b = sorted(first, key=lambda s: s["line"])
     check(a["unified_memory"] == {"gpu_page_faults": 12, "cpu_page_faults": 1,
-                                  "htod_bytes": 65536, "dtoh_bytes": 0, "thrashing": 0,
-                                  "htod_on_demand_bytes": 0, "htod_prefetch_bytes": 0,
+                                  "htod_bytes": 491520, "dtoh_bytes": 0, "thrashing": 0,
+                                  "htod_on_demand_bytes": 32768, "htod_prefetch_bytes": 131072,
+                                  "htod_speculative_bytes": 262144,
                                   "direction_changes": 0, "steps_moved": 1,
                                   "steps_both_ways": 0},
           a["unified_memory"])
-    check(u["records_by_counter_kind"] == {"1": 2, "2": 1, "3": 1, "4": 1},
+    check(u["records_by_counter_kind"] == {"1": 5, "2": 1, "3": 1, "4": 1},
           u["records_by_counter_kind"])
     check(b["unified_memory"]["dtoh_bytes"] == 4096 and b["unified_memory"]["gpu_page_faults"] == 0,
           b["unified_memory"])

@@ -9,9 +9,11 @@
  *                        whole programs run: the host may touch managed memory; kernels are
  *                        not run, and copies move no data.
  * Managed memory is emulated as the driver moves it: a block starts on the host; a kernel launch
- * migrates every managed block not on the device, on demand (with GPU page faults), and
- * cudaMemPrefetchAsync to a device migrates it by prefetch. The unified-memory records this
- * produces are handed to the stand-in libcupti through simcuda_um_records(). */
+ * migrates every managed block not on the device on demand (GPU page faults; a quarter of the
+ * bytes for the faults themselves, cause "coherence", the rest by the driver's speculative
+ * prefetch around them, cause "prefetch", as an H200 reported a dense kernel's), and
+ * cudaMemPrefetchAsync to a device migrates it by prefetch (cause "user"). The unified-memory
+ * records this produces are handed to the stand-in libcupti through simcuda_um_records(). */
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
@@ -31,8 +33,9 @@ enum {
   CUPTI_BYTES_DTOH = 2,
   CUPTI_CPU_PAGE_FAULT = 3,
   CUPTI_GPU_PAGE_FAULT = 4,
-  CAUSE_COHERENCE = 2,
-  CAUSE_PREFETCH = 3
+  CAUSE_USER = 1,        /* cudaMemPrefetchAsync */
+  CAUSE_COHERENCE = 2,   /* a fault */
+  CAUSE_SPECULATIVE = 3, /* the driver's prefetch around faults (CUPTI's "prefetch") */
 };
 
 enum { ALIGN = 256, MAX_BLOCKS = 1 << 16 };
@@ -96,14 +99,20 @@ const char *simcuda_um_records(void) {
   return um_text ? um_text : "";
 }
 
-/* Moves a managed block to the device: GPU faults in 64 KiB groups when on demand. */
+/* Moves a managed block to the device: by the program's prefetch, or on demand with GPU faults
+ * in 64 KiB groups, a quarter of the bytes for the faults and the rest speculatively. */
 static void migrate(struct block *b, int prefetch) {
   if (b->on_device)
     return;
   b->on_device = 1;
-  if (!prefetch)
-    um_record(b->addr, CUPTI_GPU_PAGE_FAULT, (b->size + 65535) / 65536, 0);
-  um_record(b->addr, CUPTI_BYTES_HTOD, b->size, prefetch ? CAUSE_PREFETCH : CAUSE_COHERENCE);
+  if (prefetch) {
+    um_record(b->addr, CUPTI_BYTES_HTOD, b->size, CAUSE_USER);
+    return;
+  }
+  um_record(b->addr, CUPTI_GPU_PAGE_FAULT, (b->size + 65535) / 65536, 0);
+  um_record(b->addr, CUPTI_BYTES_HTOD, b->size / 4, CAUSE_COHERENCE);
+  if (b->size - b->size / 4)
+    um_record(b->addr, CUPTI_BYTES_HTOD, b->size - b->size / 4, CAUSE_SPECULATIVE);
 }
 
 /* The host touches managed memory at p (a simulated program says so, as a CPU page fault would):
