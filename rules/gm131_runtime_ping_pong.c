@@ -12,8 +12,8 @@
  *
  * The runtime records, from CUPTI's transfer records, the transfers whose direction differs from
  * the site's previous one, and (where gmem_step() marks steps) the steps that moved the site's
- * pages and those that moved them both ways. Threshold: at least GM131_MIN_DIRECTION_CHANGES
- * changes of direction (two round trips). */
+ * pages and those that moved them both ways. Threshold: at least GM_PING_PONG_CHANGES_MIN
+ * changes of direction (two round trips; runtime_view/join.h, as GM130 defers to it). */
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 
@@ -21,13 +21,11 @@
 
 extern const gm_rule gm131_runtime_ping_pong;
 
-enum { GM131_MIN_DIRECTION_CHANGES = 4 };
-
 static void runtime(const gm_runtime_ctx *c) {
   for (size_t i = 0; i < c->telemetry->sites.len; i++) {
     const gm_tsite *s = &c->telemetry->sites.items[i];
     if (s->kind != GM_SITE_ALLOC || !s->has_um || !s->um_collected ||
-        s->um.direction_changes < GM131_MIN_DIRECTION_CHANGES)
+        s->um.direction_changes < GM_PING_PONG_CHANGES_MIN)
       continue;
     if (gm_runtime_covered(c, s, "GM031")) /* the static finding's verdict covers it */
       continue;
@@ -48,8 +46,8 @@ static void runtime(const gm_runtime_ctx *c) {
     gm_runtime_evidence(f,
                         "%llu changes of direction (threshold: %d)%s; %s to the device and %s "
                         "back, %llu GPU fault groups, %llu CPU page faults%s",
-                        (unsigned long long)u->direction_changes, GM131_MIN_DIRECTION_CHANGES,
-                        steps, gm_bytes(u->htod_bytes).s, gm_bytes(u->dtoh_bytes).s,
+                        (unsigned long long)u->direction_changes, GM_PING_PONG_CHANGES_MIN, steps,
+                        gm_bytes(u->htod_bytes).s, gm_bytes(u->dtoh_bytes).s,
                         (unsigned long long)u->gpu_page_faults,
                         (unsigned long long)u->cpu_page_faults, stack);
     free(stack);

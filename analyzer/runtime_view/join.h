@@ -58,6 +58,11 @@ struct gm_runtime_ctx {
  * GM120. */
 enum { GM_REGROWTH_CHAIN_MIN = 4 };
 
+/* Managed memory that ping-pongs in a run: pages that changed direction (to the GPU, back to the
+ * host) at least this many times, two round trips (gm_um_counts.direction_changes). GM131
+ * reports such a site; GM130 leaves its on-demand migration to GM131. */
+enum { GM_PING_PONG_CHANGES_MIN = 4 };
+
 /* Whether a static finding of rule `rule_id` rests on site s (then it has the verdict instead). */
 int gm_runtime_covered(const gm_runtime_ctx *c, const gm_tsite *s, const char *rule_id);
 

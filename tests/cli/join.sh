@@ -55,7 +55,7 @@ for want in "GM001 confirmed" "GM001 dismissed" "GM001 not-exercised" "GM001 unv
   "GM030 confirmed" "GM030 dismissed" "GM030 not-exercised" "GM030 unverifiable" \
   "GM031 confirmed" "GM031 dismissed" "GM031 not-exercised" "GM031 unverifiable" \
   "GM101 confirmed" "GM102 confirmed" "GM103 confirmed" "GM104 confirmed" "GM105 confirmed" \
-  "GM106 confirmed" "GM110 confirmed" "GM120 confirmed" "GM131 confirmed"; do
+  "GM106 confirmed" "GM110 confirmed" "GM120 confirmed" "GM130 confirmed" "GM131 confirmed"; do
   grep -qx "$want" "$WORK/pairs" || fail "no case gives $want"
 done
 
@@ -101,6 +101,18 @@ expect_out '^solver.cu:27: warning: pages of this managed memory \(cudaMallocMan
 expect_no_out 'solver.cu:28: warning: .*GM131' "GM131: one round trip stays below the threshold"
 expect_no_out 'solver.cu:29: warning: .*GM131' "GM131: the static GM031 has the verdict"
 expect_out 'solver.cu:29:3: note: confirmed: pages migrated both ways: .*99 changes of direction' "GM031's verdict shows the run's changes of direction"
+run_case "$JOIN/gm130"
+expect_out '^model.cu:29: warning: managed memory from cudaMallocManaged here migrated to the GPU on demand.*\[GM130 runtime-on-demand-migration\]$' "GM130 through a function pointer"
+expect_out '^model.cu:29: note: confirmed: 0 GPU page-fault groups \(threshold: 64\), 64.0 MiB migrated host-to-device on demand \(threshold: 1.0 MiB; 13.0 MiB for the faults, 51.0 MiB by the driver.s speculative prefetch around them\), 0 B prefetched by the program: 0% of 64.0 MiB host-to-device \(threshold: below 50%\)' "GM130 evidence against its thresholds; the driver's speculative prefetch is not the program's"
+expect_out '^model.cu:46: warning: .* was faulted in by the GPU page by page.*\[GM130 ' "GM130 on fault groups alone"
+expect_no_out 'model.cu:34: warning' "GM130: 256 KiB and 4 fault groups stay below the thresholds"
+expect_no_out 'model.cu:39: warning' "GM130: mostly prefetched (97% of host-to-device bytes)"
+expect_no_out 'model.cu:50: warning: .*GM130' "GM130: the static GM030 has the verdict"
+sed 's/"available": true/"available": false, "reason": "CUPTI not loaded"/' "$JOIN/gm130/run.json" >"$WORK/gm130-nocupti.json"
+(cd "$JOIN/gm130" && "$GMEMLINT" --telemetry "$WORK/gm130-nocupti.json" model.cu) >"$WORK/out" 2>&1 || true
+expect_no_out 'GM130' "GM130 needs the unified-memory counters collected"
+run_case "$JOIN/gm131"
+expect_no_out 'solver.cu:27: warning: .*GM130' "GM130 leaves memory that ping-pongs to GM131"
 
 # 4. merging: two ranks reach GM010's threshold together, not alone
 run_case "$JOIN/merge_ranks" --enable=GM010 # both rank files

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # After tests/gpu/run.sh: joins the runtime-twin programs' telemetry from the GPU run (the device
-# tool's files: DIR/churn_hidden-PID.json, twins-PID.json, torch_cat-PID.json) with the static
-# pass here, and checks that the run reports what the static pass cannot see: GM110 at the hidden
-# churn site (no static GM010), GM120 and GM131 in the file whose loops are in another file (no
-# static GM020/GM031), GM120 at PyTorch's allocation site for torch.cat in a loop.
+# tool's files: DIR/churn_hidden-PID.json, twins-PID.json, torch_cat-PID.json,
+# managed_hidden-PID.json) with the static pass here, and checks that the run reports what the
+# static pass cannot see: GM110 at the hidden churn site (no static GM010), GM120 and GM131 in the
+# file whose loops are in another file (no static GM020/GM031), GM120 at PyTorch's allocation
+# site for torch.cat in a loop, GM130 at the managed buffer a kernel launched through a function
+# pointer faulted over (none at the prefetched one, no static GM030).
 # Usage: bash tests/gpu/join_twins.sh DIR [gmemlint]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -52,5 +54,21 @@ if [ -f "${files[0]}" ]; then
 else
   echo "torch_cat: no telemetry (PyTorch missing on the GPU machine?)"; status=1
 fi
+# GM130: a kernel launched through a function pointer faults managed memory over on demand
+files=("$DIR"/managed_hidden-*.json)
+if [ -f "${files[0]}" ]; then
+  line=$(grep -n '@hidden_managed' tests/gpu/managed_hidden.cu | cut -d: -f1)
+  kept=$(grep -n '@prefetched_managed' tests/gpu/managed_hidden.cu | cut -d: -f1)
+  out=$("$GMEMLINT" --telemetry "${files[@]}" tests/gpu/managed_hidden.cu 2>&1)
+  echo "$out" | grep -E '\[GM|note: confirmed'
+  echo "$out" | grep -q "managed_hidden.cu:$line: warning: managed memory from cudaMallocManaged here .*\[GM130 " ||
+    { echo "FAIL: no GM130 at managed_hidden.cu:$line"; status=1; }
+  echo "$out" | grep -q "managed_hidden.cu:$kept: warning" &&
+    { echo "FAIL: GM130 at the prefetched buffer (managed_hidden.cu:$kept)"; status=1; }
+  echo "$out" | grep -q 'GM030' && { echo "FAIL: the static pass saw the hidden launch"; status=1; }
+else
+  echo "managed_hidden: no telemetry from the GPU run"; status=1
+fi
+
 [ $status -eq 0 ] && echo "runtime twins as expected"
 exit $status

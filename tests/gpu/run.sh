@@ -42,7 +42,7 @@ LIBS=("$B/libgmemrt.a" -L"$DEPS/lib" -ljansson -ldw -lunwind -Xlinker -rpath-lin
 FLAGS=(-O2 -std=c++17 -arch=sm_90 -Iinclude/gmemlint)
 
 echo "== build programs (instrumented with -include gmem_forced.h, and churn also plain)"
-PROGRAMS=(leak oom churn managed frag_pool frag_small churn_hidden)
+PROGRAMS=(leak oom churn managed frag_pool frag_small churn_hidden managed_hidden)
 [ -n "${OVERHEAD_ONLY:-}" ] && PROGRAMS=(churn)
 for p in "${PROGRAMS[@]}"; do
   nvcc "${FLAGS[@]}" -include gmem_forced.h "tests/gpu/$p.cu" -o "$B/$p" "${LIBS[@]}"
@@ -67,6 +67,8 @@ GMEMRT_OUTPUT="$RES/frag_small-%p.json" GMEMRT_STACK_DEPTH=0 "$B/frag_small" | t
 # runtime twins: churn the static pass cannot see; tests/gpu/join_twins.sh judges it here
 GMEMRT_OUTPUT="$RES/churn_hidden-%p.json" "$B/churn_hidden"
 GMEMRT_OUTPUT="$RES/twins-%p.json" "$B/twins"
+# GM130: managed memory faulted over by a kernel launched through a function pointer
+GMEMRT_OUTPUT="$RES/managed_hidden-%p.json" "$B/managed_hidden"
 python3 tests/gpu/check_gpu.py "$RES"
 
 echo "== samples built with gmemcc (carried build/gmemcc), run on the GPU"

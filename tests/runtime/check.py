@@ -591,6 +591,37 @@ def ping_pong_hidden(binary, gmemlint, source):
     check(not re.search(r"\[GM031 ", out), ("the static pass saw the loop", out))
 
 
+def managed_hidden(binary, gmemlint, source):
+    """A kernel launched through a function pointer faults managed memory over on demand (the
+    stand-in CUPTI's records, coherence migrations); gmemlint's GM130 reports it where the static
+    pass is silent, and not for the buffer prefetched before the launch."""
+    _, (d,) = run(binary, "managed-hidden")
+    check(d["unified_memory"]["available"] is True, d["unified_memory"])
+    lines = {tag: marked(source, tag) for tag in ("@hidden_managed", "@prefetched_managed")}
+    hidden = site(d, lines["@hidden_managed"], "cudaMallocManaged")
+    # on demand: a quarter for the faults (coherence), the rest by the driver's speculation
+    check(hidden["unified_memory"]["gpu_page_faults"] == 128 and
+          hidden["unified_memory"]["htod_on_demand_bytes"] == 2 * MiB and
+          hidden["unified_memory"]["htod_speculative_bytes"] == 6 * MiB and
+          hidden["unified_memory"]["htod_prefetch_bytes"] == 0, hidden["unified_memory"])
+    kept = site(d, lines["@prefetched_managed"], "cudaMallocManaged")
+    check(kept["unified_memory"]["htod_prefetch_bytes"] == 8 * MiB and
+          kept["unified_memory"]["htod_on_demand_bytes"] == 0 and
+          kept["unified_memory"]["htod_speculative_bytes"] == 0 and
+          kept["unified_memory"]["gpu_page_faults"] == 0, kept["unified_memory"])
+    out = joined(d, gmemlint, source)
+    check(re.search(r"scenarios\.c:%d: warning: managed memory from cudaMallocManaged here migrated "
+                    r"to the GPU on demand.*\[GM130 " % lines["@hidden_managed"], out), out)
+    check(re.search(r"scenarios\.c:%d: note: confirmed: 128 GPU page-fault groups \(threshold: 64\), "
+                    r"8\.0 MiB migrated host-to-device on demand \(threshold: 1\.0 MiB; 2\.0 MiB for the "
+                    r"faults, 6\.0 MiB by the driver's speculative prefetch around them\), 0 B "
+                    r"prefetched by the program: 0%% of 8\.0 MiB" % lines["@hidden_managed"], out), out)
+    check(not re.search(r"scenarios\.c:%d:" % lines["@prefetched_managed"], out),
+          ("the prefetched buffer is not GM130's", out))
+    check(not re.search(r"scenarios\.c:%d:\d+: warning: .*GM030" % lines["@hidden_managed"], out),
+          ("the static pass saw the hidden launch", out))
+
+
 if __name__ == "__main__":
     scenario, binary = sys.argv[1], os.path.abspath(sys.argv[2])
     globals()[scenario.replace("-", "_")](binary, *sys.argv[3:])

@@ -313,6 +313,31 @@ static int ping_pong_hidden(void) {
   return 0;
 }
 
+/* Runtime twins: managed memory that a kernel launched through a function pointer touches with
+ * no prefetch (GM030 cannot see the kernel), next to a buffer prefetched before the launch. The
+ * simulated launch migrates every managed block not on the device on demand. */
+typedef cudaError_t (*launch_fn)(const void *kernel, void *data);
+static const char stand_in_kernel; /* the simulated runtime runs no kernel: any address will do */
+
+static cudaError_t launch_one(const void *kernel, void *data) {
+  dim3 grid = {64, 1, 1}, block = {256, 1, 1};
+  void *args[] = {&data};
+  return cudaLaunchKernel(kernel, grid, block, args, 0, 0);
+}
+
+static int managed_hidden(void) {
+  launch_fn launchers[] = {launch_one};
+  void *weights, *inputs;
+  cudaMallocManaged(&weights, 8 * MiB, cudaMemAttachGlobal); /* @hidden_managed */
+  cudaMallocManaged(&inputs, 8 * MiB, cudaMemAttachGlobal);  /* @prefetched_managed */
+  struct cudaMemLocation gpu = {cudaMemLocationTypeDevice, 0};
+  cudaMemPrefetchAsync(inputs, 8 * MiB, gpu, 0, 0);
+  launchers[0](&stand_in_kernel, weights);
+  cudaFree(weights);
+  cudaFree(inputs);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -347,6 +372,8 @@ int main(int argc, char **argv) {
     return driver_more();
   if (strcmp(mode, "churn-hidden") == 0)
     return churn_hidden();
+  if (strcmp(mode, "managed-hidden") == 0)
+    return managed_hidden();
   if (strcmp(mode, "regrow-hidden") == 0)
     return regrow_hidden();
   if (strcmp(mode, "ping-pong-hidden") == 0)
