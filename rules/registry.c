@@ -26,6 +26,7 @@ extern const gm_rule gm110_runtime_allocation_churn;
 extern const gm_rule gm120_runtime_growing_reallocation;
 extern const gm_rule gm130_runtime_on_demand_migration;
 extern const gm_rule gm131_runtime_ping_pong;
+extern const gm_rule gm140_runtime_memory_bound;
 
 const gm_rule *const gm_rules[] = {
     &gm001_unpaired_allocation,
@@ -48,6 +49,7 @@ const gm_rule *const gm_rules[] = {
     &gm120_runtime_growing_reallocation,
     &gm130_runtime_on_demand_migration,
     &gm131_runtime_ping_pong,
+    &gm140_runtime_memory_bound,
 };
 const size_t gm_rule_count = sizeof gm_rules / sizeof gm_rules[0];
 

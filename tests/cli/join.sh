@@ -55,7 +55,8 @@ for want in "GM001 confirmed" "GM001 dismissed" "GM001 not-exercised" "GM001 unv
   "GM030 confirmed" "GM030 dismissed" "GM030 not-exercised" "GM030 unverifiable" \
   "GM031 confirmed" "GM031 dismissed" "GM031 not-exercised" "GM031 unverifiable" \
   "GM101 confirmed" "GM102 confirmed" "GM103 confirmed" "GM104 confirmed" "GM105 confirmed" \
-  "GM106 confirmed" "GM110 confirmed" "GM120 confirmed" "GM130 confirmed" "GM131 confirmed"; do
+  "GM106 confirmed" "GM110 confirmed" "GM120 confirmed" "GM130 confirmed" "GM131 confirmed" \
+  "GM140 confirmed"; do
   grep -qx "$want" "$WORK/pairs" || fail "no case gives $want"
 done
 
@@ -114,6 +115,34 @@ expect_no_out 'GM130' "GM130 needs the unified-memory counters collected"
 run_case "$JOIN/gm131"
 expect_no_out 'solver.cu:27: warning: .*GM130' "GM130 leaves memory that ping-pongs to GM131"
 
+run_case "$JOIN/gm140"
+expect_out '^bound.cu:21: warning: the run of fit_model \(pid 5101\) was capacity-bound: device memory was nearly full .*\[GM140 runtime-memory-bound\]$' "GM140 capacity-bound at the site holding the most at the peak"
+expect_out '^bound.cu:21: note: confirmed: capacity-bound: device 0 was at least 90% full in 27 of 30 samples \(90%; threshold 50%\), at most 132.6 GiB of 140.4 GiB \(94%\);.*; at the peak this site held 128.0 GiB of 132.0 GiB live$' "GM140 capacity figures"
+expect_out '^bandwidth.json: warning: the run of stream \(pid 5102\) was bandwidth-bound: .*\[GM140 runtime-memory-bound\]$' "GM140 bandwidth-bound at the telemetry file"
+expect_out '^bandwidth.json: note: confirmed: bandwidth-bound: on device 0 kernels ran \(SM >= 20%\) in 28 of 30 samples \(93%; threshold 25%\), and in 27 of those 28 \(96%; threshold 50%\)' "GM140 bandwidth figures"
+expect_no_out 'pid 5103' "GM140: a compute-bound run (SM 100%, memory 2%) is neither; the full, busy device 1 is not the run's"
+expect_no_out 'pid 5104' "GM140: 6 samples are too few for a verdict"
+expect_no_out 'pid 5105' "GM140: memory-heavy kernels in 3 of 20 samples: the GPU waited on the host"
+[ "$(count_out 'GM140')" -eq 2 ] || fail "GM140: $(count_out 'GM140') findings, expected 2"
+run_case "$JOIN/gm140" --format=json
+"$PY" - "$WORK/out" <<'PY' || fail "GM140 in JSON: a note, the bandwidth one without a line"
+import json, sys
+f = [x for x in json.load(open(sys.argv[1]))["findings"] if x["rule"] == "GM140"]
+assert [(x["file"], x["line"], x["severity"]) for x in f] == [
+    ("bandwidth.json", 0, "note"), ("bound.cu", 21, "note")], f
+PY
+run_case "$JOIN/gm140" --format=sarif
+"$PY" - "$WORK/out" "$ROOT/../shared/sarif-schema-2.1.0.json" <<'PY' || fail "GM140 in SARIF"
+import json, os, sys
+doc = json.load(open(sys.argv[1]))
+if os.path.exists(sys.argv[2]):
+    import jsonschema
+    jsonschema.validate(doc, json.load(open(sys.argv[2])))
+res = [r for r in doc["runs"][0]["results"] if r["ruleId"] == "GM140"]
+assert len(res) == 2 and all(r["level"] == "note" for r in res), res
+assert res[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("bandwidth.json"), res[0]
+PY
+
 # 4. merging: two ranks reach GM010's threshold together, not alone
 run_case "$JOIN/merge_ranks" --enable=GM010 # both rank files
 expect_out 'note: confirmed: 20 calls \(threshold: 16\), 2 distinct sizes from 1.0 MiB to 2.0 MiB,' "merged calls and sizes"
@@ -157,7 +186,7 @@ expect_rc 1 "--only-confirmed keeps runtime-only findings"
 import json, sys
 f = json.load(open(sys.argv[1]))["findings"]
 assert f and all(x["verdict"] == "confirmed" for x in f), f
-assert sum(x["rule"].startswith("GM1") for x in f) == 9, [x["rule"] for x in f]
+assert sum(x["rule"].startswith("GM1") for x in f) == 10, [x["rule"] for x in f]
 PY
 run --only-confirmed "$JOIN/gm010/batches.cu"
 expect_rc 2 "--only-confirmed needs --telemetry"
@@ -184,12 +213,12 @@ if os.path.exists(sys.argv[2]):
     jsonschema.validate(doc, json.load(open(sys.argv[2])))
 run = doc["runs"][0]
 ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
-assert all(i in ids for i in ("GM101", "GM102", "GM103", "GM104", "GM105", "GM106")), ids
+assert all(i in ids for i in ("GM101", "GM102", "GM103", "GM104", "GM105", "GM106", "GM140")), ids
 for r in run["tool"]["driver"]["rules"]:
     assert ("runtime" in r["properties"]["tags"]) == r["id"].startswith("GM1"), r["id"]
 res = run["results"]
 rt = [r for r in res if r["ruleId"].startswith("GM1")]
-assert len(rt) == 9, [r["ruleId"] for r in res]
+assert len(rt) == 10, [r["ruleId"] for r in res]
 for r in res:
     assert r["properties"]["verdict"] == "confirmed" and r["properties"]["evidence"], r
     assert ids[r["ruleIndex"]] == r["ruleId"], r
@@ -284,7 +313,7 @@ expect_out '--telemetry=FILE' "--help lists --telemetry"
 expect_out '--only-confirmed' "--help lists --only-confirmed"
 expect_out 'gmemlint report' "--help shows the report subcommand"
 run --list-rules
-for id in GM101 GM102 GM103 GM104 GM105 GM106 GM110 GM120 GM131; do expect_out "^$id " "--list-rules lists $id"; done
+for id in GM101 GM102 GM103 GM104 GM105 GM106 GM110 GM120 GM131 GM140; do expect_out "^$id " "--list-rules lists $id"; done
 # runtime-only rules never fire without telemetry
 run "$JOIN/runtime_only/trainer.cu"
 expect_no_out '\[GM1[0-9][0-9] ' "no runtime-only findings without --telemetry"
