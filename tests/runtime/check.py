@@ -622,6 +622,42 @@ def managed_hidden(binary, gmemlint, source):
           ("the static pass saw the hidden launch", out))
 
 
+def memory_bound(binary, gmemlint, source):
+    """GM140 from a simulated run: the stand-in NVML shows a full device, a streaming kernel or an
+    arithmetic one (FAKENVML_PROFILE); gmemlint gives capacity-bound at the site holding the most
+    at the peak, bandwidth-bound at the telemetry file, and nothing for the compute-bound run."""
+    line = next(i for i, l in enumerate(open(source), 1) if "@bound_weights" in l)
+    work = tempfile.mkdtemp()
+    include = "-I" + os.path.join(os.path.dirname(source), "..", "..", "include", "gmemlint")
+    outs = {}
+    for profile in ("capacity", "bandwidth", "compute"):
+        _, (d,) = run(binary, "memory-bound", {
+            "GMEMRT_NVML": "1", "GMEMRT_NVML_MS": "10", "FAKENVML_PROFILE": profile,
+            "GMEMRT_NVML_LIBRARY": os.environ.get("FAKENVML", "")})
+        rows = d["nvml"]["samples"]
+        check(len(rows) >= 10, (profile, "samples over 250 ms at 10 ms", len(rows)))
+        check(d["process"]["address_space_at_peak"]["live_bytes"] == 65 * MiB, d["process"])
+        tel = os.path.join(work, profile + ".json")
+        json.dump(d, open(tel, "w"))
+        proc = subprocess.run([gmemlint, "--no-cache", "--telemetry", tel, source, "--", include],
+                              capture_output=True, text=True, timeout=120)
+        outs[profile] = proc.stdout
+    out = outs["capacity"]
+    check(re.search(r"scenarios\.c:%d: warning: the run of runtime_scenarios \(pid \d+\) was "
+                    r"capacity-bound: device memory was nearly full .*\[GM140 " % line, out), out)
+    check(re.search(r"scenarios\.c:%d: note: confirmed: capacity-bound: device 0 was at least 90%% "
+                    r"full in (\d+) of \1 samples \(100%%; threshold 50%%\), at most 133\.0 GiB of "
+                    r"140\.0 GiB \(95%%\).*; at the peak this site held 64\.0 MiB of 65\.0 MiB live$"
+                    % line, out, re.M), out)
+    out = outs["bandwidth"]
+    check(re.search(r"^bandwidth\.json: warning: the run of runtime_scenarios \(pid \d+\) was "
+                    r"bandwidth-bound: .*\[GM140 ", out, re.M) or
+          re.search(r"/bandwidth\.json: warning: .* was bandwidth-bound: .*\[GM140 ", out), out)
+    check(re.search(r"note: confirmed: bandwidth-bound: on device 0 kernels ran \(SM >= 20%\) in "
+                    r"(\d+) of \1 samples \(100%; threshold 25%\), and in \1 of those \1", out), out)
+    check("GM140" not in outs["compute"], ("a compute-bound run is neither", outs["compute"]))
+
+
 if __name__ == "__main__":
     scenario, binary = sys.argv[1], os.path.abspath(sys.argv[2])
     globals()[scenario.replace("-", "_")](binary, *sys.argv[3:])

@@ -338,6 +338,18 @@ static int managed_hidden(void) {
   return 0;
 }
 
+/* GM140: memory held while the (stand-in) NVML device shows a profile (FAKENVML_PROFILE); the
+ * weights hold the most at the peak (the view of it is taken after both are made). */
+static int memory_bound(void) {
+  void *weights, *small;
+  cudaMalloc(&small, MiB);
+  cudaMalloc(&weights, 64 * MiB); /* @bound_weights */
+  usleep(250 * 1000);             /* 25 samples at GMEMRT_NVML_MS=10 */
+  cudaFree(small);
+  cudaFree(weights);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -374,6 +386,8 @@ int main(int argc, char **argv) {
     return churn_hidden();
   if (strcmp(mode, "managed-hidden") == 0)
     return managed_hidden();
+  if (strcmp(mode, "memory-bound") == 0)
+    return memory_bound();
   if (strcmp(mode, "regrow-hidden") == 0)
     return regrow_hidden();
   if (strcmp(mode, "ping-pong-hidden") == 0)
