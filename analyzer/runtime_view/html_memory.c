@@ -1,9 +1,12 @@
 /* The report's charts against time and step, with their axes: the "Device memory" section (live
  * bytes over time, per site at each gmem_step(), the series legend) and the "NVML samples"
- * section (memory used and utilization per device). What they show: docs/report.md. */
+ * section (memory used and utilization per device, with each run's GM140 verdict). What they
+ * show: docs/report.md. */
 #include "runtime_view/html.h"
+#include "runtime_view/nvml_verdict.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- axes ---- */
 
@@ -394,11 +397,35 @@ static void nvml_chart(html *h, const gm_trun *r, int device, int what, double t
             "stroke-dasharray=\"3 3\"/><text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
             "text-anchor=\"end\">total %s</text>\n",
             f.x0, f.x0 + f.w, y, y, f.x0 + f.w, y - 3, gm_bytes(total).s);
+    /* GM140's "full" line: a sample above it counts towards capacity-bound */
+    y = fy(&f, (double)total * GM140_FULL_PERCENT / 100);
+    fprintf(out,
+            "<line class=\"full-line\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+            "stroke=\"#6a3d9a\" stroke-dasharray=\"1 3\"/><text class=\"tick\" x=\"%.1f\" "
+            "y=\"%.1f\">%d%%</text>\n",
+            f.x0, f.x0 + f.w, y, y, f.x0 + 2, y + 10, GM140_FULL_PERCENT);
   }
   fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"160\" text-anchor=\"middle\">ms</text>",
           f.x0 + f.w / 2);
   fputs("</svg>\n", out);
 }
+
+/* The run's GM140 verdict (nvml_verdict.h), the same words as the rule's evidence. */
+static void nvml_verdict(FILE *out, const gm_telemetry *t, size_t run) {
+  gm_nvml_verdict v = gm_nvml_judge_run(t, run);
+  const char *name = gm_nvml_bound_name(v.bound);
+  char *text = gm_nvml_verdict_text(&v, &t->runs.items[run]);
+  int bound = v.bound == GM_BOUND_CAPACITY || v.bound == GM_BOUND_BANDWIDTH;
+  fprintf(out, "<p class=\"nvml-verdict\" data-verdict=\"%s\"><span class=\"verdict v-%s\">",
+          bound || v.bound == GM_BOUND_NEITHER ? name : "no-verdict", bound ? "bound" : "none");
+  html_escf(out, "GM140 %s", name);
+  fputs("</span> ", out);
+  html_esc(out, text + strlen(name) + 2); /* past "name: ", which the chip shows */
+  fputs("</p>\n", out);
+  free(text);
+}
+
+enum { NVML_DEVICES_DRAWN = 64 };
 
 void html_nvml_section(html *h) {
   FILE *out = h->out;
@@ -412,39 +439,46 @@ void html_nvml_section(html *h) {
       html_escf(out, "%s: no NVML samples (%s).", r->path,
                 r->nvml_available ? "none were taken" : r->nvml_reason);
       fputs(" Run with <code>GMEMRT_NVML=1</code> to sample the device.</p>\n", out);
+      if (gm_nvml_judge_run(t, i).bound == GM_BOUND_CAPACITY) /* from its out-of-memory events */
+        nvml_verdict(out, t, i);
       continue;
     }
     double tmax = r->duration_ms;
     for (size_t k = 0; k < r->nvml.len; k++)
       if (r->nvml.items[k].ms > tmax)
         tmax = r->nvml.items[k].ms;
-    /* devices in the order they first appear */
-    int seen[64];
-    size_t nseen = 0;
-    for (size_t k = 0; k < r->nvml.len && nseen < 64; k++) {
-      int dev = r->nvml.items[k].device, have = 0;
-      for (size_t s = 0; s < nseen && !have; s++)
-        have = seen[s] == dev;
-      if (!have)
-        seen[nseen++] = dev;
-    }
-    for (size_t s = 0; s < nseen; s++) {
-      size_t count = 0;
-      for (size_t k = 0; k < r->nvml.len; k++)
-        count += r->nvml.items[k].device == seen[s];
+    if (t->runs.len > 1) {
       fputs("<h3>", out);
-      html_escf(out, "Device %d (pid %ld): %zu samples", seen[s], r->pid, count);
+      html_escf(out, "%s (pid %ld)", r->path, r->pid);
+      fputs("</h3>\n", out);
+    }
+    nvml_verdict(out, t, i);
+    gm_nvml_figures *fig = gm_xcalloc(NVML_DEVICES_DRAWN, sizeof *fig);
+    size_t n = gm_nvml_device_figures(r, fig, NVML_DEVICES_DRAWN);
+    for (size_t s = 0; s < n && s < NVML_DEVICES_DRAWN; s++) {
+      const gm_nvml_figures *f = &fig[s];
+      fprintf(out, "<h3 class=\"nvml-device%s\">", f->judged ? "" : " not-judged");
+      html_escf(out,
+                "Device %d (pid %ld): %zu samples; SM mean %.0f%%, memory bandwidth mean %.0f%%, "
+                "used at most %s of %s%s",
+                f->device, r->pid, f->samples, f->mean_sm, f->mean_mem, gm_bytes(f->peak_used).s,
+                gm_bytes(f->total).s, f->judged ? "" : " (not the run's device: not judged)");
       fputs("</h3>\n<div class=\"nvml-row\">\n", out);
       for (int what = 0; what < 3; what++)
-        nvml_chart(h, r, seen[s], what, tmax);
+        nvml_chart(h, r, f->device, what, tmax);
       fputs("</div>\n", out);
       any = 1;
     }
+    free(fig);
   }
   if (any)
     fputs("<p class=\"caption\">NVML's view of the whole device (every process on it, not only "
           "this program's allocations), sampled by the runtime's background thread every "
-          "GMEMRT_NVML_MS.</p>\n",
+          "GMEMRT_NVML_MS. SM utilization is the share of time any kernel ran (not how many SMs "
+          "worked); memory-bandwidth utilization the share of time device memory was read or "
+          "written. The verdict (GM140) holds each of the run's devices against thresholds: "
+          "capacity-bound when at least 90% full in half the samples, bandwidth-bound when "
+          "memory was busy for most of the kernels' time (docs/rules/GM140.md).</p>\n",
           out);
   fputs("</section>\n", out);
 }

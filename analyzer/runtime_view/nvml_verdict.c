@@ -60,8 +60,15 @@ static void count_device(const gm_trun *r, int device, gm_nvml_figures *f) {
   f->bound = device_bound(f);
 }
 
+static int run_uses(const gm_trun *r, int device) {
+  for (size_t i = 0; i < r->devices.len; i++)
+    if (r->devices.items[i].device == device)
+      return 1;
+  return 0;
+}
+
 size_t gm_nvml_device_figures(const gm_trun *r, gm_nvml_figures *fig, size_t max) {
-  size_t n = 0;
+  size_t n = 0, own = 0;
   for (size_t i = 0; i < r->nvml.len; i++) {
     int dev = r->nvml.items[i].device, seen = 0;
     for (size_t k = 0; k < i && !seen; k++)
@@ -70,16 +77,14 @@ size_t gm_nvml_device_figures(const gm_trun *r, gm_nvml_figures *fig, size_t max
       continue;
     if (n < max)
       count_device(r, dev, &fig[n]);
+    own += run_uses(r, dev);
     n++;
   }
+  /* NVML samples every device of the machine; the run's own are those it allocated on (NVML's
+   * numbers are CUDA's for alike devices that CUDA_VISIBLE_DEVICES does not renumber) */
+  for (size_t i = 0; i < n && i < max; i++)
+    fig[i].judged = !own || run_uses(r, fig[i].device);
   return n;
-}
-
-static int run_uses(const gm_trun *r, int device) {
-  for (size_t i = 0; i < r->devices.len; i++)
-    if (r->devices.items[i].device == device)
-      return 1;
-  return 0;
 }
 
 enum { MAX_DEVICES = 64 };
@@ -99,14 +104,9 @@ gm_nvml_verdict gm_nvml_judge_run(const gm_telemetry *t, size_t run) {
   size_t n = gm_nvml_device_figures(r, all, MAX_DEVICES);
   if (n > MAX_DEVICES)
     n = MAX_DEVICES;
-  /* NVML samples every device of the machine; the run's own are those it allocated on (NVML's
-   * numbers are CUDA's for alike devices that CUDA_VISIBLE_DEVICES does not renumber) */
-  size_t own = 0;
-  for (size_t i = 0; i < n; i++)
-    own += run_uses(r, all[i].device);
   const gm_nvml_figures *judged[MAX_DEVICES];
   for (size_t i = 0; i < n; i++)
-    if (!own || run_uses(r, all[i].device))
+    if (all[i].judged)
       judged[v.devices++] = &all[i];
   /* capacity first: a run that cannot fit more cannot grow its batch, whatever limits its speed */
   static const gm_nvml_bound order[] = {GM_BOUND_CAPACITY, GM_BOUND_BANDWIDTH, GM_BOUND_NEITHER,

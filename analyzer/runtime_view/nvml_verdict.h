@@ -44,6 +44,7 @@ typedef struct gm_nvml_figures {
   double mean_sm, mean_mem, max_sm, max_mem; /* over all the device's samples */
   double first_ms, last_ms, interval_ms;     /* interval: the mean spacing of its samples */
   gm_nvml_bound bound;                       /* this device alone (never from OOM events) */
+  int judged; /* one of the run's devices (or the run allocated on none NVML sampled) */
 } gm_nvml_figures;
 
 typedef struct gm_nvml_verdict {
@@ -60,8 +61,8 @@ typedef struct gm_nvml_verdict {
 /* The verdict on run `run` of t (an index into t->runs). */
 gm_nvml_verdict gm_nvml_judge_run(const gm_telemetry *t, size_t run);
 
-/* Every device NVML sampled in run `run`, in the order they first appear: their figures
- * (fig[i].bound set), at most max; returns how many there are (possibly more than max). */
+/* Every device NVML sampled in run r, in the order they first appear: their figures (bound and
+ * judged set), at most max; returns how many there are (possibly more than max). */
 size_t gm_nvml_device_figures(const gm_trun *r, gm_nvml_figures *fig, size_t max);
 
 /* "capacity-bound", "bandwidth-bound", "neither", "no verdict" (FEW and UNKNOWN). */

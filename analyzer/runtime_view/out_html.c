@@ -128,6 +128,7 @@ static const char *const style =
     "svg .label{font-size:12px;fill:#222}svg .note{font-size:11px;fill:#333}svg .oom{fill:"
     "#d62728}svg .peak{stroke-dasharray:2 3;stroke-width:1}svg .step-marker{fill:#555}"
     ".nvml-row{display:flex;gap:8px}.nvml-row svg{width:33%}th.sortable-h{cursor:pointer}"
+    ".v-bound{background:#6a3d9a}.v-none{background:#757575}h3.not-judged{color:#777}"
     "footer{margin-top:32px;color:#888;font-size:12px}";
 
 /* Sorts a table by a clicked header: numbers by data-v, the rest by text. No telemetry text

@@ -1,4 +1,5 @@
 /* gmemlint report: the runtime view alone, as text for people (human units, a few tables). */
+#include "runtime_view/nvml_verdict.h"
 #include "runtime_view/telemetry.h"
 
 #include <stdlib.h>
@@ -224,6 +225,48 @@ static void print_pools(FILE *out, const gm_telemetry *t) {
   }
 }
 
+enum { NVML_DEVICES_SHOWN = 16 };
+
+/* Each file's NVML samples in figures, per device, and the run's GM140 verdict. */
+static void print_nvml(FILE *out, const gm_telemetry *t) {
+  size_t sampled = 0;
+  for (size_t i = 0; i < t->runs.len; i++)
+    sampled += t->runs.items[i].nvml.len != 0;
+  fprintf(out, "\nNVML samples (in %zu of %zu %s) and the run's verdict (GM140):\n", sampled,
+          t->runs.len, t->runs.len == 1 ? "file" : "files");
+  for (size_t i = 0; i < t->runs.len; i++) {
+    const gm_trun *r = &t->runs.items[i];
+    fprintf(out, "  %s (pid %ld, %s):", r->path, r->pid, *r->program ? base_name(r->program) : "?");
+    if (!r->nvml.len)
+      fprintf(out, " no samples (%s)", r->nvml_available ? "none were taken" : r->nvml_reason);
+    fputc('\n', out);
+    gm_nvml_figures fig[NVML_DEVICES_SHOWN];
+    size_t n = gm_nvml_device_figures(r, fig, NVML_DEVICES_SHOWN);
+    for (size_t k = 0; k < n && k < NVML_DEVICES_SHOWN; k++) {
+      const gm_nvml_figures *f = &fig[k];
+      fprintf(out, "    device %d: %zu %s", f->device, f->samples,
+              f->samples == 1 ? "sample" : "samples");
+      if (f->samples > 1)
+        fprintf(out, ", one every %.1f ms from %.1f to %.1f ms", f->interval_ms, f->first_ms,
+                f->last_ms);
+      if (f->min_used == f->peak_used)
+        fprintf(out, "; used %s", gm_bytes(f->peak_used).s);
+      else
+        fprintf(out, "; used %s to %s", gm_bytes(f->min_used).s, gm_bytes(f->peak_used).s);
+      fprintf(out,
+              " of %s; SM mean %.0f%% (max %.0f%%), memory bandwidth mean %.0f%% (max %.0f%%)%s\n",
+              gm_bytes(f->total).s, f->mean_sm, f->max_sm, f->mean_mem, f->max_mem,
+              f->judged ? "" : "; not the run's device: not judged");
+    }
+    if (n > NVML_DEVICES_SHOWN)
+      fprintf(out, "    and %zu more devices\n", n - NVML_DEVICES_SHOWN);
+    gm_nvml_verdict v = gm_nvml_judge_run(t, i);
+    char *text = gm_nvml_verdict_text(&v, r);
+    fprintf(out, "    verdict: %s\n", text);
+    free(text);
+  }
+}
+
 void gm_print_telemetry_report(FILE *out, const gm_telemetry *t, int top) {
   const gm_tsite **buf = gm_xcalloc(t->sites.len + 1, sizeof *buf);
   print_runs(out, t);
@@ -233,5 +276,6 @@ void gm_print_telemetry_report(FILE *out, const gm_telemetry *t, int top) {
   print_um(out, t);
   print_steps(out, t, top, buf);
   print_pools(out, t);
+  print_nvml(out, t);
   free(buf);
 }

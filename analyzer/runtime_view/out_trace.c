@@ -2,6 +2,7 @@
  * array), which ui.perfetto.dev and chrome://tracing open. Timestamps are microseconds since the
  * process started, as the runtime's milliseconds are. What each track is: docs/report.md. */
 #include "runtime_view/out_report.h"
+#include "runtime_view/nvml_verdict.h"
 #include "support/version.h"
 
 #include <jansson.h>
@@ -121,6 +122,17 @@ static void run_events(const gm_telemetry *t, size_t i, long pid, json_t *metas,
                   "memory_bandwidth_percent", (int)x->mem_percent));
     free(used);
     free(util);
+  }
+  /* the run's GM140 verdict, at its last sample (or its end), with the figures that decided it */
+  gm_nvml_verdict v = gm_nvml_judge_run(t, i);
+  if (v.bound != GM_BOUND_UNKNOWN) {
+    char *name = gm_xasprintf("GM140 %s", gm_nvml_bound_name(v.bound));
+    char *text = gm_nvml_verdict_text(&v, r);
+    json_t *o = instant(name, pid);
+    json_object_set_new(o, "args", json_pack("{s:s}", "verdict", text));
+    add(evs, us(r->nvml.len ? r->nvml.items[r->nvml.len - 1].ms : r->duration_ms), o);
+    free(name);
+    free(text);
   }
 }
 

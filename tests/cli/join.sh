@@ -255,6 +255,25 @@ expect_out '^  capacity: cudaMalloc \(no site\)|^  capacity: allocation \(no sit
 expect_out '^Steps \(gmem_step\): 5$' "report: steps"
 expect_out '^    trainer.cu:20 cudaMalloc: 10.0 MiB -> 50.0 MiB \(\+10.0 MiB a step\)$' "report: growth per step"
 expect_out '^Stream-ordered pools: 0$' "report: pools"
+# the NVML samples and each run's GM140 verdict, in the rule's words
+run report "$JOIN"/gm140/*.json
+expect_out '^NVML samples \(in 5 of 5 files\) and the run.s verdict \(GM140\):$' "report: NVML heading"
+expect_out '^    device 0: 30 samples, one every 50.0 ms from 40.0 to 1490.0 ms; used 640.0 MiB to 132.6 GiB of 140.4 GiB; SM mean 14% \(max 15%\), memory bandwidth mean 4% \(max 4%\)$' "report: a device's samples in figures"
+expect_out '^    device 1: 30 samples.*; not the run.s device: not judged$' "report: a device the run did not use"
+expect_out '^    verdict: capacity-bound: device 0 was at least 90% full in 27 of 30 samples' "report: capacity-bound"
+expect_out '^    verdict: bandwidth-bound: on device 0 kernels ran \(SM >= 20%\) in 28 of 30 samples' "report: bandwidth-bound"
+expect_out '^    verdict: neither: .*and in 0 of those 30 \(0%; threshold 50%\)' "report: compute-bound is neither"
+expect_out '^    verdict: neither: .*kernels ran \(SM >= 20%\) in 3 of 20 samples \(15%; threshold 25%\)' "report: mostly idle is neither"
+expect_out '^    verdict: no verdict: 6 NVML samples of device 0, fewer than the 10 a verdict needs' "report: too few samples"
+(cd "$JOIN/gm140" && "$GMEMLINT" --format=json --telemetry bandwidth.json bound.cu) >"$WORK/j.json" 2>/dev/null || true
+"$PY" - "$WORK/j.json" "$WORK/out" <<'PY' || fail "report: the verdict is the finding's evidence"
+import json, sys
+ev = [f["evidence"] for f in json.load(open(sys.argv[1]))["findings"] if f["rule"] == "GM140"]
+assert len(ev) == 1 and "    verdict: " + ev[0] in open(sys.argv[2]).read().splitlines(), ev
+PY
+run report "$JOIN/runtime_only/trainer.json"
+expect_out '^  .*/trainer.json \(pid 1010, trainer\): no samples \(the file has no nvml\)$' "report: a file without NVML"
+expect_out '^    verdict: capacity-bound: 3 out-of-memory errors of capacity kind' "report: capacity from OOM events alone"
 run report --top=1 "$JOIN/gm030/um.json" "$JOIN/gm030/sanitizer.json"
 expect_out '^  saxpy.cu:14 cudaMallocManaged: 2893 GPU page-fault groups' "report: UM by site"
 expect_out 'sanitizer.json: CUPTI is in use by another tool' "report: why UM counters are missing"

@@ -48,6 +48,19 @@ run report --html "$WORK/runtime.html" "$REPORT/trainer.json"
 expect_rc 0 "report --html without sources"
 grep -q 'No sources were given' "$WORK/runtime.html" || fail "no caption for the runtime-only view"
 
+# 3b. NVML: each run's GM140 verdict beside its samples, in the rule's words
+run report --html "$WORK/bound.html" "$ROOT"/tests/join/gm140/*.json
+expect_rc 0 "report --html on the GM140 runs"
+for v in capacity-bound:1 bandwidth-bound:1 neither:2 no-verdict:1; do
+  n=$(grep -c "<p class=\"nvml-verdict\" data-verdict=\"${v%:*}\">" "$WORK/bound.html" || true)
+  [ "$n" -eq "${v#*:}" ] || fail "NVML verdicts: $n ${v%:*}, expected ${v#*:}"
+done
+grep -q '<h3 class="nvml-device not-judged">Device 1 (pid 5103)' "$WORK/bound.html" ||
+  fail "the device the run did not use is not marked"
+grep -q 'no verdict</span> 6 NVML samples of device 0, fewer than the 10 a verdict needs' "$WORK/bound.html" ||
+  fail "too few samples: no reason given"
+[ "$(grep -c 'class="full-line"' "$WORK/bound.html")" -eq 6 ] || fail "a 90% line on each memory chart"
+
 # 4. misuse and errors
 run --html "$WORK/x.html" "$REPORT/trainer.json"
 expect_rc 2 "--html without report"
@@ -154,6 +167,11 @@ oom = one(id="space-oom-0")
 assert len(oom.find_all(tag="rect", cls="largest-gap")) == 1
 assert "largest gap 1.0 MiB" in oom.text() and "496 gaps" in oom.text(), oom.text()[:300]
 assert len(root.find_all(tag="svg", cls="nvml-chart")) == 3
+# the run's GM140 verdict beside the samples: the finding's own evidence
+nv = root.find_all(tag="p", cls="nvml-verdict")
+gm140 = [f for f in join["findings"] if f["rule"] == "GM140"]
+assert len(nv) == 1 and nv[0].attrs["data-verdict"] == "bandwidth-bound" and len(gm140) == 1, nv
+assert " ".join(nv[0].text().split()) == "GM140 " + gm140[0]["evidence"].replace(": ", " ", 1), nv[0].text()
 # the only script is the page's own sorter
 scripts = root.find_all(tag="script")
 assert [s.attrs.get("id") for s in scripts] == ["gm-sort"], [s.attrs for s in scripts]

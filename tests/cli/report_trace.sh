@@ -89,6 +89,18 @@ steps = [e for e in ev if e["ph"] == "C" and e["name"] == "tests/report/trainer.
 assert steps[0]["args"]["bytes"] == 2 * 25165824, steps[0]
 PY
 
+# the run's GM140 verdict, an instant at its last NVML sample, in the rule's words
+(cd "$REPORT" && "$GMEMLINT" --format=json --telemetry trainer.json) >"$WORK/join.json" 2>/dev/null || true
+"$PY" - "$WORK/trace.json" "$REPORT/trainer.json" "$WORK/join.json" <<'PY' || fail "GM140 in the trace"
+import json, sys
+ev, tel = json.load(open(sys.argv[1]))["traceEvents"], json.load(open(sys.argv[2]))
+gm140 = [f for f in json.load(open(sys.argv[3]))["findings"] if f["rule"] == "GM140"]
+marks = [e for e in ev if e["ph"] == "i" and e["name"].startswith("GM140 ")]
+assert len(marks) == 1 and marks[0]["name"] == "GM140 bandwidth-bound", marks
+assert marks[0]["pid"] == tel["pid"] and abs(marks[0]["ts"] - tel["nvml"]["samples"][-1][0] * 1000) < 0.01
+assert len(gm140) == 1 and marks[0]["args"]["verdict"] == gm140[0]["evidence"], (marks, gm140)
+PY
+
 # -o still writes the text view beside them
 run report --trace "$WORK/t2.json" -o "$WORK/report.txt" "$REPORT/trainer.json"
 expect_rc 0 "report --trace -o"

@@ -642,6 +642,11 @@ def memory_bound(binary, gmemlint, source):
         proc = subprocess.run([gmemlint, "--no-cache", "--telemetry", tel, source, "--", include],
                               capture_output=True, text=True, timeout=120)
         outs[profile] = proc.stdout
+        report = subprocess.run([gmemlint, "report", tel], capture_output=True, text=True,
+                                timeout=60).stdout
+        want = {"capacity": "capacity-bound", "bandwidth": "bandwidth-bound",
+                "compute": "neither"}[profile]
+        check(re.search(r"^    verdict: %s: " % want, report, re.M), (profile, report))
     out = outs["capacity"]
     check(re.search(r"scenarios\.c:%d: warning: the run of runtime_scenarios \(pid \d+\) was "
                     r"capacity-bound: device memory was nearly full .*\[GM140 " % line, out), out)
