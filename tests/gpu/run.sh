@@ -42,7 +42,8 @@ LIBS=("$B/libgmemrt.a" -L"$DEPS/lib" -ljansson -ldw -lunwind -Xlinker -rpath-lin
 FLAGS=(-O2 -std=c++17 -arch=sm_90 -Iinclude/gmemlint)
 
 echo "== build programs (instrumented with -include gmem_forced.h, and churn also plain)"
-PROGRAMS=(leak oom churn managed frag_pool frag_small churn_hidden managed_hidden)
+PROGRAMS=(leak oom churn managed frag_pool frag_small churn_hidden managed_hidden bound_capacity
+          bound_bandwidth bound_compute)
 [ -n "${OVERHEAD_ONLY:-}" ] && PROGRAMS=(churn)
 for p in "${PROGRAMS[@]}"; do
   nvcc "${FLAGS[@]}" -include gmem_forced.h "tests/gpu/$p.cu" -o "$B/$p" "${LIBS[@]}"
@@ -69,7 +70,19 @@ GMEMRT_OUTPUT="$RES/churn_hidden-%p.json" "$B/churn_hidden"
 GMEMRT_OUTPUT="$RES/twins-%p.json" "$B/twins"
 # GM130: managed memory faulted over by a kernel launched through a function pointer
 GMEMRT_OUTPUT="$RES/managed_hidden-%p.json" "$B/managed_hidden"
+# GM140: runs made to be capacity-bound, bandwidth-bound and compute-bound (about 2 s each),
+# sampled by NVML every 50 ms; tests/gpu/join_bound.sh judges them (below, where build/gmemlint
+# runs on this machine; else here on the returned files)
+for p in bound_capacity bound_bandwidth bound_compute; do
+  GMEMRT_OUTPUT="$RES/$p-%p.json" GMEMRT_NVML=1 GMEMRT_NVML_MS=50 GMEMRT_STACK_DEPTH=0 "$B/$p" |
+    tee "$RES/$p.txt"
+done
 python3 tests/gpu/check_gpu.py "$RES"
+if build/gmemlint --version >/dev/null 2>&1; then
+  bash tests/gpu/join_bound.sh "$RES" build/gmemlint | tee "$RES/join_bound.txt" || BOUND_CHECK_FAILED=1
+else
+  echo "build/gmemlint does not run here: run tests/gpu/join_bound.sh DIR on the returned files"
+fi
 
 echo "== samples built with gmemcc (carried build/gmemcc), run on the GPU"
 # gmemcc finds this machine's runtime and header through its overrides, and the dependencies
@@ -234,6 +247,10 @@ for key, label in (("pair_us", "cudaMalloc+cudaFree pair"),
 PY
 else
   echo "compute-sanitizer not found at $SAN: comparison skipped"
+fi
+if [ -n "${BOUND_CHECK_FAILED:-}" ]; then
+  echo "gpu checks: FAILED (GM140 verdicts, tests/gpu/join_bound.sh above)"
+  exit 1
 fi
 if [ -n "${DRIVER_CHECK_FAILED:-}" ]; then
   echo "gpu checks: FAILED (the driver-API program under gmemrun, above)"
