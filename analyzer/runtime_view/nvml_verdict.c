@@ -34,8 +34,11 @@ static void count_device(const gm_trun *r, int device, gm_nvml_figures *f) {
       f->peak_used = x->used_bytes;
     if (x->total_bytes > f->total)
       f->total = x->total_bytes;
+    /* full while the SMs wait: memory, not compute, is what the run is short of (a full device
+     * whose kernels run all the time is using what it has) */
     if (x->total_bytes &&
-        (double)x->used_bytes * 100 >= (double)GM140_FULL_PERCENT * (double)x->total_bytes)
+        (double)x->used_bytes * 100 >= (double)GM140_FULL_PERCENT * (double)x->total_bytes &&
+        x->sm_percent < GM140_IDLE_SM_PERCENT)
       f->full++;
     /* NVML's sm is the share of time any kernel ran, and mem the share of time memory was
      * read or written: mem / sm is how much of the kernels' time memory was busy */
@@ -161,10 +164,11 @@ static void tail(gm_strbuf *b, const gm_nvml_figures *f, int with_used) {
 
 static void full_part(gm_strbuf *b, const gm_nvml_figures *f) {
   gm_sb_printf(b,
-               "device %d was at least %d%% full in %zu of %zu samples (%.0f%%; threshold %d%%), "
-               "at most %s of %s (%.0f%%)",
-               f->device, GM140_FULL_PERCENT, f->full, f->samples, share(f->full, f->samples),
-               GM140_FULL_SHARE, gm_bytes(f->peak_used).s, gm_bytes(f->total).s,
+               "device %d was at least %d%% full while kernels ran less than %d%% of the time in "
+               "%zu of %zu samples (%.0f%%; threshold %d%%), at most %s of %s (%.0f%%)",
+               f->device, GM140_FULL_PERCENT, GM140_IDLE_SM_PERCENT, f->full, f->samples,
+               share(f->full, f->samples), GM140_FULL_SHARE, gm_bytes(f->peak_used).s,
+               gm_bytes(f->total).s,
                f->total ? 100.0 * (double)f->peak_used / (double)f->total : 0);
 }
 

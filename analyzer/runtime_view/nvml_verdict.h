@@ -18,7 +18,8 @@
 enum {
   GM140_MIN_SAMPLES = 10,        /* fewer samples of a device: no verdict for it */
   GM140_FULL_PERCENT = 90,       /* a sample is full: used >= 90% of the device's total */
-  GM140_FULL_SHARE = 50,         /* capacity-bound: full in >= 50% of the samples */
+  GM140_FULL_SHARE = 50,         /* capacity-bound: full and idle in >= 50% of the samples */
+  GM140_IDLE_SM_PERCENT = 50,    /* ... idle: kernels ran < 50% of the sample's period */
   GM140_BUSY_SM_PERCENT = 20,    /* a sample is busy: kernels ran >= 20% of its period */
   GM140_BUSY_SHARE = 25,         /* bandwidth-bound needs kernels in >= 25% of the samples */
   GM140_MEM_OF_KERNEL_TIME = 60, /* a busy sample is memory-heavy: mem% >= 60% of sm% */
@@ -37,7 +38,7 @@ typedef enum gm_nvml_bound {
 typedef struct gm_nvml_figures {
   int device;
   size_t samples;
-  size_t full;  /* used >= GM140_FULL_PERCENT of total */
+  size_t full;  /* used >= GM140_FULL_PERCENT of total while sm < GM140_IDLE_SM_PERCENT */
   size_t busy;  /* sm >= GM140_BUSY_SM_PERCENT */
   size_t heavy; /* busy, and mem >= GM140_MEM_OF_KERNEL_TIME percent of sm */
   uint64_t min_used, peak_used, total;

@@ -117,7 +117,7 @@ expect_no_out 'solver.cu:27: warning: .*GM130' "GM130 leaves memory that ping-po
 
 run_case "$JOIN/gm140"
 expect_out '^bound.cu:21: warning: the run of fit_model \(pid 5101\) was capacity-bound: device memory was nearly full .*\[GM140 runtime-memory-bound\]$' "GM140 capacity-bound at the site holding the most at the peak"
-expect_out '^bound.cu:21: note: confirmed: capacity-bound: device 0 was at least 90% full in 27 of 30 samples \(90%; threshold 50%\), at most 132.6 GiB of 140.4 GiB \(94%\);.*; at the peak this site held 128.0 GiB of 132.0 GiB live$' "GM140 capacity figures"
+expect_out '^bound.cu:21: note: confirmed: capacity-bound: device 0 was at least 90% full while kernels ran less than 50% of the time in 27 of 30 samples \(90%; threshold 50%\), at most 132.6 GiB of 140.4 GiB \(94%\);.*; at the peak this site held 128.0 GiB of 132.0 GiB live$' "GM140 capacity figures"
 expect_out '^bandwidth.json: warning: the run of stream \(pid 5102\) was bandwidth-bound: .*\[GM140 runtime-memory-bound\]$' "GM140 bandwidth-bound at the telemetry file"
 expect_out '^bandwidth.json: note: confirmed: bandwidth-bound: on device 0 kernels ran \(SM >= 20%\) in 28 of 30 samples \(93%; threshold 25%\), and in 27 of those 28 \(96%; threshold 50%\)' "GM140 bandwidth figures"
 expect_no_out 'pid 5103' "GM140: a compute-bound run (SM 100%, memory 2%) is neither; the full, busy device 1 is not the run's"
@@ -260,7 +260,7 @@ run report "$JOIN"/gm140/*.json
 expect_out '^NVML samples \(in 5 of 5 files\) and the run.s verdict \(GM140\):$' "report: NVML heading"
 expect_out '^    device 0: 30 samples, one every 50.0 ms from 40.0 to 1490.0 ms; used 640.0 MiB to 132.6 GiB of 140.4 GiB; SM mean 14% \(max 15%\), memory bandwidth mean 4% \(max 4%\)$' "report: a device's samples in figures"
 expect_out '^    device 1: 30 samples.*; not the run.s device: not judged$' "report: a device the run did not use"
-expect_out '^    verdict: capacity-bound: device 0 was at least 90% full in 27 of 30 samples' "report: capacity-bound"
+expect_out '^    verdict: capacity-bound: device 0 was at least 90% full while kernels ran less than 50% of the time in 27 of 30 samples' "report: capacity-bound"
 expect_out '^    verdict: bandwidth-bound: on device 0 kernels ran \(SM >= 20%\) in 28 of 30 samples' "report: bandwidth-bound"
 expect_out '^    verdict: neither: .*and in 0 of those 30 \(0%; threshold 50%\)' "report: compute-bound is neither"
 expect_out '^    verdict: neither: .*kernels ran \(SM >= 20%\) in 3 of 20 samples \(15%; threshold 25%\)' "report: mostly idle is neither"

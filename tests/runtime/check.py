@@ -651,7 +651,7 @@ def memory_bound(binary, gmemlint, source):
     check(re.search(r"scenarios\.c:%d: warning: the run of runtime_scenarios \(pid \d+\) was "
                     r"capacity-bound: device memory was nearly full .*\[GM140 " % line, out), out)
     check(re.search(r"scenarios\.c:%d: note: confirmed: capacity-bound: device 0 was at least 90%% "
-                    r"full in (\d+) of \1 samples \(100%%; threshold 50%%\), at most 133\.0 GiB of "
+                    r"full while kernels ran less than 50%% of the time in (\d+) of \1 samples \(100%%; threshold 50%%\), at most 133\.0 GiB of "
                     r"140\.0 GiB \(95%%\).*; at the peak this site held 64\.0 MiB of 65\.0 MiB live$"
                     % line, out, re.M), out)
     out = outs["bandwidth"]
