@@ -128,6 +128,11 @@ typedef struct gmemrt_site {
   uint64_t last_size, increasing_sizes;
   uint64_t copies, copy_bytes, copy_ns;
   unsigned copy_kinds; /* bit per cudaMemcpyKind the site's copies used */
+  /* copies whose destination or source moved on from the previous copy's by the same nonzero
+   * step as that one did: the copies of a loop over a range (rows, elements), which one batched
+   * or 2D copy could make; a scalar read back to one place, or buffers taken in turn, are not */
+  uint64_t copies_strided;
+  uintptr_t last_copy_dst, last_copy_src, copy_dst_step, copy_src_step;
   /* when the site was active (ms since the process started): its first call, and its last
    * timed one (allocations: the first 4096 and one in 16 after; copies: every one) */
   double first_ms, last_ms;

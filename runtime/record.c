@@ -551,6 +551,15 @@ void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns, int kind, const v
   note_active(s);
   if (kind >= 0 && kind < 8)
     s->copy_kinds |= 1u << kind;
+  uintptr_t dst_step = (uintptr_t)dst - s->last_copy_dst,
+            src_step = (uintptr_t)src - s->last_copy_src;
+  if (s->copies > 2 &&
+      ((dst_step && dst_step == s->copy_dst_step) || (src_step && src_step == s->copy_src_step)))
+    s->copies_strided++;
+  s->copy_dst_step = dst_step;
+  s->copy_src_step = src_step;
+  s->last_copy_dst = (uintptr_t)dst;
+  s->last_copy_src = (uintptr_t)src;
   /* a copy from a live block into the larger block its site made last: the copy of a regrowth */
   const struct live_entry *from = src ? live_find((uintptr_t)src) : NULL;
   if (!from || (uintptr_t)dst == from->ptr)

@@ -242,6 +242,7 @@ static json_t *site_json(const gmemrt_site *s) {
     json_object_set_new(o, "copy_bytes", u64(s->copy_bytes));
     json_object_set_new(o, "copy_ns", u64(s->copy_ns));
     json_object_set_new(o, "copy_direction", str(copy_direction(s->copy_kinds)));
+    json_object_set_new(o, "copies_strided", u64(s->copies_strided));
   }
   if (s->prefetches)
     json_object_set_new(o, "prefetches", u64(s->prefetches));

@@ -55,6 +55,10 @@ typedef struct gm_tsite {
   uint64_t wrong_family_frees, double_frees, alloc_ns, alloc_timed_calls;
   uint64_t free_calls, free_ns, copies, copy_bytes, copy_ns, prefetches;
   char *copy_direction; /* host-to-device, ..., mixed; NULL when the telemetry has none */
+  /* copies that moved on by the same step as the one before (a loop over a range); known only
+   * when the telemetry has the field */
+  uint64_t copies_strided;
+  int has_copies_strided;
   /* blocks freed once a larger block from the site replaced them, the longest chain of such
    * replacements, and the copies from a block into its replacement */
   uint64_t regrowths, regrowth_chain_max, regrowth_copies, regrowth_copy_bytes;

@@ -208,6 +208,10 @@ static gm_tsite *merge_site(gm_telemetry *t, const json_t *o, const gm_trun *run
   s->copies += u(o, "copies");
   s->copy_bytes += u(o, "copy_bytes");
   s->copy_ns += u(o, "copy_ns");
+  if (json_object_get(o, "copies_strided")) {
+    s->copies_strided += u(o, "copies_strided");
+    s->has_copies_strided = 1;
+  }
   const char *direction = json_string_value(json_object_get(o, "copy_direction"));
   if (direction && !s->copy_direction)
     s->copy_direction = gm_xstrdup(direction);

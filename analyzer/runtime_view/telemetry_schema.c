@@ -71,6 +71,7 @@ static const field site_fields[] = {
     {"copy_bytes", F_UINT, 0},
     {"copy_ns", F_UINT, 0},
     {"copy_direction", F_STR, 0},
+    {"copies_strided", F_UINT, 0},
     {"regrowths", F_UINT, 0},
     {"regrowth_chain_max", F_UINT, 0},
     {"regrowth_copies", F_UINT, 0},

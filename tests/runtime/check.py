@@ -176,6 +176,7 @@ def copies(binary):
     check(m["family"] == "cuda-managed" and m["bytes_total"] == 64, m)
     c = site(d, 103, "cudaMemcpy")
     check(c["copies"] == 8 and c["copy_bytes"] == 64, c)
+    check(c["copies_strided"] == 6, c)  # 8 bytes on each time: all but the first two copies
     check(site(d, 105)["prefetches"] == 1, "prefetch counted")
 
 
