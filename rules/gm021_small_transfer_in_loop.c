@@ -124,6 +124,7 @@ static gm_verdict judge(gm_judge_ctx *c) {
   const gm_tsite *s = gm_judge_find(c, c->finding->loc, GM_SITE_OTHER);
   if (!s || !s->copies)
     return gm_judge_unseen(c, s, c->finding->loc, "copy");
+  c->site = s; /* covers the copy site: no GM121 there */
   uint64_t mean = s->copy_bytes / s->copies;
   char figures[320];
   snprintf(figures, sizeof figures, "%llu %s of mean %s, %s in %s: %s achieved",

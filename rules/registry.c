@@ -24,6 +24,7 @@ extern const gm_rule gm105_runtime_mismatched_free;
 extern const gm_rule gm106_runtime_double_free;
 extern const gm_rule gm110_runtime_allocation_churn;
 extern const gm_rule gm120_runtime_growing_reallocation;
+extern const gm_rule gm121_runtime_small_copies;
 extern const gm_rule gm130_runtime_on_demand_migration;
 extern const gm_rule gm131_runtime_ping_pong;
 extern const gm_rule gm140_runtime_memory_bound;
@@ -47,6 +48,7 @@ const gm_rule *const gm_rules[] = {
     &gm106_runtime_double_free,
     &gm110_runtime_allocation_churn,
     &gm120_runtime_growing_reallocation,
+    &gm121_runtime_small_copies,
     &gm130_runtime_on_demand_migration,
     &gm131_runtime_ping_pong,
     &gm140_runtime_memory_bound,

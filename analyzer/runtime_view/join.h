@@ -16,7 +16,7 @@ struct gm_judge_ctx {
   const gm_finding *finding;
   const gm_telemetry *telemetry;
   const gm_source *src; /* the finding's source text, when it can be read */
-  const gm_tsite *site; /* set by the judge: the allocation site its verdict rests on */
+  const gm_tsite *site; /* set by the judge: the site (allocation or copy) its verdict rests on */
   char *evidence;       /* set through gm_judge_say */
 };
 

@@ -55,8 +55,8 @@ for want in "GM001 confirmed" "GM001 dismissed" "GM001 not-exercised" "GM001 unv
   "GM030 confirmed" "GM030 dismissed" "GM030 not-exercised" "GM030 unverifiable" \
   "GM031 confirmed" "GM031 dismissed" "GM031 not-exercised" "GM031 unverifiable" \
   "GM101 confirmed" "GM102 confirmed" "GM103 confirmed" "GM104 confirmed" "GM105 confirmed" \
-  "GM106 confirmed" "GM110 confirmed" "GM120 confirmed" "GM130 confirmed" "GM131 confirmed" \
-  "GM140 confirmed"; do
+  "GM106 confirmed" "GM110 confirmed" "GM120 confirmed" "GM121 confirmed" "GM130 confirmed" \
+  "GM131 confirmed" "GM140 confirmed"; do
   grep -qx "$want" "$WORK/pairs" || fail "no case gives $want"
 done
 
@@ -114,6 +114,16 @@ sed 's/"available": true/"available": false, "reason": "CUPTI not loaded"/' "$JO
 expect_no_out 'GM130' "GM130 needs the unified-memory counters collected"
 run_case "$JOIN/gm131"
 expect_no_out 'solver.cu:27: warning: .*GM130' "GM130 leaves memory that ping-pongs to GM131"
+
+run_case "$JOIN/gm121"
+expect_out '^loader.cu:11: warning: cudaMemcpy here made 4096 copies of mean 256 B: .*\[GM121 runtime-small-copies\]$' "GM121 through a function pointer"
+expect_out '^loader.cu:11: note: confirmed: 4096 copies host-to-device \(threshold: 64\) of mean 256 B \(threshold: below 64.0 KiB\), 4094 of them moving on through a range by a constant step \(threshold: 50%\), 1.0 MiB in 20.5 ms: 48.8 MiB/s achieved, against 29.8 GiB/s for the 1.0 MiB copies at loader.cu:42: 625x slower' "GM121 against the large copy in its direction, not the faster device-to-device one"
+expect_out '^loader.cu:15: note: confirmed: .*\(the telemetry does not say whether their addresses advanced\).*; no copy of 1.0 MiB or more device-to-host in the run to compare it with$' "GM121 with no large copy that way, from telemetry without copies_strided"
+expect_out '^loader.cu:19: note: confirmed: 128 copies with cudaMemcpyDefault .* at loader.cu:44, the fastest large copy in any direction, as this site.s direction is not known: 1966x slower$' "GM121 with the direction unknown"
+expect_no_out 'loader.cu:23: warning' "GM121: 32 copies stay below the threshold"
+expect_no_out 'loader.cu:27: warning' "GM121: a flag read back to one place is not a range to batch"
+expect_no_out 'loader.cu:4[24]: warning' "GM121: large copies are not small"
+expect_no_out 'loader.cu:54: warning: .*GM121' "GM121: the static GM021 has the verdict"
 
 run_case "$JOIN/gm140"
 expect_out '^bound.cu:21: warning: the run of fit_model \(pid 5101\) was capacity-bound: device memory was nearly full .*\[GM140 runtime-memory-bound\]$' "GM140 capacity-bound at the site holding the most at the peak"

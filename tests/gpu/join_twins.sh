@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # After tests/gpu/run.sh: joins the runtime-twin programs' telemetry from the GPU run (the device
 # tool's files: DIR/churn_hidden-PID.json, twins-PID.json, torch_cat-PID.json,
-# managed_hidden-PID.json) with the static pass here, and checks that the run reports what the
+# managed_hidden-PID.json, small_copies_hidden-PID.json) with the static pass here, and checks that the run reports what the
 # static pass cannot see: GM110 at the hidden churn site (no static GM010), GM120 and GM131 in the
 # file whose loops are in another file (no static GM020/GM031), GM120 at PyTorch's allocation
 # site for torch.cat in a loop, GM130 at the managed buffer a kernel launched through a function
-# pointer faulted over (none at the prefetched one, no static GM030).
+# pointer faulted over (none at the prefetched one, no static GM030), GM121 at the small uploads
+# made through a function pointer, against the large upload's bandwidth (no static GM021).
 # Usage: bash tests/gpu/join_twins.sh DIR [gmemlint]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -68,6 +69,24 @@ if [ -f "${files[0]}" ]; then
   echo "$out" | grep -q 'GM030' && { echo "FAIL: the static pass saw the hidden launch"; status=1; }
 else
   echo "managed_hidden: no telemetry from the GPU run"; status=1
+fi
+
+# GM121: small uploads through a function pointer, held against the large upload's bandwidth
+files=("$DIR"/small_copies_hidden-*.json)
+if [ -f "${files[0]}" ]; then
+  line=$(grep -n '@hidden_small_copy' tests/gpu/small_copies_hidden.cu | cut -d: -f1)
+  large=$(grep -n '@large_copy' tests/gpu/small_copies_hidden.cu | cut -d: -f1)
+  out=$("$GMEMLINT" --telemetry "${files[@]}" tests/gpu/small_copies_hidden.cu 2>&1)
+  echo "$out" | grep -E '\[GM|note: confirmed'
+  echo "$out" | grep -q "small_copies_hidden.cu:$line: warning: cudaMemcpy here made 8192 copies of mean 256 B: .*\[GM121 " ||
+    { echo "FAIL: no GM121 at small_copies_hidden.cu:$line"; status=1; }
+  echo "$out" | grep -qE "small_copies_hidden.cu:$line: note: confirmed: 8192 copies host-to-device .* against .* for the 64.0 MiB copies at small_copies_hidden.cu:$large: [0-9.]+x slower" ||
+    { echo "FAIL: GM121 is not held against the large upload at small_copies_hidden.cu:$large"; status=1; }
+  echo "$out" | grep -q "small_copies_hidden.cu:$large: warning" &&
+    { echo "FAIL: a finding at the large upload (small_copies_hidden.cu:$large)"; status=1; }
+  echo "$out" | grep -q 'GM021' && { echo "FAIL: the static pass saw the hidden loop"; status=1; }
+else
+  echo "small_copies_hidden: no telemetry from the GPU run"; status=1
 fi
 
 [ $status -eq 0 ] && echo "runtime twins as expected"

@@ -42,8 +42,8 @@ LIBS=("$B/libgmemrt.a" -L"$DEPS/lib" -ljansson -ldw -lunwind -Xlinker -rpath-lin
 FLAGS=(-O2 -std=c++17 -arch=sm_90 -Iinclude/gmemlint)
 
 echo "== build programs (instrumented with -include gmem_forced.h, and churn also plain)"
-PROGRAMS=(leak oom churn managed frag_pool frag_small churn_hidden managed_hidden bound_capacity
-          bound_bandwidth bound_compute)
+PROGRAMS=(leak oom churn managed frag_pool frag_small churn_hidden managed_hidden
+          small_copies_hidden bound_capacity bound_bandwidth bound_compute)
 [ -n "${OVERHEAD_ONLY:-}" ] && PROGRAMS=(churn)
 for p in "${PROGRAMS[@]}"; do
   nvcc "${FLAGS[@]}" -include gmem_forced.h "tests/gpu/$p.cu" -o "$B/$p" "${LIBS[@]}"
@@ -70,6 +70,8 @@ GMEMRT_OUTPUT="$RES/churn_hidden-%p.json" "$B/churn_hidden"
 GMEMRT_OUTPUT="$RES/twins-%p.json" "$B/twins"
 # GM130: managed memory faulted over by a kernel launched through a function pointer
 GMEMRT_OUTPUT="$RES/managed_hidden-%p.json" "$B/managed_hidden"
+# GM121: small uploads by a helper called through a function pointer, and one large upload
+GMEMRT_OUTPUT="$RES/small_copies_hidden-%p.json" "$B/small_copies_hidden"
 # GM140: runs made to be capacity-bound, bandwidth-bound and compute-bound (about 2 s each),
 # sampled by NVML every 50 ms; tests/gpu/join_bound.sh judges them (below, where build/gmemlint
 # runs on this machine; else here on the returned files)

@@ -664,6 +664,31 @@ def memory_bound(binary, gmemlint, source):
     check("GM140" not in outs["compute"], ("a compute-bound run is neither", outs["compute"]))
 
 
+def small_copies_hidden(binary, gmemlint, source):
+    """Small uploads through a helper behind a function pointer; gmemlint's GM121 reports them
+    where the static pass is silent, held against the large upload of the same run."""
+    _, (d,) = run(binary, "small-copies-hidden")
+    line, large = marked(source, "@hidden_small_copy"), marked(source, "@large_copy")
+    s = site(d, line, "cudaMemcpy")
+    check(s["copies"] == 256 and s["copy_bytes"] == 256 * 64 and
+          s["copy_direction"] == "host-to-device" and s["copies_strided"] == 254, s)
+    big = site(d, large, "cudaMemcpy")  # the same place each time: not strided
+    check(big["copies"] == 4 and big["copy_bytes"] == 16 * MiB and
+          big["copy_direction"] == "host-to-device" and big["copies_strided"] == 0, big)
+    out = joined(d, gmemlint, source)
+    check(re.search(r"scenarios\.c:%d: warning: cudaMemcpy here made 256 copies of mean 64 B: .*"
+                    r"\[GM121 " % line, out), out)
+    check(re.search(r"scenarios\.c:%d: note: confirmed: 256 copies host-to-device \(threshold: 64\) "
+                    r"of mean 64 B \(threshold: below 64\.0 KiB\), 254 of them moving on through a "
+                    r"range by a constant step \(threshold: 50%%\), 16\.0 KiB in .* achieved, "
+                    r"against .* for the 4\.0 MiB copies at scenarios\.c:%d: \d+x slower"
+                    % (line, large), out), out)
+    check(not re.search(r"scenarios\.c:%d: warning: .*GM121" % large, out),
+          ("the large copy is not small", out))
+    check(not re.search(r"scenarios\.c:%d:\d+: warning: .*GM021" % line, out),
+          ("the static pass saw the hidden loop", out))
+
+
 if __name__ == "__main__":
     scenario, binary = sys.argv[1], os.path.abspath(sys.argv[2])
     globals()[scenario.replace("-", "_")](binary, *sys.argv[3:])

@@ -350,6 +350,27 @@ static int memory_bound(void) {
   return 0;
 }
 
+/* Runtime twins: small uploads made by a helper called through a function pointer (GM021 cannot
+ * see the loop), and one large upload in the same direction to hold them against. */
+typedef void (*upload_fn)(void *dst, const void *src, size_t bytes);
+
+static void upload_piece(void *dst, const void *src, size_t bytes) {
+  cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice); /* @hidden_small_copy */
+}
+
+static int small_copies_hidden(void) {
+  static char host[4 * MiB];
+  void *d;
+  cudaMalloc(&d, 4 * MiB);
+  upload_fn upload = upload_piece;
+  for (int i = 0; i < 256; i++)
+    upload((char *)d + i * 64, host + i * 64, 64);
+  for (int k = 0; k < 4; k++)
+    cudaMemcpy(d, host, 4 * MiB, cudaMemcpyHostToDevice); /* @large_copy */
+  cudaFree(d);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -388,6 +409,8 @@ int main(int argc, char **argv) {
     return managed_hidden();
   if (strcmp(mode, "memory-bound") == 0)
     return memory_bound();
+  if (strcmp(mode, "small-copies-hidden") == 0)
+    return small_copies_hidden();
   if (strcmp(mode, "regrow-hidden") == 0)
     return regrow_hidden();
   if (strcmp(mode, "ping-pong-hidden") == 0)
