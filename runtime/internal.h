@@ -239,7 +239,9 @@ typedef struct gmemrt_state {
     uintptr_t ptr;
     uint64_t size;
     uint32_t site;
-  } * managed; /* every managed allocation, for attributing CUPTI records by address */
+    uint64_t born_ns, died_ns; /* the runtime's clock; died_ns UINT64_MAX while live */
+  } * managed; /* every managed allocation, for attributing CUPTI records by address and time:
+                  records come late, after the address may have gone to another site */
   size_t nmanaged, capmanaged;
   gmemrt_nvml_sample *nvml_samples;
   size_t nnvml, capnvml;

@@ -386,7 +386,8 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, int dev
       }
     }
     if (gmemrt.nmanaged < gmemrt.capmanaged)
-      gmemrt.managed[gmemrt.nmanaged++] = (struct managed_range){p, size, (uint32_t)site};
+      gmemrt.managed[gmemrt.nmanaged++] =
+          (struct managed_range){p, size, (uint32_t)site, gmemrt_now_ns(), UINT64_MAX};
   }
   timeline_sample();
 }
@@ -422,12 +423,27 @@ int gmemrt_space_view_take(gmemrt_space_view *v) {
   return 1;
 }
 
-int gmemrt_managed_site(uint64_t address) {
+int gmemrt_managed_site(uint64_t address, uint64_t when_ns) {
+  int latest = -1;
+  for (size_t i = gmemrt.nmanaged; i-- > 0;) {
+    const struct managed_range *m = &gmemrt.managed[i];
+    if (address < m->ptr || address >= m->ptr + m->size)
+      continue;
+    if (!when_ns || (when_ns >= m->born_ns && when_ns < m->died_ns))
+      return (int)m->site;
+    if (latest < 0)
+      latest = (int)m->site; /* no range lived then (clocks a little apart): the latest */
+  }
+  return latest;
+}
+
+/* A managed block is freed: its range stops taking records from later times. */
+static void managed_died(uintptr_t p) {
   for (size_t i = gmemrt.nmanaged; i-- > 0;)
-    if (address >= gmemrt.managed[i].ptr &&
-        address < gmemrt.managed[i].ptr + gmemrt.managed[i].size)
-      return (int)gmemrt.managed[i].site;
-  return -1;
+    if (gmemrt.managed[i].ptr == p && gmemrt.managed[i].died_ns == UINT64_MAX) {
+      gmemrt.managed[i].died_ns = gmemrt_now_ns();
+      return;
+    }
 }
 
 void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns) {
@@ -504,6 +520,8 @@ int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved) {
     s->wrong_family_frees++;
   else
     note_regrowth(s, e);
+  if (e->family == FAM_MANAGED || e->family == FAM_CU_MANAGED)
+    managed_died(p);
   s->live_bytes -= e->size;
   s->live_count--;
   gmemrt.live_bytes -= e->size;
@@ -535,6 +553,12 @@ void gmemrt_free_failed(const struct live_entry *saved) {
   s->live_count++;
   gmemrt.live_bytes += saved->size;
   device_add(saved);
+  if (saved->family == FAM_MANAGED || saved->family == FAM_CU_MANAGED)
+    for (size_t i = gmemrt.nmanaged; i-- > 0;) /* its range lives on */
+      if (gmemrt.managed[i].ptr == saved->ptr) {
+        gmemrt.managed[i].died_ns = UINT64_MAX;
+        break;
+      }
   for (size_t i = 0; i < sizeof gmemrt.freed_ring / sizeof gmemrt.freed_ring[0]; i++)
     if (gmemrt.freed_ring[i] == saved->ptr)
       gmemrt.freed_ring[i] = 0;

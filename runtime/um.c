@@ -59,7 +59,7 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
 static uint64_t *step_stamps;
 static size_t nstamps, capstamps;
 /* CUPTI's clock and ours read together when the counters start: record times in our ms */
-static uint64_t cupti_origin_ns;
+static uint64_t cupti_origin_ns, our_origin_ns;
 static double origin_ms;
 
 void gmemrt_um_note_step(void) {
@@ -155,7 +155,9 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
       continue;
     const CUpti_ActivityUnifiedMemoryCounter3 *r = (const void *)rec;
     gmemrt_um_records[(unsigned)r->counterKind & 15]++;
-    int site = gmemrt_managed_site(r->address);
+    /* CUPTI's time in the runtime's clock, from the pair read when the counters started */
+    uint64_t when = cupti_origin_ns && r->start ? r->start - cupti_origin_ns + our_origin_ns : 0;
+    int site = gmemrt_managed_site(r->address, when);
     add(site >= 0 ? &gmemrt_site_at((size_t)site)->um : &gmemrt_um_unattributed, r);
   }
   gmemrt_unlock();
@@ -269,8 +271,10 @@ static void enable_counters(void) {
     snprintf(reason, sizeof reason, "unified-memory counters unavailable: %s", result_text(rc));
     return;
   }
-  if (cupti.get_timestamp && cupti.get_timestamp(&cupti_origin_ns) == CUPTI_SUCCESS)
-    origin_ms = gmemrt_now_ms() - gmemrt.start_ms;
+  if (cupti.get_timestamp && cupti.get_timestamp(&cupti_origin_ns) == CUPTI_SUCCESS) {
+    our_origin_ns = gmemrt_now_ns();
+    origin_ms = (double)our_origin_ns / 1e6 - gmemrt.start_ms;
+  }
   gmemrt_um_available = 1;
   snprintf(reason, sizeof reason, "collected through CUPTI");
 }

@@ -689,6 +689,19 @@ def small_copies_hidden(binary, gmemlint, source):
           ("the static pass saw the hidden loop", out))
 
 
+def managed_reuse(binary):
+    """CUPTI's records come late: a block freed and its address reused by another site keeps the
+    migrations of its own lifetime (matched by the records' times), not the latest site's."""
+    _, (d,) = run(binary, "managed-reuse")
+    src = os.path.join(os.path.dirname(__file__), "scenarios.c")
+    early = site(d, marked(src, "@reuse_early"), "cudaMallocManaged")
+    late = site(d, marked(src, "@reuse_late"), "cudaMallocManaged")
+    check(early["unified_memory"]["htod_bytes"] == 4 * MiB, early)
+    check(late["unified_memory"]["htod_bytes"] == 0, late)
+    blocks = d["process"]["address_space_at_peak"]["blocks"]
+    check(len(blocks) == 1 and blocks[0][0] == 0, blocks)  # the late block took the same place
+
+
 if __name__ == "__main__":
     scenario, binary = sys.argv[1], os.path.abspath(sys.argv[2])
     globals()[scenario.replace("-", "_")](binary, *sys.argv[3:])

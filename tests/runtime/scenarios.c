@@ -338,6 +338,19 @@ static int managed_hidden(void) {
   return 0;
 }
 
+/* Managed memory freed and its address reused by another site before CUPTI delivers the first
+ * block's records (the stand-in delivers them all at exit): they belong to the first site. */
+static int managed_reuse(void) {
+  void *early, *late;
+  cudaMallocManaged(&early, 4 * MiB, cudaMemAttachGlobal); /* @reuse_early */
+  launch_one(&stand_in_kernel, early);
+  cudaFree(early);
+  usleep(2000); /* the clocks' pairing is read to the microsecond: keep the lives apart */
+  cudaMallocManaged(&late, 4 * MiB, cudaMemAttachGlobal); /* @reuse_late: same address */
+  cudaFree(late);
+  return 0;
+}
+
 /* GM140: memory held while the (stand-in) NVML device shows a profile (FAKENVML_PROFILE); the
  * weights hold the most at the peak (the view of it is taken after both are made). */
 static int memory_bound(void) {
@@ -405,6 +418,8 @@ int main(int argc, char **argv) {
     return driver_more();
   if (strcmp(mode, "churn-hidden") == 0)
     return churn_hidden();
+  if (strcmp(mode, "managed-reuse") == 0)
+    return managed_reuse();
   if (strcmp(mode, "managed-hidden") == 0)
     return managed_hidden();
   if (strcmp(mode, "memory-bound") == 0)
