@@ -13,6 +13,7 @@
 #include "program/program.h"
 #include "rules/rules.h"
 #include "runtime_view/join.h"
+#include "support/timing.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -349,8 +350,11 @@ void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse)
     int nsummaries;
     struct import_ctx ictx = {run->program, (size_t)(r - run->results)};
     gm_flow_imports imports = {find_import, &ictx, r->cfg->table};
+    double start = gm_timing_start();
     gm_flow_analyze(parse->tu, r->imports ? &imports : NULL, &facts, &nfacts, &summaries,
                     &nsummaries);
+    gm_timing_stop(GM_STAGE_FLOW, start);
+    start = gm_timing_start();
     for (int i = 0; i < nfacts; i++) {
       /* paths were dropped to stay within the budget: say so, whatever the findings */
       if (facts[i].truncated)
@@ -361,11 +365,16 @@ void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse)
         if (gm_rules[k]->check && driver_rule_enabled(run, r->cfg, k))
           gm_rules[k]->check(&ctx);
     }
+    gm_timing_stop(GM_STAGE_RULES, start);
+    start = gm_timing_start();
     r->unit = gm_unit_build(parse->tu, r->path, summaries, nsummaries);
+    gm_timing_stop(GM_STAGE_UNIT, start);
   }
+  double start = gm_timing_start();
   r->parsed = 1;
   r->parse_errors = parse->error_count;
   driver_settle_findings(run, r, 0);
+  gm_timing_stop(GM_STAGE_UNIT, start);
 }
 
 /* Phase two: parse, model, flow, rules, suppressions, fingerprints, unit summary, cache store. */
@@ -384,6 +393,7 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
       GM_PUSH(args, gm_xstrdup(pch));
     }
   }
+  double file_start = gm_timing_start(); /* the file's own time: any preamble build is before */
   gm_parse parse;
   int rc = gm_frontend_parse(index, path, (const char *const *)args.items, (int)args.len,
                              cfg->table, &parse);
@@ -420,9 +430,11 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
   driver_analyse_parse(run, r, &parse);
   /* not a parse with errors: the missing header behind them may appear, unseen by the key */
   if (run->cache && !r->input_error && !parse.error_count) {
+    double start = gm_timing_start();
     fflush(c.msg);
     gm_cache_store(run->cache, &p->key, &parse.includes, pch_includes, &r->report, r->unit,
                    r->messages + p->messages_mark, r->messages_len - p->messages_mark, c.msg);
+    gm_timing_stop(GM_STAGE_UNIT, start);
   }
   /* pass two may analyse it again with other files' summaries: keep the model, not the parse */
   if (!r->imports && run->nfiles > 1 && r->unit && r->unit->called.len && !r->input_error) {
@@ -433,6 +445,8 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
   } else {
     gm_parse_free(&parse);
   }
+  if (gm_timing_enabled())
+    gm_timing_file(path, gm_timing_start() - file_start);
 done:
   fclose(c.msg);
 }
@@ -511,7 +525,9 @@ static void *worker(void *arg) {
     if (k >= p->count)
       break;
     size_t i = p->files[k];
+    double start = gm_timing_start();
     int needs = prepare(run, &run->results[i], &p->prep[i]);
+    gm_timing_stop(GM_STAGE_PREPARE, start);
     if (!needs)
       finished(p, i);
     pthread_mutex_lock(&p->lock);

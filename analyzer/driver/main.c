@@ -11,6 +11,7 @@
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 #include "runtime_view/out_report.h"
+#include "support/timing.h"
 #include "support/version.h"
 
 #include <clang-c/Index.h>
@@ -44,6 +45,7 @@ static void mark(main_ctx *m, const gm_options *opt, gm_finding *f) {
 }
 
 static void on_file_done(gm_run *run, size_t i, void *arg) {
+  double start = gm_timing_start();
   main_ctx *m = arg;
   gm_file_result *r = &run->results[i];
   if (r->messages_len)
@@ -68,6 +70,7 @@ static void on_file_done(gm_run *run, size_t i, void *arg) {
     fflush(m->out);
     free(shown);
   }
+  gm_timing_stop(GM_STAGE_OUTPUT, start);
 }
 
 static int list_rules(void) {
@@ -192,6 +195,9 @@ static int lint(gm_options *popt) {
     return GM_EXIT_USAGE;
   }
 
+  if (opt.time_report)
+    gm_timing_enable();
+  double run_start = gm_timing_start();
   gm_run run = {0};
   run.opt = &opt;
   char bad[128];
@@ -295,6 +301,7 @@ static int lint(gm_options *popt) {
   for (size_t i = 0; i < run.nfiles; i++)
     run.results[i].path = opt.files.items[i];
   gm_run_all(&run, on_file_done, &m);
+  double output_start = gm_timing_start();
 
   /* runtime-only findings (GM1xx), after every static finding has its verdict */
   gm_report runtime = {0};
@@ -393,6 +400,9 @@ static int lint(gm_options *popt) {
       fprintf(stderr, GM_PROGRAM ": verify: %d problem(s) in %zu file(s)\n", m.verify_problems,
               run.nfiles);
   }
+  gm_timing_stop(GM_STAGE_OUTPUT, output_start);
+  if (opt.time_report)
+    gm_timing_print(stderr, gm_timing_start() - run_start, opt.jobs);
   int exit_code = m.input_errors || write_failed ? GM_EXIT_USAGE
                   : opt.verify                   ? (m.verify_problems ? GM_EXIT_FINDINGS : 0)
                   : m.findings                   ? GM_EXIT_FINDINGS

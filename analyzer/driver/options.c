@@ -36,6 +36,7 @@ enum opt_id {
   OPT_CACHE_STATS,
   OPT_PROGRESS,
   OPT_NO_PROGRESS,
+  OPT_TIME_REPORT,
   OPT_INSTALL_HOOK,
   OPT_FORCE
 };
@@ -106,6 +107,10 @@ static const opt_def options[] = {
     {OPT_PROGRESS, 0, "progress", NULL,
      "show a [done/total] file counter on standard error (default: when it is a terminal)", 0},
     {OPT_NO_PROGRESS, 0, "no-progress", NULL, "never show the file counter", 0},
+    {OPT_TIME_REPORT, 0, "time-report", NULL,
+     "print where the time went (preamble builds, parse, model, flow, rules, output), CPU time, "
+     "peak memory and the slowest files on standard error at the end",
+     0},
     {OPT_INSTALL_HOOK, 0, "install-hook", NULL,
      "install a git pre-commit hook that lints the staged files; the other options given are "
      "kept in it",
@@ -309,6 +314,9 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
     break;
   case OPT_NO_PROGRESS:
     o->progress = -1;
+    break;
+  case OPT_TIME_REPORT:
+    o->time_report = 1;
     break;
   case OPT_INSTALL_HOOK:
     o->install_hook = 1;

@@ -42,6 +42,7 @@ typedef struct gm_options {
   int no_cache, cache_stats; /* the result cache (cache.h) */
   const char *cache_dir;
   int progress;            /* the progress line: 0 on a terminal, 1 always, -1 never */
+  int time_report;         /* --time-report: stage totals on stderr at the end (timing.h) */
   int install_hook, force; /* --install-hook [--force] (hook.h) */
   GM_VEC(const char *) files;
   GM_VEC(const char *) extra_args;

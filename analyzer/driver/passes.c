@@ -7,6 +7,7 @@
 #include "frontend/frontend.h"
 #include "program/program.h"
 #include "rules/rules.h"
+#include "support/timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ static gm_unit **join_units(gm_run *run, gm_program *program) {
 /* Joins every file's unit summary and runs the program-wide checks; their findings join the
  * report of the file that holds them (suppressed, ordered and fingerprinted like the rest). */
 void driver_check_program(gm_run *run) {
+  double start = gm_timing_start();
   size_t *before = gm_xcalloc(run->nfiles + 1, sizeof *before);
   for (size_t i = 0; i < run->nfiles; i++)
     before[i] = run->results[i].report.findings.len;
@@ -56,6 +58,7 @@ void driver_check_program(gm_run *run) {
   }
   free(units);
   free(before);
+  gm_timing_stop(GM_STAGE_PROGRAM, start);
 }
 
 /* Whether a summary makes a call act otherwise than an unknown callee's (which may keep or free
@@ -145,8 +148,10 @@ static void *analyse_kept(void *arg) {
  * analysed again with those functions' summaries, so a call to another file's wrapper allocates
  * and a call to its releasing helper frees, path by path, as a same-file helper's call does. */
 void driver_second_pass(gm_run *run, gm_progress *progress) {
+  double start = gm_timing_start();
   gm_program program;
   gm_unit **units = join_units(run, &program);
+  gm_timing_stop(GM_STAGE_PROGRAM, start);
   size_t *again = gm_xcalloc(run->nfiles + 1, sizeof *again);
   size_t *kept = gm_xcalloc(run->nfiles + 1, sizeof *kept);
   size_t count = 0, nkept = 0;

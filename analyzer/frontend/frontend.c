@@ -4,6 +4,7 @@
 
 #include "frontend/build.h"
 #include "frontend/nvcc_compat.h"
+#include "support/timing.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +57,14 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   unsigned options =
       CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
   struct CXUnsavedFile compat = gm_nvcc_compat_unsaved(); /* what the driver's -include names */
+  double parse_start = gm_timing_start();
   enum CXErrorCode rc =
       clang_parseTranslationUnit2(index, path, args, nargs, &compat, 1, options, &tu);
+  gm_timing_stop(GM_STAGE_PARSE, parse_start);
+  gm_timing_count(GM_STAGE_PARSE);
   if (rc != CXError_Success || !tu)
     return -1;
+  double model_start = gm_timing_start();
   builder b = {0};
   b.arena = gm_arena_new();
   b.table = table;
@@ -95,7 +100,10 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   GM_VEC_FREE(b.var_decls);
   GM_VEC_FREE(b.lambdas);
   clang_getInclusions(tu, on_inclusion, out);
+  gm_timing_stop(GM_STAGE_MODEL, model_start);
+  double dispose_start = gm_timing_start(); /* clang's own clean-up: part of its parse's cost */
   clang_disposeTranslationUnit(tu);
+  gm_timing_stop(GM_STAGE_PARSE, dispose_start);
   out->tu = model;
   return 0;
 }

@@ -1,6 +1,7 @@
 #include "frontend/pch.h"
 
 #include "frontend/nvcc_compat.h"
+#include "support/timing.h"
 #include "support/util.h"
 
 #include <pthread.h>
@@ -103,7 +104,10 @@ const char *gm_pch_for(CXIndex index, const char *const *args, int nargs,
   if (!e) {
     e = gm_xcalloc(1, sizeof *e);
     e->key = key;
+    double start = gm_timing_start();
     e->path = build(index, args, nargs, entries.len, &e->includes);
+    gm_timing_stop(GM_STAGE_PREAMBLE, start);
+    gm_timing_count(GM_STAGE_PREAMBLE);
     GM_PUSH(entries, e);
     key = NULL;
   }
