@@ -67,6 +67,10 @@ typedef struct state {
   int dead;
   int error_path;            /* took a branch that a failed call takes (error status, null) */
   const gm_node *skipped_by; /* the continue that ended this path's last iteration early */
+  /* list_add's digest of the objects, slots and exposure, taken when the state entered its
+   * list; a state changes only between lists, never while it waits in one (state.c) */
+  uint64_t digest;
+  int has_digest;
 } state;
 
 typedef GM_VEC(state *) state_list;
@@ -199,6 +203,9 @@ void eq_fact_add(state *s, uint64_t base, uint64_t deps, long long value, int tr
 int fact_find(const state *s, uint64_t key);
 int eq_find(const state *s, uint64_t base, long long value);
 int state_equal(const state *a, const state *b);
+/* state_equal for two states that each came out of a list unchanged but for their facts: their
+ * digests are compared first. */
+int state_equal_in_lists(state *a, state *b);
 void list_add(engine *e, state_list *l, state *s);
 void list_move_all(engine *e, state_list *to, state_list *from);
 char *path_text(engine *e, const gm_node *n);

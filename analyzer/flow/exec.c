@@ -132,7 +132,7 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
       state *s = inc.next.items[i];
       int dup = 0;
       for (size_t k = 0; k < seen.len && !dup; k++)
-        dup = state_equal(seen.items[k], s);
+        dup = state_equal_in_lists(seen.items[k], s);
       if (dup) {
         state_free(s);
       } else {

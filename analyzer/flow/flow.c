@@ -112,6 +112,135 @@ static int allocates_or_frees(engine *e, const gm_node *n) {
   return 0;
 }
 
+/* ---- summaries to a fixed point ---- */
+
+/* The same-TU functions whose summaries the main file's analysis can read: a summary is read
+ * only at a call (summary_for, by the callee's USR, the first function of that USR), so these
+ * are the main file's functions and, transitively, what they call. A file that includes a large
+ * header library (CImg, thousands of functions) calls few of them. */
+struct reach_ctx {
+  const engine *e;
+  const int *table; /* open addressing on the USR hash: the first function of each USR */
+  size_t mask;
+  char *reached;
+  GM_VEC(int) todo;
+};
+
+static int first_of_usr(const struct reach_ctx *c, const char *usr) {
+  uint64_t h = gm_hash64(usr, strlen(usr), 0);
+  for (size_t k = (size_t)h & c->mask;; k = (k + 1) & c->mask) {
+    int i = c->table[k];
+    if (i < 0)
+      return -1;
+    if (c->e->summaries[i].usr_hash == h && strcmp(c->e->summaries[i].fn->usr, usr) == 0)
+      return i;
+  }
+}
+
+static void reach_calls(const gm_node *n, void *arg) {
+  struct reach_ctx *c = arg;
+  if (n->kind != GM_N_CALL || !n->callee_usr)
+    return;
+  int i = first_of_usr(c, n->callee_usr);
+  if (i >= 0 && !c->reached[i]) {
+    c->reached[i] = 1;
+    GM_PUSH(c->todo, i);
+  }
+}
+
+/* Fills reached[] (per function); returns how many are reached. */
+static int mark_reached(const engine *e, char *reached) {
+  size_t size = 2;
+  while (size < (size_t)e->nsummaries * 2)
+    size *= 2;
+  int *table = gm_xmalloc(sizeof(int) * size);
+  for (size_t k = 0; k < size; k++)
+    table[k] = -1;
+  struct reach_ctx c = {e, table, size - 1, reached, {0}};
+  for (int i = 0; i < e->nsummaries; i++) {
+    if (first_of_usr(&c, e->summaries[i].fn->usr) >= 0)
+      continue; /* a later function of the same USR: summary_for never finds it */
+    size_t k = (size_t)e->summaries[i].usr_hash & c.mask;
+    while (table[k] >= 0)
+      k = (k + 1) & c.mask;
+    table[k] = i;
+  }
+  for (int i = 0; i < e->nsummaries; i++)
+    if (e->summaries[i].fn->in_main_file) {
+      reached[i] = 1;
+      GM_PUSH(c.todo, i);
+    }
+  int count = 0;
+  while (c.todo.len) {
+    int i = c.todo.items[--c.todo.len];
+    count++;
+    gm_walk(e->summaries[i].fn->body, reach_calls, &c);
+  }
+  GM_VEC_FREE(c.todo);
+  free(table);
+  return count;
+}
+
+static int same_summary(const summary *a, const summary *b) {
+  if (a->known != b->known || a->noreturn != b->noreturn || a->returns_fresh != b->returns_fresh ||
+      a->nparams != b->nparams)
+    return 0;
+  return !a->nparams ||
+         memcmp(a->params, b->params, sizeof(param_summary) * (size_t)a->nparams) == 0;
+}
+
+/* One round over the functions that reached[] marks (NULL: all), in order. Returns whether a
+ * summary changed as the fixed-point test reads it (summarise's result); *any: whether one
+ * changed in anything a caller reads. */
+static int summary_round(engine *e, const char *reached, int *any) {
+  int changed = 0;
+  for (int i = 0; i < e->nsummaries; i++) {
+    if (reached && !reached[i])
+      continue;
+    summary before = e->summaries[i];
+    changed |= summarise(e, &e->summaries[i]);
+    *any |= !same_summary(&before, &e->summaries[i]);
+  }
+  return changed;
+}
+
+/* Every function's summary, in rounds until none changes (at most SUMMARY_ROUNDS). */
+static void summarise_all(engine *e) {
+  for (int round = 0; round < SUMMARY_ROUNDS; round++) {
+    int any = 0;
+    if (!summary_round(e, NULL, &any))
+      break;
+  }
+}
+
+/* The summaries the main file's analysis reads, exactly as summarise_all leaves them, computed
+ * for the reached functions only. A reached function's summary depends on reached functions
+ * alone, so each round over them gives what the same round over all gives; whether another
+ * round follows depends on every function, but it cannot matter once no reached summary changed
+ * at all. When one changed only where the fixed-point test does not look, the others decide:
+ * then every function is summarised as summarise_all does. */
+static void summarise_reached(engine *e) {
+  char *reached = gm_xcalloc((size_t)(e->nsummaries ? e->nsummaries : 1), 1);
+  int count = mark_reached(e, reached);
+  if (count == e->nsummaries) {
+    summarise_all(e);
+  } else if (count) {
+    for (int round = 0; round < SUMMARY_ROUNDS; round++) {
+      int any = 0;
+      if (summary_round(e, reached, &any))
+        continue; /* summarise_all goes on too */
+      if (any && round < SUMMARY_ROUNDS - 1) {
+        for (int i = 0; i < e->nsummaries; i++)
+          e->summaries[i] =
+              (summary){.fn = e->summaries[i].fn, .usr_hash = e->summaries[i].usr_hash};
+        summarise_all(e);
+      }
+      break;
+    }
+  }
+  free(reached);
+}
+
 void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_facts **out,
                      int *nout, gm_call_summary **exported, int *nexported) {
   engine e = {0};
@@ -123,13 +252,7 @@ void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_fa
     e.summaries[i].fn = tu->funcs[i];
     e.summaries[i].usr_hash = gm_hash64(tu->funcs[i]->usr, strlen(tu->funcs[i]->usr), 0);
   }
-  for (int round = 0; round < SUMMARY_ROUNDS; round++) {
-    int changed = 0;
-    for (int i = 0; i < tu->nfuncs; i++)
-      changed |= summarise(&e, &e.summaries[i]);
-    if (!changed)
-      break;
-  }
+  summarise_reached(&e);
   if (exported)
     export_summaries(&e, exported, nexported);
   gm_func_facts *results =

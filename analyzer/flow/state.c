@@ -40,6 +40,8 @@ state *state_copy(const state *s) {
   c->dead = s->dead;
   c->error_path = s->error_path;
   c->skipped_by = s->skipped_by;
+  c->digest = s->digest;
+  c->has_digest = s->has_digest;
   return c;
 }
 
@@ -181,17 +183,20 @@ int eq_find(const state *s, uint64_t base, long long value) {
  * states reached by different paths compare equal. */
 static void state_gc(state *s) {
   int *map = gm_xmalloc(sizeof(int) * (size_t)(s->nobjs ? s->nobjs : 1));
+  /* one pass over the slots marks the objects a slot refers to (pointer, status or free) */
+  for (int i = 0; i < s->nobjs; i++)
+    map[i] = 0;
+  for (int k = 0; k < s->nslots; k++) {
+    const val *v = &s->slots[k];
+    if ((v->kind == V_OBJ || v->kind == V_RESULT || v->kind == V_FREED || v->kind == V_OK) &&
+        v->ref >= 0 && v->ref < s->nobjs)
+      map[v->ref] = 1;
+  }
   int w = 0;
   for (int i = 0; i < s->nobjs; i++) {
     obj *o = &s->objs[i];
-    int keep = (o->state == OBJ_LIVE && !o->escaped && o->site) || obj_referenced(s, i, -1) ||
-               o->param >= 0 || o->deref_param >= 0;
-    if (!keep) {
-      for (int k = 0; k < s->nslots && !keep; k++)
-        keep = (s->slots[k].kind == V_RESULT || s->slots[k].kind == V_FREED ||
-                s->slots[k].kind == V_OK) &&
-               s->slots[k].ref == i;
-    }
+    int keep = (o->state == OBJ_LIVE && !o->escaped && o->site) || map[i] || o->param >= 0 ||
+               o->deref_param >= 0;
     map[i] = keep ? w : -1;
     if (keep)
       s->objs[w++] = *o;
@@ -216,6 +221,43 @@ static int fact_exact(const state *s, const fact_rec *f) {
   return 0;
 }
 
+static uint64_t mix(uint64_t h, uint64_t x) {
+  h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdULL;
+}
+
+/* What state_equal_as compares without the facts, folded into 64 bits: states it finds equal
+ * have equal digests (slots past the end read as unknown, so only the others count), so a
+ * list compares digests before states. */
+static uint64_t memory_digest(const state *s) {
+  uint64_t h = mix(0, (uint64_t)s->nobjs);
+  for (int i = 0; i < s->nobjs; i++) {
+    const obj *o = &s->objs[i];
+    h = mix(h, (uint64_t)(uintptr_t)o->site);
+    h = mix(h, (uint64_t)(uintptr_t)o->freed_at);
+    h = mix(h, ((uint64_t)o->state << 32) | ((uint64_t)o->escaped << 40) |
+                   ((uint64_t)o->nonnull << 48) | ((uint64_t)o->prefetched << 56));
+    h = mix(h, ((uint64_t)(uint32_t)o->param << 32) | (uint32_t)o->deref_param);
+  }
+  for (int i = 0; i < s->nslots; i++) {
+    const val *v = &s->slots[i];
+    if (v->kind == V_UNKNOWN && !v->offset && !v->ref && !s->exposed[i])
+      continue;
+    h = mix(h, (uint64_t)(uint32_t)i << 32 | (uint64_t)v->kind << 16 | (uint64_t)v->offset << 8 |
+                   s->exposed[i]);
+    h = mix(h, (uint64_t)(uint32_t)v->ref);
+  }
+  return h;
+}
+
+static uint64_t digest_of(state *s) {
+  if (!s->has_digest) { /* a state put in a list by hand (a function's entry state) */
+    s->digest = memory_digest(s);
+    s->has_digest = 1;
+  }
+  return s->digest;
+}
+
 /* Equal memory and pointers; with_facts: the same branch decisions too. */
 static int state_equal_as(const state *a, const state *b, int with_facts) {
   if (a->nobjs != b->nobjs || (with_facts && a->nfacts != b->nfacts))
@@ -227,6 +269,10 @@ static int state_equal_as(const state *a, const state *b, int with_facts) {
         x->nonnull != y->nonnull || x->prefetched != y->prefetched)
       return 0;
   }
+  /* the decisions first: states that met with equal memory differ there, and they are few */
+  for (int i = 0; with_facts && i < a->nfacts; i++)
+    if (!fact_exact(b, &a->facts[i]))
+      return 0;
   int n = a->nslots > b->nslots ? a->nslots : b->nslots;
   for (int i = 0; i < n; i++) {
     val x = slot_get(a, i), y = slot_get(b, i);
@@ -236,14 +282,15 @@ static int state_equal_as(const state *a, const state *b, int with_facts) {
     if (ex != ey)
       return 0;
   }
-  for (int i = 0; with_facts && i < a->nfacts; i++)
-    if (!fact_exact(b, &a->facts[i]))
-      return 0;
   return 1;
 }
 
 int state_equal(const state *a, const state *b) {
   return state_equal_as(a, b, 1);
+}
+
+int state_equal_in_lists(state *a, state *b) {
+  return digest_of(a) == digest_of(b) && state_equal_as(a, b, 1);
 }
 
 /* Folds s into kept, which differs from it only in branch decisions: only the decisions both
@@ -265,8 +312,11 @@ void list_add(engine *e, state_list *l, state *s) {
     return;
   }
   state_gc(s);
+  /* s was changed on its way here: its digest is taken anew; those in l are as they came in */
+  s->digest = memory_digest(s);
+  s->has_digest = 1;
   for (size_t i = 0; i < l->len; i++)
-    if (state_equal(l->items[i], s)) {
+    if (digest_of(l->items[i]) == s->digest && state_equal(l->items[i], s)) {
       if (!s->error_path)
         l->items[i]->error_path = 0; /* one of the merged paths is the normal one */
       state_free(s);
@@ -274,7 +324,7 @@ void list_add(engine *e, state_list *l, state *s) {
     }
   if (l->len >= MAX_STATES) {
     for (size_t i = 0; i < l->len; i++)
-      if (state_equal_as(l->items[i], s, 0)) {
+      if (l->items[i]->digest == s->digest && state_equal_as(l->items[i], s, 0)) {
         state_join_facts(l->items[i], s);
         state_free(s);
         return;
