@@ -67,7 +67,7 @@ static void runtime(const gm_runtime_ctx *c) {
       continue;
     /* a GM030 there has the verdict; pages that ping-pong are GM031's, or GM131's */
     if (gm_runtime_covered(c, s, "GM030") || gm_runtime_covered(c, s, "GM031") ||
-        s->um.direction_changes >= GM_PING_PONG_CHANGES_MIN)
+        s->um.block_direction_changes_max >= GM_PING_PONG_CHANGES_MIN)
       continue;
     /* pages first touched on the GPU fault in without a host-to-device migration */
     const char *how = on_demand ? "migrated to the GPU on demand, as the GPU faulted on it"

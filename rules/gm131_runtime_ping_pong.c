@@ -5,15 +5,16 @@
  * page faults and a transfer. The static pass (GM031) sees this only when the host access and
  * the launch sit in one loop of one function; the run sees it wherever the turns come from.
  *
- *   seen:  cudaMallocManaged at solver.cu:20, 11 changes of direction, both ways in 6 of 6
- *          steps, 6.0 MiB to the device and 6.0 MiB back
+ *   seen:  cudaMallocManaged at solver.cu:20, one block changed direction 11 times, both ways
+ *          in 6 of 6 steps, 6.0 MiB to the device and 6.0 MiB back
  *   fix:   keep the data on the device for the loop and copy back what the host needs, or
  *          prefetch each way explicitly
  *
  * The runtime records, from CUPTI's transfer records, the transfers whose direction differs from
- * the site's previous one, and (where gmem_step() marks steps) the steps that moved the site's
- * pages and those that moved them both ways. Threshold: at least GM_PING_PONG_CHANGES_MIN
- * changes of direction (two round trips; runtime_view/join.h, as GM130 defers to it). */
+ * the same block's previous one, the most such changes one block made, and (where gmem_step()
+ * marks steps) the steps that moved the site's pages and those that moved them both ways.
+ * Threshold: one block with at least GM_PING_PONG_CHANGES_MIN changes of direction (two round
+ * trips; runtime_view/join.h, as GM130 defers to it). */
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 
@@ -25,7 +26,7 @@ static void runtime(const gm_runtime_ctx *c) {
   for (size_t i = 0; i < c->telemetry->sites.len; i++) {
     const gm_tsite *s = &c->telemetry->sites.items[i];
     if (s->kind != GM_SITE_ALLOC || !s->has_um || !s->um_collected ||
-        s->um.direction_changes < GM_PING_PONG_CHANGES_MIN)
+        s->um.block_direction_changes_max < GM_PING_PONG_CHANGES_MIN)
       continue;
     if (gm_runtime_covered(c, s, "GM031")) /* the static finding's verdict covers it */
       continue;
@@ -44,9 +45,11 @@ static void runtime(const gm_runtime_ctx *c) {
                (unsigned long long)u->steps_both_ways, (unsigned long long)u->steps_moved);
     char *stack = gm_site_stack_text(s);
     gm_runtime_evidence(f,
-                        "%llu changes of direction (threshold: %d)%s; %s to the device and %s "
-                        "back, %llu GPU fault groups, %llu CPU page faults%s",
-                        (unsigned long long)u->direction_changes, GM_PING_PONG_CHANGES_MIN, steps,
+                        "one block changed direction %llu times (threshold: %d), %llu changes "
+                        "over the site's blocks%s; %s to the device and %s back, %llu GPU fault "
+                        "groups, %llu CPU page faults%s",
+                        (unsigned long long)u->block_direction_changes_max,
+                        GM_PING_PONG_CHANGES_MIN, (unsigned long long)u->direction_changes, steps,
                         gm_bytes(u->htod_bytes).s, gm_bytes(u->dtoh_bytes).s,
                         (unsigned long long)u->gpu_page_faults,
                         (unsigned long long)u->cpu_page_faults, stack);

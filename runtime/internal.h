@@ -89,9 +89,10 @@ typedef struct gmemrt_um_counts {
   /* ping-pong: transfers whose direction differs from the site's previous transfer, and the
    * gmem_step() intervals that moved pages (at all, and both ways) */
   uint64_t direction_changes, steps_moved, steps_both_ways;
+  uint64_t block_direction_changes_max; /* the most changes one block of the site made */
   uint64_t step_now;        /* the interval of the last transfer (steps before it + 1; 0 = none) */
   double first_ms, last_ms; /* the first and last transfer's start, since the process started */
-  uint8_t last_direction, step_directions; /* 1 = to the device, 2 = to the host */
+  uint8_t step_directions;  /* in the current step: 1 = to the device, 2 = to the host, 3 both */
 } gmemrt_um_counts;
 
 /* Where a hooked call was made: the source position gmem_forced.h passes (file, line, column),
@@ -239,7 +240,9 @@ typedef struct gmemrt_state {
     uintptr_t ptr;
     uint64_t size;
     uint32_t site;
-    uint64_t born_ns, died_ns; /* the runtime's clock; died_ns UINT64_MAX while live */
+    uint64_t born_ns, died_ns;  /* the runtime's clock; died_ns UINT64_MAX while live */
+    uint8_t last_direction;     /* of this block's last transfer: 1 to the device, 2 back */
+    uint16_t direction_changes; /* this block's, saturating */
   } * managed; /* every managed allocation, for attributing CUPTI records by address and time:
                   records come late, after the address may have gone to another site */
   size_t nmanaged, capmanaged;

@@ -387,7 +387,7 @@ void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, int dev
     }
     if (gmemrt.nmanaged < gmemrt.capmanaged)
       gmemrt.managed[gmemrt.nmanaged++] =
-          (struct managed_range){p, size, (uint32_t)site, gmemrt_now_ns(), UINT64_MAX};
+          (struct managed_range){p, size, (uint32_t)site, gmemrt_now_ns(), UINT64_MAX, 0, 0};
   }
   timeline_sample();
 }
@@ -423,16 +423,16 @@ int gmemrt_space_view_take(gmemrt_space_view *v) {
   return 1;
 }
 
-int gmemrt_managed_site(uint64_t address, uint64_t when_ns) {
-  int latest = -1;
+struct managed_range *gmemrt_managed_range(uint64_t address, uint64_t when_ns) {
+  struct managed_range *latest = NULL;
   for (size_t i = gmemrt.nmanaged; i-- > 0;) {
-    const struct managed_range *m = &gmemrt.managed[i];
+    struct managed_range *m = &gmemrt.managed[i];
     if (address < m->ptr || address >= m->ptr + m->size)
       continue;
     if (!when_ns || (when_ns >= m->born_ns && when_ns < m->died_ns))
-      return (int)m->site;
-    if (latest < 0)
-      latest = (int)m->site; /* no range lived then (clocks a little apart): the latest */
+      return m;
+    if (!latest)
+      latest = m; /* no range lived then (clocks a little apart): the latest */
   }
   return latest;
 }

@@ -72,8 +72,8 @@ static inline void gmemrt_capture_stack(int site, uintptr_t from) {
     gmemrt_capture_stack_now(site, from);
 }
 
-/* The managed allocation site whose block held an address at when_ns (the runtime's clock; 0:
- * unknown, the latest block there), or -1. Lock held. */
-int gmemrt_managed_site(uint64_t address, uint64_t when_ns);
+/* The managed block that held an address at when_ns (the runtime's clock; 0: unknown, the
+ * latest block there), or NULL. Lock held. */
+struct managed_range *gmemrt_managed_range(uint64_t address, uint64_t when_ns);
 
 #endif

@@ -90,17 +90,25 @@ static uint64_t interval_at(uint64_t t) {
   return lo + 1;
 }
 
-/* Ping-pong facts: a transfer the other way than the site's last one, and the steps that moved
- * pages one way or both. Records come in completion order, which follows time closely enough. */
-static void note_direction(gmemrt_um_counts *c, uint8_t direction, uint64_t start) {
+/* Ping-pong facts: a transfer the other way than the same block's last one (blocks of one site
+ * going each their own way are not ping-pong), and the steps that moved the site's pages one way
+ * or both. Records come in completion order, which follows time closely enough. */
+static void note_direction(gmemrt_um_counts *c, uint8_t direction, uint64_t start,
+                           uint8_t *block_direction, uint16_t *block_changes) {
   if (cupti_origin_ns && start) {
     double ms = origin_ms + ((double)start - (double)cupti_origin_ns) / 1e6;
     if (!c->last_ms)
       c->first_ms = ms;
     c->last_ms = ms > 0 ? ms : 1e-6; /* nonzero: the window is known */
   }
-  c->direction_changes += c->last_direction && c->last_direction != direction;
-  c->last_direction = direction;
+  if (*block_direction && *block_direction != direction) {
+    c->direction_changes++;
+    if (*block_changes < UINT16_MAX)
+      ++*block_changes;
+    if (*block_changes > c->block_direction_changes_max)
+      c->block_direction_changes_max = *block_changes;
+  }
+  *block_direction = direction;
   uint64_t interval = interval_at(start);
   if (interval != c->step_now) {
     c->step_now = interval;
@@ -112,10 +120,11 @@ static void note_direction(gmemrt_um_counts *c, uint8_t direction, uint64_t star
   c->step_directions |= direction;
 }
 
-static void add(gmemrt_um_counts *c, const CUpti_ActivityUnifiedMemoryCounter3 *r) {
+static void add(gmemrt_um_counts *c, const CUpti_ActivityUnifiedMemoryCounter3 *r,
+                uint8_t *block_direction, uint16_t *block_changes) {
   switch (r->counterKind) {
   case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD:
-    note_direction(c, 1, r->start);
+    note_direction(c, 1, r->start, block_direction, block_changes);
     c->htod_bytes += r->value;
     /* for transfers, flags holds the migration cause */
     if (r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE)
@@ -126,7 +135,7 @@ static void add(gmemrt_um_counts *c, const CUpti_ActivityUnifiedMemoryCounter3 *
       c->htod_speculative_bytes += r->value; /* the driver's, around faults */
     break;
   case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH:
-    note_direction(c, 2, r->start);
+    note_direction(c, 2, r->start, block_direction, block_changes);
     c->dtoh_bytes += r->value;
     break;
   case CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT:
@@ -157,8 +166,12 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     gmemrt_um_records[(unsigned)r->counterKind & 15]++;
     /* CUPTI's time in the runtime's clock, from the pair read when the counters started */
     uint64_t when = cupti_origin_ns && r->start ? r->start - cupti_origin_ns + our_origin_ns : 0;
-    int site = gmemrt_managed_site(r->address, when);
-    add(site >= 0 ? &gmemrt_site_at((size_t)site)->um : &gmemrt_um_unattributed, r);
+    struct managed_range *block = gmemrt_managed_range(r->address, when);
+    static uint8_t unattributed_direction;
+    static uint16_t unattributed_changes;
+    add(block ? &gmemrt_site_at(block->site)->um : &gmemrt_um_unattributed, r,
+        block ? &block->last_direction : &unattributed_direction,
+        block ? &block->direction_changes : &unattributed_changes);
   }
   gmemrt_unlock();
   free(buffer);

@@ -161,6 +161,7 @@ static json_t *um_json(const gmemrt_um_counts *c) {
   json_object_set_new(o, "htod_prefetch_bytes", u64(c->htod_prefetch_bytes));
   json_object_set_new(o, "htod_speculative_bytes", u64(c->htod_speculative_bytes));
   json_object_set_new(o, "direction_changes", u64(c->direction_changes));
+  json_object_set_new(o, "block_direction_changes_max", u64(c->block_direction_changes_max));
   json_object_set_new(o, "steps_moved", u64(c->steps_moved));
   json_object_set_new(o, "steps_both_ways", u64(c->steps_both_ways));
   if (c->last_ms)

@@ -58,8 +58,9 @@ struct gm_runtime_ctx {
  * GM120. */
 enum { GM_REGROWTH_CHAIN_MIN = 4 };
 
-/* Managed memory that ping-pongs in a run: pages that changed direction (to the GPU, back to the
- * host) at least this many times, two round trips (gm_um_counts.direction_changes). GM131
+/* Managed memory that ping-pongs in a run: one block whose pages changed direction (to the GPU,
+ * back to the host) at least this many times, two round trips
+ * (gm_um_counts.block_direction_changes_max). GM131
  * reports such a site; GM130 leaves its on-demand migration to GM131. */
 enum { GM_PING_PONG_CHANGES_MIN = 4 };
 

@@ -19,6 +19,10 @@ typedef struct gm_um_counts {
   /* transfers the other way than the one before; gmem_step() intervals that moved pages, and
    * that moved them both ways */
   uint64_t direction_changes, steps_moved, steps_both_ways;
+  /* the most changes of direction one block of the site made: ping-pong is one block's pages
+   * going back and forth, not blocks of one site each going their own way (older files: the
+   * site's direction_changes, counted across its blocks) */
+  uint64_t block_direction_changes_max;
   int has_migrating; /* the first and last transfer's start, ms since its process started */
   double migrating_first_ms, migrating_last_ms;
 } gm_um_counts;

@@ -133,6 +133,11 @@ static void add_um(gm_um_counts *c, const json_t *o) {
   c->htod_prefetch_bytes += u(o, "htod_prefetch_bytes");
   c->htod_speculative_bytes += u(o, "htod_speculative_bytes");
   c->direction_changes += u(o, "direction_changes");
+  uint64_t block_max = json_object_get(o, "block_direction_changes_max")
+                           ? u(o, "block_direction_changes_max")
+                           : u(o, "direction_changes");
+  if (block_max > c->block_direction_changes_max)
+    c->block_direction_changes_max = block_max;
   c->steps_moved += u(o, "steps_moved");
   c->steps_both_ways += u(o, "steps_both_ways");
   if (!c->has_migrating && window(o, "migrating_ms", &c->migrating_first_ms, &c->migrating_last_ms))

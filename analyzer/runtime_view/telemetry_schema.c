@@ -87,8 +87,9 @@ static const field um_fields[] = {
     {"htod_bytes", F_UINT, 0},          {"dtoh_bytes", F_UINT, 0},
     {"thrashing", F_UINT, 0},           {"htod_on_demand_bytes", F_UINT, 0},
     {"htod_prefetch_bytes", F_UINT, 0}, {"htod_speculative_bytes", F_UINT, 0},
-    {"direction_changes", F_UINT, 0},   {"steps_moved", F_UINT, 0},
-    {"steps_both_ways", F_UINT, 0},     {"migrating_ms", F_ARR, 0},
+    {"direction_changes", F_UINT, 0},   {"block_direction_changes_max", F_UINT, 0},
+    {"steps_moved", F_UINT, 0},         {"steps_both_ways", F_UINT, 0},
+    {"migrating_ms", F_ARR, 0},
 };
 static const field um_top_fields[] = {
     {"available", F_BOOL, 1}, {"reason", F_STR, 0}, {"unattributed", F_OBJ, 0}};
