@@ -17,6 +17,7 @@ gmemrt_options gmemrt_opt = {
     .timeline = 4096,
     .cupti = 1,
     .cupti_library = "libcupti.so.13",
+    .nvml = 1, /* default on: its cost on the H200 was within noise (BENCHMARKS.md) */
     .nvml_ms = 100,
     .caller_sites = 1,
     .entry_wrappers = 1,

@@ -438,7 +438,9 @@ void html_nvml_section(html *h) {
       fputs("<p class=\"empty\">", out);
       html_escf(out, "%s: no NVML samples (%s).", r->path,
                 r->nvml_available ? "none were taken" : r->nvml_reason);
-      fputs(" Run with <code>GMEMRT_NVML=1</code> to sample the device.</p>\n", out);
+      fputs(" Sampling is on by default (<code>GMEMRT_NVML=1</code>) where the NVML library "
+            "is installed.</p>\n",
+            out);
       if (gm_nvml_judge_run(t, i).bound == GM_BOUND_CAPACITY) /* from its out-of-memory events */
         nvml_verdict(out, t, i);
       continue;

@@ -1,7 +1,7 @@
 /* Capacity or bandwidth: the run-level reading of the NVML samples the runtime records
- * (GMEMRT_NVML=1), one verdict per run (process). GM140 runtime-memory-bound reports it as a
- * finding and `gmemlint report` shows it beside the samples; both call gm_nvml_judge_run, so the
- * two never disagree.
+ * (on by default; GMEMRT_NVML=0 turns it off), one verdict per run (process). GM140
+ * runtime-memory-bound reports it as a finding and `gmemlint report` shows it beside the samples;
+ * both call gm_nvml_judge_run, so the two never disagree.
  *
  * NVML's figures (nvmlDeviceGetUtilizationRates) are shares of time over its own sample period
  * (1/6 s to 1 s by product): `sm` is the percent of time one or more kernels ran (any kernel, on

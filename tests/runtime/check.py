@@ -248,8 +248,14 @@ def nvml(binary):
     check([r[2] for r in rows[:3]] == [1000, 1010, 1020], rows[:3])
     check(all(r[1] == 0 and r[3] == 8000 and r[4] == 50 and r[5] == 80 for r in rows), rows[0])
     check(all(b[0] >= a[0] for a, b in zip(rows, rows[1:])), "samples in time order")
-    _, (d,) = run(binary, "leak")
+    # on by default: without the variable it samples (here the stand-in library), and
+    # GMEMRT_NVML=0 turns it off
+    _, (d,) = run(binary, "nvml", {"GMEMRT_NVML_LIBRARY": fake})
+    check(d["nvml"]["available"] is True and len(d["nvml"]["samples"]) >= 1, d["nvml"])
+    _, (d,) = run(binary, "leak", {"GMEMRT_NVML": "0"})
     check(d["nvml"]["available"] is False and "GMEMRT_NVML=0" in d["nvml"]["reason"], d["nvml"])
+    _, (d,) = run(binary, "leak", {"GMEMRT_NVML_LIBRARY": "libno-such-nvml.so"})
+    check(d["nvml"]["available"] is False and "NVML not loaded" in d["nvml"]["reason"], d["nvml"])
 
 
 def driver(binary):
