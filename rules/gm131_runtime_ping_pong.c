@@ -43,14 +43,20 @@ static void runtime(const gm_runtime_ctx *c) {
     if (u->steps_moved > 1)
       snprintf(steps, sizeof steps, ", both ways in %llu of the %llu steps that moved pages",
                (unsigned long long)u->steps_both_ways, (unsigned long long)u->steps_moved);
+    char prefetched[160] = "";
+    if (u->htod_prefetch_bytes) /* prefetching both ways is not a cure for taking turns */
+      snprintf(prefetched, sizeof prefetched,
+               " (%s of it prefetched by the program: prefetching moves pages sooner, not fewer "
+               "times)",
+               gm_bytes(u->htod_prefetch_bytes).s);
     char *stack = gm_site_stack_text(s);
     gm_runtime_evidence(f,
                         "one block changed direction %llu times (threshold: %d), %llu changes "
-                        "over the site's blocks%s; %s to the device and %s back, %llu GPU fault "
+                        "over the site's blocks%s; %s to the device%s and %s back, %llu GPU fault "
                         "groups, %llu CPU page faults%s",
                         (unsigned long long)u->block_direction_changes_max,
                         GM_PING_PONG_CHANGES_MIN, (unsigned long long)u->direction_changes, steps,
-                        gm_bytes(u->htod_bytes).s, gm_bytes(u->dtoh_bytes).s,
+                        gm_bytes(u->htod_bytes).s, prefetched, gm_bytes(u->dtoh_bytes).s,
                         (unsigned long long)u->gpu_page_faults,
                         (unsigned long long)u->cpu_page_faults, stack);
     free(stack);
