@@ -7,6 +7,7 @@
 #include "driver/options.h"
 #include "driver/report_cmd.h"
 #include "findings/output.h"
+#include "frontend/nvcc_compat.h"
 #include "model/families.h"
 #include "rules/rules.h"
 #include "runtime_view/join.h"
@@ -172,6 +173,10 @@ static int lint(gm_options *popt) {
   }
   if (opt.show_help == 2) {
     gm_options_man(stdout);
+    return GM_EXIT_CLEAN;
+  }
+  if (opt.show_help == 3) { /* --dump-nvcc-compat: bench/ gives clang the same header */
+    fputs(gm_nvcc_compat_text, stdout);
     return GM_EXIT_CLEAN;
   }
   if (opt.show_version) {

@@ -25,6 +25,7 @@ enum opt_id {
   OPT_EXPORT_FIXES,
   OPT_PCH,
   OPT_DUMP_MODEL,
+  OPT_DUMP_NVCC_COMPAT,
   OPT_MAN,
   OPT_TELEMETRY,
   OPT_ONLY_CONFIRMED,
@@ -118,6 +119,8 @@ static const opt_def options[] = {
     {OPT_FORCE, 0, "force", NULL, "with --install-hook: replace a pre-commit hook of another tool",
      0},
     {OPT_DUMP_MODEL, 0, "dump-model", NULL, "print each function's memory model (debugging)", 1},
+    {OPT_DUMP_NVCC_COMPAT, 0, "dump-nvcc-compat", NULL,
+     "print the header force-included into every CUDA parse (for clang with the same flags)", 1},
     {OPT_MAN, 0, "man", NULL, "print the manual page in roff format", 1},
 };
 
@@ -299,6 +302,9 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
     break;
   case OPT_DUMP_MODEL:
     o->dump_model = 1;
+    break;
+  case OPT_DUMP_NVCC_COMPAT:
+    o->show_help = 3;
     break;
   case OPT_NO_CACHE:
     o->no_cache = 1;

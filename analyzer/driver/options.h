@@ -38,8 +38,8 @@ typedef struct gm_options {
   int werror;
   int verify;
   int list_rules;
-  int show_help, show_version, dump_model;
-  int no_cache, cache_stats; /* the result cache (cache.h) */
+  int show_help, show_version, dump_model; /* show_help: 1 --help, 2 --man, 3 the compat header */
+  int no_cache, cache_stats;               /* the result cache (cache.h) */
   const char *cache_dir;
   int progress;            /* the progress line: 0 on a terminal, 1 always, -1 never */
   int time_report;         /* --time-report: stage totals on stderr at the end (timing.h) */
