@@ -4,11 +4,13 @@
 
 #include "driver/cache.h"
 #include "driver/config.h"
+#include "driver/preambles.h"
 #include "driver/progress.h"
 #include "driver/suppress.h"
 #include "findings/verify.h"
 #include "flow/flow.h"
 #include "frontend/frontend.h"
+#include "frontend/include_run.h"
 #include "frontend/pch.h"
 #include "program/program.h"
 #include "rules/rules.h"
@@ -246,6 +248,7 @@ typedef struct prepared {
   gm_str_vec args;
   gm_cache_key key;
   size_t messages_mark; /* where the messages a cache entry replays begin */
+  gm_include_run run;   /* a CUDA file's leading system includes, when preambles are used */
 } prepared;
 
 /* Phase one: checks and reads the file, builds its flags and looks it up in the result cache.
@@ -322,7 +325,7 @@ static int prepare(gm_run *run, gm_file_result *r, prepared *p) {
     fflush(c.msg);
     messages_mark = r->messages_len;
   }
-  *p = (prepared){c, lang, cfg, args, key, messages_mark};
+  *p = (prepared){c, lang, cfg, args, key, messages_mark, {0}};
   return 1;
 done:
   fclose(c.msg);
@@ -377,26 +380,29 @@ void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse)
   gm_timing_stop(GM_STAGE_UNIT, start);
 }
 
-/* Phase two: parse, model, flow, rules, suppressions, fingerprints, unit summary, cache store. */
-static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *p) {
+/* Phase two: parse (with the shared preamble pch, if any), model, flow, rules, suppressions,
+ * fingerprints, unit summary, cache store. */
+static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *p,
+                       const gm_preamble *pch) {
   file_ctx c = p->c;
   const char *path = r->path;
-  enum lang lang = p->lang;
   const gm_config *cfg = p->cfg;
   gm_str_vec args = p->args;
   const gm_str_vec *pch_includes = NULL;
-  if (lang == LANG_CUDA && run->use_pch) {
-    const char *pch =
-        gm_pch_for(index, (const char *const *)args.items, (int)args.len, &pch_includes);
-    if (pch) {
-      GM_PUSH(args, gm_xstrdup("-include-pch"));
-      GM_PUSH(args, gm_xstrdup(pch));
-    }
+  char *blanked = NULL; /* the file with the includes its preamble holds made spaces */
+  if (pch) {
+    GM_PUSH(args, gm_xstrdup("-include-pch"));
+    GM_PUSH(args, gm_xstrdup(gm_pch_path(pch)));
+    pch_includes = gm_pch_includes(pch);
+    if (gm_pch_headers(pch))
+      blanked = gm_include_run_blank(r->src.text, r->src.len, &p->run, gm_pch_headers(pch));
   }
-  double file_start = gm_timing_start(); /* the file's own time: any preamble build is before */
+  gm_include_run_free(&p->run);
+  double file_start = gm_timing_start();
   gm_parse parse;
-  int rc = gm_frontend_parse(index, path, (const char *const *)args.items, (int)args.len,
-                             cfg->table, &parse);
+  int rc = gm_frontend_parse(index, path, (const char *const *)args.items, (int)args.len, blanked,
+                             blanked ? r->src.len : 0, cfg->table, &parse);
+  free(blanked);
   for (size_t i = 0; i < args.len; i++)
     free(args.items[i]);
   GM_VEC_FREE(args);
@@ -473,8 +479,8 @@ static void verify_file(gm_file_result *r) {
 /* ---- the worker pool ---- */
 
 /* One pass over some of the files, in two phases: every file is prepared (read, flags, cache
- * lookup) before any is parsed, so that the shared CUDA preamble is built only when enough files
- * are left to parse to repay it. */
+ * lookup) before any is parsed, so that shared preambles are planned for the files left to
+ * parse (preambles.h) and built only when enough of them repay it. */
 typedef struct pool {
   gm_run *run;
   const size_t *files; /* this pass's files (indexes into run->results), in input order */
@@ -486,8 +492,9 @@ typedef struct pool {
   prepared *prep;    /* per file */
   char *needs_parse; /* per file */
   size_t *to_parse;  /* phase two: the files that need a parse, in input order */
-  size_t nparse, next_parse;
-  size_t ndone; /* for the progress line */
+  size_t nparse;
+  parse_queue queue; /* phase two: preamble builds and parses, over to_parse */
+  size_t ndone;      /* for the progress line */
 } pool;
 
 /* Called once, by the worker that prepares the last file, with the lock held. */
@@ -505,6 +512,24 @@ static void plan_parses(pool *p) {
    * parse); cache hits need none. */
   run->use_pch =
       run->opt->pch == GM_PCH_ALWAYS || (run->opt->pch == GM_PCH_AUTO && cuda_files >= 3);
+  parse_queue_init(&p->queue, p->nparse);
+  if (!run->use_pch || !cuda_files)
+    return;
+  preamble_file *files = gm_xcalloc(p->nparse + 1, sizeof *files);
+  size_t *cuda = gm_xcalloc(p->nparse + 1, sizeof *cuda);
+  size_t ncuda = 0;
+  for (size_t k = 0; k < p->nparse; k++) {
+    prepared *f = &p->prep[p->to_parse[k]];
+    if (f->lang != LANG_CUDA)
+      continue;
+    gm_file_result *r = &run->results[p->to_parse[k]];
+    gm_include_run_scan(r->src.text, r->src.len, &f->run);
+    files[k] = (preamble_file){f->args.items, (int)f->args.len, &f->run};
+    cuda[ncuda++] = k;
+  }
+  parse_queue_plan(&p->queue, files, cuda, ncuda);
+  free(files);
+  free(cuda);
 }
 
 static void finished(pool *p, size_t i) {
@@ -544,15 +569,26 @@ static void *worker(void *arg) {
   pthread_mutex_unlock(&p->lock);
   CXIndex index = NULL;
   for (;;) {
+    size_t k;
+    gm_preamble *pch;
     pthread_mutex_lock(&p->lock);
-    size_t k = p->next_parse++;
+    enum parse_task task;
+    while ((task = parse_queue_next(&p->queue, &k, &pch)) == TASK_WAIT)
+      pthread_cond_wait(&p->cond, &p->lock); /* another worker builds the preamble it needs */
     pthread_mutex_unlock(&p->lock);
-    if (k >= p->nparse)
+    if (task == TASK_DONE)
       break;
     if (!index)
       index = clang_createIndex(0, 0);
+    if (task == TASK_BUILD) {
+      gm_pch_build(index, pch);
+      pthread_mutex_lock(&p->lock);
+      pthread_cond_broadcast(&p->cond);
+      pthread_mutex_unlock(&p->lock);
+      continue;
+    }
     size_t i = p->to_parse[k];
-    parse_file(run, index, &run->results[i], &p->prep[i]);
+    parse_file(run, index, &run->results[i], &p->prep[i], pch);
     finished(p, i);
   }
   if (index)
@@ -617,6 +653,7 @@ void driver_run_pass(gm_run *run, const size_t *files, size_t count, gm_progress
   free(p.prep);
   free(p.needs_parse);
   free(p.to_parse);
+  parse_queue_free(&p.queue);
 }
 
 void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ctx) {

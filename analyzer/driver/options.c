@@ -79,8 +79,8 @@ static const opt_def options[] = {
     {OPT_EXPORT_FIXES, 0, "export-fixes", "FILE",
      "write fix-its as YAML for clang-apply-replacements (see docs/fixes.md)", 0},
     {OPT_PCH, 0, "pch", "WHEN",
-     "share one precompiled CUDA preamble between files: auto (default: from 3 .cu files), "
-     "always, never",
+     "share precompiled preambles between files (the CUDA headers, and runs of leading "
+     "#include <...> lines that files share): auto (default: from 3 .cu files), always, never",
      0},
     {OPT_TELEMETRY, 0, "telemetry", "FILE",
      "judge each finding against runtime telemetry from an instrumented run (gmemcc); repeat "

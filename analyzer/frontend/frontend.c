@@ -51,15 +51,17 @@ static void on_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, C
 }
 
 int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, int nargs,
-                      const gm_table *table, gm_parse *out) {
+                      const char *contents, size_t len, const gm_table *table, gm_parse *out) {
   memset(out, 0, sizeof *out);
   CXTranslationUnit tu = NULL;
   unsigned options =
       CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
-  struct CXUnsavedFile compat = gm_nvcc_compat_unsaved(); /* what the driver's -include names */
+  struct CXUnsavedFile unsaved[2] = {
+      gm_nvcc_compat_unsaved(), /* what the driver's -include names */
+      {path, contents, (unsigned long)len}};
   double parse_start = gm_timing_start();
-  enum CXErrorCode rc =
-      clang_parseTranslationUnit2(index, path, args, nargs, &compat, 1, options, &tu);
+  enum CXErrorCode rc = clang_parseTranslationUnit2(index, path, args, nargs, unsaved,
+                                                    contents ? 2 : 1, options, &tu);
   gm_timing_stop(GM_STAGE_PARSE, parse_start);
   gm_timing_count(GM_STAGE_PARSE);
   if (rc != CXError_Success || !tu)

@@ -1,3 +1,6 @@
+/* The preambles' registry and their builds (pch.h): entries keyed by flags and headers, each a
+ * small source of `#include` lines in a temporary directory, precompiled on the preamble below
+ * it, checked, and removed at cleanup. */
 #include "frontend/pch.h"
 
 #include "frontend/nvcc_compat.h"
@@ -10,80 +13,217 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct pch_entry {
+struct gm_preamble {
   char *key;
-  char *path;          /* NULL when building failed */
-  gm_str_vec includes; /* the headers it holds: a parse with it does not list them itself */
-} pch_entry;
+  char **args; /* the flags, copied: the entry is built later, on any worker */
+  int nargs;
+  char **headers;
+  size_t nheaders;
+  gm_preamble *below;
+  size_t number; /* names its files: preambleN.cu, preambleN.pch */
+  char *path;    /* once built; NULL when building failed */
+  enum gm_pch_state state;
+  gm_str_vec includes; /* what it holds: a parse with it does not list them itself */
+};
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static GM_VEC(pch_entry *) entries; /* pointers: a caller keeps an entry's include list */
+static GM_VEC(gm_preamble *) entries;
 static char *dir;
 
-static char *key_of(const char *const *args, int nargs) {
+static char *key_of(const char *const *args, int nargs, char *const *headers, size_t n) {
   gm_strbuf sb = {0};
   for (int i = 0; i < nargs; i++) {
     gm_sb_append(&sb, args[i]);
     gm_sb_appendn(&sb, "\x1f", 1);
   }
+  for (size_t i = 0; i < n; i++) {
+    gm_sb_appendn(&sb, "\x1e", 1);
+    gm_sb_append(&sb, headers[i]);
+  }
   return gm_sb_take(&sb);
+}
+
+gm_preamble *gm_pch_get(const char *const *args, int nargs, char *const *headers, size_t n,
+                        gm_preamble *below) {
+  char *key = key_of(args, nargs, headers, n);
+  pthread_mutex_lock(&lock);
+  gm_preamble *p = NULL;
+  for (size_t i = 0; i < entries.len && !p; i++)
+    if (strcmp(entries.items[i]->key, key) == 0)
+      p = entries.items[i];
+  if (!p) {
+    p = gm_xcalloc(1, sizeof *p);
+    p->key = key;
+    key = NULL;
+    p->nargs = nargs;
+    p->args = gm_xcalloc((size_t)nargs + 1, sizeof(char *));
+    for (int i = 0; i < nargs; i++)
+      p->args[i] = gm_xstrdup(args[i]);
+    p->nheaders = n;
+    p->headers = gm_xcalloc(n + 1, sizeof(char *));
+    for (size_t i = 0; i < n; i++)
+      p->headers[i] = gm_xstrdup(headers[i]);
+    p->below = n ? below : NULL;
+    p->number = entries.len;
+    GM_PUSH(entries, p);
+  }
+  pthread_mutex_unlock(&lock);
+  free(key);
+  return p;
+}
+
+gm_preamble *gm_pch_below(const gm_preamble *p) {
+  return p->below;
+}
+
+size_t gm_pch_headers(const gm_preamble *p) {
+  return p->nheaders;
+}
+
+enum gm_pch_state gm_pch_state_of(const gm_preamble *p) {
+  pthread_mutex_lock(&lock);
+  enum gm_pch_state s = p->state;
+  pthread_mutex_unlock(&lock);
+  return s;
+}
+
+int gm_pch_claim(gm_preamble *p) {
+  pthread_mutex_lock(&lock);
+  int claimed = 0;
+  if (p->state == GM_PCH_UNBUILT) {
+    enum gm_pch_state base = p->below ? p->below->state : GM_PCH_READY;
+    if (base == GM_PCH_FAILED)
+      p->state = GM_PCH_FAILED;
+    else if (base == GM_PCH_READY)
+      claimed = 1, p->state = GM_PCH_BUILDING;
+  }
+  pthread_mutex_unlock(&lock);
+  return claimed;
+}
+
+const char *gm_pch_path(const gm_preamble *p) {
+  return p->path;
+}
+
+const gm_str_vec *gm_pch_includes(const gm_preamble *p) {
+  return &p->includes;
+}
+
+/* ---- building ---- */
+
+struct build_ctx {
+  CXTranslationUnit tu;
+  gm_preamble *p;
+  int chained_ok; /* a chained preamble's headers: all system headers, none of the macros */
+};
+
+/* Whether a header names a macro that expands otherwise in a preamble than in the file. */
+static int names_context_macro(const char *path) {
+  size_t len;
+  char *text = gm_read_file(path, &len);
+  if (!text)
+    return 1;
+  static const char *const names[] = {"__BASE_FILE__", "__DATE__", "__TIME__"};
+  int found = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0] && !found; i++)
+    found = memmem(text, len, names[i], strlen(names[i])) != NULL;
+  free(text);
+  return found;
+}
+
+static int listed(const gm_str_vec *v, const char *s) {
+  for (size_t i = 0; i < v->len; i++)
+    if (strcmp(v->items[i], s) == 0)
+      return 1;
+  return 0;
 }
 
 static void on_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
   (void)stack;
-  gm_str_vec *includes = data;
+  struct build_ctx *c = data;
   if (depth == 0)
-    return; /* the empty preamble source itself, removed at cleanup */
+    return; /* the preamble source itself, removed at cleanup */
   CXString name = clang_getFileName(file);
   const char *s = clang_getCString(name);
-  if (s && *s && !gm_nvcc_compat_is(s)) /* in memory: nothing on disk for the cache to check */
-    GM_PUSH(*includes, gm_xstrdup(s));
+  /* nvcc_compat.h is in memory: nothing on disk for the cache to check */
+  if (s && *s && !gm_nvcc_compat_is(s) && !listed(&c->p->includes, s)) {
+    GM_PUSH(c->p->includes, gm_xstrdup(s));
+    if (c->p->below && c->chained_ok) {
+      CXSourceLocation at = clang_getLocationForOffset(c->tu, file, 0);
+      c->chained_ok = clang_Location_isInSystemHeader(at) && !names_context_macro(s);
+    }
+  }
   clang_disposeString(name);
 }
 
-static char *build(CXIndex index, const char *const *args, int nargs, size_t n,
-                   gm_str_vec *includes) {
+static int no_errors(CXTranslationUnit tu) {
+  int ok = 1;
+  for (unsigned i = 0; i < clang_getNumDiagnostics(tu) && ok; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    ok = clang_getDiagnosticSeverity(d) < CXDiagnostic_Error;
+    clang_disposeDiagnostic(d);
+  }
+  return ok;
+}
+
+/* Writes the preamble's source and precompiles it; returns the PCH's path or NULL. */
+static char *build(CXIndex index, gm_preamble *p) {
+  pthread_mutex_lock(&lock);
   if (!dir) {
     const char *tmp = getenv("TMPDIR");
     char *templ = gm_xasprintf("%s/gmemlint-pch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     dir = mkdtemp(templ);
-    if (!dir) {
+    if (!dir)
       free(templ);
-      return NULL;
-    }
   }
-  char *src = gm_xasprintf("%s/preamble%zu.cu", dir, n);
-  char *out = gm_xasprintf("%s/preamble%zu.pch", dir, n);
+  pthread_mutex_unlock(&lock);
+  if (!dir)
+    return NULL;
+  char *src = gm_xasprintf("%s/preamble%zu.cu", dir, p->number);
+  char *out = gm_xasprintf("%s/preamble%zu.pch", dir, p->number);
   FILE *f = fopen(src, "w");
   if (!f) {
     free(src);
     free(out);
     return NULL;
   }
-  fclose(f);
-  CXTranslationUnit tu = NULL;
-  /* the compat header goes into the PCH like any -include; the key (the flags) names it, so a PCH
-   * built with it serves only parses that include it */
-  struct CXUnsavedFile compat = gm_nvcc_compat_unsaved();
-  enum CXErrorCode rc = clang_parseTranslationUnit2(
-      index, src, args, nargs, &compat, 1,
-      CXTranslationUnit_Incomplete | CXTranslationUnit_ForSerialization, &tu);
-  int ok = rc == CXError_Success && tu;
-  if (ok) {
-    /* a preamble with errors (bad include paths, say) would only spread them */
-    for (unsigned i = 0; i < clang_getNumDiagnostics(tu) && ok; i++) {
-      CXDiagnostic d = clang_getDiagnostic(tu, i);
-      ok = clang_getDiagnosticSeverity(d) < CXDiagnostic_Error;
-      clang_disposeDiagnostic(d);
-    }
+  /* the headers the preamble below holds are in it already: only the rest, in order */
+  size_t first = p->below ? p->below->nheaders : 0;
+  for (size_t i = first; i < p->nheaders; i++)
+    fprintf(f, "#include <%s>\n", p->headers[i]);
+  int ok = fclose(f) == 0;
+  const char **args = gm_xcalloc((size_t)p->nargs + 3, sizeof(char *));
+  int nargs = 0;
+  for (int i = 0; i < p->nargs; i++)
+    args[nargs++] = p->args[i];
+  if (p->below) {
+    args[nargs++] = "-include-pch";
+    args[nargs++] = p->below->path;
+    for (size_t i = 0; i < p->below->includes.len; i++)
+      GM_PUSH(p->includes, gm_xstrdup(p->below->includes.items[i]));
   }
+  CXTranslationUnit tu = NULL;
+  /* the compat header goes into the base like any -include; the key (the flags) names it, so a
+   * preamble built with it serves only parses that include it */
+  struct CXUnsavedFile compat = gm_nvcc_compat_unsaved();
   if (ok)
-    ok = clang_saveTranslationUnit(tu, out, clang_defaultSaveOptions(tu)) == CXSaveError_None;
-  if (ok)
-    clang_getInclusions(tu, on_inclusion, includes);
+    ok = clang_parseTranslationUnit2(index, src, args, nargs, &compat, 1,
+                                     CXTranslationUnit_Incomplete |
+                                         CXTranslationUnit_ForSerialization,
+                                     &tu) == CXError_Success &&
+         tu;
+  free(args);
+  /* a preamble with errors (bad include paths, say) would only spread them */
+  ok = ok && no_errors(tu);
+  if (ok) {
+    struct build_ctx c = {tu, p, 1};
+    clang_getInclusions(tu, on_inclusion, &c);
+    ok = c.chained_ok &&
+         clang_saveTranslationUnit(tu, out, clang_defaultSaveOptions(tu)) == CXSaveError_None;
+  }
   if (tu)
     clang_disposeTranslationUnit(tu);
-  free(src); /* the PCH records the empty source: it stays until cleanup */
+  free(src); /* the PCH records its source: it stays until cleanup */
   if (!ok) {
     remove(out);
     free(out);
@@ -92,47 +232,38 @@ static char *build(CXIndex index, const char *const *args, int nargs, size_t n,
   return out;
 }
 
-const char *gm_pch_for(CXIndex index, const char *const *args, int nargs,
-                       const gm_str_vec **includes) {
-  char *key = key_of(args, nargs);
-  pthread_mutex_lock(&lock); /* held while building: other workers wait for the same PCH */
-  const char *path = NULL;
-  pch_entry *e = NULL;
-  for (size_t i = 0; i < entries.len && !e; i++)
-    if (strcmp(entries.items[i]->key, key) == 0)
-      e = entries.items[i];
-  if (!e) {
-    e = gm_xcalloc(1, sizeof *e);
-    e->key = key;
-    double start = gm_timing_start();
-    e->path = build(index, args, nargs, entries.len, &e->includes);
-    gm_timing_stop(GM_STAGE_PREAMBLE, start);
-    gm_timing_count(GM_STAGE_PREAMBLE);
-    GM_PUSH(entries, e);
-    key = NULL;
-  }
-  path = e->path;
-  if (includes)
-    *includes = &e->includes; /* fixed once built, kept until gm_pch_cleanup */
+void gm_pch_build(CXIndex index, gm_preamble *p) {
+  double start = gm_timing_start();
+  char *path = build(index, p);
+  gm_timing_stop(GM_STAGE_PREAMBLE, start);
+  gm_timing_count(GM_STAGE_PREAMBLE);
+  pthread_mutex_lock(&lock);
+  p->path = path;
+  p->state = path ? GM_PCH_READY : GM_PCH_FAILED;
   pthread_mutex_unlock(&lock);
-  free(key);
-  return path;
 }
 
 void gm_pch_cleanup(void) {
   for (size_t i = 0; i < entries.len; i++) {
-    char *src = gm_xasprintf("%s/preamble%zu.cu", dir, i);
-    remove(src);
+    gm_preamble *p = entries.items[i];
+    char *src = gm_xasprintf("%s/preamble%zu.cu", dir ? dir : ".", p->number);
+    if (dir)
+      remove(src);
     free(src);
-    pch_entry *e = entries.items[i];
-    if (e->path)
-      remove(e->path);
-    free(e->path);
-    free(e->key);
-    for (size_t k = 0; k < e->includes.len; k++)
-      free(e->includes.items[k]);
-    GM_VEC_FREE(e->includes);
-    free(e);
+    if (p->path)
+      remove(p->path);
+    free(p->path);
+    free(p->key);
+    for (int k = 0; k < p->nargs; k++)
+      free(p->args[k]);
+    free(p->args);
+    for (size_t k = 0; k < p->nheaders; k++)
+      free(p->headers[k]);
+    free(p->headers);
+    for (size_t k = 0; k < p->includes.len; k++)
+      free(p->includes.items[k]);
+    GM_VEC_FREE(p->includes);
+    free(p);
   }
   GM_VEC_FREE(entries);
   if (dir) {

@@ -1,6 +1,14 @@
-/* A shared precompiled preamble: in CUDA mode clang force-includes its CUDA runtime wrapper
- * (cuda_runtime.h and the rest), which is nearly all of the parse time of a typical .cu file.
- * Built once per distinct set of flags, it makes each further file about ten times cheaper. */
+/* Shared precompiled preambles. In CUDA mode clang force-includes its CUDA runtime wrapper
+ * (cuda_runtime.h and the rest), which is most of the parse time of a small .cu file: the *base*
+ * preamble holds it and nvcc_compat.h, once per distinct set of flags. A *chained* preamble adds
+ * a run of leading system includes (include_run.h) on top of a shorter one (the base, or a
+ * preamble of fewer of the same includes), for the files whose runs begin with it: such a file
+ * is parsed with that preamble and those directives blanked, which is the same tokens in the
+ * same order as its parse alone. A chained preamble is refused (and its files use the one below)
+ * when building it gives an error, when one of its headers is not a system header, or when one
+ * names __BASE_FILE__, __DATE__ or __TIME__ (which would expand otherwise in the preamble).
+ * Entries are registered first and built when the driver says, so that workers build different
+ * preambles at once. Thread-safe; the files go at gm_pch_cleanup(). */
 #ifndef GM_PCH_H
 #define GM_PCH_H
 
@@ -9,12 +17,28 @@
 
 #include <clang-c/Index.h>
 
-/* The PCH for these parser flags, building it on first use; NULL if it cannot be built (the
- * caller then parses without it). Thread-safe. The files are removed by gm_pch_cleanup().
- * `includes`, if not NULL, gets the files the PCH was built from (a parse that uses it does not
- * list them among its own inclusions); valid until gm_pch_cleanup(). */
-const char *gm_pch_for(CXIndex index, const char *const *args, int nargs,
-                       const gm_str_vec **includes);
+typedef struct gm_preamble gm_preamble;
+
+enum gm_pch_state { GM_PCH_UNBUILT, GM_PCH_BUILDING, GM_PCH_READY, GM_PCH_FAILED };
+
+/* The preamble of these parser flags holding the CUDA wrapper, nvcc_compat.h and headers[0..n)
+ * (none: the base), registered on first use (unbuilt); `below` is the preamble it is built on
+ * (NULL for the base; for a chained one, a preamble of the same flags whose headers begin its
+ * own), used when the entry is new. */
+gm_preamble *gm_pch_get(const char *const *args, int nargs, char *const *headers, size_t n,
+                        gm_preamble *below);
+gm_preamble *gm_pch_below(const gm_preamble *p);
+size_t gm_pch_headers(const gm_preamble *p);
+enum gm_pch_state gm_pch_state_of(const gm_preamble *p);
+/* Claims an unbuilt preamble whose own base is ready: returns 1 and marks it building. One whose
+ * base failed fails too (returns 0). */
+int gm_pch_claim(gm_preamble *p);
+/* Builds a claimed preamble; it is then ready or failed. */
+void gm_pch_build(CXIndex index, gm_preamble *p);
+/* A ready preamble's file, and every file it read (a parse that uses it does not list them
+ * among its own inclusions); valid until gm_pch_cleanup(). */
+const char *gm_pch_path(const gm_preamble *p);
+const gm_str_vec *gm_pch_includes(const gm_preamble *p);
 void gm_pch_cleanup(void);
 
 #endif

@@ -1,0 +1,101 @@
+# Shared preambles grouped by leading system includes (frontend/pch.h, driver/preambles.h): files
+# whose runs of `#include <...>` begin alike share a preamble chained on the CUDA base, and each
+# file parses exactly as alone: --pch=always and --pch=never give byte-identical output and
+# messages. The cases would differ if a file got a header it did not include (a global `count`
+# with `using namespace std;` meets std::count from <algorithm>), if a blanked directive were
+# read again (a header with no include guard defines a struct twice), or if a #define before
+# the includes were lost (a header's typedef depends on it).
+source "$(dirname "$0")/testlib.bash"
+cd "$WORK"
+mkdir sys src tmp
+# system headers of the test's own: one with no include guard, one that reads a macro
+cat >sys/no_guard.h <<'H'
+struct defined_once { int v; };
+H
+cat >sys/width.h <<'H'
+#ifndef WIDTH_H
+#define WIDTH_H
+#ifdef WIDE
+typedef long width_t;
+#else
+typedef int width_t;
+#endif
+#endif
+H
+leaky() { # a function with a GM001 leak on an error path, named $1
+  cat <<SRC
+int $1(int n) {
+  float *a = nullptr, *b = nullptr;
+  if (cudaMalloc(&a, n) != cudaSuccess)
+    return -1;
+  if (cudaMalloc(&b, n) != cudaSuccess)
+    return -1;
+  cudaFree(a);
+  cudaFree(b);
+  return 0;
+}
+SRC
+}
+# three files with <vector>, <cstdio>, <algorithm>, comments and #pragma once among them
+for f in a b c; do
+  { printf '// file %s\n#pragma once\n#include <vector>  // the containers\n/* io */ #include <cstdio>\n#  include <algorithm>\n#include <cuda_runtime.h>\n' $f
+    leaky setup_$f; } >src/$f.cu
+done
+# two (and one with a parse error) with only <vector>, <cstdio>: `count` is theirs alone
+for f in f g h; do
+  { printf '#include <vector>\n#include <cstdio>\n#include <cuda_runtime.h>\nusing namespace std;\nint count;\n'
+    printf 'int bump() { return ++count; }\n'
+    leaky setup_$f; } >src/$f.cu
+done
+echo 'int broken( { return 0; }' >>src/h.cu
+# the same headers in another order: a run of its own
+{ printf '#include <cstdio>\n#include <vector>\n#include <cuda_runtime.h>\n'; leaky setup_d; } >src/d.cu
+# a #define before the includes ends the run: WIDE must reach width.h
+for f in w1 w2; do
+  { printf '#include <width.h>\n#include <cuda_runtime.h>\nstatic_assert(sizeof(width_t) == sizeof(int), "narrow");\n'
+    leaky setup_$f; } >src/$f.cu
+done
+{ printf '#define WIDE 1\n#include <width.h>\n#include <cuda_runtime.h>\nstatic_assert(sizeof(width_t) == sizeof(long), "wide");\n'
+  leaky setup_wide; } >src/wide.cu
+# a header with no guard, included by two files: read once, in the preamble
+for f in n1 n2; do
+  { printf '#include <no_guard.h>\n#include <cuda_runtime.h>\nstruct defined_once used_%s;\n' $f; leaky setup_$f; } >src/$f.cu
+done
+# includes followed by a conditional: the last include stays in the file
+for f in i1 i2; do
+  { printf '#include <vector>\n#include <cstdio>\n#ifndef GUARD_%s\n#define GUARD_%s\n#include <cuda_runtime.h>\n' $f $f
+    leaky setup_$f; printf '#endif\n'; } >src/$f.cu
+done
+# a run with a missing header: its preamble is refused, its files parse on the base
+for f in m1 m2; do
+  { printf '#include <no_such_header.h>\n#include <cuda_runtime.h>\n'; leaky setup_$f; } >src/$f.cu
+done
+
+FILES=(--no-cache --no-progress --enable=all -j 2 src/*.cu -- -isystem sys)
+for fmt in text json; do
+  TMPDIR=$WORK/tmp run --pch=never --format=$fmt "${FILES[@]}"
+  never_rc=$rc
+  cp out never.$fmt.out
+  cp err never.$fmt.err
+  TMPDIR=$WORK/tmp run --pch=always --format=$fmt --time-report "${FILES[@]}"
+  [ "$rc" -eq "$never_rc" ] || fail "$fmt: exit status $rc with preambles, $never_rc without"
+  cmp -s out never.$fmt.out || fail "$fmt: output differs with preambles: $(diff never.$fmt.out out | head -20)"
+  sed '/time report/,$d' err >always.$fmt.err
+  cmp -s always.$fmt.err never.$fmt.err ||
+    fail "$fmt: messages differ with preambles: $(diff never.$fmt.err always.$fmt.err | head -20)"
+done
+# what the files parse as alone: no error but in h.cu (its own) and m1, m2 (the missing header)
+grep -q "src/h.cu:.*note: clang:" never.text.err || fail "h.cu's parse error is reported"
+for f in a b c d f g w1 w2 wide n1 n2 i1 i2; do
+  ! grep -q "src/$f.cu.*note: clang:" never.text.err || fail "$f.cu parses without error alone: $(grep "src/$f.cu" never.text.err | head -3)"
+  grep -q "src/$f.cu:[0-9]*:[0-9]*: warning: .*GM001" never.text.out || fail "$f.cu's leak is found"
+done
+# the plan (every run ends with <cuda_runtime.h>): the base; <vector> (i1, i2: the include
+# before their #ifndef stays theirs), and on it <vector> <cstdio> <cuda_runtime.h> (f, g, h) and
+# <vector> <cstdio> <algorithm> <cuda_runtime.h> (a, b, c); <width.h> (w1, w2); <no_guard.h>
+# (n1, n2); <no_such_header.h> (m1, m2: refused, they parse on the base); d.cu and wide.cu
+# alone, on the base: seven builds
+grep -qE '^  preamble builds +[0-9.]+ +[0-9.]+% +\(7\)$' err ||
+  fail "seven preambles built: $(grep 'preamble builds' err)"
+[ -z "$(ls -A tmp)" ] || fail "the preambles' files are removed: $(ls tmp)"
+finish
