@@ -15,7 +15,7 @@ static void runtime(const gm_runtime_ctx *c) {
     const gm_tsite *s = &c->telemetry->sites.items[i];
     if (s->kind != GM_SITE_ALLOC || !s->wrong_family_frees || gm_runtime_covered(c, s, "GM002"))
       continue;
-    const gm_family *fam = s->family ? gm_table_family(gm_table_builtin(), s->family) : NULL;
+    const gm_family *fam = gm_site_family(s);
     gm_finding *f = gm_runtime_add(
         c, &gm105_runtime_mismatched_free, s->file, s->line, s->column,
         "memory from %s was released by a free of another family at run time; the wrong free "

@@ -27,7 +27,7 @@ extern const gm_rule gm120_runtime_growing_reallocation;
 static void runtime(const gm_runtime_ctx *c) {
   for (size_t i = 0; i < c->telemetry->sites.len; i++) {
     const gm_tsite *s = &c->telemetry->sites.items[i];
-    const gm_family *fam = s->family ? gm_table_family(gm_table_builtin(), s->family) : NULL;
+    const gm_family *fam = gm_site_family(s);
     if (s->kind != GM_SITE_ALLOC || !fam || !fam->gpu ||
         s->regrowth_chain_max < GM_REGROWTH_CHAIN_MIN)
       continue;

@@ -54,7 +54,7 @@ static void percent_text(char *buf, size_t n, uint64_t part, uint64_t whole) {
 static void runtime(const gm_runtime_ctx *c) {
   for (size_t i = 0; i < c->telemetry->sites.len; i++) {
     const gm_tsite *s = &c->telemetry->sites.items[i];
-    const gm_family *fam = s->family ? gm_table_family(gm_table_builtin(), s->family) : NULL;
+    const gm_family *fam = gm_site_family(s);
     if (s->kind != GM_SITE_ALLOC || !fam || !fam->managed || !s->has_um || !s->um_collected)
       continue;
     const gm_um_counts *u = &s->um;

@@ -86,6 +86,10 @@ char *gm_site_frees_text(const gm_tsite *s) {
   return gm_sb_take(&sb);
 }
 
+const gm_family *gm_site_family(const gm_tsite *s) {
+  return s->family ? gm_table_family(gm_table_builtin(), s->family) : NULL;
+}
+
 char *gm_site_stack_text(const gm_tsite *s) {
   char *stack = gm_site_stack(s);
   char *text = stack ? gm_xasprintf(", stack: %s", stack) : gm_xstrdup("");

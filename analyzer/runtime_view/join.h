@@ -43,6 +43,8 @@ int gm_judge_um_collected(const gm_judge_ctx *c, const gm_tsite *s, const char *
  * ("cudaFree 4, cudaFreeHost 1", or "none"); ", stack: main > train" or "" (free both). */
 const char *gm_plural(uint64_t n, const char *one, const char *many);
 char *gm_site_frees_text(const gm_tsite *s);
+/* The site's allocator family in the built-in table, or NULL (no family, or one it lacks). */
+const struct gm_family *gm_site_family(const gm_tsite *s);
 char *gm_site_stack_text(const gm_tsite *s);
 
 /* ---- for runtime-only rules (gm_rule.runtime) ---- */

@@ -13,25 +13,32 @@ cd "$(dirname "$0")/../.."
 DIR=$1
 GMEMLINT=${2:-build/gmemlint}
 status=0
-files=("$DIR"/churn_hidden-*.json)
-if [ -f "${files[0]}" ]; then
-  line=$(grep -n '@hidden_churn' tests/gpu/churn_hidden.cu | cut -d: -f1)
-  out=$("$GMEMLINT" --telemetry "${files[@]}" tests/gpu/churn_hidden.cu 2>&1)
+# judge NAME [SOURCES...]: gmemlint on DIR/NAME-*.json (and the sources) into $out, its findings
+# printed; a missing telemetry file fails the check and returns 1
+judge() {
+  local name=$1 files
+  shift
+  files=("$DIR"/"$name"-*.json)
+  if [ ! -f "${files[0]}" ]; then
+    echo "FAIL: $name: no telemetry from the GPU run"
+    status=1
+    return 1
+  fi
+  out=$("$GMEMLINT" --telemetry "${files[@]}" "$@" 2>&1)
   echo "$out" | grep -E '\[GM|note: confirmed'
+}
+
+line=$(grep -n '@hidden_churn' tests/gpu/churn_hidden.cu | cut -d: -f1)
+if judge churn_hidden tests/gpu/churn_hidden.cu; then
   echo "$out" | grep -q "churn_hidden.cu:$line: warning: cudaMalloc here ran 256 times .*\[GM110 " ||
     { echo "FAIL: no GM110 at churn_hidden.cu:$line"; status=1; }
   echo "$out" | grep -q 'GM010' && { echo "FAIL: the static pass saw the hidden loop"; status=1; }
-else
-  echo "churn_hidden: no telemetry from the GPU run"; status=1
 fi
 
 # GM120 and GM131: the loops are in twins_main.cu; the static pass is given twins_steps.cu alone
-files=("$DIR"/twins-*.json)
-if [ -f "${files[0]}" ]; then
-  regrow=$(grep -n '@regrow_site' tests/gpu/twins_steps.cu | cut -d: -f1)
-  pingpong=$(grep -n '@ping_pong_site' tests/gpu/twins_steps.cu | cut -d: -f1)
-  out=$("$GMEMLINT" --telemetry "${files[@]}" tests/gpu/twins_steps.cu 2>&1)
-  echo "$out" | grep -E '\[GM|note: confirmed'
+regrow=$(grep -n '@regrow_site' tests/gpu/twins_steps.cu | cut -d: -f1)
+pingpong=$(grep -n '@ping_pong_site' tests/gpu/twins_steps.cu | cut -d: -f1)
+if judge twins tests/gpu/twins_steps.cu; then
   echo "$out" | grep -q "twins_steps.cu:$regrow: warning: blocks from cudaMalloc here were replaced 31 times in a row .*\[GM120 " ||
     { echo "FAIL: no GM120 (a chain of 31) at twins_steps.cu:$regrow"; status=1; }
   echo "$out" | grep -q "twins_steps.cu:$regrow: note: confirmed: .*31 copies from a block into its replacement" ||
@@ -41,43 +48,29 @@ if [ -f "${files[0]}" ]; then
   echo "$out" | grep -qE "twins_steps.cu:$pingpong: note: confirmed: one block changed direction [0-9]+ times .*both ways in (19|20) of the" ||
     { echo "FAIL: GM131 does not show the steps both ways"; status=1; }
   echo "$out" | grep -qE '\[GM0(20|31) ' && { echo "FAIL: the static pass saw the other file's loops"; status=1; }
-else
-  echo "twins: no telemetry from the GPU run"; status=1
 fi
 
 # GM120 in PyTorch: torch.cat in a loop under gmemrun, judged from the telemetry alone
-files=("$DIR"/torch_cat-*.json)
-if [ -f "${files[0]}" ]; then
-  out=$("$GMEMLINT" --telemetry "${files[@]}" 2>&1)
-  echo "$out" | grep -E '\[GM|note: confirmed'
+if judge torch_cat; then
   echo "$out" | grep -qE "warning: blocks from cudaMalloc here were replaced (2[0-3]) times in a row .*\[GM120 " ||
     { echo "FAIL: no GM120 for torch.cat"; status=1; }
-else
-  echo "torch_cat: no telemetry (PyTorch missing on the GPU machine?)"; status=1
 fi
+
 # GM130: a kernel launched through a function pointer faults managed memory over on demand
-files=("$DIR"/managed_hidden-*.json)
-if [ -f "${files[0]}" ]; then
-  line=$(grep -n '@hidden_managed' tests/gpu/managed_hidden.cu | cut -d: -f1)
-  kept=$(grep -n '@prefetched_managed' tests/gpu/managed_hidden.cu | cut -d: -f1)
-  out=$("$GMEMLINT" --telemetry "${files[@]}" tests/gpu/managed_hidden.cu 2>&1)
-  echo "$out" | grep -E '\[GM|note: confirmed'
+line=$(grep -n '@hidden_managed' tests/gpu/managed_hidden.cu | cut -d: -f1)
+kept=$(grep -n '@prefetched_managed' tests/gpu/managed_hidden.cu | cut -d: -f1)
+if judge managed_hidden tests/gpu/managed_hidden.cu; then
   echo "$out" | grep -q "managed_hidden.cu:$line: warning: managed memory from cudaMallocManaged here .*\[GM130 " ||
     { echo "FAIL: no GM130 at managed_hidden.cu:$line"; status=1; }
   echo "$out" | grep -q "managed_hidden.cu:$kept: warning" &&
     { echo "FAIL: GM130 at the prefetched buffer (managed_hidden.cu:$kept)"; status=1; }
   echo "$out" | grep -q 'GM030' && { echo "FAIL: the static pass saw the hidden launch"; status=1; }
-else
-  echo "managed_hidden: no telemetry from the GPU run"; status=1
 fi
 
 # GM121: small uploads through a function pointer, held against the large upload's bandwidth
-files=("$DIR"/small_copies_hidden-*.json)
-if [ -f "${files[0]}" ]; then
-  line=$(grep -n '@hidden_small_copy' tests/gpu/small_copies_hidden.cu | cut -d: -f1)
-  large=$(grep -n '@large_copy' tests/gpu/small_copies_hidden.cu | cut -d: -f1)
-  out=$("$GMEMLINT" --telemetry "${files[@]}" tests/gpu/small_copies_hidden.cu 2>&1)
-  echo "$out" | grep -E '\[GM|note: confirmed'
+line=$(grep -n '@hidden_small_copy' tests/gpu/small_copies_hidden.cu | cut -d: -f1)
+large=$(grep -n '@large_copy' tests/gpu/small_copies_hidden.cu | cut -d: -f1)
+if judge small_copies_hidden tests/gpu/small_copies_hidden.cu; then
   echo "$out" | grep -q "small_copies_hidden.cu:$line: warning: cudaMemcpy here made 8192 copies of mean 256 B: .*\[GM121 " ||
     { echo "FAIL: no GM121 at small_copies_hidden.cu:$line"; status=1; }
   echo "$out" | grep -qE "small_copies_hidden.cu:$line: note: confirmed: 8192 copies host-to-device .* against .* for the 64.0 MiB copies at small_copies_hidden.cu:$large: [0-9.]+x slower" ||
@@ -85,8 +78,6 @@ if [ -f "${files[0]}" ]; then
   echo "$out" | grep -q "small_copies_hidden.cu:$large: warning" &&
     { echo "FAIL: a finding at the large upload (small_copies_hidden.cu:$large)"; status=1; }
   echo "$out" | grep -q 'GM021' && { echo "FAIL: the static pass saw the hidden loop"; status=1; }
-else
-  echo "small_copies_hidden: no telemetry from the GPU run"; status=1
 fi
 
 [ $status -eq 0 ] && echo "runtime twins as expected"

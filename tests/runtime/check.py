@@ -594,8 +594,9 @@ def ping_pong_hidden(binary, gmemlint, source):
     check(re.search(r"scenarios\.c:%d: warning: pages of this managed memory \(cudaMallocManaged\) "
                     r"moved between the host and the GPU 11 times.*\[GM131 " % line, out), out)
     check(re.search(r"scenarios\.c:%d: note: confirmed: one block changed direction 11 times "
-                    r"\(threshold: 4\), 11 changes over the site's blocks, both ways in 6 of the 6 steps that moved pages; 6\.0 MiB to the device and "
-                    r"6\.0 MiB back" % line, out), out)
+                    r"\(threshold: 4\), 11 changes over the site's blocks, both ways in 6 of the "
+                    r"6 steps that moved pages; 6\.0 MiB to the device and 6\.0 MiB back"
+                    % line, out), out)
     check(not re.search(r"scenarios\.c:%d: warning: .*GM131" % once, out), out)
     check(not re.search(r"\[GM031 ", out), ("the static pass saw the loop", out))
 
