@@ -394,8 +394,10 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
     GM_PUSH(args, gm_xstrdup("-include-pch"));
     GM_PUSH(args, gm_xstrdup(gm_pch_path(pch)));
     pch_includes = gm_pch_includes(pch);
+    gm_timing_preamble_use(gm_pch_headers(pch), p->run.n);
     if (gm_pch_headers(pch))
-      blanked = gm_include_run_blank(r->src.text, r->src.len, &p->run, gm_pch_headers(pch));
+      blanked = gm_include_run_blank(r->src.text, r->src.len, &p->run, gm_pch_header_names(pch),
+                                     gm_pch_headers(pch));
   }
   gm_include_run_free(&p->run);
   double file_start = gm_timing_start();
@@ -578,8 +580,8 @@ static void *worker(void *arg) {
     pthread_mutex_unlock(&p->lock);
     if (task == TASK_DONE)
       break;
-    if (!index)
-      index = clang_createIndex(0, 0);
+    if (!index) /* a unit's cursor visits its own declarations, not the preamble's thousands */
+      index = clang_createIndex(1, 0);
     if (task == TASK_BUILD) {
       gm_pch_build(index, pch);
       pthread_mutex_lock(&p->lock);

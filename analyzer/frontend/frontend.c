@@ -14,6 +14,21 @@ struct collect_ctx {
   GM_VEC(gm_func *) funcs;
 };
 
+/* An implicit instantiation of a function template or of a class template's member: clang hands
+ * them to the unit's top-level declarations, at the location of the code they were made from
+ * (the template, or the out-of-line definition of the member), which is modelled as written. An
+ * explicit specialization has a location of its own. */
+static int is_implicit_instantiation(CXCursor c) {
+  CXCursor pattern = clang_getSpecializedCursorTemplate(c);
+  if (clang_Cursor_isNull(pattern))
+    return 0;
+  CXSourceLocation at = clang_getCursorLocation(c);
+  if (clang_equalLocations(at, clang_getCursorLocation(pattern)))
+    return 1;
+  CXCursor def = clang_getCursorDefinition(pattern);
+  return !clang_Cursor_isNull(def) && clang_equalLocations(at, clang_getCursorLocation(def));
+}
+
 static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   struct collect_ctx *ctx = data;
@@ -22,7 +37,7 @@ static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClien
     return CXChildVisit_Continue;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (fe_is_function_kind(k) && k != CXCursor_LambdaExpr) {
-    if (clang_isCursorDefinition(c)) {
+    if (clang_isCursorDefinition(c) && !is_implicit_instantiation(c)) {
       gm_func *fn = fe_build_function(ctx->b, c);
       if (fn)
         GM_PUSH(ctx->funcs, fn);

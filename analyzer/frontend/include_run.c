@@ -157,11 +157,19 @@ void gm_include_run_free(gm_include_run *run) {
   memset(run, 0, sizeof *run);
 }
 
-char *gm_include_run_blank(const char *text, size_t len, const gm_include_run *run, size_t k) {
+char *gm_include_run_blank(const char *text, size_t len, const gm_include_run *run,
+                           char *const *headers, size_t n) {
   char *copy = gm_xmalloc(len + 1);
   memcpy(copy, text, len);
   copy[len] = 0;
-  for (size_t i = 0; i < k && i < run->n; i++)
-    memset(copy + run->start[i], ' ', run->end[i] - run->start[i]);
+  char *blanked = gm_xcalloc(run->n + 1, 1);
+  for (size_t h = 0; h < n; h++)
+    for (size_t i = 0; i < run->n; i++)
+      if (!blanked[i] && strcmp(run->headers[i], headers[h]) == 0) {
+        memset(copy + run->start[i], ' ', run->end[i] - run->start[i]);
+        blanked[i] = 1;
+        break;
+      }
+  free(blanked);
   return copy;
 }

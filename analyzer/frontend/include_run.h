@@ -22,7 +22,9 @@ typedef struct gm_include_run {
 void gm_include_run_scan(const char *text, size_t len, gm_include_run *run);
 void gm_include_run_free(gm_include_run *run);
 
-/* A copy of text (len bytes and a NUL) with the first k directives of run made spaces. */
-char *gm_include_run_blank(const char *text, size_t len, const gm_include_run *run, size_t k);
+/* A copy of text (len bytes and a NUL) with, for each of headers[0..n) (what a preamble holds),
+ * the first directive of run naming it that is not blanked already made spaces. */
+char *gm_include_run_blank(const char *text, size_t len, const gm_include_run *run,
+                           char *const *headers, size_t n);
 
 #endif

@@ -80,6 +80,10 @@ size_t gm_pch_headers(const gm_preamble *p) {
   return p->nheaders;
 }
 
+char *const *gm_pch_header_names(const gm_preamble *p) {
+  return p->headers;
+}
+
 enum gm_pch_state gm_pch_state_of(const gm_preamble *p) {
   pthread_mutex_lock(&lock);
   enum gm_pch_state s = p->state;
@@ -192,10 +196,14 @@ static char *build(CXIndex index, gm_preamble *p) {
   for (size_t i = first; i < p->nheaders; i++)
     fprintf(f, "#include <%s>\n", p->headers[i]);
   int ok = fclose(f) == 0;
-  const char **args = gm_xcalloc((size_t)p->nargs + 3, sizeof(char *));
+  const char **args = gm_xcalloc((size_t)p->nargs + 4, sizeof(char *));
   int nargs = 0;
   for (int i = 0; i < p->nargs; i++)
     args[nargs++] = p->args[i];
+  /* the templates the headers themselves use (<cmath>'s special functions: 60 ms of an empty
+   * file's parse) are instantiated once here, not again at the end of every file; a file's own
+   * uses and what it declares are unchanged, and an instantiation that fails refuses the PCH */
+  args[nargs++] = "-fpch-instantiate-templates";
   if (p->below) {
     args[nargs++] = "-include-pch";
     args[nargs++] = p->below->path;

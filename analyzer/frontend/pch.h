@@ -29,6 +29,8 @@ gm_preamble *gm_pch_get(const char *const *args, int nargs, char *const *headers
                         gm_preamble *below);
 gm_preamble *gm_pch_below(const gm_preamble *p);
 size_t gm_pch_headers(const gm_preamble *p);
+char *const *
+gm_pch_header_names(const gm_preamble *p); /* its headers, in the order it holds them */
 enum gm_pch_state gm_pch_state_of(const gm_preamble *p);
 /* Claims an unbuilt preamble whose own base is ready: returns 1 and marks it building. One whose
  * base failed fails too (returns 0). */

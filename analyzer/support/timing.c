@@ -17,6 +17,9 @@ enum { SLOWEST_KEPT = 5 };
 static atomic_int enabled;
 static _Atomic uint64_t stage_ns[GM_STAGE_COUNT];
 static _Atomic uint64_t stage_events[GM_STAGE_COUNT];
+/* parses with a preamble of the CUDA base, those on a chained one, and their leading includes:
+ * all of them, and those the preambles held */
+static _Atomic uint64_t pch_parses, chained_parses, run_includes, held_includes;
 
 static pthread_mutex_t slowest_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
@@ -67,6 +70,15 @@ void gm_timing_count(enum gm_stage stage) {
     atomic_fetch_add_explicit(&stage_events[stage], 1, memory_order_relaxed);
 }
 
+void gm_timing_preamble_use(size_t held, size_t run) {
+  if (!gm_timing_enabled())
+    return;
+  atomic_fetch_add_explicit(&pch_parses, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&chained_parses, held > 0, memory_order_relaxed);
+  atomic_fetch_add_explicit(&held_includes, held, memory_order_relaxed);
+  atomic_fetch_add_explicit(&run_includes, run, memory_order_relaxed);
+}
+
 void gm_timing_file(const char *path, double seconds) {
   if (!gm_timing_enabled())
     return;
@@ -102,6 +114,13 @@ void gm_timing_print(FILE *out, double wall, int workers) {
       fprintf(out, "  (%llu)", (unsigned long long)events);
     fputc('\n', out);
   }
+  if (atomic_load(&pch_parses))
+    fprintf(out,
+            "  %-30s %llu of %llu parses, holding %llu of their %llu leading system includes\n",
+            "on a chained preamble", (unsigned long long)atomic_load(&chained_parses),
+            (unsigned long long)atomic_load(&pch_parses),
+            (unsigned long long)atomic_load(&held_includes),
+            (unsigned long long)atomic_load(&run_includes));
   fprintf(out, "  %-30s %9.3f\n", "stages, total", total);
   fprintf(out, "  %-30s %9.3f\n", "wall clock", wall);
   fprintf(out, "  %-30s %9.3f\n", "CPU (user + system)", cpu);

@@ -31,6 +31,8 @@ void gm_timing_stop(enum gm_stage stage, double start);
 void gm_timing_file(const char *path, double seconds);
 /* Counts one more event of the stage (parses, preamble builds). */
 void gm_timing_count(enum gm_stage stage);
+/* A parse with a preamble held `held` of the `run` leading system includes of its file. */
+void gm_timing_preamble_use(size_t held, size_t run);
 /* The report, `wall` seconds since the run began, `workers` threads. */
 void gm_timing_print(FILE *out, double wall, int workers);
 

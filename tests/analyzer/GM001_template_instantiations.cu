@@ -1,0 +1,73 @@
+// Templates used with several types: each leak is reported once, at the template as written,
+// however many instantiations clang makes of it (in-class and out-of-line members of a class
+// template, a member template, a function template); an explicit specialization is code of
+// its own and is judged on its own.
+#include <cuda_runtime.h>
+#include <vector>
+
+template <typename T> struct Staging {
+  T *scratch(size_t n) {
+    T *d = nullptr;
+    cudaMalloc(&d, n * sizeof(T)); // expected-warning {{GM001}}
+    if (n == 0)
+      return nullptr;
+    cudaFree(d);
+    return nullptr;
+  }
+  void upload(const std::vector<T> &host);
+  template <typename U> void convert(const U *src, size_t n) {
+    U *d = nullptr;
+    cudaMalloc(&d, n * sizeof(U)); // expected-warning {{GM001}}
+    if (src == nullptr)
+      return;
+    cudaMemcpy(d, src, n * sizeof(U), cudaMemcpyHostToDevice);
+    cudaFree(d);
+  }
+};
+
+template <typename T> void Staging<T>::upload(const std::vector<T> &host) {
+  T *d = nullptr;
+  cudaMalloc(&d, host.size() * sizeof(T)); // expected-warning {{GM001}}
+  if (host.empty())
+    return;
+  cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
+  cudaFree(d);
+}
+
+template <> void Staging<char>::upload(const std::vector<char> &host) {
+  char *d = nullptr;
+  cudaMalloc(&d, host.size()); // expected-warning {{GM001}}
+  if (host.size() < 16)
+    return;
+  cudaFree(d);
+}
+
+template <typename T> T *fill(size_t n) {
+  T *d = nullptr;
+  cudaMalloc(&d, n * sizeof(T)); // expected-warning {{GM001}}
+  if (n > 1024)
+    return nullptr;
+  cudaMemset(d, 0, n * sizeof(T));
+  cudaFree(d);
+  return nullptr;
+}
+
+void use_them() {
+  Staging<float> f;
+  Staging<double> g;
+  Staging<char> c;
+  std::vector<float> vf(8);
+  std::vector<double> vd(8);
+  std::vector<char> vc(8);
+  f.scratch(4);
+  g.scratch(4);
+  f.upload(vf);
+  g.upload(vd);
+  c.upload(vc);
+  f.convert(vf.data(), vf.size());
+  f.convert(vd.data(), vd.size());
+  g.convert(vc.data(), vc.size());
+  fill<int>(8);
+  fill<float>(8);
+  fill<double>(8);
+}
