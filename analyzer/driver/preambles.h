@@ -33,7 +33,10 @@ typedef struct parse_queue {
 void parse_queue_init(parse_queue *q, size_t n);
 /* Plans the preambles of files[k] for the listed k (CUDA files, when preambles are used): the
  * base of their flags, or the preamble of the longest run of leading includes that at least
- * PREAMBLE_MIN_SHARE of them begin with and a longer one does not serve. */
+ * PREAMBLE_MIN_SHARE of them begin with and a longer one does not serve. A run is taken in one
+ * canonical order (library directories' headers, then the C++ library's, then C headers; the
+ * more files include one, the earlier) unless a header of it is in the flags' own include
+ * directories: then in the file's. */
 void parse_queue_plan(parse_queue *q, const preamble_file *files, const size_t *which, size_t n);
 
 enum parse_task { TASK_BUILD, TASK_PARSE, TASK_WAIT, TASK_DONE };

@@ -1,8 +1,7 @@
 /* A source's leading run of system includes: the `#include <...>` lines before anything but
- * blank lines, comments and `#pragma once`. A shared preamble (pch.h) may hold the first of them
- * in the file's place: the file is then parsed with those directives blanked out (spaces, so
- * every offset, line and column stays), and clang reads the same tokens in the same order as
- * when it parses the file alone. */
+ * blank lines, comments and `#pragma once`. A shared preamble (pch.h) may hold some of them in
+ * the file's place: the file is then parsed with those directives blanked out (spaces, so every
+ * offset, line and column stays), and clang reads the headers the file includes and no other. */
 #ifndef GM_INCLUDE_RUN_H
 #define GM_INCLUDE_RUN_H
 

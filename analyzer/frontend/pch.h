@@ -1,10 +1,12 @@
 /* Shared precompiled preambles. In CUDA mode clang force-includes its CUDA runtime wrapper
  * (cuda_runtime.h and the rest), which is most of the parse time of a small .cu file: the *base*
  * preamble holds it and nvcc_compat.h, once per distinct set of flags. A *chained* preamble adds
- * a run of leading system includes (include_run.h) on top of a shorter one (the base, or a
- * preamble of fewer of the same includes), for the files whose runs begin with it: such a file
- * is parsed with that preamble and those directives blanked, which is the same tokens in the
- * same order as its parse alone. A chained preamble is refused (and its files use the one below)
+ * some of a file's leading system includes (include_run.h) on top of a shorter one (the base, or
+ * a preamble of fewer of the same includes), for the files whose runs hold them (the driver
+ * decides in which order: driver/preambles.h): such a file is parsed with that preamble and those
+ * directives blanked, so it reads the headers it includes and no other. Preambles are built with
+ * -fpch-instantiate-templates: what the headers instantiate themselves is done once, not again
+ * at the end of each file. A chained preamble is refused (and its files use the one below)
  * when building it gives an error, when one of its headers is not a system header, or when one
  * names __BASE_FILE__, __DATE__ or __TIME__ (which would expand otherwise in the preamble).
  * Entries are registered first and built when the driver says, so that workers build different
