@@ -196,14 +196,10 @@ static char *build(CXIndex index, gm_preamble *p) {
   for (size_t i = first; i < p->nheaders; i++)
     fprintf(f, "#include <%s>\n", p->headers[i]);
   int ok = fclose(f) == 0;
-  const char **args = gm_xcalloc((size_t)p->nargs + 4, sizeof(char *));
+  const char **args = gm_xcalloc((size_t)p->nargs + 3, sizeof(char *));
   int nargs = 0;
   for (int i = 0; i < p->nargs; i++)
     args[nargs++] = p->args[i];
-  /* the templates the headers themselves use (<cmath>'s special functions: 60 ms of an empty
-   * file's parse) are instantiated once here, not again at the end of every file; a file's own
-   * uses and what it declares are unchanged, and an instantiation that fails refuses the PCH */
-  args[nargs++] = "-fpch-instantiate-templates";
   if (p->below) {
     args[nargs++] = "-include-pch";
     args[nargs++] = p->below->path;

@@ -4,9 +4,8 @@
  * some of a file's leading system includes (include_run.h) on top of a shorter one (the base, or
  * a preamble of fewer of the same includes), for the files whose runs hold them (the driver
  * decides in which order: driver/preambles.h): such a file is parsed with that preamble and those
- * directives blanked, so it reads the headers it includes and no other. Preambles are built with
- * -fpch-instantiate-templates: what the headers instantiate themselves is done once, not again
- * at the end of each file. A chained preamble is refused (and its files use the one below)
+ * directives blanked, so it reads the headers it includes and no other. A chained preamble is
+ * refused (and its files use the one below)
  * when building it gives an error, when one of its headers is not a system header, or when one
  * names __BASE_FILE__, __DATE__ or __TIME__ (which would expand otherwise in the preamble).
  * Entries are registered first and built when the driver says, so that workers build different
