@@ -2,6 +2,8 @@
 # gmemlint against its anchor, `clang -fsyntax-only` with the same flags over the same files,
 # measured in one run. Usage: bench/compare_clang.sh [build/gmemlint] [files...]
 # (default: the first 32 analyzer tests, all realistic .cu files that include cuda_runtime.h).
+# clang gets the flags gmemlint's parser gets (its nvcc-compatibility header included); gmemlint
+# runs without its result cache, which would otherwise answer every run after the first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GMEMLINT=${1:-build/gmemlint}
@@ -9,7 +11,12 @@ shift || true
 if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(ls tests/analyzer/*.cu | head -32); fi
 CLANG=${CLANG:-clang-22}
 CUDA=${CUDA_PATH:-/usr/local/cuda}
-flags=(-x cuda --cuda-host-only -nocudalib -Wno-unknown-cuda-version "--cuda-path=$CUDA" -std=c++17 -w)
+compat=$(mktemp --suffix=.h)
+trap 'rm -f "$compat"' EXIT
+"$GMEMLINT" --dump-nvcc-compat >"$compat"
+flags=(-x cuda --cuda-host-only -nocudalib -Wno-unknown-cuda-version "--cuda-path=$CUDA" -fgpu-rdc
+  -include "$compat" -std=c++17 -w -ferror-limit=0 -isystem "$CUDA/include"
+  -isystem "$CUDA/include/cccl")
 
 now() { date +%s.%N; }
 elapsed() { echo "$2 - $1" | bc; }
@@ -17,11 +24,11 @@ elapsed() { echo "$2 - $1" | bc; }
 t0=$(now)
 for f in "${files[@]}"; do "$CLANG" -fsyntax-only "${flags[@]}" "$f"; done
 t1=$(now)
-"$GMEMLINT" -j 1 --pch=never "${files[@]}" >/dev/null || [ $? -eq 1 ]
+"$GMEMLINT" --no-cache -j 1 --pch=never "${files[@]}" >/dev/null || [ $? -eq 1 ]
 t2=$(now)
-"$GMEMLINT" -j 1 "${files[@]}" >/dev/null || [ $? -eq 1 ]
+"$GMEMLINT" --no-cache -j 1 "${files[@]}" >/dev/null || [ $? -eq 1 ]
 t3=$(now)
-"$GMEMLINT" -j 2 "${files[@]}" >/dev/null || [ $? -eq 1 ]
+"$GMEMLINT" --no-cache -j 2 "${files[@]}" >/dev/null || [ $? -eq 1 ]
 t4=$(now)
 
 clang_s=$(elapsed "$t0" "$t1")
