@@ -207,13 +207,17 @@ static char *build(CXIndex index, gm_preamble *p) {
       GM_PUSH(p->includes, gm_xstrdup(p->below->includes.items[i]));
   }
   CXTranslationUnit tu = NULL;
-  /* the compat header goes into the base like any -include; the key (the flags) names it, so a
-   * preamble built with it serves only parses that include it */
+  /* The headers' function bodies are skipped (a preamble holds system headers only, and the
+   * model never reads their bodies; a file parses as an incomplete unit, so no template body is
+   * instantiated; constexpr functions and deduced return types keep theirs): builds take 60% of
+   * the time. The compat header goes into the base like any -include; the key (the flags)
+   * names it, so a preamble built with it serves only parses that include it. */
   struct CXUnsavedFile compat = gm_nvcc_compat_unsaved();
   if (ok)
     ok = clang_parseTranslationUnit2(index, src, args, nargs, &compat, 1,
                                      CXTranslationUnit_Incomplete |
-                                         CXTranslationUnit_ForSerialization,
+                                         CXTranslationUnit_ForSerialization |
+                                         CXTranslationUnit_SkipFunctionBodies,
                                      &tu) == CXError_Success &&
          tu;
   free(args);
