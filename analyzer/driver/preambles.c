@@ -117,50 +117,59 @@ static int header_class(const char *h) {
   return strchr(h, '.') ? 2 : 1;
 }
 
-typedef struct header_count {
+/* What the plan knows of one header of the runs of a set of flags: how many files include it,
+ * its rank and whether it may be moved, each found once (the files share the flags). */
+typedef struct header_info {
   const char *header;
   size_t files;
-} header_count;
-typedef GM_VEC(header_count) header_counts;
+  int rank; /* header_class */
+  int movable;
+} header_info;
+typedef GM_VEC(header_info) header_infos;
 
-static size_t files_including(const header_counts *counts, const char *h) {
-  for (size_t i = 0; i < counts->len; i++)
-    if (strcmp(counts->items[i].header, h) == 0)
-      return counts->items[i].files;
-  return 0;
+static header_info *info_of(header_infos *infos, const char *h) {
+  for (size_t i = 0; i < infos->len; i++)
+    if (strcmp(infos->items[i].header, h) == 0)
+      return &infos->items[i];
+  return NULL;
+}
+
+/* Whether a comes before b in a canonical run. */
+static int comes_before(const header_info *a, const header_info *b) {
+  if (a->rank != b->rank)
+    return a->rank < b->rank;
+  if (a->files != b->files)
+    return a->files > b->files;
+  return strcmp(a->header, b->header) < 0;
 }
 
 /* The order a file's run is entered in the trie: its own, when a header of it is not movable;
  * otherwise each header once, canonically (a preamble then holds some of the file's headers in
  * another order, never one it does not include). */
-static size_t run_order(const preamble_file *f, const header_counts *counts, const char **order) {
+static size_t run_order(const preamble_file *f, header_infos *infos, const char **order) {
+  const header_info **ranked = gm_xcalloc(f->run->n + 1, sizeof *ranked);
   size_t n = 0;
-  for (size_t h = 0; h < f->run->n; h++)
-    if (!movable(f, f->run->headers[h])) {
+  for (size_t h = 0; h < f->run->n; h++) {
+    const header_info *in = info_of(infos, f->run->headers[h]);
+    if (!in->movable) {
+      free(ranked);
       for (size_t i = 0; i < f->run->n; i++)
         order[i] = f->run->headers[i];
       return f->run->n;
     }
-  for (size_t h = 0; h < f->run->n; h++) {
-    const char *name = f->run->headers[h];
     int seen = 0;
     for (size_t i = 0; i < n && !seen; i++)
-      seen = strcmp(order[i], name) == 0;
+      seen = ranked[i] == in;
     if (seen)
       continue;
-    int cls = header_class(name);
-    size_t files = files_including(counts, name);
     size_t at = n++;
-    for (; at > 0; at--) { /* insertion: few headers */
-      const char *o = order[at - 1];
-      int oc = header_class(o);
-      size_t of = files_including(counts, o);
-      if (oc < cls || (oc == cls && (of > files || (of == files && strcmp(o, name) < 0))))
-        break;
-      order[at] = o;
-    }
-    order[at] = name;
+    for (; at > 0 && !comes_before(ranked[at - 1], in); at--) /* insertion: few headers */
+      ranked[at] = ranked[at - 1];
+    ranked[at] = in;
   }
+  for (size_t i = 0; i < n; i++)
+    order[i] = ranked[i]->header;
+  free(ranked);
   return n;
 }
 
@@ -172,7 +181,7 @@ static void plan_flags(parse_queue *q, const preamble_file *files, const size_t 
   GM_PUSH(t, ((node){0}));
   size_t *leaf = gm_xcalloc(n + 1, sizeof *leaf);
   char *mine = gm_xcalloc(n + 1, 1);
-  header_counts counts = {0};
+  header_infos infos = {0};
   for (size_t k = 0; k < n; k++) {
     const preamble_file *f = &files[which[k]];
     if (done[k] || !same_flags(f, first))
@@ -182,12 +191,13 @@ static void plan_flags(parse_queue *q, const preamble_file *files, const size_t 
       int again = 0; /* a file counts once for a header */
       for (size_t i = 0; i < h && !again; i++)
         again = strcmp(f->run->headers[i], f->run->headers[h]) == 0;
-      size_t c = 0;
-      while (c < counts.len && strcmp(counts.items[c].header, f->run->headers[h]) != 0)
-        c++;
-      if (c == counts.len)
-        GM_PUSH(counts, ((header_count){f->run->headers[h], 0}));
-      counts.items[c].files += !again;
+      const char *name = f->run->headers[h];
+      header_info *in = info_of(&infos, name);
+      if (!in) {
+        GM_PUSH(infos, ((header_info){name, 0, header_class(name), movable(f, name)}));
+        in = &infos.items[infos.len - 1];
+      }
+      in->files += !again;
     }
   }
   for (size_t k = 0; k < n; k++) {
@@ -195,14 +205,14 @@ static void plan_flags(parse_queue *q, const preamble_file *files, const size_t 
       continue;
     const preamble_file *f = &files[which[k]];
     const char **order = gm_xcalloc(f->run->n + 1, sizeof *order);
-    size_t len = run_order(f, &counts, order), at = 0;
+    size_t len = run_order(f, &infos, order), at = 0;
     for (size_t h = 0; h < len; h++)
       at = child_of(&t, at, order[h]);
     free(order);
     leaf[k] = at;
     t.items[at].unserved++;
   }
-  GM_VEC_FREE(counts);
+  GM_VEC_FREE(infos);
   t.items[0].pch = gm_pch_get((const char *const *)first->args, first->nargs, NULL, 0, NULL);
   add_build(q, t.items[0].pch);
   /* bottom up: a run shared by enough files that no deeper chosen run serves is chosen */

@@ -5,9 +5,9 @@
  * a preamble of fewer of the same includes), for the files whose runs hold them (the driver
  * decides in which order: driver/preambles.h): such a file is parsed with that preamble and those
  * directives blanked, so it reads the headers it includes and no other. A chained preamble is
- * refused (and its files use the one below)
- * when building it gives an error, when one of its headers is not a system header, or when one
- * names __BASE_FILE__, __DATE__ or __TIME__ (which would expand otherwise in the preamble).
+ * refused (and its files use the one below) when building it gives an error, when one of its
+ * headers is not a system header, or when one names __BASE_FILE__, __DATE__ or __TIME__ (which
+ * would expand otherwise in the preamble).
  * Entries are registered first and built when the driver says, so that workers build different
  * preambles at once. Thread-safe; the files go at gm_pch_cleanup(). */
 #ifndef GM_PCH_H
@@ -30,8 +30,8 @@ gm_preamble *gm_pch_get(const char *const *args, int nargs, char *const *headers
                         gm_preamble *below);
 gm_preamble *gm_pch_below(const gm_preamble *p);
 size_t gm_pch_headers(const gm_preamble *p);
-char *const *
-gm_pch_header_names(const gm_preamble *p); /* its headers, in the order it holds them */
+/* Its headers, in the order it holds them (gm_pch_headers of them). */
+char *const *gm_pch_header_names(const gm_preamble *p);
 enum gm_pch_state gm_pch_state_of(const gm_preamble *p);
 /* Claims an unbuilt preamble whose own base is ready: returns 1 and marks it building. One whose
  * base failed fails too (returns 0). */
