@@ -1,11 +1,14 @@
-# gmemcc, the compile wrapper (analyzer/gmemcc/). It links nothing of gmemlint's (no libclang):
+# gmemcc, the compile wrapper (analyzer/gmemcc/). It links nothing of gmemlint's (no libclang), only libelf for --gmem-check:
 # all it needs is where the runtime library and the forced-include header are and what libgmemrt
 # itself links against, which a generated header tells it. That list is read from the gmemrt
 # target, so gmemcc never hardcodes it: runtime/CMakeLists.txt defers a call to
 # gmemcc_write_config() to the end of its directory, where its imported targets (pkg-config's
 # PkgConfig::LIBDW) are visible and every dependency has been added.
-add_executable(gmemcc analyzer/gmemcc/gmemcc.c analyzer/gmemcc/cmdline.c analyzer/gmemcc/lint.c
-  analyzer/gmemcc/locate.c analyzer/gmemcc/util.c)
+add_executable(gmemcc analyzer/gmemcc/gmemcc.c analyzer/gmemcc/check.c analyzer/gmemcc/cmdline.c
+  analyzer/gmemcc/lint.c analyzer/gmemcc/locate.c analyzer/gmemcc/util.c)
+# --gmem-check reads the ELF files it is given (the runtime links libelf already, through libdw)
+pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)
+target_link_libraries(gmemcc PRIVATE PkgConfig::LIBELF)
 # "gmemcc/gmemcc.h", as the analyzer's includes name their stage (it includes nothing else of it)
 target_include_directories(gmemcc PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/analyzer
   ${CMAKE_CURRENT_BINARY_DIR}/gmemcc-config)

@@ -23,6 +23,7 @@
 static void usage(void) {
   printf(
       "usage: gmemcc [--gmem-options] [compiler] <compiler arguments...>\n"
+      "       gmemcc --gmem-check FILE...\n"
       "\n"
       "Builds a CUDA program instrumented for gmemlint's runtime telemetry. gmemcc runs the\n"
       "compiler with your arguments, adding to each compile from source\n"
@@ -39,6 +40,9 @@ static void usage(void) {
       "                     gmemlint --format=json -o <object>.gmemlint.json <source> -- <flags>\n"
       "  --gmem-link-flags  print what gmemcc adds to a link, and exit (for build systems that\n"
       "                     link without it, e.g. CMake before 4.1)\n"
+      "  --gmem-check FILE...  say whether each program, shared library, object or archive\n"
+      "                     is instrumented: the units compiled with gmem_forced.h and\n"
+      "                     whether libgmemrt is linked in; exit 1 if one is not\n"
       "  --gmem-help        print this help and exit\n"
       "\n"
       "Environment:\n"
@@ -55,15 +59,27 @@ static void usage(void) {
       "\n"
       "Exit status: the compiler's own; 2 when gmemcc cannot do its part (unknown --gmem-\n"
       "option, runtime library or header missing); 126 or 127 when the compiler cannot be run\n"
-      "or is not found.\n"
+      "or is not found. --gmem-check: 0 when every file is instrumented, 1 when one is not,\n"
+      "2 when one cannot be read.\n"
       "\n"
-      "CMake: -DCMAKE_CUDA_COMPILER_LAUNCHER=gmemcc, and for the link either\n"
-      "-DCMAKE_CUDA_LINKER_LAUNCHER=gmemcc (CMake 4.1 or later) or\n"
-      "-DCMAKE_CUDA_STANDARD_LIBRARIES=\"$(gmemcc c++ --gmem-link-flags)\".\n"
-      "Make: NVCC=gmemcc. See docs/gmemcc.md.\n");
+      "CMake (an installed gmemlint): find_package(gmemlint) and "
+      "gmemlint_instrument(<target>...),\n"
+      "or, the project left as it is,\n"
+      "  -DCMAKE_PROJECT_INCLUDE=<prefix>/lib/cmake/gmemlint/instrument-all.cmake\n"
+      "Make: set the variable the Makefile runs nvcc through (make -n shows the commands):\n"
+      "make NVCC=gmemcc. Then check the result: gmemcc --gmem-check ./app. See docs/gmemcc.md.\n");
 }
 
 int main(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--gmem-check") == 0) { /* every other argument is a file to check */
+      const char **files = xrealloc(NULL, (size_t)argc * sizeof *files);
+      size_t n = 0;
+      for (int j = 1; j < argc; j++)
+        if (j != i)
+          files[n++] = argv[j];
+      return check_binaries(files, n);
+    }
   char *self = self_path();
   int at = 1;
   while (at < argc && strncmp(argv[at], "--gmem-", 7) == 0)
@@ -121,13 +137,29 @@ int main(int argc, char **argv) {
   if (compiles) {
     if (!is_file(rt.header))
       die(EXIT_GMEMCC, "forced-include header not found: %s (from %s)", rt.header, rt.header_how);
+    /* The toolkit's cuda.h by its path first: gmem_forced.h's own #include <cuda.h> would
+     * find a project header of that name on the -I path before it (its include guard then
+     * skips it). */
+    const char *cuda_inc = toolkit_include_dir(&c, program);
+    if (cuda_inc) {
+      push(&cmd, "-include");
+      push(&cmd, xasprintf("%s/cuda.h", cuda_inc));
+    }
     push(&cmd, "-include");
     push(&cmd, rt.header);
-    if (c.kind == CC_GCC && *GMEMCC_CUDA_INCLUDE_DIR) {
-      /* gmem_forced.h includes cuda_runtime.h; a host compiler may not know where it is.
-       * Searched last, so it never overrides the user's own CUDA headers. */
-      push(&cmd, "-idirafter");
-      push(&cmd, GMEMCC_CUDA_INCLUDE_DIR);
+    /* gmem_forced.h includes cuda_runtime.h; a host compiler may not know where it is. The
+     * public headers' directory makes <gmemlint/gmemrt.h> (gmem_step) work. Both are searched
+     * after the user's directories (nvcc has no -idirafter: -isystem comes after every -I), so
+     * they never override a header of the user's own. */
+    const char *after = c.kind == CC_GCC ? "-idirafter" : "-isystem";
+    if (c.kind == CC_GCC && cuda_inc) {
+      push(&cmd, after);
+      push(&cmd, cuda_inc);
+    }
+    const char *public_inc = public_include_dir(rt.header);
+    if (public_inc) {
+      push(&cmd, after);
+      push(&cmd, public_inc);
     }
   }
   for (size_t i = 0; i < c.args.n; i++)

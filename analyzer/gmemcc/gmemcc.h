@@ -74,11 +74,19 @@ typedef struct {
   const char *header_how;
 } runtime_paths;
 runtime_paths locate_runtime(const char *self);
+const char *toolkit_include_dir(const cmdline *c, const char *program);
+const char *public_include_dir(const char *header);
 void add_runtime_libs(strvec *out, const cmdline *c, const char *lib);
 
 /* ---- the static pass, --gmem-lint (lint.c) ---- */
 
 void lint_source(const cmdline *c, const char *gmemlint, const char *source, bool verbose);
 char *find_gmemlint(const char *self);
+
+/* ---- what a built binary holds, --gmem-check (check.c) ---- */
+
+/* Prints whether each file is instrumented; returns 0 if all are, 1 if one is not, 2 if one
+ * cannot be read. */
+int check_binaries(const char *const *files, size_t nfiles);
 
 #endif

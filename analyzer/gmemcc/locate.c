@@ -71,6 +71,48 @@ runtime_paths locate_runtime(const char *self) {
   return r;
 }
 
+/* Whether dir holds the CUDA toolkit's headers (cuda.h next to cuda_runtime_api.h). */
+static bool is_toolkit_include(const char *dir) {
+  return is_file(xasprintf("%s/cuda.h", dir)) && is_file(xasprintf("%s/cuda_runtime_api.h", dir));
+}
+
+/* The CUDA toolkit's include directory for this step: nvcc's own (<bin>/../include); for other
+ * compilers an -I or -isystem directory of the step that holds the toolkit's headers; else the
+ * one gmemcc was configured with. NULL when none has them. */
+const char *toolkit_include_dir(const cmdline *c, const char *program) {
+  if (c->kind == CC_NVCC && program) {
+    char *real = realpath(program, NULL);
+    if (real) {
+      char *dir = xasprintf("%s/../include", dir_name(real));
+      char *canonical = realpath(dir, NULL);
+      if (canonical && is_toolkit_include(canonical))
+        return canonical;
+    }
+  }
+  for (size_t i = 0; c->kind == CC_GCC && i < c->lint_flags.n; i++) {
+    const char *f = c->lint_flags.v[i], *dir = NULL;
+    if (strncmp(f, "-I", 2) == 0)
+      dir = f + 2;
+    else if (strcmp(f, "-isystem") == 0 && i + 1 < c->lint_flags.n)
+      dir = c->lint_flags.v[++i];
+    else if (strcmp(f, "-include") == 0 || strcmp(f, "-iquote") == 0 ||
+             strcmp(f, "-idirafter") == 0)
+      i++; /* a value, not a flag */
+    if (dir && *dir && is_toolkit_include(dir))
+      return dir;
+  }
+  return *GMEMCC_CUDA_INCLUDE_DIR && is_toolkit_include(GMEMCC_CUDA_INCLUDE_DIR)
+             ? GMEMCC_CUDA_INCLUDE_DIR
+             : NULL;
+}
+
+/* The directory to search for <gmemlint/gmemrt.h>: the one above the forced header's, when it
+ * holds gmemlint/gmemrt.h (the source tree's include/, or <prefix>/include). */
+const char *public_include_dir(const char *header) {
+  char *dir = dir_name(dir_name(header));
+  return is_file(xasprintf("%s/gmemlint/gmemrt.h", dir)) ? dir : NULL;
+}
+
 /* A dependency recorded as an absolute path that this machine lacks (gmemcc built elsewhere, or
  * an installed tree copied to another machine): "-lNAME" instead, which the linker looks up on
  * its usual path and LIBRARY_PATH. NULL when the path exists or names no library. */

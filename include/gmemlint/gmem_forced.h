@@ -8,11 +8,29 @@
 #ifndef GMEMLINT_GMEM_FORCED_H
 #define GMEMLINT_GMEM_FORCED_H
 
-#include <cuda.h>         /* the driver API, declared before the macros below exist */
+/* The driver API, declared before the macros below exist. gmemcc includes the toolkit's cuda.h
+ * by its path before this header (-include), so that a project header named cuda.h on the -I
+ * path is not taken for it: the toolkit's guard, __cuda_cuda_h__, then skips this include. */
+#ifndef __cuda_cuda_h__
+#include <cuda.h>
+#endif
+#ifndef __cuda_cuda_h__
+#error "gmem_forced.h: the <cuda.h> found first on the include path is not the CUDA toolkit's (a project header of that name?): include the toolkit's before this header, as gmemcc does: -include <CUDA>/include/cuda.h"
+#endif
 #include <cuda_runtime.h> /* likewise */
 #include <stddef.h>
 
 #include "gmemrt.h"
+
+/* Each translation unit compiled with this header names itself in the gmemrt_units section of
+ * its object, and so of the program or library linked from it: `gmemcc --gmem-check` lists them
+ * to say what a binary routes through the runtime. __BASE_FILE__ is the compiled source (nvcc
+ * preprocesses the .cu itself); device compiles have nothing to record. */
+#if defined(__GNUC__) && defined(__BASE_FILE__) && !defined(__CUDA_ARCH__) && \
+    !defined(GMEMRT_BUILDING)
+__attribute__((used, section("gmemrt_units"))) static const char gmemrt_this_unit[] =
+    __BASE_FILE__;
+#endif
 
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_COLUMN)

@@ -14,16 +14,33 @@ for dep in libjansson libunwind libdw; do
   [[ " ${NV_LINK[*]} " == *"/$dep."* ]] || fail "--gmem-link-flags names $dep: ${NV_LINK[*]}"
 done
 
+# a compile gets the toolkit's cuda.h by its path (a project's cuda.h on the -I path cannot
+# stand in for it), then the forced header, then <gmemlint/gmemrt.h>'s directory searched last
+mapfile -t NV_PRE < <(compile_prefix "$FNVCC")
+CUDAINC=$(dirname "${NV_PRE[1]:-/}")
+[ -f "$CUDAINC/cuda_runtime_api.h" ] || fail "-include names the toolkit's cuda.h: ${NV_PRE[*]}"
+[ "${NV_PRE[*]}" = "-include $CUDAINC/cuda.h -include $HDR -isystem $ROOT/include" ] ||
+  fail "nvcc compile prefix: ${NV_PRE[*]}"
+mapfile -t CC_PRE < <(compile_prefix "$FCC")
+[ "${CC_PRE[*]}" = "-include $CUDAINC/cuda.h -include $HDR -idirafter $CUDAINC -idirafter $ROOT/include" ] ||
+  fail "cc compile prefix: ${CC_PRE[*]}"
+# another compiler takes the toolkit that an -I names
+mkdir -p "$WORK/cuda99/include"
+touch "$WORK/cuda99/include/cuda.h" "$WORK/cuda99/include/cuda_runtime_api.h"
+gmemcc_run "$FCC" -I"$WORK/cuda99/include" -c x.c
+expect_argv "cc with a toolkit on -I" -include "$WORK/cuda99/include/cuda.h" -include "$HDR" \
+  -idirafter "$WORK/cuda99/include" -idirafter "$ROOT/include" -I"$WORK/cuda99/include" -c x.c
+
 # nvcc: compile, link, both in one step
 gmemcc_run "$FNVCC" -O2 -c app.cu -o app.o
 expect_rc 0 "nvcc -c"
-expect_argv "nvcc -c" -include "$HDR" -O2 -c app.cu -o app.o
+expect_argv "nvcc -c" "${NV_PRE[@]}" -O2 -c app.cu -o app.o
 gmemcc_run "$FNVCC" app.o util.o -o app -lm
 expect_argv "nvcc link" app.o util.o -o app -lm "${NV_LINK[@]}"
 gmemcc_run "$FNVCC" -cudart shared app.cu -o app
-expect_argv "nvcc compile and link" -include "$HDR" -cudart shared app.cu -o app "${NV_LINK[@]}"
+expect_argv "nvcc compile and link" "${NV_PRE[@]}" -cudart shared app.cu -o app "${NV_LINK[@]}"
 gmemcc_run "$FNVCC" --shared -Xcompiler -fPIC app.cu -o libapp.so
-expect_argv "nvcc shared library" -include "$HDR" --shared -Xcompiler -fPIC app.cu -o libapp.so \
+expect_argv "nvcc shared library" "${NV_PRE[@]}" --shared -Xcompiler -fPIC app.cu -o libapp.so \
   "${NV_LINK[@]}"
 
 # nvcc: steps that neither compile host code nor link a program pass through unchanged
@@ -39,7 +56,7 @@ for step in "-dc app.cu -o app.o" "--device-c app.cu" "-dw app.cu" "-MD -MF app.
   "-MMD -x cu -c app.txt" "-lib a.cu b.cu -o libab.a"; do
   read -r -a words <<<"$step"
   gmemcc_run "$FNVCC" "${words[@]}"
-  expect_argv "nvcc $step" -include "$HDR" "${words[@]}"
+  expect_argv "nvcc $step" "${NV_PRE[@]}" "${words[@]}"
 done
 # nvcc's --compile takes no value: --compile=app.cu is an unknown option, not a source
 gmemcc_run "$FNVCC" --compile=app.cu
@@ -50,19 +67,17 @@ gmemcc_run "$FNVCC" -lineinfo -odir obj -Xcompiler -Wall -ccbin g++ main.o -o ap
 expect_argv "nvcc option values" -lineinfo -odir obj -Xcompiler -Wall -ccbin g++ main.o -o app \
   "${NV_LINK[@]}"
 gmemcc_run "$FNVCC" -objtemp -c -o out.o app.cu
-expect_argv "-objtemp is not -o" -include "$HDR" -objtemp -c -o out.o app.cu
+expect_argv "-objtemp is not -o" "${NV_PRE[@]}" -objtemp -c -o out.o app.cu
 
 # quoting survives: spaces, quotes, an empty argument, shell metacharacters
 gmemcc_run "$FNVCC" -c "my dir/a b.cu" -o "out dir/a b.o" -DMSG="it's \"x\"" "" '$(false);|*'
-expect_argv "quoting" -include "$HDR" -c "my dir/a b.cu" -o "out dir/a b.o" -DMSG="it's \"x\"" "" \
+expect_argv "quoting" "${NV_PRE[@]}" -c "my dir/a b.cu" -o "out dir/a b.o" -DMSG="it's \"x\"" "" \
   '$(false);|*'
 
 # GCC/clang: -x cuda, -S, -fsyntax-only compile; -E, -M, -r do not link; CUDA headers last
 gmemcc_run "$FCC" -x cuda --cuda-gpu-arch=sm_80 -c app.cu -o app.o
-expect_argv "clang -x cuda -c" -include "$HDR" -idirafter "$(sed -n 4p "$WORK/argv")" -x cuda \
+expect_argv "clang -x cuda -c" "${CC_PRE[@]}" -x cuda \
   --cuda-gpu-arch=sm_80 -c app.cu -o app.o
-[ -f "$(sed -n 4p "$WORK/argv")/cuda_runtime.h" ] || fail "-idirafter names the CUDA headers"
-CUDAINC=$(sed -n 4p "$WORK/argv")
 for step in "-E app.cu" "-M app.c" "-MM app.c" "--version" "-dumpversion" "-r a.o b.o -o ab.o" \
   "-x c++-header app.h" "--cuda-device-only -S app.cu"; do
   read -r -a words <<<"$step"
@@ -70,9 +85,9 @@ for step in "-E app.cu" "-M app.c" "-MM app.c" "--version" "-dumpversion" "-r a.
   expect_argv "cc $step" "${words[@]}"
 done
 gmemcc_run "$FCC" -S app.c
-expect_argv "cc -S" -include "$HDR" -idirafter "$CUDAINC" -S app.c
+expect_argv "cc -S" "${CC_PRE[@]}" -S app.c
 gmemcc_run "$FCC" -x c -c - -o stdin.o
-expect_argv "cc stdin source" -include "$HDR" -idirafter "$CUDAINC" -x c -c - -o stdin.o
+expect_argv "cc stdin source" "${CC_PRE[@]}" -x c -c - -o stdin.o
 # a link: the user's cudart is named again after libgmemrt.a, which calls into it
 gmemcc_run "$FCC" main.o -o app -L/usr/local/cuda/lib64 -lcudart_static -ldl
 expect_argv "cc link" main.o -o app -L/usr/local/cuda/lib64 -lcudart_static -ldl "$RTLIB" \
@@ -88,7 +103,7 @@ gmemcc_run "$FCC" "@$WORK/flags.rsp" -v
 expect_argv "cc @flags -v (no input)" "@$WORK/flags.rsp" -v
 printf -- '-c\n' >"$WORK/c.rsp"
 gmemcc_run "$FNVCC" --options-file "$WORK/c.rsp" app.cu
-expect_argv "nvcc --options-file -c" -include "$HDR" --options-file "$WORK/c.rsp" app.cu
+expect_argv "nvcc --options-file -c" "${NV_PRE[@]}" --options-file "$WORK/c.rsp" app.cu
 
 # the compiler's output and exit status are its own
 FAKE_RC=3 gmemcc_run "$FNVCC" -c app.cu
@@ -100,17 +115,17 @@ expect_err "^compiler stderr$" "the compiler's stderr"
 
 # which compiler: named by path, by name on PATH, $GMEMCC_CC, else nvcc from PATH
 PATH="$WORK/bin:$PATH" gmemcc_run fakecc -c x.c
-expect_argv "compiler named on PATH" -include "$HDR" -idirafter "$CUDAINC" -c x.c
+expect_argv "compiler named on PATH" "${CC_PRE[@]}" -c x.c
 PATH="$WORK/bin:$PATH" gmemcc_run -c x.cu
-expect_argv "nvcc from PATH by default" -include "$HDR" -c x.cu
+expect_argv "nvcc from PATH by default" "${NV_PRE[@]}" -c x.cu
 PATH="$WORK/bin:$PATH" gmemcc_run x.o -o x
 expect_argv "first argument an object: default compiler" x.o -o x "${NV_LINK[@]}"
 GMEMCC_CC=$FCC gmemcc_run -c x.cu
-expect_argv "GMEMCC_CC" -include "$HDR" -idirafter "$CUDAINC" -c x.cu
+expect_argv "GMEMCC_CC" "${CC_PRE[@]}" -c x.cu
 
 # GMEMCC_VERBOSE prints the command, quoted for a shell
 GMEMCC_VERBOSE=1 gmemcc_run "$FNVCC" -c "a b.cu"
-expect_err "^gmemcc: $FNVCC -include $HDR -c 'a b.cu'$" "GMEMCC_VERBOSE"
+expect_err "^gmemcc: $FNVCC ${NV_PRE[*]} -c 'a b.cu'$" "GMEMCC_VERBOSE"
 
 # gmemcc's own options never reach the compiler
 gmemcc_run --gmem-help

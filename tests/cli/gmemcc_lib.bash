@@ -48,3 +48,10 @@ $(cat "$WORK/argv.diff")"
 link_flags() { "$GMEMCC" "$@" --gmem-link-flags; }
 
 have_nvcc() { [ -x "$NVCC" ]; }
+
+# compile_prefix COMPILER: the words gmemcc puts in front of a compile's own arguments (the
+# toolkit's cuda.h, the forced header, the directory of <gmemlint/gmemrt.h>), one per line.
+compile_prefix() {
+  gmemcc_run "$1" -c probe.c
+  head -n -2 "$WORK/argv"
+}

@@ -6,6 +6,7 @@ source "$(dirname "$0")/testlib.bash"
 source "$(dirname "$0")/gmemcc_lib.bash"
 FNVCC=$WORK/bin/nvcc
 fake_compiler "$FNVCC"
+mapfile -t NV_PRE < <(compile_prefix "$FNVCC") # cuda.h, the forced header, <gmemlint/...>
 cd "$WORK"
 mkdir -p obj inc
 # The leak exists only with -DLEAKY and its header only on -Iinc: the finding proves the flags
@@ -36,7 +37,7 @@ findings() { # JSON FILE: prints rule:line for each finding
 
 gmemcc_run --gmem-lint "$FNVCC" -Iinc -DLEAKY -std=c++17 -c leak.cu -o obj/leak.o
 expect_rc 0 "--gmem-lint with findings"
-expect_argv "--gmem-lint is not passed on" -include "$HDR" -Iinc -DLEAKY -std=c++17 -c leak.cu -o obj/leak.o
+expect_argv "--gmem-lint is not passed on" "${NV_PRE[@]}" -Iinc -DLEAKY -std=c++17 -c leak.cu -o obj/leak.o
 if [ -f obj/leak.o.gmemlint.json ]; then
   [ "$(findings obj/leak.o.gmemlint.json)" = "GM001:5" ] ||
     fail "obj/leak.o.gmemlint.json: expected GM001 at line 5, got '$(findings obj/leak.o.gmemlint.json)'"
@@ -71,7 +72,7 @@ gmemcc_run "$FNVCC" --gmem-lint -c empty.cu
 expect_rc 0 "lint failure does not fail the compile"
 expect_err "^gmemcc: warning: gmemlint could not analyse 'empty.cu' \(exit status 2\); compiling it anyway" \
   "lint failure warning"
-expect_argv "compiled after a lint failure" -include "$HDR" -c empty.cu
+expect_argv "compiled after a lint failure" "${NV_PRE[@]}" -c empty.cu
 
 # gmemlint neither next to gmemcc nor on PATH: a warning, and the compile still runs
 mkdir -p alone
@@ -81,5 +82,5 @@ PATH=/usr/bin:/bin alone/gmemcc "$FNVCC" --gmem-lint -c clean.cu >"$WORK/out" 2>
 expect_rc 0 "no gmemlint"
 expect_err "^gmemcc: warning: cannot run 'gmemlint': No such file or directory; compiling without the static pass" \
   "no gmemlint warning"
-expect_argv "compiled without gmemlint" -include "$HDR" -c clean.cu
+expect_argv "compiled without gmemlint" "${NV_PRE[@]}" -c clean.cu
 finish

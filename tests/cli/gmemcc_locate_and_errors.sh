@@ -5,6 +5,7 @@ source "$(dirname "$0")/testlib.bash"
 source "$(dirname "$0")/gmemcc_lib.bash"
 FNVCC=$WORK/bin/nvcc
 fake_compiler "$FNVCC"
+mapfile -t NV_PRE < <(compile_prefix "$FNVCC") # cuda.h, the forced header, <gmemlint/...>
 mkdir -p "$WORK/empty"
 BUILD=$(dirname "$GMEMLINT")
 
@@ -17,7 +18,7 @@ expect_err "^gmemcc: error: runtime library not found: $WORK/empty/libgmemrt.a \
 # ...but not a compile, which does not need it
 GMEMCC_RUNTIME_DIR=$WORK/empty gmemcc_run "$FNVCC" -c main.cu
 expect_rc 0 "compile without the runtime library"
-expect_argv "compile without the runtime library" -include "$HDR" -c main.cu
+expect_argv "compile without the runtime library" "${NV_PRE[@]}" -c main.cu
 GMEMCC_RUNTIME_DIR=$WORK/empty gmemcc_run "$FNVCC" --gmem-link-flags
 expect_rc 2 "--gmem-link-flags without the runtime library"
 
@@ -35,8 +36,8 @@ cp "$RTLIB" "$WORK/rt/"
 cp "$ROOT"/include/gmemlint/*.h "$WORK/inc/"
 GMEMCC_RUNTIME_DIR=$WORK/rt GMEMCC_INCLUDE_DIR=$WORK/inc gmemcc_run "$FNVCC" main.cu -o app
 expect_rc 0 "overrides"
-[ "$(sed -n 2p "$WORK/argv")" = "$WORK/inc/gmem_forced.h" ] || fail "GMEMCC_INCLUDE_DIR not used: $(head -3 "$WORK/argv")"
-[ "$(sed -n 6p "$WORK/argv")" = "$WORK/rt/libgmemrt.a" ] || fail "GMEMCC_RUNTIME_DIR not used: $(cat "$WORK/argv")"
+[ "$(sed -n 4p "$WORK/argv")" = "$WORK/inc/gmem_forced.h" ] || fail "GMEMCC_INCLUDE_DIR not used: $(head -3 "$WORK/argv")"
+[ "$(sed -n 8p "$WORK/argv")" = "$WORK/rt/libgmemrt.a" ] || fail "GMEMCC_RUNTIME_DIR not used: $(cat "$WORK/argv")"
 
 # the compiler cannot be run
 gmemcc_run no-such-compiler-xyz -c main.cu
@@ -62,7 +63,8 @@ for f in bin/gmemcc bin/gmemlint lib/libgmemrt.a include/gmemlint/gmem_forced.h 
 done
 if [ -x "$P/bin/gmemcc" ]; then
   GMEMCC_VERBOSE=1 "$P/bin/gmemcc" "$FNVCC" -c main.cu >"$WORK/out" 2>"$WORK/err" || true
-  expect_argv "installed: compile" -include "$P/include/gmemlint/gmem_forced.h" -c main.cu
+  expect_argv "installed: compile" -include "${NV_PRE[1]}" -include "$P/include/gmemlint/gmem_forced.h" \
+    -isystem "$P/include" -c main.cu
   "$P/bin/gmemcc" "$FNVCC" main.o -o app >"$WORK/out" 2>"$WORK/err" || true
   [ "$(sed -n 4p "$WORK/argv")" = "$P/lib/libgmemrt.a" ] || fail "installed: link uses $(sed -n 4p "$WORK/argv")"
   (cd "$WORK" && write_leak leak.cu && "$P/bin/gmemcc" "$FNVCC" --gmem-lint -c leak.cu >out 2>err) ||
