@@ -59,6 +59,7 @@ function(gmemlint_write_package)
   write_basic_package_version_file(${gen}/gmemlintConfigVersion.cmake
     VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
   install(FILES ${gen}/gmemlintConfig.cmake ${gen}/gmemlintConfigVersion.cmake
-    ${gen}/gmemlintDeps.cmake DESTINATION ${GMEMLINT_INSTALL_CMAKEDIR})
+    ${gen}/gmemlintDeps.cmake ${CMAKE_SOURCE_DIR}/cmake/instrument-all.cmake
+    DESTINATION ${GMEMLINT_INSTALL_CMAKEDIR})
   install(FILES ${gen}/gmemrt.pc DESTINATION lib/pkgconfig)
 endfunction()
