@@ -51,9 +51,19 @@ export PKG_CONFIG_PATH="$P/lib/pkgconfig"
 cflags=$(pkg-config --cflags gmemrt) || fail "pkg-config --cflags gmemrt"
 libs=$(pkg-config --libs gmemrt) || fail "pkg-config --libs gmemrt"
 forced=$(pkg-config --variable=forced_include gmemrt)
-# the paths are relative to the .pc file (${pcfiledir}), so the prefix can move
-incdir=$(realpath -m "$(echo "$cflags" | tr ' ' '\n' | sed -n 's/^-I//p' | head -1)")
-[ "$incdir" = "$(realpath "$P/include/gmemlint")" ] || fail "Cflags: $cflags"
+# the paths are relative to the .pc file (${pcfiledir}), so the prefix can move; <gmemlint/...>
+# and the headers' own directory are both on the include path
+incdirs=$(for d in $(echo "$cflags" | tr ' ' '\n' | sed -n 's/^-I//p' | head -2); do realpath -m "$d"; done)
+[ "$incdirs" = "$(realpath "$P/include")
+$(realpath "$P/include/gmemlint")" ] || fail "Cflags: $cflags"
+# no library by this machine's path: the prefix's own, the rest by name
+for word in $libs; do
+  case $word in
+  /*) [ "$(realpath -m "$word")" = "$(realpath "$P/lib/libgmemrt.a")" ] || fail "Libs names $word: $libs" ;;
+  esac
+done
+[ "$(pkg-config --print-requires-private gmemrt | tr '\n' ' ')" = "jansson libdw " ] ||
+  fail "Requires.private: $(pkg-config --print-requires-private gmemrt)"
 rtlib=$(realpath -m "$(echo "$libs" | tr ' ' '\n' | grep 'libgmemrt\.a$')")
 [ "$rtlib" = "$(realpath "$P/lib/libgmemrt.a")" ] || fail "Libs: $libs"
 [[ "$libs" == *jansson* && "$libs" == *unwind* ]] || fail "Libs has the runtime's dependencies: $libs"
@@ -69,24 +79,37 @@ if [ ! -x "$NVCC" ]; then
 fi
 CUDALIB=$(dirname "$(realpath "$NVCC")")/../lib64
 
-# a C program built with pkg-config's flags
+# a C program built with pkg-config's flags, with a cuda.h of its own on the include path and
+# gmem_step() from <gmemlint/gmemrt.h>
+mkdir -p pcinc
+printf '#define PC_BYTES 64\n' >pcinc/cuda.h
 cat >pc.c <<'SRC'
+#include "cuda.h"
 #include <cuda_runtime.h>
+#include <gmemlint/gmemrt.h>
 int main(void) {
   void *p = 0;
-  if (cudaMalloc(&p, 64) == cudaSuccess)
+  if (cudaMalloc(&p, PC_BYTES) == cudaSuccess)
     cudaFree(p);
+  gmem_step();
   return 0;
 }
 SRC
-# shellcheck disable=SC2086
-if cc $cflags -include "$forced" -c pc.c -o pc.o 2>pc.err &&
-  cc pc.o $libs -L"$CUDALIB" -lcudart -Wl,-rpath,"$CUDALIB" -o pc_app 2>>pc.err; then
-  nm pc.o | grep -qE " U gmemrt_cudaMalloc$" || fail "pc.o calls gmemrt_cudaMalloc"
-  nm pc_app | grep -qE " T gmemrt_cudaMalloc$" || fail "pc_app carries the runtime"
-else
-  fail "build with pkg-config's flags: $(cat pc.err)"
-fi
+pc_build() { # WHAT: builds pc_app from pc.c with pkg-config's flags as they are now
+  local cflags libs forced
+  cflags=$(pkg-config --cflags gmemrt) && libs=$(pkg-config --libs gmemrt) &&
+    forced=$(pkg-config --variable=forced_includes gmemrt) || fail "$1: pkg-config"
+  rm -f pc.o pc_app
+  # shellcheck disable=SC2086
+  if cc -Ipcinc $cflags $forced -c pc.c -o pc.o 2>pc.err &&
+    cc pc.o $libs -L"$CUDALIB" -lcudart -Wl,-rpath,"$CUDALIB" -o pc_app 2>>pc.err; then
+    nm pc.o | grep -qE " U gmemrt_cudaMalloc$" || fail "$1: pc.o calls gmemrt_cudaMalloc"
+    "$P/bin/gmemcc" --gmem-check pc_app >check.out 2>&1 || fail "$1: pc_app: $(cat check.out)"
+  else
+    fail "$1: build with pkg-config's flags: $(cat pc.err)"
+  fi
+}
+pc_build "pkg-config"
 
 # a CMake consumer: find_package(gmemlint) and gmemlint_instrument
 mkdir consumer
@@ -191,4 +214,12 @@ PY
 else
   fail "consumer configure: $(tail -n 30 configure.log)"
 fi
+
+# the installed tree moved elsewhere: pkg-config's flags follow it
+mv "$P" "$WORK/moved"
+P=$WORK/moved
+export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+pkg-config --cflags --libs gmemrt >moved.flags 2>&1 || fail "pkg-config after the move: $(cat moved.flags)"
+! grep -q "$WORK/prefix" moved.flags || fail "pkg-config names the old prefix: $(cat moved.flags)"
+pc_build "the moved prefix"
 finish
