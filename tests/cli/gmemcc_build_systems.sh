@@ -1,6 +1,9 @@
 # gmemcc in build systems: tests/gmemcc/cmake_project (which knows nothing of gmemlint) built by
-# CMake with CMAKE_CUDA_COMPILER_LAUNCHER=gmemcc, and by make with NVCC=gmemcc. The programs must
-# carry the runtime and their objects must call its hooks.
+# CMake with CMAKE_CUDA_COMPILER_LAUNCHER=gmemcc (docs/gmemcc.md's launcher, for CUDA sources
+# only), and by make with NVCC=gmemcc. The programs must carry the runtime and their objects
+# must call its hooks. Then the README's Make recipe on a Makefile whose compiler variable is
+# not NVCC: NVCC=gmemcc builds it uninstrumented, gmemcc --gmem-check says so, make -pn finds
+# the variable, and setting that one instruments it.
 source "$(dirname "$0")/testlib.bash"
 source "$(dirname "$0")/gmemcc_lib.bash"
 if ! have_nvcc; then
@@ -46,4 +49,38 @@ rc=0
 make -C "$WORK/make" -f "$PROJECT/Makefile" SRC="$PROJECT" NVCC="$GMEMCC" >"$WORK/out" 2>"$WORK/err" || rc=$?
 expect_rc 0 "make NVCC=gmemcc"
 has_hooks "make" "$WORK/make/app" "$WORK/make/main.o" "$WORK/make/buffers.o"
+"$GMEMCC" --gmem-check "$WORK/make/app" >"$WORK/out" 2>&1 || fail "make: --gmem-check: $(cat "$WORK/out")"
+
+# a Makefile that runs nvcc through another variable
+mkdir -p "$WORK/other"
+cd "$WORK/other"
+cat >Makefile <<EOF
+CUDA_HOME ?= $(dirname "$(dirname "$NVCC")")
+CUDA_CC := \$(CUDA_HOME)/bin/nvcc
+app: main.o buffers.o
+	\$(CUDA_CC) -o \$@ \$^
+%.o: $PROJECT/%.cu
+	\$(CUDA_CC) -I$PROJECT -c \$< -o \$@
+EOF
+rc=0
+make NVCC="$GMEMCC" >out 2>err || rc=$?
+expect_rc 0 "make NVCC=gmemcc with CUDA_CC"
+rc=0
+"$GMEMCC" --gmem-check app >out 2>err || rc=$?
+expect_rc 1 "--gmem-check on the program NVCC=gmemcc did not reach"
+[ "$(cat out)" = "app: not instrumented: no unit was compiled with gmem_forced.h and libgmemrt is not linked in" ] ||
+  fail "--gmem-check says app is not instrumented: $(cat out)"
+# the README's way to find the variable
+found=$(make -pn | grep -E '^[A-Za-z_][A-Za-z0-9_]* *[:?+]*= .*nvcc')
+[ "$found" = "CUDA_CC := $(dirname "$(dirname "$NVCC")")/bin/nvcc" ] || fail "make -pn | grep finds CUDA_CC: $found"
+rm -f app main.o buffers.o
+rc=0
+make CUDA_CC="$GMEMCC" >out 2>err || rc=$?
+expect_rc 0 "make CUDA_CC=gmemcc"
+rc=0
+"$GMEMCC" --gmem-check app >out 2>err || rc=$?
+expect_rc 0 "--gmem-check after make CUDA_CC=gmemcc"
+[ "$(cat out)" = "app: instrumented: 2 units compiled with gmem_forced.h, libgmemrt linked in
+  unit: $PROJECT/main.cu
+  unit: $PROJECT/buffers.cu" ] || fail "--gmem-check lists the units: $(cat out)"
 finish
