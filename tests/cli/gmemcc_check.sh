@@ -89,6 +89,27 @@ expect_rc 1 "the runtime alone"
 expect_output "--gmem-check libgmemrt.a" <<OUT
 $RTLIB: not instrumented: libgmemrt is linked in, but no unit was compiled with gmem_forced.h, so no allocation site is recorded
 OUT
+# stripped: the units stay, the runtime's symbols go
+cp app app.stripped && strip app.stripped
+check app.stripped
+expect_rc 0 "a stripped program"
+expect_output "--gmem-check app.stripped" <<OUT
+app.stripped: instrumented: 2 units compiled with gmem_forced.h; whether libgmemrt is linked in cannot be told (no symbol table: stripped)
+  unit: app.cu
+  unit: plain.c
+OUT
+# an object that calls a hook but names no unit (a gmem_forced.h from before the units)
+cat >old.c <<'SRC'
+int gmemrt_cudaFree(const char *file, int line, int col, void *ptr);
+int release(void *p) { return gmemrt_cudaFree("old.c", 2, 0, p); }
+SRC
+build "an object of an older header" gcc -c old.c -o old.o
+check old.o
+expect_rc 0 "an object of an older header"
+expect_output "--gmem-check old.o" <<OUT
+old.o: instrumented, but names no unit (compiled with a gmem_forced.h older than this gmemcc): it calls libgmemrt's hooks
+OUT
+
 check notes.txt missing.o
 expect_rc 2 "files that are not binaries"
 expect_err "^gmemcc: error: notes.txt: not an ELF object, archive, program or shared library$" "a text file"
