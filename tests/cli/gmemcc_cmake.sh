@@ -1,6 +1,6 @@
 # The README's CMake recipe, with real CMake, nvcc and gcc: tests/gmemcc/instrument_project (a
 # program linked as CUDA, a C++ program whose .cpp calls cudaMalloc, a shared library used by a
-# program) built against an installed gmemlint, both ways: the project calling
+# program, a static CUDA library in a program linked as C++) built against an installed gmemlint, both ways: the project calling
 # gmemlint_instrument() after find_package(gmemlint), and the project left as it is with
 # -DCMAKE_PROJECT_INCLUDE=<prefix>/lib/cmake/gmemlint/instrument-all.cmake. gmemcc --gmem-check
 # must find every target instrumented (and none in a plain build); turning instrumentation on
@@ -17,7 +17,7 @@ P=$WORK/prefix
 cd "$WORK"
 cmake --install "$(dirname "$GMEMLINT")" --prefix "$P" >install.log 2>&1 ||
   { fail "cmake --install: $(tail install.log)"; finish; exit 1; }
-BINARIES=(cuda_app cxx_app libdev.so so_app)
+BINARIES=(cuda_app cxx_app libdev.so so_app lib_app)
 
 configure() { # DIR WHAT CMAKE-ARGS...
   local dir=$1 what=$2
@@ -48,6 +48,8 @@ libdev.so: instrumented: 1 unit compiled with gmem_forced.h, libgmemrt linked in
   unit: $PROJECT/dev.cpp
 so_app: instrumented: 1 unit compiled with gmem_forced.h; libgmemrt comes from a shared library it loads
   unit: $PROJECT/main.cpp
+lib_app: instrumented: 1 unit compiled with gmem_forced.h, libgmemrt linked in
+  unit: $PROJECT/kern.cu
 OUT
 }
 expect_plain() { # WHAT
@@ -57,11 +59,12 @@ cuda_app: not instrumented: no unit was compiled with gmem_forced.h and libgmemr
 cxx_app: not instrumented: no unit was compiled with gmem_forced.h and libgmemrt is not linked in
 libdev.so: not instrumented: no unit was compiled with gmem_forced.h and libgmemrt is not linked in
 so_app: not instrumented: no unit was compiled with gmem_forced.h and libgmemrt is not linked in
+lib_app: not instrumented: no unit was compiled with gmem_forced.h and libgmemrt is not linked in
 OUT
 }
 expect_rebuilt() { # WHAT: every object was compiled again
   for obj in cuda_app.dir/app.cu.o cxx_app.dir/host.cpp.o cxx_app.dir/sizes.c.o dev.dir/dev.cpp.o \
-    so_app.dir/main.cpp.o; do
+    so_app.dir/main.cpp.o kern.dir/kern.cu.o; do
     grep -q "object CMakeFiles/$obj$" build.log || fail "$1: $obj was not rebuilt: $(cat build.log)"
   done
 }
@@ -79,13 +82,13 @@ check "$B"
 expect_instrumented "gmemlint_instrument()"
 
 # the programs run (no GPU: each call fails, and is recorded at its site)
-for prog in cuda_app cxx_app so_app; do
+for prog in cuda_app cxx_app so_app lib_app; do
   (cd "$B" && GMEMRT_OUTPUT="$WORK/$prog-%p.json" "./$prog" >"$WORK/$prog.out" 2>&1) ||
     fail "$prog exited $?: $(cat "$WORK/$prog.out")"
 done
 "$PY" - "$WORK" >sites.txt 2>&1 <<'PY' || fail "telemetry: $(cat sites.txt)"
 import glob, json, sys
-for prog in ("cuda_app", "cxx_app", "so_app"):
+for prog in ("cuda_app", "cxx_app", "so_app", "lib_app"):
     files = glob.glob(f"{sys.argv[1]}/{prog}-*.json")
     print(prog, len(files), "file(s):", ", ".join(sorted(
         f"{s['file'].rsplit('/', 1)[-1]}:{s['line']} {s['api']}" for f in files
@@ -95,6 +98,7 @@ cat >expected <<'OUT'
 cuda_app 1 file(s): app.cu:6 cudaMalloc
 cxx_app 1 file(s): host.cpp:11 cudaMalloc
 so_app 1 file(s): dev.cpp:4 cudaMalloc, main.cpp:6 cudaMallocHost
+lib_app 1 file(s): kern.cu:4 cudaMalloc
 OUT
 diff -u expected sites.txt >diff.txt || fail "the runs' sites: $(cat diff.txt)"
 
@@ -113,7 +117,7 @@ for generator in "Unix Makefiles" Ninja; do
   A=$WORK/all-${generator// /_}
   configure "$A" "instrument-all ($generator)" -G "$generator" \
     -DCMAKE_PROJECT_INCLUDE="$P/lib/cmake/gmemlint/instrument-all.cmake"
-  grep -q "^-- gmemlint: instrumented cuda_app cxx_app dev so_app$" configure.log ||
+  grep -q "^-- gmemlint: instrumented cuda_app cxx_app dev so_app kern$" configure.log ||
     fail "instrument-all lists the targets it instruments: $(cat configure.log)"
   build "$A" "instrument-all ($generator)"
   check "$A"
