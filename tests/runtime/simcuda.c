@@ -515,6 +515,11 @@ static CUresult drv_mem_free_async(CUdeviceptr dptr, CUstream stream) {
 CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total) {
   return (CUresult)cudaMemGetInfo(free_bytes, total);
 }
+/* what gmemrun asks the driver library it finds (GMEMRUN_DRIVER names this one) */
+CUresult cuDriverGetVersion(int *version) {
+  *version = CUDA_VERSION;
+  return CUDA_SUCCESS;
+}
 CUresult cuCtxGetDevice(CUdevice *device) {
   *device = (CUdevice)current_device;
   return CUDA_SUCCESS;
