@@ -88,6 +88,7 @@ def fragmentation(binary):
     check(cap["line"] == 51 and cap["verdict"] == "capacity", cap)
     big = site(d, 48)
     check(big["failed_calls"] == 1 and big["calls"] == 0, big)
+    check(big["failures"] == {"cudaErrorMemoryAllocation": 1}, big)  # named by cudart
     blocks = site(d, 44)
     check(blocks["live_bytes"] == 32 * MiB and blocks["live_count"] == 8, blocks)
     # the address space at the failure: every other 4 MiB block live, 4 MiB holes between
@@ -347,6 +348,16 @@ def preload(binary, library):
              and s["file"].endswith("preload_app.cpp")]
     check(sorted(s["line"] for s in frees) == [18, 21, 24, 25], [s["line"] for s in frees])
     check(d["process"]["live_bytes"] == 2 * MiB, d["process"])
+    # no GPU: every device allocation fails, named by the shared cudart's cudaGetErrorName
+    env["SIMCUDA_ERROR"] = "100"
+    proc = subprocess.run([binary], env=env, capture_output=True, text=True, timeout=60)
+    check(proc.returncode == 0, proc.stderr)
+    (path,) = [f for f in glob.glob(os.path.join(work, "gm-*.json")) if f not in files]
+    failed = {(s["line"], s["api"]): (s["calls"], s["failed_calls"], s["failures"])
+              for s in json.load(open(path))["sites"] if s["kind"] == "alloc"}
+    check(failed == {(10, "cudaMalloc"): (0, 3, {"cudaErrorNoDevice": 3}),
+                     (20, "cudaMalloc"): (0, 1, {"cudaErrorNoDevice": 1}),
+                     (23, "cudaHostAlloc"): (1, 0, {})}, failed)
 
 
 def inject(gmemrun, app, library=None):
@@ -377,6 +388,20 @@ def inject(gmemrun, app, library=None):
     check(sites[(23, "cudaHostAlloc")]["wrong_family_frees"] == 1, sorted(sites))
     check(sorted(line for line, api in sites if api.startswith("cudaFree")) == [18, 21, 24, 25],
           sorted(sites))
+    # no GPU: every device allocation fails. The first cudaMalloc comes through CUPTI's runtime
+    # callback (cudaError_t, named by cudart); the calls after it through the wrapped driver
+    # entry point, which records the driver's own result (CUresult, named by cuGetErrorName)
+    fails = subprocess.run([gmemrun, "-o", os.path.join(work, "fail-%p.json"), "--", app],
+                           env=dict(env, SIMCUDA_ERROR="100"), capture_output=True, text=True,
+                           timeout=60)
+    check(fails.returncode == 0, fails.stderr)
+    (path,) = glob.glob(os.path.join(work, "fail-*.json"))
+    failed = {(s["line"], s["api"]): (s["calls"], s["failed_calls"], s["failures"])
+              for s in json.load(open(path))["sites"] if s["kind"] == "alloc"}
+    check(failed == {(10, "cudaMalloc"): (0, 3, {"cudaErrorNoDevice": 1,
+                                                 "CUDA_ERROR_NO_DEVICE": 2}),
+                     (20, "cudaMalloc"): (0, 1, {"CUDA_ERROR_NO_DEVICE": 1}),
+                     (23, "cudaHostAlloc"): (1, 0, {})}, failed)
     # another CUPTI client: gmemrun stops with a clear message instead of half-working
     busy = subprocess.run([gmemrun, "-o", os.path.join(work, "busy-%p.json"), "--", app],
                           env=dict(env, FAKECUPTI_BUSY="1"), capture_output=True, text=True,
