@@ -723,6 +723,41 @@ def small_copies_hidden(binary, gmemlint, source):
           ("the static pass saw the hidden loop", out))
 
 
+def no_device(binary, gmemlint, source):
+    """A run where every allocation failed (SIMCUDA_ERROR=100: no GPU): the runtime records each
+    failure with its error, and neither `gmemlint report` nor the join reads "nothing live at
+    the end" as "everything was freed"."""
+    proc, (d,) = run(binary, "no-device", {"SIMCUDA_ERROR": "100"})
+    line = marked(source, "@no_device_first")
+    s = site(d, line, "cudaMalloc")
+    check(s["calls"] == 0 and s["failed_calls"] == 3 and s["failures"] == {"cudaErrorNoDevice": 3}
+          and s["frees"] == {} and s["live_count"] == 0, s)
+    check(d["process"]["oom_events"] == [], d["process"]["oom_events"])  # not out of memory
+    tel = os.path.join(tempfile.mkdtemp(), "run.json")
+    json.dump(d, open(tel, "w"))
+    rep = subprocess.run([gmemlint, "report", tel], capture_output=True, text=True, timeout=60)
+    check(rep.returncode == 0, rep.stderr)
+    where = "scenarios.c:%d%s cudaMalloc" % (line, ":%d" % s["column"] if s["column"] else "")
+    lines = rep.stdout.splitlines()
+    for want in ["Top sites by live bytes at the end:",
+                 '  none: no allocation succeeded (3 of 3 failed; see "Failed allocations")',
+                 "Failed allocations: 3 of 3",
+                 "  %s: 3 of 3 allocations from this site failed (cudaErrorNoDevice)" % where]:
+        check(want in lines, (want, rep.stdout))
+    check("everything allocated was freed" not in rep.stdout, rep.stdout)
+    # the join: the source parsed with the CUDA header the forced include brings in a build
+    out = subprocess.run([gmemlint, "--no-cache", "--telemetry", tel, source, "--", "-include",
+                          "cuda_runtime.h"], capture_output=True, text=True, timeout=120).stdout
+    col = open(source).read().splitlines()[line - 1].index("cudaMalloc") + 1
+    mine = [l for l in out.splitlines() if l.startswith("%s:%d:%d: " % (source, line, col))]
+    verdict = ("%s:%d:%d: note: not-exercised: 3 of 3 allocations from this site failed "
+               "(cudaErrorNoDevice): nothing was allocated, so nothing was live to free"
+               % (source, line, col))
+    check([l for l in mine if "GM001" in l or "GM010" in l or "note: not-exercised" in l] ==
+          [mine[0], verdict, mine[2], verdict] and "[GM001 " in mine[0] and "[GM010 " in mine[2],
+          mine)
+
+
 def managed_reuse(binary):
     """CUPTI's records come late: a block freed and its address reused by another site keeps the
     migrations of its own lifetime (matched by the records' times), not the latest site's."""
