@@ -20,6 +20,7 @@ g++ -O2 -g -I"$CUDA/include" -Iinclude/gmemlint -include gmem_forced.h bench/sim
   -o "$W/gmemcc" "$BUILD/runtime/libgmemrt.a" -L"$SIM" -lsimcudart -Wl,-rpath,"$SIM" -ljansson \
   -ldw -lunwind -lpthread
 export GMEMRT_CUPTI_LIBRARY=$SIM/libfakecupti.so
+export GMEMRUN_DRIVER=$SIM/libsimcudart.so # the simulated runtime plays the driver for gmemrun
 # instructions inside measured_pairs (the loop after a warm-up), per pair
 count() {
   local out=$W/cg.$1

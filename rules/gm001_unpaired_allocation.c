@@ -150,7 +150,6 @@ static gm_verdict judge(gm_judge_ctx *c) {
     return gm_judge_unseen(c, s, c->finding->loc, "allocation");
   c->site = s;
   char *stack = gm_site_stack_text(s);
-  char *frees = gm_site_frees_text(s);
   size_t n = s->step_live.len;
   gm_verdict v;
   if (s->live_count_exit)
@@ -173,20 +172,19 @@ static gm_verdict judge(gm_judge_ctx *c) {
                      (unsigned long long)s->live_count,
                      gm_plural(s->live_count, "allocation", "allocations"),
                      gm_bytes(s->live_bytes).s);
-  else if (c->finding->path == GM_PATH_ERROR)
+  else if (c->finding->path == GM_PATH_ERROR) {
     /* the leak needs a failure the run did not have: nothing contradicts the warning */
+    char *freed = gm_site_all_freed_text(s, "");
     v = gm_judge_say(c, GM_VERDICT_NOT_EXERCISED,
-                     "ran %llu %s and every allocation was freed (frees: %s); the leaking error "
-                     "path (line %u) did not run",
-                     (unsigned long long)s->calls, gm_plural(s->calls, "time", "times"), frees,
+                     "%s; the leaking error path (line %u) did not run", freed,
                      c->finding->nrelated ? c->finding->related[0].loc.line : c->finding->loc.line);
-  else
-    v = gm_judge_say(c, GM_VERDICT_DISMISSED,
-                     "ran %llu %s and every allocation was freed (frees: %s; threshold: any "
-                     "block live at a normal exit); the leaking path never ran",
-                     (unsigned long long)s->calls, gm_plural(s->calls, "time", "times"), frees);
+    free(freed);
+  } else {
+    char *freed = gm_site_all_freed_text(s, "; threshold: any block live at a normal exit");
+    v = gm_judge_say(c, GM_VERDICT_DISMISSED, "%s; the leaking path never ran", freed);
+    free(freed);
+  }
   free(stack);
-  free(frees);
   return v;
 }
 

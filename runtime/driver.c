@@ -46,8 +46,7 @@ static CUresult missing(const char *sym) {
 
 static CUresult alloc_done(const gmemrt_where *w, const char *api, int family, CUresult rc,
                            void *ptr, uint64_t size, uint64_t t0) {
-  gmemrt_after_alloc(w, api, family, rc == CUDA_SUCCESS, rc == CUDA_ERROR_OUT_OF_MEMORY,
-                     rc == CUDA_SUCCESS ? ptr : NULL, size, t0);
+  gmemrt_after_alloc(w, api, family, (int)rc, 1, rc == CUDA_SUCCESS ? ptr : NULL, size, t0);
   return rc;
 }
 

@@ -7,7 +7,11 @@
 #include "real.h"
 #include "record.h"
 
+#include <cuda.h>
 #include <cuda_runtime.h>
+
+_Static_assert((int)cudaErrorMemoryAllocation == (int)CUDA_ERROR_OUT_OF_MEMORY,
+               "both APIs say out of memory with one value");
 
 static int enabled(void) {
   gmemrt_init();
@@ -26,15 +30,17 @@ int gmemrt_hooks_enabled(void) {
 
 static cudaError_t after_alloc(const gmemrt_where *w, const char *api, int family, cudaError_t rc,
                                void **ptr, uint64_t size, uint64_t t0) {
-  gmemrt_after_alloc(w, api, family, rc == cudaSuccess, rc == cudaErrorMemoryAllocation,
-                     ptr && rc == cudaSuccess ? *ptr : NULL, size, t0);
+  gmemrt_after_alloc(w, api, family, rc, 0, ptr && rc == cudaSuccess ? *ptr : NULL, size, t0);
   return rc;
 }
 
-int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int ok,
-                       int out_of_memory, void *ptr, uint64_t size, uint64_t t0) {
+int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int error,
+                       int driver_api, void *ptr, uint64_t size, uint64_t t0) {
   uint64_t ns = stop_clock(t0);
   gmemrt_after_cuda_call();
+  int ok = error == 0, out_of_memory = error == cudaErrorMemoryAllocation;
+  /* named before the lock: the first name asked for looks the CUDA library's function up */
+  const char *error_name = ok ? NULL : gmemrt_error_name(error, driver_api);
   gmemrt_lock();
   int site = gmemrt_site_for(w, api, family);
   gmemrt_site *s = site >= 0 ? gmemrt_site_at((size_t)site) : NULL;
@@ -53,7 +59,7 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int o
     gmemrt_record_alloc(site, ptr, size, family, device, ns);
     gmemrt_capture_stack(site, w->ret);
   } else {
-    gmemrt_record_failed_alloc(site, size, ns);
+    gmemrt_record_failed_alloc(site, size, ns, error, driver_api, error_name);
   }
   int need_baseline = ok && device >= 0 && device < MAX_DEVICES &&
                       !gmemrt.devices[device].baseline_tried && gmemrt_is_device_resident(family);

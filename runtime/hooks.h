@@ -48,8 +48,10 @@ static inline uint64_t gmemrt_start_clock(void) {
   uint32_t n = ++gmemrt_thread_calls;
   return n <= 4096 || (n & 15) == 0 ? gmemrt_now_ns() : 0;
 }
-int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int ok,
-                       int out_of_memory, void *ptr, uint64_t size, uint64_t t0);
+/* error: the real call's result, 0 for success; driver_api: it is a CUresult (driver API), not a
+ * cudaError_t */
+int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int error,
+                       int driver_api, void *ptr, uint64_t size, uint64_t t0);
 /* A free between its record (before the real call) and the real call's result. */
 typedef struct gmemrt_free_in_flight {
   int site, was_live;

@@ -243,8 +243,9 @@ static inline __attribute__((always_inline)) void record_call(call *c, int runti
       uint64_t size = rc == 0 && c->pitch ? (uint64_t)*c->pitch * c->height : c->size;
       w = caller(&via_runtime, slot0);
       name_after_runtime(c, via_runtime || named_always ? named_as : NOT_NAMED);
-      /* both APIs say out of memory with the value 2 */
-      gmemrt_after_alloc(&w, c->api, c->family, rc == 0, rc == 2, ptr, size, pending.t0);
+      /* a CUPTI runtime callback's result is a cudaError_t; a driver call's, a wrapper's
+       * included (under a runtime API's name or not), is a CUresult */
+      gmemrt_after_alloc(&w, c->api, c->family, rc, !runtime, ptr, size, pending.t0);
     }
   }
   own_work--;

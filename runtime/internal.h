@@ -69,7 +69,15 @@ enum gmemrt_free_api {
 extern const char *const gmemrt_free_names[FREE_API_COUNT];
 
 /* ---- records (record.c; its functions are in record.h) ---- */
-enum { MAX_DISTINCT_SIZES = 16, MAX_FRAMES = 32, MAX_STACKS = 8 };
+enum { MAX_DISTINCT_SIZES = 16, MAX_FRAMES = 32, MAX_STACKS = 8, MAX_FAILURE_KINDS = 4 };
+
+/* Failed allocations of one site with one error: the call's result as the API returned it
+ * (a cudaError_t, or a CUresult from the driver API), named when the call failed. */
+typedef struct gmemrt_failure {
+  int code, driver_api;
+  const char *name; /* the CUDA library's name for it, NULL when it had none to give */
+  uint64_t calls;
+} gmemrt_failure;
 enum { SITE_CHUNK = 256, SITE_CHUNKS = 4096 }; /* at most a million sites */
 
 typedef struct gmemrt_stack {
@@ -117,6 +125,8 @@ typedef struct gmemrt_site {
   int family; /* -1 for copy sites */
   int device;
   uint64_t calls, failed_calls;
+  gmemrt_failure failures[MAX_FAILURE_KINDS]; /* the failed calls by error; more kinds: dropped */
+  int nfailures;
   uint64_t bytes_total, bytes_min, bytes_max;
   uint64_t sizes[MAX_DISTINCT_SIZES];
   int nsizes, sizes_truncated;

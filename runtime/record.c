@@ -446,7 +446,8 @@ static void managed_died(uintptr_t p) {
     }
 }
 
-void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns) {
+void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns, int error, int driver_api,
+                                const char *name) {
   if (site < 0)
     return;
   gmemrt_site *s = gmemrt_site_at(site);
@@ -454,6 +455,19 @@ void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns) {
   s->alloc_ns += ns;
   s->alloc_timed += ns != 0;
   (void)size;
+  if (!error)
+    return;
+  int k = 0;
+  while (k < s->nfailures &&
+         (s->failures[k].code != error || s->failures[k].driver_api != driver_api))
+    k++;
+  if (k == s->nfailures) {
+    if (k == MAX_FAILURE_KINDS)
+      return; /* counted in failed_calls only */
+    s->failures[k] = (gmemrt_failure){error, driver_api, name, 0};
+    s->nfailures++;
+  }
+  s->failures[k].calls++;
 }
 
 static int free_accepts(int free_api, int family) {

@@ -54,7 +54,13 @@ static inline int gmemrt_site_for(const gmemrt_where *w, const char *api, int fa
   return gmemrt_site_for_slow(w, api, family, generation);
 }
 void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, int device, uint64_t ns);
-void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns);
+/* error: the call's result (0: it succeeded without an address, as for 0 bytes), driver_api:
+ * a CUresult rather than a cudaError_t, name: its name (gmemrt_error_name) or NULL */
+void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns, int error, int driver_api,
+                                const char *name);
+/* The CUDA library's name for a failed call's result (cudaGetErrorName, cuGetErrorName), or
+ * NULL where the library is not there to ask (error_names.c). */
+const char *gmemrt_error_name(int error, int driver_api);
 struct live_entry;
 int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved);
 void gmemrt_free_failed(const struct live_entry *saved);

@@ -201,6 +201,15 @@ static json_t *site_json(const gmemrt_site *s) {
     json_object_set_new(o, "device", json_integer(s->device)); /* -1: several devices */
     json_object_set_new(o, "calls", u64(s->calls));
     json_object_set_new(o, "failed_calls", u64(s->failed_calls));
+    json_t *failures = json_object();
+    for (int i = 0; i < s->nfailures; i++) {
+      const gmemrt_failure *f = &s->failures[i];
+      char unnamed[32];
+      snprintf(unnamed, sizeof unnamed, "%s %d", f->driver_api ? "CUresult" : "cudaError_t",
+               f->code);
+      json_object_set_new(failures, f->name ? f->name : unnamed, u64(f->calls));
+    }
+    json_object_set_new(o, "failures", failures);
     json_object_set_new(o, "bytes_total", u64(s->bytes_total));
     json_object_set_new(o, "bytes_min", u64(s->calls ? s->bytes_min : 0));
     json_object_set_new(o, "bytes_max", u64(s->bytes_max));

@@ -6,7 +6,10 @@
  * program's status. */
 #include "gmemrun_config.h"
 
+#include <cuda.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <glob.h>
 #include <jansson.h>
 #include <libgen.h>
@@ -48,9 +51,10 @@ static void usage(FILE *out) {
       "GMEMRT_* variables (docs/telemetry-format.md) tune the runtime as usual.\n"
       "\n"
       "Exit status: the program's (128+N when signal N ended it); 2 for a usage error; 3\n"
-      "when the runtime cannot attach (another CUPTI client such as compute-sanitizer or\n"
-      "Nsight holds CUPTI, CUPTI is missing, or CUDA_INJECTION64_PATH is taken); 127\n"
-      "when the program cannot be run.\n");
+      "when there is no CUDA driver (libcuda.so.1 cannot be loaded, or is the toolkit's\n"
+      "stub; the program is not run) or the runtime cannot attach (another CUPTI client\n"
+      "such as compute-sanitizer or Nsight holds CUPTI, CUPTI is missing, or\n"
+      "CUDA_INJECTION64_PATH is taken); 127 when the program cannot be run.\n");
 }
 
 /* Says plainly when sites could not be placed on source lines: those sites carry a function and
@@ -100,6 +104,38 @@ static const char *find_library(void) {
       return path;
   }
   return GMEMRUN_BUILD_LIBRARY;
+}
+
+/* The driver is what reads CUDA_INJECTION64_PATH: without it nothing attaches, and the program
+ * would run for nothing (its CUDA calls failing, or a CPU fallback running uninstrumented). So
+ * gmemrun loads it first, with the environment the program gets, as the program's loader would.
+ * The toolkit's stub (lib64/stubs, for linking) loads but fails every call; cuDriverGetVersion
+ * tells it apart without initialising anything. Returns 0, or -1 with the reason in why. */
+static int find_driver(const char *driver, char *why, size_t n) {
+  void *handle = dlopen(driver, RTLD_LAZY | RTLD_LOCAL);
+  if (!handle) {
+    snprintf(why, n, "%s could not be loaded: %s", driver, dlerror());
+    return -1;
+  }
+  struct link_map *map = NULL;
+  const char *path = dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map ? map->l_name : driver;
+  CUresult (*get_version)(int *) = (CUresult(*)(int *))dlsym(handle, "cuDriverGetVersion");
+  int version = 0;
+  CUresult rc = get_version ? get_version(&version) : CUDA_SUCCESS;
+  int found = -1;
+  if (!get_version)
+    snprintf(why, n, "%s has no cuDriverGetVersion: it is not a CUDA driver", path);
+  else if (rc == CUDA_ERROR_STUB_LIBRARY)
+    snprintf(why, n,
+             "%s is the CUDA toolkit's stub library, for linking only; the NVIDIA driver's "
+             "libcuda.so.1 must come first on the library path",
+             path);
+  else if (rc != CUDA_SUCCESS)
+    snprintf(why, n, "%s: cuDriverGetVersion failed with error %d", path, (int)rc);
+  else
+    found = 0;
+  dlclose(handle);
+  return found;
 }
 
 static int is_our_library(const char *path, const char *library) {
@@ -166,6 +202,15 @@ int main(int argc, char **argv) {
             "gmemrun: error: CUDA_INJECTION64_PATH is already set (%s): another tool (Nsight "
             "Systems, a profiler) is attached; run gmemrun without it\n",
             taken);
+    return EXIT_ATTACH;
+  }
+  const char *driver = getenv("GMEMRUN_DRIVER") ? getenv("GMEMRUN_DRIVER") : "libcuda.so.1";
+  char why_no_driver[PATH_MAX + 256];
+  if (find_driver(driver, why_no_driver, sizeof why_no_driver) != 0) {
+    fprintf(stderr,
+            "gmemrun: error: no CUDA driver (%s); %s was not run: the runtime attaches through "
+            "the driver\n",
+            why_no_driver, argv[i]);
     return EXIT_ATTACH;
   }
   char status_path[] = "/tmp/gmemrun-status-XXXXXX";

@@ -149,6 +149,14 @@ void html_sites_section(html *h, const placed *pl, size_t npl) {
     else
       fputs("&#8211;", out);
     fputs("</td><td class=\"findings\">", out);
+    if (s->kind == GM_SITE_ALLOC && s->failed_calls) {
+      /* with its errors: a failed call allocated nothing, so it was never freed either */
+      char *failed = gm_site_failed_text(s);
+      fputs("<div class=\"failed\">", out);
+      html_esc(out, failed);
+      fputs("</div>", out);
+      free(failed);
+    }
     for (size_t k = 0; k < npl; k++) {
       if (pl[k].site != (long)rows[r])
         continue;

@@ -86,6 +86,27 @@ char *gm_site_frees_text(const gm_tsite *s) {
   return gm_sb_take(&sb);
 }
 
+char *gm_site_all_freed_text(const gm_tsite *s, const char *frees_more) {
+  char *frees = gm_site_frees_text(s);
+  char *text;
+  if (!s->failed_calls) {
+    text = gm_xasprintf("ran %llu %s and every allocation was freed (frees: %s%s)",
+                        (unsigned long long)s->calls, gm_plural(s->calls, "time", "times"), frees,
+                        frees_more);
+  } else {
+    /* a failed allocation left nothing to free: "freed" speaks of the ones that succeeded */
+    uint64_t made = s->calls + s->failed_calls;
+    char *failed = gm_site_failed_text(s);
+    text = gm_xasprintf("ran %llu %s: %s and the %llu that succeeded %s freed (frees: %s%s)",
+                        (unsigned long long)made, gm_plural(made, "time", "times"), failed,
+                        (unsigned long long)s->calls, s->calls == 1 ? "was" : "were all", frees,
+                        frees_more);
+    free(failed);
+  }
+  free(frees);
+  return text;
+}
+
 const gm_family *gm_site_family(const gm_tsite *s) {
   return s->family ? gm_table_family(gm_table_builtin(), s->family) : NULL;
 }
@@ -145,10 +166,13 @@ static int file_in_telemetry(const gm_telemetry *t, const char *file) {
 }
 
 gm_verdict gm_judge_unseen(gm_judge_ctx *c, const gm_tsite *s, gm_loc loc, const char *what) {
-  if (s && s->kind == GM_SITE_ALLOC && !s->calls && s->failed_calls)
-    return gm_judge_say(c, GM_VERDICT_NOT_EXERCISED, "the %s never succeeded (%llu failed %s)",
-                        what, (unsigned long long)s->failed_calls,
-                        gm_plural(s->failed_calls, "call", "calls"));
+  if (s && s->kind == GM_SITE_ALLOC && !s->calls && s->failed_calls) {
+    char *failed = gm_site_failed_text(s);
+    gm_verdict v = gm_judge_say(c, GM_VERDICT_NOT_EXERCISED,
+                                "%s: nothing was allocated, so nothing was live to free", failed);
+    free(failed);
+    return v;
+  }
   char name[128];
   const char *kind;
   if (!s && name_at(c->src, loc, name, sizeof name) && unrecorded_call(name, &kind))

@@ -43,6 +43,11 @@ int gm_judge_um_collected(const gm_judge_ctx *c, const gm_tsite *s, const char *
  * ("cudaFree 4, cudaFreeHost 1", or "none"); ", stack: main > train" or "" (free both). */
 const char *gm_plural(uint64_t n, const char *one, const char *many);
 char *gm_site_frees_text(const gm_tsite *s);
+/* A site that ran and whose memory was all freed: "ran 7 times and every allocation was freed
+ * (frees: cudaFree 7<frees_more>)", or, when some of its calls failed, "ran 9 times: 2 of 9
+ * allocations from this site failed (cudaErrorMemoryAllocation) and the 7 that succeeded were
+ * all freed (frees: ...)". Free it. */
+char *gm_site_all_freed_text(const gm_tsite *s, const char *frees_more);
 /* The site's allocator family in the built-in table, or NULL (no family, or one it lacks). */
 const struct gm_family *gm_site_family(const gm_tsite *s);
 char *gm_site_stack_text(const gm_tsite *s);

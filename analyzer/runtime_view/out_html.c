@@ -118,6 +118,7 @@ static const char *const style =
     "table.fixed td.num,table.fixed td.nowrap{white-space:normal}td.nowrap{white-space:nowrap}"
     ".dim{color:#777}.caption{color:#555;font-size:13px;max-width:900px}"
     ".empty{color:#777;font-style:italic}.evidence{color:#555;font-size:12px}"
+    ".failed{color:#a33;font-size:12px}"
     ".verdict{display:inline-block;padding:0 6px;border-radius:3px;font-size:12px;font-weight:"
     "600;white-space:nowrap;color:#fff;background:#888}.v-confirmed,.v-oom{background:#c62828}"
     ".v-dismissed{background:#2e7d32}.v-not-exercised{background:#757575}.v-unverifiable{"

@@ -35,6 +35,10 @@ static uint64_t growth(const gm_tsite *s) {
              : 0;
 }
 
+static uint64_t failed(const gm_tsite *s) {
+  return s->failed_calls;
+}
+
 static site_key sort_key;
 static int by_key_desc(const void *a, const void *b) {
   uint64_t x = sort_key(*(const gm_tsite *const *)a), y = sort_key(*(const gm_tsite *const *)b);
@@ -75,10 +79,31 @@ static void print_runs(FILE *out, const gm_telemetry *t) {
             count == 1 ? "allocation" : "allocations", t->runs.len > 1 ? " (all files)" : "");
 }
 
+/* Allocation calls in all, and those that failed: a failed one allocated nothing. */
+static void count_calls(const gm_telemetry *t, uint64_t *made, uint64_t *failed_calls) {
+  *made = *failed_calls = 0;
+  for (size_t i = 0; i < t->sites.len; i++)
+    if (t->sites.items[i].kind == GM_SITE_ALLOC) {
+      *made += t->sites.items[i].calls + t->sites.items[i].failed_calls;
+      *failed_calls += t->sites.items[i].failed_calls;
+    }
+}
+
 static void print_live(FILE *out, const gm_telemetry *t, int top, const gm_tsite **buf) {
   size_t n = top_sites(t, live_exit, top, buf);
   fprintf(out, "\nTop sites by live bytes at the end:\n");
-  if (!n)
+  uint64_t made, failed_calls;
+  count_calls(t, &made, &failed_calls);
+  if (!n && failed_calls == made && made)
+    fprintf(out,
+            "  none: no allocation succeeded (%llu of %llu failed; see \"Failed allocations\")\n",
+            (unsigned long long)failed_calls, (unsigned long long)made);
+  else if (!n && failed_calls)
+    fprintf(out,
+            "  none: every allocation that succeeded was freed (%llu of %llu failed; see \"Failed "
+            "allocations\")\n",
+            (unsigned long long)failed_calls, (unsigned long long)made);
+  else if (!n)
     fprintf(out, "  none: everything allocated was freed\n");
   for (size_t i = 0; i < n; i++) {
     char name[256];
@@ -107,6 +132,21 @@ static void print_peak(FILE *out, const gm_telemetry *t, int top, const gm_tsite
             s->calls == 1 ? "call" : "calls", gm_bytes(s->bytes_total).s, s->sizes.len,
             s->sizes_truncated ? "+" : "", s->sizes.len == 1 ? "size" : "sizes",
             gm_duration_ns(made ? s->alloc_ns / made : 0).s);
+  }
+}
+
+static void print_failed(FILE *out, const gm_telemetry *t, int top, const gm_tsite **buf) {
+  uint64_t made, failed_calls;
+  count_calls(t, &made, &failed_calls);
+  fprintf(out, "\nFailed allocations: %llu of %llu\n", (unsigned long long)failed_calls,
+          (unsigned long long)made);
+  size_t n = top_sites(t, failed, top, buf);
+  for (size_t i = 0; i < n; i++) {
+    char name[256];
+    site_name(name, sizeof name, buf[i]);
+    char *text = gm_site_failed_text(buf[i]);
+    fprintf(out, "  %s: %s\n", name, text);
+    free(text);
   }
 }
 
@@ -272,6 +312,7 @@ void gm_print_telemetry_report(FILE *out, const gm_telemetry *t, int top) {
   print_runs(out, t);
   print_live(out, t, top, buf);
   print_peak(out, t, top, buf);
+  print_failed(out, t, top, buf);
   print_ooms(out, t);
   print_um(out, t);
   print_steps(out, t, top, buf);

@@ -31,6 +31,7 @@ typedef struct gm_named_count {
   char *name;
   uint64_t n;
 } gm_named_count;
+typedef GM_VEC(gm_named_count) gm_named_counts;
 
 typedef struct gm_tstack {
   uint64_t count;
@@ -55,7 +56,10 @@ typedef struct gm_tsite {
   int sizes_truncated;
   uint64_t increasing_sizes, peak_live_bytes, live_bytes, live_count;
   uint64_t live_bytes_exit, live_count_exit; /* only from runs that ended normally ("exit") */
-  GM_VEC(gm_named_count) frees;              /* by free API */
+  gm_named_counts frees;                     /* by free API */
+  /* failed calls by the error they returned (cudaErrorMemoryAllocation, ...); empty in files
+   * written before the runtime named them */
+  gm_named_counts failures;
   uint64_t wrong_family_frees, double_frees, alloc_ns, alloc_timed_calls;
   uint64_t free_calls, free_ns, copies, copy_bytes, copy_ns, prefetches;
   char *copy_direction; /* host-to-device, ..., mixed; NULL when the telemetry has none */
@@ -182,6 +186,10 @@ const gm_tsite *gm_telemetry_find(const gm_telemetry *t, const char *file, unsig
 /* Whether the site ran: successful allocations, copies, prefetches or free calls. */
 int gm_site_ran(const gm_tsite *s);
 uint64_t gm_site_frees_total(const gm_tsite *s);
+/* "3 of 3 allocations from this site failed (cudaErrorNoDevice)", the errors as the telemetry
+ * names them, with counts when several ("cudaErrorMemoryAllocation 2, cudaErrorInvalidValue 1");
+ * without them for files that do not name them. Free it. */
+char *gm_site_failed_text(const gm_tsite *s);
 
 /* The site's most frequent host stack, outermost first: "main > train > forward" (runtime and
  * libc frames dropped), or NULL when none was captured. */

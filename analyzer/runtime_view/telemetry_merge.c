@@ -68,14 +68,14 @@ static gm_tsite *site_for(gm_telemetry *t, const char *file, unsigned line, cons
   return &t->sites.items[t->sites.len - 1];
 }
 
-static void add_named(gm_tsite *s, const char *name, uint64_t n) {
-  for (size_t i = 0; i < s->frees.len; i++)
-    if (strcmp(s->frees.items[i].name, name) == 0) {
-      s->frees.items[i].n += n;
+static void add_named(gm_named_counts *counts, const char *name, uint64_t n) {
+  for (size_t i = 0; i < counts->len; i++)
+    if (strcmp(counts->items[i].name, name) == 0) {
+      counts->items[i].n += n;
       return;
     }
   gm_named_count c = {gm_xstrdup(name), n};
-  GM_PUSH(s->frees, c);
+  GM_PUSH(*counts, c);
 }
 
 enum { MAX_SIZES = 64 }; /* the union over files keeps this many distinct sizes */
@@ -203,7 +203,8 @@ static gm_tsite *merge_site(gm_telemetry *t, const json_t *o, const gm_trun *run
   }
   const char *key;
   json_t *n;
-  json_object_foreach(json_object_get(o, "frees"), key, n) add_named(s, key, u_of(n));
+  json_object_foreach(json_object_get(o, "frees"), key, n) add_named(&s->frees, key, u_of(n));
+  json_object_foreach(json_object_get(o, "failures"), key, n) add_named(&s->failures, key, u_of(n));
   s->wrong_family_frees += u(o, "wrong_family_frees");
   s->double_frees += u(o, "double_frees");
   s->alloc_ns += u(o, "alloc_ns");
@@ -378,6 +379,9 @@ void gm_telemetry_free(gm_telemetry *t) {
     for (size_t k = 0; k < s->frees.len; k++)
       free(s->frees.items[k].name);
     GM_VEC_FREE(s->frees);
+    for (size_t k = 0; k < s->failures.len; k++)
+      free(s->failures.items[k].name);
+    GM_VEC_FREE(s->failures);
     GM_VEC_FREE(s->step_live);
     for (size_t k = 0; k < s->stacks.len; k++) {
       for (size_t f = 0; f < s->stacks.items[k].frames.len; f++)

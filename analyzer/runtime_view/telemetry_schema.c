@@ -51,6 +51,7 @@ static const field site_fields[] = {
     {"device", F_INT, 0},
     {"calls", F_UINT, 0}, /* required on alloc sites: see check_site */
     {"failed_calls", F_UINT, 0},
+    {"failures", F_OBJ, 0},
     {"bytes_total", F_UINT, 0},
     {"bytes_min", F_UINT, 0},
     {"bytes_max", F_UINT, 0},
@@ -262,15 +263,17 @@ static int check_site(reader *r, const json_t *s, size_t i) {
     if (!check_elements(r, v, sub, F_UINT))
       return 0;
   }
-  if ((v = json_object_get(s, "frees"))) {
-    const char *key;
-    const json_t *n;
-    json_object_foreach((json_t *)v, key, n) {
-      if (!type_ok(n, F_UINT))
-        return bad(r, "%s.frees.%s: expected a non-negative integer, found %s", where, key,
-                   type_name(n));
+  static const char *const counted_by_name[] = {"frees", "failures"};
+  for (size_t k = 0; k < N(counted_by_name); k++)
+    if ((v = json_object_get(s, counted_by_name[k]))) {
+      const char *key;
+      const json_t *n;
+      json_object_foreach((json_t *)v, key, n) {
+        if (!type_ok(n, F_UINT))
+          return bad(r, "%s.%s.%s: expected a non-negative integer, found %s", where,
+                     counted_by_name[k], key, type_name(n));
+      }
     }
-  }
   if ((v = json_object_get(s, "unified_memory"))) {
     snprintf(sub, sizeof sub, "%s.unified_memory", where);
     if (!check_fields(r, v, sub, um_fields, N(um_fields)))

@@ -110,6 +110,27 @@ uint64_t gm_site_frees_total(const gm_tsite *s) {
   return n;
 }
 
+char *gm_site_failed_text(const gm_tsite *s) {
+  uint64_t made = s->calls + s->failed_calls, named = 0;
+  gm_strbuf sb = {0};
+  gm_sb_printf(&sb, "%llu of %llu %s from this site failed", (unsigned long long)s->failed_calls,
+               (unsigned long long)made, made == 1 ? "allocation" : "allocations");
+  for (size_t i = 0; i < s->failures.len; i++) {
+    const gm_named_count *f = &s->failures.items[i];
+    named += f->n;
+    gm_sb_printf(&sb, "%s%s", i ? ", " : " (", f->name);
+    if (s->failures.len > 1 || f->n != s->failed_calls)
+      gm_sb_printf(&sb, " %llu", (unsigned long long)f->n);
+  }
+  /* the runtime names at most a few errors per site; a success without an address (0 bytes)
+   * counts as failed but names none */
+  if (s->failures.len && named < s->failed_calls)
+    gm_sb_printf(&sb, ", %llu other", (unsigned long long)(s->failed_calls - named));
+  if (s->failures.len)
+    gm_sb_append(&sb, ")");
+  return gm_sb_take(&sb);
+}
+
 /* ---- stacks ---- */
 
 /* "train+0x55 (app)" -> "train"; NULL for frames of no interest (the runtime's own hooks, the C

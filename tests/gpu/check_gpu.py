@@ -33,6 +33,9 @@ oom = one("oom-*.json")
 events = oom["process"]["oom_events"]
 cap = [e for e in events if e["line"] == 11]
 assert len(cap) == 1 and cap[0]["verdict"] == "capacity", events
+# the failed call's error, named by the program's own (static) cudart
+failed = site(oom, "oom.cu", 11)
+assert failed["failed_calls"] == 1 and failed["failures"] == {"cudaErrorMemoryAllocation": 1}, failed
 print(f"oom: oversized request {cap[0]['requested_bytes'] / 2**30:.0f} GiB with "
       f"{cap[0]['free_bytes'] / 2**30:.1f} GiB free of {cap[0]['total_bytes'] / 2**30:.1f}: "
       f"verdict {cap[0]['verdict']}")

@@ -88,6 +88,7 @@ def fragmentation(binary):
     check(cap["line"] == 51 and cap["verdict"] == "capacity", cap)
     big = site(d, 48)
     check(big["failed_calls"] == 1 and big["calls"] == 0, big)
+    check(big["failures"] == {"cudaErrorMemoryAllocation": 1}, big)  # named by cudart
     blocks = site(d, 44)
     check(blocks["live_bytes"] == 32 * MiB and blocks["live_count"] == 8, blocks)
     # the address space at the failure: every other 4 MiB block live, 4 MiB holes between
@@ -347,6 +348,16 @@ def preload(binary, library):
              and s["file"].endswith("preload_app.cpp")]
     check(sorted(s["line"] for s in frees) == [18, 21, 24, 25], [s["line"] for s in frees])
     check(d["process"]["live_bytes"] == 2 * MiB, d["process"])
+    # no GPU: every device allocation fails, named by the shared cudart's cudaGetErrorName
+    env["SIMCUDA_ERROR"] = "100"
+    proc = subprocess.run([binary], env=env, capture_output=True, text=True, timeout=60)
+    check(proc.returncode == 0, proc.stderr)
+    (path,) = [f for f in glob.glob(os.path.join(work, "gm-*.json")) if f not in files]
+    failed = {(s["line"], s["api"]): (s["calls"], s["failed_calls"], s["failures"])
+              for s in json.load(open(path))["sites"] if s["kind"] == "alloc"}
+    check(failed == {(10, "cudaMalloc"): (0, 3, {"cudaErrorNoDevice": 3}),
+                     (20, "cudaMalloc"): (0, 1, {"cudaErrorNoDevice": 1}),
+                     (23, "cudaHostAlloc"): (1, 0, {})}, failed)
 
 
 def inject(gmemrun, app, library=None):
@@ -377,6 +388,20 @@ def inject(gmemrun, app, library=None):
     check(sites[(23, "cudaHostAlloc")]["wrong_family_frees"] == 1, sorted(sites))
     check(sorted(line for line, api in sites if api.startswith("cudaFree")) == [18, 21, 24, 25],
           sorted(sites))
+    # no GPU: every device allocation fails. The first cudaMalloc comes through CUPTI's runtime
+    # callback (cudaError_t, named by cudart); the calls after it through the wrapped driver
+    # entry point, which records the driver's own result (CUresult, named by cuGetErrorName)
+    fails = subprocess.run([gmemrun, "-o", os.path.join(work, "fail-%p.json"), "--", app],
+                           env=dict(env, SIMCUDA_ERROR="100"), capture_output=True, text=True,
+                           timeout=60)
+    check(fails.returncode == 0, fails.stderr)
+    (path,) = glob.glob(os.path.join(work, "fail-*.json"))
+    failed = {(s["line"], s["api"]): (s["calls"], s["failed_calls"], s["failures"])
+              for s in json.load(open(path))["sites"] if s["kind"] == "alloc"}
+    check(failed == {(10, "cudaMalloc"): (0, 3, {"cudaErrorNoDevice": 1,
+                                                 "CUDA_ERROR_NO_DEVICE": 2}),
+                     (20, "cudaMalloc"): (0, 1, {"CUDA_ERROR_NO_DEVICE": 1}),
+                     (23, "cudaHostAlloc"): (1, 0, {})}, failed)
     # another CUPTI client: gmemrun stops with a clear message instead of half-working
     busy = subprocess.run([gmemrun, "-o", os.path.join(work, "busy-%p.json"), "--", app],
                           env=dict(env, FAKECUPTI_BUSY="1"), capture_output=True, text=True,
@@ -696,6 +721,41 @@ def small_copies_hidden(binary, gmemlint, source):
           ("the large copy is not small", out))
     check(not re.search(r"scenarios\.c:%d:\d+: warning: .*GM021" % line, out),
           ("the static pass saw the hidden loop", out))
+
+
+def no_device(binary, gmemlint, source):
+    """A run where every allocation failed (SIMCUDA_ERROR=100: no GPU): the runtime records each
+    failure with its error, and neither `gmemlint report` nor the join reads "nothing live at
+    the end" as "everything was freed"."""
+    proc, (d,) = run(binary, "no-device", {"SIMCUDA_ERROR": "100"})
+    line = marked(source, "@no_device_first")
+    s = site(d, line, "cudaMalloc")
+    check(s["calls"] == 0 and s["failed_calls"] == 3 and s["failures"] == {"cudaErrorNoDevice": 3}
+          and s["frees"] == {} and s["live_count"] == 0, s)
+    check(d["process"]["oom_events"] == [], d["process"]["oom_events"])  # not out of memory
+    tel = os.path.join(tempfile.mkdtemp(), "run.json")
+    json.dump(d, open(tel, "w"))
+    rep = subprocess.run([gmemlint, "report", tel], capture_output=True, text=True, timeout=60)
+    check(rep.returncode == 0, rep.stderr)
+    where = "scenarios.c:%d%s cudaMalloc" % (line, ":%d" % s["column"] if s["column"] else "")
+    lines = rep.stdout.splitlines()
+    for want in ["Top sites by live bytes at the end:",
+                 '  none: no allocation succeeded (3 of 3 failed; see "Failed allocations")',
+                 "Failed allocations: 3 of 3",
+                 "  %s: 3 of 3 allocations from this site failed (cudaErrorNoDevice)" % where]:
+        check(want in lines, (want, rep.stdout))
+    check("everything allocated was freed" not in rep.stdout, rep.stdout)
+    # the join: the source parsed with the CUDA header the forced include brings in a build
+    out = subprocess.run([gmemlint, "--no-cache", "--telemetry", tel, source, "--", "-include",
+                          "cuda_runtime.h"], capture_output=True, text=True, timeout=120).stdout
+    col = open(source).read().splitlines()[line - 1].index("cudaMalloc") + 1
+    mine = [l for l in out.splitlines() if l.startswith("%s:%d:%d: " % (source, line, col))]
+    verdict = ("%s:%d:%d: note: not-exercised: 3 of 3 allocations from this site failed "
+               "(cudaErrorNoDevice): nothing was allocated, so nothing was live to free"
+               % (source, line, col))
+    check([l for l in mine if "GM001" in l or "GM010" in l or "note: not-exercised" in l] ==
+          [mine[0], verdict, mine[2], verdict] and "[GM001 " in mine[0] and "[GM010 " in mine[2],
+          mine)
 
 
 def managed_reuse(binary):

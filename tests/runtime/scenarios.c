@@ -384,6 +384,21 @@ static int small_copies_hidden(void) {
   return 0;
 }
 
+/* SIMCUDA_ERROR=100: a machine without a GPU, where every allocation fails with
+ * cudaErrorNoDevice: nothing is live at the end, and nothing was freed either. */
+static int no_device(void) {
+  for (int i = 0; i < 3; i++) {
+    void *a, *b;
+    if (cudaMalloc(&a, MiB) != cudaSuccess) /* @no_device_first: fails each time */
+      continue;
+    if (cudaMalloc(&b, MiB) != cudaSuccess)
+      return 1; /* GM001: a leaks on this error path */
+    cudaFree(b);
+    cudaFree(a);
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -430,6 +445,8 @@ int main(int argc, char **argv) {
     return regrow_hidden();
   if (strcmp(mode, "ping-pong-hidden") == 0)
     return ping_pong_hidden();
+  if (strcmp(mode, "no-device") == 0)
+    return no_device();
   fprintf(stderr, "usage: scenarios leak|wrong-family|fragmentation|threads|crash|fork|copies\n");
   return 2;
 }

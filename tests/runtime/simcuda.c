@@ -54,6 +54,7 @@ static int device_count(void) {
 }
 static long alloc_calls, fail_at = -1;
 static int configured;
+static cudaError_t every_alloc_fails; /* SIMCUDA_ERROR: e.g. 100, no device (no GPU here) */
 
 static void configure(void) {
   if (configured)
@@ -63,6 +64,8 @@ static void configure(void) {
   capacity = c ? strtoull(c, NULL, 10) : (1ULL << 30);
   const char *f = getenv("SIMCUDA_FAIL_AT");
   fail_at = f ? strtol(f, NULL, 10) : -1;
+  const char *e = getenv("SIMCUDA_ERROR");
+  every_alloc_fails = e ? (cudaError_t)atoi(e) : cudaSuccess;
   const char *h = getenv("SIMCUDA_HOST_BACKED");
   if (h && *h == '1') {
     void *space = mmap(NULL, capacity * (uint64_t)device_count(), PROT_READ | PROT_WRITE,
@@ -148,7 +151,9 @@ static cudaError_t device_alloc(void **ptr, size_t size) {
     at = blocks[pos].addr + blocks[pos].size;
   }
   cudaError_t rc = cudaSuccess;
-  if (alloc_calls == fail_at || at + need > hi || nblocks == MAX_BLOCKS) {
+  if (every_alloc_fails) {
+    rc = every_alloc_fails;
+  } else if (alloc_calls == fail_at || at + need > hi || nblocks == MAX_BLOCKS) {
     rc = cudaErrorMemoryAllocation;
   } else {
     memmove(&blocks[pos + 1], &blocks[pos], sizeof blocks[0] * (size_t)(nblocks - pos));
@@ -383,7 +388,15 @@ const char *cudaGetErrorString(cudaError_t e) {
 const char *cudaGetErrorName(cudaError_t e) {
   return e == cudaSuccess                 ? "cudaSuccess"
          : e == cudaErrorMemoryAllocation ? "cudaErrorMemoryAllocation"
+         : e == cudaErrorNoDevice         ? "cudaErrorNoDevice"
                                           : "cudaErrorSimulated";
+}
+CUresult cuGetErrorName(CUresult e, const char **name) {
+  *name = e == CUDA_SUCCESS               ? "CUDA_SUCCESS"
+          : e == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY"
+          : e == CUDA_ERROR_NO_DEVICE     ? "CUDA_ERROR_NO_DEVICE"
+                                          : "CUDA_ERROR_SIMULATED";
+  return CUDA_SUCCESS;
 }
 cudaError_t cudaMemset(void *p, int v, size_t n) {
   (void)p, (void)v, (void)n;
@@ -514,6 +527,11 @@ static CUresult drv_mem_free_async(CUdeviceptr dptr, CUstream stream) {
 /* what the injected runtime asks the driver for itself (it cannot reach a static cudart) */
 CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total) {
   return (CUresult)cudaMemGetInfo(free_bytes, total);
+}
+/* what gmemrun asks the driver library it finds (GMEMRUN_DRIVER names this one) */
+CUresult cuDriverGetVersion(int *version) {
+  *version = CUDA_VERSION;
+  return CUDA_SUCCESS;
 }
 CUresult cuCtxGetDevice(CUdevice *device) {
   *device = (CUdevice)current_device;

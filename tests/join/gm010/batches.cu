@@ -35,7 +35,7 @@ void never_called(int batches, int n) { // not-exercised
   }
 }
 
-void pinned_staging(int batches, int n) { // not-exercised: allocation never succeeded
+void pinned_staging(int batches, int n) { // not-exercised: its one allocation failed
   for (int b = 0; b < batches; ++b) {
     float *h = nullptr;
     if (cudaMallocHost(&h, n * sizeof(float)) != cudaSuccess)
