@@ -77,10 +77,20 @@ static int has_std_flag(char **args, size_t n) {
   return 0;
 }
 
-static void build_args(gm_run *run, const char *path, enum lang lang, gm_str_vec *args,
+/* The file's parser flags; its compile_commands.json entry's -x (nvcc's -x cu on a .cpp the
+ * build compiles as CUDA) decides its language over the extension. */
+static void build_args(gm_run *run, const char *path, enum lang *langp, gm_str_vec *args,
                        file_ctx *c) {
   gm_str_vec extra = {0};
-  int how = run->db ? gm_compdb_flags(run->db, path, &extra) : 1;
+  gm_compdb_lang entry_lang = GM_COMPDB_LANG_UNSET;
+  int how = run->db ? gm_compdb_lookup(run->db, path, &extra, &entry_lang, c->msg) : 1;
+  static const enum lang from_entry[] = {[GM_COMPDB_LANG_UNSET] = LANG_NONE,
+                                         [GM_COMPDB_LANG_CUDA] = LANG_CUDA,
+                                         [GM_COMPDB_LANG_C] = LANG_C,
+                                         [GM_COMPDB_LANG_CXX] = LANG_CXX};
+  if (entry_lang != GM_COMPDB_LANG_UNSET)
+    *langp = from_entry[entry_lang];
+  enum lang lang = *langp;
   if (how == 0)
     fprintf(c->msg,
             GM_PROGRAM ": warning: %s: no entry in compile_commands.json; using default flags\n",
@@ -306,7 +316,7 @@ static int prepare(gm_run *run, gm_file_result *r, prepared *p) {
   r->cfg = cfg;
 
   gm_str_vec args = {0};
-  build_args(run, path, lang, &args, &c);
+  build_args(run, path, &lang, &args, &c);
   /* the key is made before any PCH flag: a result does not depend on how the parse was sped up */
   gm_cache_key key = {{0, 0}};
   size_t messages_mark = 0;
