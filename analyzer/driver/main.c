@@ -248,7 +248,7 @@ static int lint(gm_options *popt) {
     }
     size_t n = gm_compdb_files(run.db, &db_files), missing = gm_compdb_missing(run.db);
     /* said once for the database, not once a file: mostly missing means another checkout */
-    if (missing && missing >= n)
+    if (missing && missing > n)
       fprintf(stderr,
               GM_PROGRAM ": warning: %s: %zu of %zu files it names do not exist here; was it "
                          "generated on another machine or in another checkout?\n",
