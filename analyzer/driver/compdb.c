@@ -19,6 +19,7 @@ struct gm_compdb {
   size_t nfiles;
   char **present; /* those that exist here */
   size_t npresent;
+  CXCompileCommands all; /* every entry, read when a similar entry must be found whole */
 };
 
 static int validate(gm_compdb *db, const char *path, char *err, size_t errlen) {
@@ -131,6 +132,8 @@ gm_compdb *gm_compdb_open(const char *where, char *err, size_t errlen) {
 void gm_compdb_close(gm_compdb *db) {
   if (!db)
     return;
+  if (db->all)
+    clang_CompileCommands_dispose(db->all);
   if (db->db)
     clang_CompilationDatabase_dispose(db->db);
   for (size_t i = 0; i < db->nfiles; i++)
@@ -154,6 +157,85 @@ const char *gm_compdb_path(const gm_compdb *db) {
   return db->path;
 }
 
+static char *command_dir(CXCompileCommand cmd) {
+  CXString s = clang_CompileCommand_getDirectory(cmd);
+  char *dir = gm_xstrdup(clang_getCString(s));
+  clang_disposeString(s);
+  return dir;
+}
+
+static void command_args(CXCompileCommand cmd, gm_str_vec *args) {
+  unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
+  for (unsigned i = 0; i < nargs; i++) {
+    CXString s = clang_CompileCommand_getArg(cmd, i);
+    GM_PUSH(*args, gm_xstrdup(clang_getCString(s)));
+    clang_disposeString(s);
+  }
+}
+
+static void free_args(gm_str_vec *args) {
+  for (size_t i = 0; i < args->len; i++)
+    free(args->items[i]);
+  GM_VEC_FREE(*args);
+}
+
+/* libclang's interpolation keeps a similar entry's flags but drops its positional arguments, and
+ * with them the file of nvcc's --options-file (clang does not know that it takes one). */
+static int lost_options_file(const gm_str_vec *args) {
+  for (size_t i = 1; i < args->len; i++)
+    if (strcmp(args->items[i], "--options-file") == 0 || strcmp(args->items[i], "-optf") == 0)
+      return 1;
+  return 0;
+}
+
+static int has_arg(const gm_str_vec *args, const char *arg) {
+  for (size_t i = 0; i < args->len; i++)
+    if (strcmp(args->items[i], arg) == 0)
+      return 1;
+  return 0;
+}
+
+/* The entry an interpolated command came from, read whole: one in the same directory holding
+ * every flag the interpolation kept (the file named and "--" aside), the one whose file shares
+ * the longest path with key. Called with db->lock held. */
+static void whole_similar_entry(gm_compdb *db, const char *dir, const char *key, gm_str_vec *args) {
+  if (!db->all)
+    db->all = clang_CompilationDatabase_getAllCompileCommands(db->db);
+  unsigned n = db->all ? clang_CompileCommands_getSize(db->all) : 0;
+  gm_str_vec best = {0};
+  size_t best_shared = 0;
+  for (unsigned k = 0; k < n; k++) {
+    CXCompileCommand cmd = clang_CompileCommands_getCommand(db->all, k);
+    char *cdir = command_dir(cmd);
+    int same_dir = strcmp(cdir, dir) == 0;
+    free(cdir);
+    if (!same_dir)
+      continue;
+    gm_str_vec entry = {0};
+    command_args(cmd, &entry);
+    int holds = 1;
+    for (size_t i = 1; i + 1 < args->len && holds; i++)
+      holds = strcmp(args->items[i], "--") == 0 || has_arg(&entry, args->items[i]);
+    CXString fs = clang_CompileCommand_getFilename(cmd);
+    const char *f = clang_getCString(fs);
+    size_t shared = 0;
+    while (f[shared] && f[shared] == key[shared])
+      shared++;
+    clang_disposeString(fs);
+    if (holds && (!best.len || shared > best_shared)) {
+      free_args(&best);
+      best = entry;
+      best_shared = shared;
+    } else {
+      free_args(&entry);
+    }
+  }
+  if (best.len) {
+    free_args(args);
+    *args = best;
+  }
+}
+
 int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_compdb_lang *lang,
                      FILE *warn) {
   char real[PATH_MAX];
@@ -167,15 +249,10 @@ int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_comp
   CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db->db, key);
   if (cmds && clang_CompileCommands_getSize(cmds) > 0) {
     CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
-    CXString dirs = clang_CompileCommand_getDirectory(cmd);
-    dir = gm_xstrdup(clang_getCString(dirs));
-    clang_disposeString(dirs);
-    unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
-    for (unsigned i = 0; i < nargs; i++) {
-      CXString s = clang_CompileCommand_getArg(cmd, i);
-      GM_PUSH(args, gm_xstrdup(clang_getCString(s)));
-      clang_disposeString(s);
-    }
+    dir = command_dir(cmd);
+    command_args(cmd, &args);
+    if (!listed && lost_options_file(&args))
+      whole_similar_entry(db, dir, key, &args);
   }
   if (cmds)
     clang_CompileCommands_dispose(cmds);
@@ -187,9 +264,7 @@ int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_comp
   }
   if (lang) /* a similar entry's -x is the language of the file it was written for */
     *lang = listed ? entry_lang : GM_COMPDB_LANG_UNSET;
-  for (size_t i = 0; i < args.len; i++)
-    free(args.items[i]);
-  GM_VEC_FREE(args);
+  free_args(&args);
   int found = dir != NULL;
   free(dir);
   return !found ? 0 : listed ? 1 : 2;

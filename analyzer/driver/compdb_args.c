@@ -118,7 +118,8 @@ static void expand_list(expansion *x, char *const *items, size_t n, size_t first
     for (size_t k = 0; k < sizeof options_file / sizeof options_file[0] && !taken; k++) {
       size_t len = strlen(options_file[k]);
       if (strcmp(a, options_file[k]) == 0) {
-        if (i + 1 < n)
+        /* a flag after it is not its file: a command that lost it (libclang's interpolation) */
+        if (i + 1 < n && items[i + 1][0] != '-')
           expand_options_files(x, items[++i], depth);
         taken = 1;
       } else if (strncmp(a, options_file[k], len) == 0 && a[len] == '=') {

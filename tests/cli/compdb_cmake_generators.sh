@@ -38,4 +38,13 @@ for dir in build-make build-make-rsp build-ninja; do
   [ ! -s "$WORK/err" ] || fail "$dir: nothing expected on stderr (no parse errors or notes): $(head -c 1500 "$WORK/err")"
   diff -u "$WORK/expected" "$WORK/out" >"$WORK/diff" || fail "$dir: findings differ from expected.txt: $(cat "$WORK/diff")"
 done
+# a file the build does not know takes a similar entry's flags, options file included
+cp src/kernels.cu src/unlisted.cu
+for dir in build-make build-ninja; do
+  run -p "$dir" src/unlisted.cu
+  expect_rc 1 "$dir: a file with no entry"
+  ! grep -q 'clang:\|parse error' "$WORK/err" || fail "$dir: a file with no entry parses: $(head -c 1500 "$WORK/err")"
+  expect_out "^src/unlisted.cu:12:8: warning: 'a' \(device memory from cudaMalloc\) is not freed on an error path: .*\[GM001 unpaired-allocation\]$" \
+    "$dir: a file with no entry: the finding"
+done
 finish
