@@ -49,6 +49,19 @@ static enum lang lang_of(const char *path) {
   return LANG_NONE;
 }
 
+static enum lang lang_of_entry(gm_compdb_lang entry_lang) {
+  switch (entry_lang) {
+  case GM_COMPDB_LANG_CUDA:
+    return LANG_CUDA;
+  case GM_COMPDB_LANG_C:
+    return LANG_C;
+  case GM_COMPDB_LANG_CXX:
+    return LANG_CXX;
+  default:
+    return LANG_NONE;
+  }
+}
+
 typedef struct file_ctx {
   gm_run *run;
   gm_file_result *r;
@@ -84,12 +97,8 @@ static void build_args(gm_run *run, const char *path, enum lang *langp, gm_str_v
   gm_str_vec extra = {0};
   gm_compdb_lang entry_lang = GM_COMPDB_LANG_UNSET;
   int how = run->db ? gm_compdb_lookup(run->db, path, &extra, &entry_lang, c->msg) : 1;
-  static const enum lang from_entry[] = {[GM_COMPDB_LANG_UNSET] = LANG_NONE,
-                                         [GM_COMPDB_LANG_CUDA] = LANG_CUDA,
-                                         [GM_COMPDB_LANG_C] = LANG_C,
-                                         [GM_COMPDB_LANG_CXX] = LANG_CXX};
   if (entry_lang != GM_COMPDB_LANG_UNSET)
-    *langp = from_entry[entry_lang];
+    *langp = lang_of_entry(entry_lang);
   enum lang lang = *langp;
   if (how == 0)
     fprintf(c->msg,
@@ -280,6 +289,15 @@ static int prepare(gm_run *run, gm_file_result *r, prepared *p) {
   if (S_ISDIR(st.st_mode)) {
     input_error(&c, "%s: is a directory (name the source files, e.g. %s/*.cu)", path, path);
     goto done;
+  }
+  if (lang == LANG_NONE && run->db) { /* the entry's -x names what the extension does not */
+    gm_str_vec unused = {0};
+    gm_compdb_lang entry_lang = GM_COMPDB_LANG_UNSET;
+    if (gm_compdb_lookup(run->db, path, &unused, &entry_lang, NULL) == 1)
+      lang = lang_of_entry(entry_lang);
+    for (size_t i = 0; i < unused.len; i++)
+      free(unused.items[i]);
+    GM_VEC_FREE(unused);
   }
   if (lang == LANG_NONE) {
     input_error(&c, "%s: not a C, C++ or CUDA source (expected .cu, .cuh, .c, .cpp, .cc, .h, ...)",

@@ -64,6 +64,7 @@ void launch(float *x) { kernel<<<1, 32>>>(x); }'
 case_ x_cu cpp "-x cu" "$cuda_only"
 case_ x_cuda cpp "-x cuda" "$cuda_only"
 case_ x_cu_eq cpp "--x=cu" "$cuda_only"
+case_ x_cu_other_extension kern "-x cu" "$cuda_only"
 case_ x_cxx cu "-x c++" "$(not_defined __CUDA__ 'parsed as CUDA')"
 
 {
