@@ -15,12 +15,62 @@ struct gm_compdb {
   CXCompilationDatabase db;
   pthread_mutex_t lock;
   char *path;   /* DIR/compile_commands.json, for messages */
-  char **files; /* every file named, absolute */
+  char **files; /* every file named, absolute, once each */
+  char *status; /* of each file: FILE_PRESENT, FILE_GENERATED or FILE_MOVED */
   size_t nfiles;
-  char **present; /* those that exist here */
+  char **present; /* the files that exist here, in the database's order */
   size_t npresent;
   CXCompileCommands all; /* every entry, read when a similar entry must be found whole */
 };
+
+enum { FILE_PRESENT = 'p', FILE_GENERATED = 'g', FILE_MOVED = 'm' };
+
+/* A missing file inside its entry's build directory is one the build generates and has not yet;
+ * one elsewhere, or whose build directory is missing too, was named on another machine or in
+ * another checkout. */
+static char missing_status(const char *dir, const char *abs) {
+  char real_dir[PATH_MAX];
+  if (!realpath(dir, real_dir))
+    return FILE_MOVED;
+  size_t n = strlen(dir), rn = strlen(real_dir);
+  int inside = (strncmp(abs, dir, n) == 0 && abs[n] == '/') ||
+               (strncmp(abs, real_dir, rn) == 0 && abs[rn] == '/');
+  return inside ? FILE_GENERATED : FILE_MOVED;
+}
+
+static int by_name(const void *a, const void *b, void *files) {
+  char **names = files;
+  int c = strcmp(names[*(const size_t *)a], names[*(const size_t *)b]);
+  return c ? c : *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* A file compiled by two targets has two entries: it is analysed once (libclang gives the first
+ * entry's flags). Then the list of those that exist. */
+static void keep_first_of_each(gm_compdb *db) {
+  size_t *order = gm_xcalloc(db->nfiles + 1, sizeof *order);
+  char *dup = gm_xcalloc(db->nfiles + 1, 1);
+  for (size_t i = 0; i < db->nfiles; i++)
+    order[i] = i;
+  qsort_r(order, db->nfiles, sizeof *order, by_name, db->files);
+  for (size_t i = 1; i < db->nfiles; i++)
+    dup[order[i]] = strcmp(db->files[order[i]], db->files[order[i - 1]]) == 0;
+  size_t w = 0;
+  for (size_t i = 0; i < db->nfiles; i++) {
+    if (dup[i]) {
+      free(db->files[i]);
+      continue;
+    }
+    db->status[w] = db->status[i];
+    db->files[w++] = db->files[i];
+  }
+  db->nfiles = w;
+  db->present = gm_xcalloc(w + 1, sizeof(char *));
+  for (size_t i = 0; i < w; i++)
+    if (db->status[i] == FILE_PRESENT)
+      db->present[db->npresent++] = db->files[i];
+  free(dup);
+  free(order);
+}
 
 static int validate(gm_compdb *db, const char *path, char *err, size_t errlen) {
   json_error_t jerr;
@@ -54,22 +104,22 @@ static int validate(gm_compdb *db, const char *path, char *err, size_t errlen) {
       ok = 0;
       break;
     }
-    const char *f = json_string_value(file);
-    char *abs = f[0] == '/' ? gm_xstrdup(f) : gm_xasprintf("%s/%s", json_string_value(dir), f);
+    const char *f = json_string_value(file), *d = json_string_value(dir);
+    char *abs = f[0] == '/' ? gm_xstrdup(f) : gm_xasprintf("%s/%s", d, f);
     char real[PATH_MAX];
-    int exists = realpath(abs, real) != NULL;
-    if (exists) {
+    char status = realpath(abs, real) ? FILE_PRESENT : missing_status(d, abs);
+    if (status == FILE_PRESENT) {
       free(abs);
       abs = gm_xstrdup(real);
     }
     db->files = gm_xrealloc(db->files, sizeof(char *) * (db->nfiles + 1));
+    db->status = gm_xrealloc(db->status, db->nfiles + 1);
+    db->status[db->nfiles] = status;
     db->files[db->nfiles++] = abs;
-    if (exists) {
-      db->present = gm_xrealloc(db->present, sizeof(char *) * (db->npresent + 1));
-      db->present[db->npresent++] = abs;
-    }
   }
   json_decref(root);
+  if (ok)
+    keep_first_of_each(db);
   return ok;
 }
 
@@ -139,6 +189,7 @@ void gm_compdb_close(gm_compdb *db) {
   for (size_t i = 0; i < db->nfiles; i++)
     free(db->files[i]);
   free(db->files);
+  free(db->status);
   free(db->present);
   free(db->path);
   free(db);
@@ -149,7 +200,10 @@ size_t gm_compdb_files(gm_compdb *db, char ***files) {
   return db->npresent;
 }
 
-size_t gm_compdb_missing(const gm_compdb *db) {
+size_t gm_compdb_missing(const gm_compdb *db, size_t *moved) {
+  *moved = 0;
+  for (size_t i = 0; i < db->nfiles; i++)
+    *moved += db->status[i] == FILE_MOVED;
   return db->nfiles - db->npresent;
 }
 
@@ -196,8 +250,8 @@ static int has_arg(const gm_str_vec *args, const char *arg) {
 }
 
 /* The entry an interpolated command came from, read whole: one in the same directory holding
- * every flag the interpolation kept (the file named and "--" aside), the one whose file shares
- * the longest path with key. Called with db->lock held. */
+ * every flag the interpolation kept (the file named, "--" and the -x it adds for a header aside),
+ * the one whose file shares the longest path with key. Called with db->lock held. */
 static void whole_similar_entry(gm_compdb *db, const char *dir, const char *key, gm_str_vec *args) {
   if (!db->all)
     db->all = clang_CompilationDatabase_getAllCompileCommands(db->db);
@@ -214,8 +268,12 @@ static void whole_similar_entry(gm_compdb *db, const char *dir, const char *key,
     gm_str_vec entry = {0};
     command_args(cmd, &entry);
     int holds = 1;
-    for (size_t i = 1; i + 1 < args->len && holds; i++)
-      holds = strcmp(args->items[i], "--") == 0 || has_arg(&entry, args->items[i]);
+    for (size_t i = 1; i + 1 < args->len && holds; i++) {
+      if (strcmp(args->items[i], "-x") == 0) /* added for a header, with its value */
+        i++;
+      else
+        holds = strcmp(args->items[i], "--") == 0 || has_arg(&entry, args->items[i]);
+    }
     CXString fs = clang_CompileCommand_getFilename(cmd);
     const char *f = clang_getCString(fs);
     size_t shared = 0;

@@ -38,12 +38,14 @@ int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags);
 int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_compdb_lang *lang,
                      FILE *warn);
 
-/* Every source file named in the database that exists here (absolute paths), for `gmemlint -p
- * dir` alone; gm_compdb_missing counts the others. */
+/* Every source file named in the database that exists here (absolute paths, each once), for
+ * `gmemlint -p dir` alone; gm_compdb_missing counts the others. */
 size_t gm_compdb_files(gm_compdb *db, char ***files);
 
-/* How many of the files the database names do not exist on this machine. */
-size_t gm_compdb_missing(const gm_compdb *db);
+/* How many of the files the database names do not exist on this machine; *moved of them are
+ * outside an existing build directory (the database was written elsewhere), the others inside
+ * one (sources the build generates, not built yet). */
+size_t gm_compdb_missing(const gm_compdb *db, size_t *moved);
 
 /* The database's path as given to -p (DIR/compile_commands.json), for messages. */
 const char *gm_compdb_path(const gm_compdb *db);
