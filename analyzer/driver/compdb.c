@@ -1,5 +1,7 @@
 #include "driver/compdb.h"
 
+#include "driver/compdb_args.h"
+
 #include <clang-c/CXCompilationDatabase.h>
 #include <jansson.h>
 #include <limits.h>
@@ -7,15 +9,70 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct gm_compdb {
   CXCompilationDatabase db;
   pthread_mutex_t lock;
-  char **files;
+  char *path;   /* DIR/compile_commands.json, for messages */
+  char **files; /* every file named, absolute, once each */
+  char *status; /* of each file: FILE_PRESENT, FILE_GENERATED or FILE_MOVED */
   size_t nfiles;
+  char **present; /* the files that exist here, in the database's order */
+  size_t npresent;
+  CXCompileCommands all; /* every entry, read when a similar entry must be found whole */
 };
 
-static int validate(const char *path, char *err, size_t errlen, char ***files, size_t *nfiles) {
+enum { FILE_PRESENT = 'p', FILE_GENERATED = 'g', FILE_MOVED = 'm' };
+
+/* A missing file inside its entry's build directory is one the build generates and has not yet;
+ * one elsewhere, or whose build directory is missing too, was named on another machine or in
+ * another checkout. */
+static char missing_status(const char *dir, const char *abs) {
+  char real_dir[PATH_MAX];
+  if (!realpath(dir, real_dir))
+    return FILE_MOVED;
+  size_t n = strlen(dir), rn = strlen(real_dir);
+  int inside = (strncmp(abs, dir, n) == 0 && abs[n] == '/') ||
+               (strncmp(abs, real_dir, rn) == 0 && abs[rn] == '/');
+  return inside ? FILE_GENERATED : FILE_MOVED;
+}
+
+static int by_name(const void *a, const void *b, void *files) {
+  char **names = files;
+  int c = strcmp(names[*(const size_t *)a], names[*(const size_t *)b]);
+  return c ? c : *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* A file compiled by two targets has two entries: it is analysed once (libclang gives the first
+ * entry's flags). Then the list of those that exist. */
+static void keep_first_of_each(gm_compdb *db) {
+  size_t *order = gm_xcalloc(db->nfiles + 1, sizeof *order);
+  char *dup = gm_xcalloc(db->nfiles + 1, 1);
+  for (size_t i = 0; i < db->nfiles; i++)
+    order[i] = i;
+  qsort_r(order, db->nfiles, sizeof *order, by_name, db->files);
+  for (size_t i = 1; i < db->nfiles; i++)
+    dup[order[i]] = strcmp(db->files[order[i]], db->files[order[i - 1]]) == 0;
+  size_t w = 0;
+  for (size_t i = 0; i < db->nfiles; i++) {
+    if (dup[i]) {
+      free(db->files[i]);
+      continue;
+    }
+    db->status[w] = db->status[i];
+    db->files[w++] = db->files[i];
+  }
+  db->nfiles = w;
+  db->present = gm_xcalloc(w + 1, sizeof(char *));
+  for (size_t i = 0; i < w; i++)
+    if (db->status[i] == FILE_PRESENT)
+      db->present[db->npresent++] = db->files[i];
+  free(dup);
+  free(order);
+}
+
+static int validate(gm_compdb *db, const char *path, char *err, size_t errlen) {
   json_error_t jerr;
   json_t *root = json_load_file(path, 0, &jerr);
   if (!root) {
@@ -47,44 +104,77 @@ static int validate(const char *path, char *err, size_t errlen, char ***files, s
       ok = 0;
       break;
     }
-    const char *f = json_string_value(file);
-    char *abs = f[0] == '/' ? gm_xstrdup(f) : gm_xasprintf("%s/%s", json_string_value(dir), f);
+    const char *f = json_string_value(file), *d = json_string_value(dir);
+    char *abs = f[0] == '/' ? gm_xstrdup(f) : gm_xasprintf("%s/%s", d, f);
     char real[PATH_MAX];
-    if (realpath(abs, real)) {
+    char status = realpath(abs, real) ? FILE_PRESENT : missing_status(d, abs);
+    if (status == FILE_PRESENT) {
       free(abs);
       abs = gm_xstrdup(real);
     }
-    *files = gm_xrealloc(*files, sizeof(char *) * (*nfiles + 1));
-    (*files)[(*nfiles)++] = abs;
+    db->files = gm_xrealloc(db->files, sizeof(char *) * (db->nfiles + 1));
+    db->status = gm_xrealloc(db->status, db->nfiles + 1);
+    db->status[db->nfiles] = status;
+    db->files[db->nfiles++] = abs;
   }
   json_decref(root);
+  if (ok)
+    keep_first_of_each(db);
   return ok;
 }
 
-gm_compdb *gm_compdb_open(const char *dir, char *err, size_t errlen) {
-  char *path = gm_xasprintf("%s/compile_commands.json", dir);
+/* -p takes a build directory or its compile_commands.json (as clang-tidy does); libclang reads
+ * the database from its directory, so the file must have that name. */
+static char *database_dir(const char *where, char *err, size_t errlen) {
+  struct stat st;
+  if (stat(where, &st) != 0 || S_ISDIR(st.st_mode))
+    return gm_xstrdup(where);
+  const char *slash = strrchr(where, '/');
+  const char *base = slash ? slash + 1 : where;
+  if (strcmp(base, "compile_commands.json") != 0) {
+    snprintf(err, errlen,
+             "%s: -p takes a build directory or a file named compile_commands.json, not another "
+             "file",
+             where);
+    return NULL;
+  }
+  if (!slash)
+    return gm_xstrdup(".");
+  if (slash == where)
+    return gm_xstrdup("/");
+  return gm_xasprintf("%.*s", (int)(slash - where), where);
+}
+
+gm_compdb *gm_compdb_open(const char *where, char *err, size_t errlen) {
+  char *dir = database_dir(where, err, errlen);
+  if (!dir)
+    return NULL;
+  size_t dlen = strlen(dir);
+  char *path = dlen && dir[dlen - 1] == '/' ? gm_xasprintf("%scompile_commands.json", dir)
+                                            : gm_xasprintf("%s/compile_commands.json", dir);
   FILE *probe = fopen(path, "r");
   if (!probe) {
     snprintf(err, errlen, "%s: cannot open compile database (is %s a build directory?)", path, dir);
     free(path);
+    free(dir);
     return NULL;
   }
   fclose(probe);
   gm_compdb *db = gm_xcalloc(1, sizeof *db);
-  if (!validate(path, err, errlen, &db->files, &db->nfiles)) {
-    free(path);
+  db->path = path;
+  if (!validate(db, path, err, errlen)) {
+    free(dir);
     gm_compdb_close(db);
     return NULL;
   }
   CXCompilationDatabase_Error cerr;
   db->db = clang_CompilationDatabase_fromDirectory(dir, &cerr);
+  free(dir);
   if (cerr != CXCompilationDatabase_NoError || !db->db) {
     snprintf(err, errlen, "%s: libclang could not load the compile database", path);
-    free(path);
     gm_compdb_close(db);
     return NULL;
   }
-  free(path);
   pthread_mutex_init(&db->lock, NULL);
   return db;
 }
@@ -92,103 +182,152 @@ gm_compdb *gm_compdb_open(const char *dir, char *err, size_t errlen) {
 void gm_compdb_close(gm_compdb *db) {
   if (!db)
     return;
+  if (db->all)
+    clang_CompileCommands_dispose(db->all);
   if (db->db)
     clang_CompilationDatabase_dispose(db->db);
   for (size_t i = 0; i < db->nfiles; i++)
     free(db->files[i]);
   free(db->files);
+  free(db->status);
+  free(db->present);
+  free(db->path);
   free(db);
 }
 
 size_t gm_compdb_files(gm_compdb *db, char ***files) {
-  *files = db->files;
-  return db->nfiles;
+  *files = db->present;
+  return db->npresent;
 }
 
-static int starts(const char *s, const char *prefix) {
-  return strncmp(s, prefix, strlen(prefix)) == 0;
+size_t gm_compdb_missing(const gm_compdb *db, size_t *moved) {
+  *moved = 0;
+  for (size_t i = 0; i < db->nfiles; i++)
+    *moved += db->status[i] == FILE_MOVED;
+  return db->nfiles - db->npresent;
 }
 
-/* Pushes a path-taking flag, making a relative path absolute against the command's directory. */
-static void push_path_flag(gm_str_vec *flags, const char *flag, const char *value,
-                           const char *dir) {
-  if (value[0] == '/' || !dir)
-    GM_PUSH(*flags, gm_xasprintf("%s%s", flag, value));
-  else
-    GM_PUSH(*flags, gm_xasprintf("%s%s/%s", flag, dir, value));
+const char *gm_compdb_path(const gm_compdb *db) {
+  return db->path;
 }
 
-int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags) {
+static char *command_dir(CXCompileCommand cmd) {
+  CXString s = clang_CompileCommand_getDirectory(cmd);
+  char *dir = gm_xstrdup(clang_getCString(s));
+  clang_disposeString(s);
+  return dir;
+}
+
+static void command_args(CXCompileCommand cmd, gm_str_vec *args) {
+  unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
+  for (unsigned i = 0; i < nargs; i++) {
+    CXString s = clang_CompileCommand_getArg(cmd, i);
+    GM_PUSH(*args, gm_xstrdup(clang_getCString(s)));
+    clang_disposeString(s);
+  }
+}
+
+static void free_args(gm_str_vec *args) {
+  for (size_t i = 0; i < args->len; i++)
+    free(args->items[i]);
+  GM_VEC_FREE(*args);
+}
+
+/* libclang's interpolation keeps a similar entry's flags but drops its positional arguments, and
+ * with them the file of nvcc's --options-file (clang does not know that it takes one). */
+static int lost_options_file(const gm_str_vec *args) {
+  for (size_t i = 1; i < args->len; i++)
+    if (strcmp(args->items[i], "--options-file") == 0 || strcmp(args->items[i], "-optf") == 0)
+      return 1;
+  return 0;
+}
+
+static int has_arg(const gm_str_vec *args, const char *arg) {
+  for (size_t i = 0; i < args->len; i++)
+    if (strcmp(args->items[i], arg) == 0)
+      return 1;
+  return 0;
+}
+
+/* The entry an interpolated command came from, read whole: one in the same directory holding
+ * every flag the interpolation kept (the file named, "--" and the -x it adds for a header aside),
+ * the one whose file shares the longest path with key. Called with db->lock held. */
+static void whole_similar_entry(gm_compdb *db, const char *dir, const char *key, gm_str_vec *args) {
+  if (!db->all)
+    db->all = clang_CompilationDatabase_getAllCompileCommands(db->db);
+  unsigned n = db->all ? clang_CompileCommands_getSize(db->all) : 0;
+  gm_str_vec best = {0};
+  size_t best_shared = 0;
+  for (unsigned k = 0; k < n; k++) {
+    CXCompileCommand cmd = clang_CompileCommands_getCommand(db->all, k);
+    char *cdir = command_dir(cmd);
+    int same_dir = strcmp(cdir, dir) == 0;
+    free(cdir);
+    if (!same_dir)
+      continue;
+    gm_str_vec entry = {0};
+    command_args(cmd, &entry);
+    int holds = 1;
+    for (size_t i = 1; i + 1 < args->len && holds; i++) {
+      if (strcmp(args->items[i], "-x") == 0) /* added for a header, with its value */
+        i++;
+      else
+        holds = strcmp(args->items[i], "--") == 0 || has_arg(&entry, args->items[i]);
+    }
+    CXString fs = clang_CompileCommand_getFilename(cmd);
+    const char *f = clang_getCString(fs);
+    size_t shared = 0;
+    while (f[shared] && f[shared] == key[shared])
+      shared++;
+    clang_disposeString(fs);
+    if (holds && (!best.len || shared > best_shared)) {
+      free_args(&best);
+      best = entry;
+      best_shared = shared;
+    } else {
+      free_args(&entry);
+    }
+  }
+  if (best.len) {
+    free_args(args);
+    *args = best;
+  }
+}
+
+int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_compdb_lang *lang,
+                     FILE *warn) {
   char real[PATH_MAX];
   const char *key = realpath(file, real) ? real : file;
   int listed = 0;
   for (size_t i = 0; i < db->nfiles && !listed; i++)
     listed = strcmp(db->files[i], key) == 0;
+  gm_str_vec args = {0};
+  char *dir = NULL;
   pthread_mutex_lock(&db->lock);
   CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db->db, key);
-  unsigned n = cmds ? clang_CompileCommands_getSize(cmds) : 0;
-  int found = n > 0;
-  if (found) {
+  if (cmds && clang_CompileCommands_getSize(cmds) > 0) {
     CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
-    CXString dirs = clang_CompileCommand_getDirectory(cmd);
-    char *dir = gm_xstrdup(clang_getCString(dirs));
-    clang_disposeString(dirs);
-    unsigned nargs = clang_CompileCommand_getNumArgs(cmd);
-    char **args = gm_xcalloc(nargs + 1, sizeof(char *));
-    for (unsigned i = 0; i < nargs; i++) {
-      CXString s = clang_CompileCommand_getArg(cmd, i);
-      args[i] = gm_xstrdup(clang_getCString(s));
-      clang_disposeString(s);
-    }
-    static const char *const path_flags[] = {"-I",         "-isystem", "-iquote",
-                                             "-idirafter", "-include", "--include-path"};
-    for (unsigned i = 1; i < nargs; i++) {
-      const char *a = args[i];
-      int handled = 0;
-      for (size_t k = 0; k < sizeof path_flags / sizeof path_flags[0] && !handled; k++) {
-        const char *pf = path_flags[k];
-        size_t pl = strlen(pf);
-        const char *canon = strcmp(pf, "--include-path") == 0 ? "-I" : pf;
-        if (strcmp(a, pf) == 0 && i + 1 < nargs) {
-          if (strcmp(canon, "-I") == 0)
-            push_path_flag(flags, "-I", args[++i], dir);
-          else {
-            GM_PUSH(*flags, gm_xstrdup(canon));
-            push_path_flag(flags, "", args[++i], dir);
-          }
-          handled = 1;
-        } else if (starts(a, pf) && a[pl]) {
-          const char *v = a + pl + (a[pl] == '=');
-          if (strcmp(canon, "-I") == 0)
-            push_path_flag(flags, "-I", v, dir);
-          else {
-            GM_PUSH(*flags, gm_xstrdup(canon));
-            push_path_flag(flags, "", v, dir);
-          }
-          handled = 1;
-        }
-      }
-      if (handled)
-        continue;
-      if ((strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0) && i + 1 < nargs) {
-        GM_PUSH(*flags, gm_xasprintf("%s%s", a, args[++i]));
-      } else if (starts(a, "-D") || starts(a, "-U") || starts(a, "-std=")) {
-        GM_PUSH(*flags, gm_xstrdup(a));
-      } else if (starts(a, "--std=")) {
-        GM_PUSH(*flags, gm_xstrdup(a + 1));
-      } else if ((strcmp(a, "-std") == 0 || strcmp(a, "--std") == 0) && i + 1 < nargs) {
-        GM_PUSH(*flags, gm_xasprintf("-std=%s", args[++i]));
-      } else if (starts(a, "--define-macro=")) {
-        GM_PUSH(*flags, gm_xasprintf("-D%s", a + 15));
-      }
-    }
-    for (unsigned i = 0; i < nargs; i++)
-      free(args[i]);
-    free(args);
-    free(dir);
+    dir = command_dir(cmd);
+    command_args(cmd, &args);
+    if (!listed && lost_options_file(&args))
+      whole_similar_entry(db, dir, key, &args);
   }
   if (cmds)
     clang_CompileCommands_dispose(cmds);
   pthread_mutex_unlock(&db->lock);
+  gm_compdb_lang entry_lang = GM_COMPDB_LANG_UNSET;
+  if (dir) {
+    gm_compdb_expand(&args, dir, file, warn);
+    entry_lang = gm_compdb_parser_flags(args.items, args.len, dir, flags);
+  }
+  if (lang) /* a similar entry's -x is the language of the file it was written for */
+    *lang = listed ? entry_lang : GM_COMPDB_LANG_UNSET;
+  free_args(&args);
+  int found = dir != NULL;
+  free(dir);
   return !found ? 0 : listed ? 1 : 2;
+}
+
+int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags) {
+  return gm_compdb_lookup(db, file, flags, NULL, NULL);
 }

@@ -49,6 +49,19 @@ static enum lang lang_of(const char *path) {
   return LANG_NONE;
 }
 
+static enum lang lang_of_entry(gm_compdb_lang entry_lang) {
+  switch (entry_lang) {
+  case GM_COMPDB_LANG_CUDA:
+    return LANG_CUDA;
+  case GM_COMPDB_LANG_C:
+    return LANG_C;
+  case GM_COMPDB_LANG_CXX:
+    return LANG_CXX;
+  default:
+    return LANG_NONE;
+  }
+}
+
 typedef struct file_ctx {
   gm_run *run;
   gm_file_result *r;
@@ -77,10 +90,16 @@ static int has_std_flag(char **args, size_t n) {
   return 0;
 }
 
-static void build_args(gm_run *run, const char *path, enum lang lang, gm_str_vec *args,
+/* The file's parser flags; its compile_commands.json entry's -x (nvcc's -x cu on a .cpp the
+ * build compiles as CUDA) decides its language over the extension. */
+static void build_args(gm_run *run, const char *path, enum lang *langp, gm_str_vec *args,
                        file_ctx *c) {
   gm_str_vec extra = {0};
-  int how = run->db ? gm_compdb_flags(run->db, path, &extra) : 1;
+  gm_compdb_lang entry_lang = GM_COMPDB_LANG_UNSET;
+  int how = run->db ? gm_compdb_lookup(run->db, path, &extra, &entry_lang, c->msg) : 1;
+  if (entry_lang != GM_COMPDB_LANG_UNSET)
+    *langp = lang_of_entry(entry_lang);
+  enum lang lang = *langp;
   if (how == 0)
     fprintf(c->msg,
             GM_PROGRAM ": warning: %s: no entry in compile_commands.json; using default flags\n",
@@ -271,6 +290,15 @@ static int prepare(gm_run *run, gm_file_result *r, prepared *p) {
     input_error(&c, "%s: is a directory (name the source files, e.g. %s/*.cu)", path, path);
     goto done;
   }
+  if (lang == LANG_NONE && run->db) { /* the entry's -x names what the extension does not */
+    gm_str_vec unused = {0};
+    gm_compdb_lang entry_lang = GM_COMPDB_LANG_UNSET;
+    if (gm_compdb_lookup(run->db, path, &unused, &entry_lang, NULL) == 1)
+      lang = lang_of_entry(entry_lang);
+    for (size_t i = 0; i < unused.len; i++)
+      free(unused.items[i]);
+    GM_VEC_FREE(unused);
+  }
   if (lang == LANG_NONE) {
     input_error(&c, "%s: not a C, C++ or CUDA source (expected .cu, .cuh, .c, .cpp, .cc, .h, ...)",
                 path);
@@ -306,7 +334,7 @@ static int prepare(gm_run *run, gm_file_result *r, prepared *p) {
   r->cfg = cfg;
 
   gm_str_vec args = {0};
-  build_args(run, path, lang, &args, &c);
+  build_args(run, path, &lang, &args, &c);
   /* the key is made before any PCH flag: a result does not depend on how the parse was sped up */
   gm_cache_key key = {{0, 0}};
   size_t messages_mark = 0;

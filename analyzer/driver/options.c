@@ -59,7 +59,9 @@ static const opt_def options[] = {
      "enable only these rules (comma-separated ids or names, or all)", 0},
     {OPT_DISABLE, 0, "disable", "IDS", "disable these rules (comma-separated ids or names)", 0},
     {OPT_COMPDB, 'p', NULL, "DIR",
-     "read compile flags from DIR/compile_commands.json (with no files: analyse every entry)", 0},
+     "read compile flags from DIR/compile_commands.json, or that file named (with no files: "
+     "analyse every entry)",
+     0},
     {OPT_CUDA_PATH, 0, "cuda-path", "DIR",
      "CUDA toolkit to parse against (default: $CUDA_PATH, then /usr/local/cuda)", 0},
     {OPT_FORMAT, 0, "format", "FMT", "output format: text (default), json or sarif", 0},

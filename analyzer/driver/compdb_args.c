@@ -1,0 +1,365 @@
+#include "driver/compdb_args.h"
+
+#include "support/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Response files that name response files: deeper than this is a cycle. */
+enum { MAX_NESTING = 16 };
+
+static void push_dup(gm_str_vec *v, const char *s) {
+  GM_PUSH(*v, gm_xstrdup(s));
+}
+
+/* libiberty's buildargv, which GCC and nvcc use for response files: whitespace separates,
+ * quotes group, and a backslash escapes the next character inside quotes too. */
+static void split_response(const char *text, gm_str_vec *out) {
+  gm_strbuf arg = {0};
+  int in_arg = 0, squote = 0, dquote = 0, escaped = 0;
+  for (const char *p = text; *p; p++) {
+    if (escaped) {
+      escaped = 0;
+    } else if (*p == '\\') {
+      escaped = in_arg = 1;
+      continue;
+    } else if (squote || dquote) {
+      if (*p == (squote ? '\'' : '"')) {
+        squote = dquote = 0;
+        continue;
+      }
+    } else if (*p == '\'' || *p == '"') {
+      squote = *p == '\'';
+      dquote = *p == '"';
+      in_arg = 1;
+      continue;
+    } else if (isspace((unsigned char)*p)) {
+      if (in_arg)
+        GM_PUSH(*out, gm_sb_take(&arg));
+      in_arg = 0;
+      continue;
+    }
+    gm_sb_appendn(&arg, p, 1);
+    in_arg = 1;
+  }
+  if (in_arg)
+    GM_PUSH(*out, gm_sb_take(&arg));
+  free(arg.data);
+}
+
+static char *path_in(const char *dir, const char *name) {
+  return name[0] == '/' || !dir || !dir[0] ? gm_xstrdup(name) : gm_xasprintf("%s/%s", dir, name);
+}
+
+typedef struct expansion {
+  const char *dir, *source;
+  FILE *warn;
+  gm_str_vec *out;
+} expansion;
+
+static void expand_list(expansion *x, char *const *items, size_t n, size_t first, int depth);
+
+static void expand_file(expansion *x, const char *name, int depth) {
+  char *path = path_in(x->dir, name);
+  if (depth >= MAX_NESTING) {
+    if (x->warn)
+      fprintf(x->warn,
+              GM_PROGRAM ": warning: %s: response file %s is nested more than %d deep (does it "
+                         "name itself?); its flags are left out\n",
+              x->source, path, MAX_NESTING);
+    free(path);
+    return;
+  }
+  size_t len;
+  char *text = gm_read_file(path, &len);
+  if (!text) {
+    if (x->warn)
+      fprintf(x->warn,
+              GM_PROGRAM ": warning: %s: cannot read response file %s, named by its entry in "
+                         "compile_commands.json: %s; parsing without the flags it holds\n",
+              x->source, path, strerror(errno));
+    free(path);
+    return;
+  }
+  gm_str_vec held = {0};
+  split_response(text, &held);
+  expand_list(x, held.items, held.len, 0, depth + 1);
+  for (size_t i = 0; i < held.len; i++)
+    free(held.items[i]);
+  GM_VEC_FREE(held);
+  free(text);
+  free(path);
+}
+
+/* nvcc's --options-file takes a comma-separated list of files. */
+static void expand_options_files(expansion *x, const char *list, int depth) {
+  char *copy = gm_xstrdup(list), *save = NULL;
+  for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save))
+    expand_file(x, name, depth);
+  free(copy);
+}
+
+static void expand_list(expansion *x, char *const *items, size_t n, size_t first, int depth) {
+  static const char *const options_file[] = {"--options-file", "-optf"};
+  for (size_t i = 0; i < n; i++) {
+    const char *a = items[i];
+    if (i < first) {
+      push_dup(x->out, a);
+      continue;
+    }
+    if (a[0] == '@' && a[1]) {
+      expand_file(x, a + 1, depth);
+      continue;
+    }
+    int taken = 0;
+    for (size_t k = 0; k < sizeof options_file / sizeof options_file[0] && !taken; k++) {
+      size_t len = strlen(options_file[k]);
+      if (strcmp(a, options_file[k]) == 0) {
+        /* a flag after it is not its file: a command that lost it (libclang's interpolation) */
+        if (i + 1 < n && items[i + 1][0] != '-')
+          expand_options_files(x, items[++i], depth);
+        taken = 1;
+      } else if (strncmp(a, options_file[k], len) == 0 && a[len] == '=') {
+        expand_options_files(x, a + len + 1, depth);
+        taken = 1;
+      }
+    }
+    if (!taken)
+      push_dup(x->out, a);
+  }
+}
+
+void gm_compdb_expand(gm_str_vec *args, const char *dir, const char *source, FILE *warn) {
+  gm_str_vec out = {0};
+  expansion x = {dir, source, warn, &out};
+  expand_list(&x, args->items, args->len, 1, 0);
+  for (size_t i = 0; i < args->len; i++)
+    free(args->items[i]);
+  GM_VEC_FREE(*args);
+  *args = out;
+}
+
+typedef enum flag_kind {
+  FLAG_PATH,      /* an include directory: made absolute */
+  FLAG_INCLUDE,   /* a forced include: absolute when it is there relative to the directory */
+  FLAG_MACRO,     /* -D, -U */
+  FLAG_STD,       /* the language standard */
+  FLAG_LANG,      /* -x */
+  FLAG_HOST_LIST, /* nvcc's -Xcompiler: flags for the host compiler, comma-separated */
+  FLAG_SKIP,      /* takes a separate value that is neither a file nor a flag */
+} flag_kind;
+
+typedef struct flag_spec {
+  const char *name;
+  const char *clang; /* clang's spelling of a kept flag */
+  flag_kind kind;
+} flag_spec;
+
+/* Each flag in every spelling nvcc, clang or GCC accepts: a separate value, NAME=VALUE, and for
+ * the short ones that GCC writes so, the value joined on (-Idir, -DX, -xcu). */
+static const flag_spec flag_specs[] = {
+    {"-I", "-I", FLAG_PATH},
+    {"--include-path", "-I", FLAG_PATH},
+    {"-isystem", "-isystem", FLAG_PATH},
+    {"--system-include", "-isystem", FLAG_PATH},
+    {"-iquote", "-iquote", FLAG_PATH},
+    {"-idirafter", "-idirafter", FLAG_PATH},
+    {"-include", "-include", FLAG_INCLUDE},
+    {"--pre-include", "-include", FLAG_INCLUDE},
+    {"-D", "-D", FLAG_MACRO},
+    {"--define-macro", "-D", FLAG_MACRO},
+    {"-U", "-U", FLAG_MACRO},
+    {"--undefine-macro", "-U", FLAG_MACRO},
+    {"-std", "-std=", FLAG_STD},
+    {"--std", "-std=", FLAG_STD},
+    {"-x", NULL, FLAG_LANG},
+    {"--x", NULL, FLAG_LANG},
+    {"-Xcompiler", NULL, FLAG_HOST_LIST},
+    {"--compiler-options", NULL, FLAG_HOST_LIST},
+    /* nvcc */
+    {"-ccbin", NULL, FLAG_SKIP},
+    {"--compiler-bindir", NULL, FLAG_SKIP},
+    {"-o", NULL, FLAG_SKIP},
+    {"--output-file", NULL, FLAG_SKIP},
+    {"-odir", NULL, FLAG_SKIP},
+    {"--output-directory", NULL, FLAG_SKIP},
+    {"-arch", NULL, FLAG_SKIP},
+    {"--gpu-architecture", NULL, FLAG_SKIP},
+    {"-code", NULL, FLAG_SKIP},
+    {"--gpu-code", NULL, FLAG_SKIP},
+    {"-gencode", NULL, FLAG_SKIP},
+    {"--generate-code", NULL, FLAG_SKIP},
+    {"-rdc", NULL, FLAG_SKIP},
+    {"--relocatable-device-code", NULL, FLAG_SKIP},
+    {"-default-stream", NULL, FLAG_SKIP},
+    {"--default-stream", NULL, FLAG_SKIP},
+    {"-Xptxas", NULL, FLAG_SKIP},
+    {"--ptxas-options", NULL, FLAG_SKIP},
+    {"-Xnvlink", NULL, FLAG_SKIP},
+    {"--nvlink-options", NULL, FLAG_SKIP},
+    {"-Xfatbin", NULL, FLAG_SKIP},
+    {"--fatbin-options", NULL, FLAG_SKIP},
+    {"-Xarchive", NULL, FLAG_SKIP},
+    {"--archive-options", NULL, FLAG_SKIP},
+    {"-Xlinker", NULL, FLAG_SKIP},
+    {"--linker-options", NULL, FLAG_SKIP},
+    {"-maxrregcount", NULL, FLAG_SKIP},
+    {"--maxrregcount", NULL, FLAG_SKIP},
+    {"-ftz", NULL, FLAG_SKIP},
+    {"--ftz", NULL, FLAG_SKIP},
+    {"-prec-div", NULL, FLAG_SKIP},
+    {"--prec-div", NULL, FLAG_SKIP},
+    {"-prec-sqrt", NULL, FLAG_SKIP},
+    {"--prec-sqrt", NULL, FLAG_SKIP},
+    {"-fmad", NULL, FLAG_SKIP},
+    {"--fmad", NULL, FLAG_SKIP},
+    {"-cudart", NULL, FLAG_SKIP},
+    {"--cudart", NULL, FLAG_SKIP},
+    {"-cudadevrt", NULL, FLAG_SKIP},
+    {"--cudadevrt", NULL, FLAG_SKIP},
+    {"-t", NULL, FLAG_SKIP},
+    {"--threads", NULL, FLAG_SKIP},
+    {"-split-compile", NULL, FLAG_SKIP},
+    {"--split-compile", NULL, FLAG_SKIP},
+    {"-diag-suppress", NULL, FLAG_SKIP},
+    {"--diag-suppress", NULL, FLAG_SKIP},
+    {"-diag-error", NULL, FLAG_SKIP},
+    {"--diag-error", NULL, FLAG_SKIP},
+    {"-diag-warn", NULL, FLAG_SKIP},
+    {"--diag-warn", NULL, FLAG_SKIP},
+    {"-keep-dir", NULL, FLAG_SKIP},
+    {"--keep-dir", NULL, FLAG_SKIP},
+    {"-target-dir", NULL, FLAG_SKIP},
+    {"--target-directory", NULL, FLAG_SKIP},
+    {"-m", NULL, FLAG_SKIP},
+    {"--machine", NULL, FLAG_SKIP},
+    {"-l", NULL, FLAG_SKIP},
+    {"--library", NULL, FLAG_SKIP},
+    {"-L", NULL, FLAG_SKIP},
+    {"--library-path", NULL, FLAG_SKIP},
+    {"-run-args", NULL, FLAG_SKIP},
+    {"--run-args", NULL, FLAG_SKIP},
+    {"--dependency-output", NULL, FLAG_SKIP},
+    /* clang and GCC */
+    {"-MF", NULL, FLAG_SKIP},
+    {"-MT", NULL, FLAG_SKIP},
+    {"-MQ", NULL, FLAG_SKIP},
+    {"-MJ", NULL, FLAG_SKIP},
+    {"-Xclang", NULL, FLAG_SKIP},
+    {"-Xpreprocessor", NULL, FLAG_SKIP},
+    {"-Xassembler", NULL, FLAG_SKIP},
+    {"-target", NULL, FLAG_SKIP},
+    {"-isysroot", NULL, FLAG_SKIP},
+    {"--sysroot", NULL, FLAG_SKIP},
+    {"-imacros", NULL, FLAG_SKIP},
+    {"-include-pch", NULL, FLAG_SKIP},
+    {"-aux-info", NULL, FLAG_SKIP},
+};
+
+/* The value of args[*i] for spec, moving *i past a separate value; NULL when it does not match
+ * (or a separate value is missing at the end). */
+static const char *flag_value(const flag_spec *spec, char *const *args, size_t n, size_t *i) {
+  const char *a = args[*i];
+  size_t len = strlen(spec->name);
+  if (strcmp(a, spec->name) == 0)
+    return *i + 1 < n ? args[++*i] : NULL;
+  if (strncmp(a, spec->name, len) != 0)
+    return NULL;
+  if (a[len] == '=')
+    return a + len + 1;
+  /* joined: -Idir, -DX, -xcu, -isystemdir (not -std, whose -stdlib= is another flag; not a
+   * joined value that is itself a flag: -include-pch) */
+  int joinable = spec->name[1] != '-' && spec->kind != FLAG_STD && spec->kind != FLAG_SKIP &&
+                 spec->kind != FLAG_HOST_LIST;
+  return joinable && a[len] && a[len] != '-' ? a + len : NULL;
+}
+
+static gm_compdb_lang lang_named(const char *value) {
+  if (strcmp(value, "cu") == 0 || strcmp(value, "cuda") == 0)
+    return GM_COMPDB_LANG_CUDA;
+  if (strcmp(value, "c++") == 0 || strcmp(value, "c++-header") == 0)
+    return GM_COMPDB_LANG_CXX;
+  if (strcmp(value, "c") == 0 || strcmp(value, "c-header") == 0)
+    return GM_COMPDB_LANG_C;
+  return GM_COMPDB_LANG_UNSET; /* -x none, and what the parser cannot take */
+}
+
+static void keep_flag(const flag_spec *spec, const char *value, const char *dir,
+                      gm_str_vec *flags) {
+  switch (spec->kind) {
+  case FLAG_PATH: {
+    char *path = path_in(dir, value);
+    if (strcmp(spec->clang, "-I") == 0) {
+      GM_PUSH(*flags, gm_xasprintf("-I%s", path));
+      free(path);
+    } else {
+      push_dup(flags, spec->clang);
+      GM_PUSH(*flags, path);
+    }
+    break;
+  }
+  case FLAG_INCLUDE: {
+    /* as GCC does: the file relative to the working directory, else found on the include path */
+    char *path = path_in(dir, value);
+    push_dup(flags, spec->clang);
+    if (access(path, F_OK) == 0) {
+      GM_PUSH(*flags, path);
+    } else {
+      push_dup(flags, value);
+      free(path);
+    }
+    break;
+  }
+  case FLAG_MACRO:
+  case FLAG_STD:
+    GM_PUSH(*flags, gm_xasprintf("%s%s", spec->clang, value));
+    break;
+  default:
+    break;
+  }
+}
+
+static gm_compdb_lang parser_flags(char *const *args, size_t n, size_t first, const char *dir,
+                                   gm_str_vec *flags, int host_list);
+
+/* -Xcompiler -DX,-Iinc or "-DX -Iinc": split on commas and whitespace, then read as flags. */
+static void host_list_flags(const char *list, const char *dir, gm_str_vec *flags) {
+  gm_str_vec items = {0};
+  char *copy = gm_xstrdup(list), *save = NULL;
+  for (char *item = strtok_r(copy, ", \t", &save); item; item = strtok_r(NULL, ", \t", &save))
+    push_dup(&items, item);
+  free(copy);
+  parser_flags(items.items, items.len, 0, dir, flags, 1);
+  for (size_t i = 0; i < items.len; i++)
+    free(items.items[i]);
+  GM_VEC_FREE(items);
+}
+
+static gm_compdb_lang parser_flags(char *const *args, size_t n, size_t first, const char *dir,
+                                   gm_str_vec *flags, int host_list) {
+  gm_compdb_lang lang = GM_COMPDB_LANG_UNSET;
+  for (size_t i = first; i < n; i++) {
+    for (size_t k = 0; k < sizeof flag_specs / sizeof flag_specs[0]; k++) {
+      const flag_spec *spec = &flag_specs[k];
+      const char *value = flag_value(spec, args, n, &i);
+      if (!value)
+        continue;
+      if (spec->kind == FLAG_LANG)
+        lang = host_list ? lang : lang_named(value);
+      else if (spec->kind == FLAG_HOST_LIST && !host_list)
+        host_list_flags(value, dir, flags);
+      else if (value[0])
+        keep_flag(spec, value, dir, flags);
+      break;
+    }
+  }
+  return lang;
+}
+
+gm_compdb_lang gm_compdb_parser_flags(char *const *args, size_t nargs, const char *dir,
+                                      gm_str_vec *flags) {
+  return parser_flags(args, nargs, 1, dir, flags, 0);
+}

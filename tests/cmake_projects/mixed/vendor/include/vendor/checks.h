@@ -1,0 +1,2 @@
+#pragma once
+#define VENDOR_OK(call) ((call) == cudaSuccess)
