@@ -2,6 +2,7 @@
 #include "frontend/nvcc_fixups.h"
 
 #include "frontend/legacy_api.h"
+#include "frontend/nvcc_compat.h"
 #include "frontend/nvcc_rewrite.h"
 
 #include <stdlib.h>
@@ -22,7 +23,7 @@ static void rewrite_file(CXTranslationUnit tu, CXFile file, const char *path, co
     return;
   CXString s = clang_getFileName(file);
   const char *name = clang_getCString(s);
-  if (name && *name && strncmp(name, "/__gmemlint__/", 14) != 0 && !tried(seen, name)) {
+  if (name && *name && !gm_nvcc_compat_is(name) && !tried(seen, name)) {
     GM_PUSH(*seen, gm_xstrdup(name));
     CXFile main_file = clang_getFile(tu, path);
     int is_main = main_file && clang_File_isEqual(file, main_file);
