@@ -94,29 +94,38 @@ static int join(scan *sc, size_t i, size_t end, char ch) {
   return 1;
 }
 
-/* A launch's grid or block given as `{...}` in [a, b) (blanks trimmed): `$(...)`, the room for
- * `$` taken from the blank before the brace or the first blank inside. */
-static int braced(scan *sc, size_t a, size_t b, size_t arg_start) {
+/* A launch's grid or block given as `{...}` in [a, b) (blanks trimmed), within the launch
+ * configuration [lo, hi): `$(...)`, the room for `$` taken from the nearest blank on the same
+ * line, the text between moved by one column. */
+static int braced(scan *sc, size_t a, size_t b, size_t lo, size_t hi) {
   if (b - a < 2 || sc->s[a] != '{' || sc->s[b - 1] != '}')
     return 0;
   if (memchr(sc->s + a + 1, '{', b - a - 2) || memchr(sc->s + a + 1, '"', b - a - 2))
     return 0; /* nested lists, literals: not a dim3's two or three numbers */
-  if (a > arg_start && is_blank(at(sc, a - 1))) {
+  size_t blank = a;
+  for (size_t k = a; k > lo && blank == a && at(sc, k - 1) != '\n'; k--)
+    if (is_blank(at(sc, k - 1)))
+      blank = k - 1;
+  if (blank < a) { /* before the brace: what lies between moves left */
+    memmove(sc->s + blank, sc->s + blank + 1, a - blank - 1);
     sc->s[a - 1] = '$';
     sc->s[a] = '(';
     sc->s[b - 1] = ')';
     return 1;
   }
-  char *blank = NULL;
-  for (size_t k = a + 1; k + 1 < b && !blank; k++)
+  /* not past another braced argument, which needs its own */
+  for (size_t k = a + 1; k < hi && blank == a && at(sc, k) != '\n' && !(k >= b && at(sc, k) == '{');
+       k++)
     if (is_blank(at(sc, k)))
-      blank = sc->s + k;
-  if (!blank)
+      blank = k;
+  if (blank == a)
     return 0;
-  memmove(sc->s + a + 1, sc->s + a, (size_t)(blank - (sc->s + a)));
+  /* after it: the brace and what follows up to the blank move right */
+  memmove(sc->s + a + 1, sc->s + a, blank - a);
   sc->s[a] = '$';
   sc->s[a + 1] = '(';
-  sc->s[b - 1] = ')';
+  size_t close = b - 1 + (blank > b - 1); /* the closing brace, moved if the blank was past it */
+  sc->s[close] = ')';
   return 1;
 }
 
@@ -153,12 +162,12 @@ static size_t launch(scan *sc, size_t i, unsigned *changed) {
         args[nargs++] = k;
       /* grid and block: the first two arguments */
       for (size_t n = 0; n < nargs && n < 2; n++) {
-        size_t a = n ? args[n - 1] + 1 : open_end, b = args[n], start = a;
+        size_t a = n ? args[n - 1] + 1 : open_end, b = args[n];
         while (a < b && (is_blank(at(sc, a)) || at(sc, a) == '\n' || at(sc, a) == '\r'))
           a++;
         while (b > a && (is_blank(at(sc, b - 1)) || at(sc, b - 1) == '\n' || at(sc, b - 1) == '\r'))
           b--;
-        if (braced(sc, a, b, start))
+        if (braced(sc, a, b, open_end, k))
           *changed |= GM_REWRITE_BRACED_LAUNCH;
       }
       if (join(sc, i, open_end, '<') | join(sc, k, close_end, '>'))

@@ -20,6 +20,7 @@ int run_blur(const float *h_in, int w, int h, int bx, int by, cudaStream_t strea
   dim3 grid{(unsigned)(w + bx - 1) / bx, (unsigned)(h + by - 1) / by, 1};
   blur<<<grid, {bx, by, 1}, 0, stream>>>(d_in, d_out, w, h);
   blur<<<{(unsigned)w / 16, (unsigned)h / 16},{16, 16}>>>(d_in, d_out, w, h);
+  blur<<<grid,{8,8}, 0, stream>>>(d_in, d_out, w, h);
   cudaFree(d_in);
   if (cudaStreamSynchronize(stream) != cudaSuccess) return -2; // expected-note {{this return after a failed call leaves without freeing 'd_out'}}
   cudaFree(d_out);
