@@ -120,7 +120,15 @@ int run(int n) {
   return 0;
 }
 SRC
+# CUDA 11's signature resolves with the legacy layer (README, "Files are parsed as nvcc parses
+# them"), and is advice too; one that no signature takes still does not resolve
+run --config=/dev/null --enable=all proj/advise.cu
+expect_rc 0 "CUDA 11's advice is advice"
+expect_out "note: proj/advise.cu: uses APIs removed from the CUDA toolkit \(cudaMemAdvise\)" "the legacy layer"
+grep -q 'clang:' "$WORK/err" && fail "CUDA 11's advice: $(grep 'clang:' "$WORK/err" | head -3)"
+sed -i 's/cudaMemAdviseSetPreferredLocation, 0);/cudaMemAdviseSetPreferredLocation, 0, 0);/' proj/advise.cu
 run --config=/dev/null --enable=all proj/advise.cu
 expect_rc 0 "unresolved advice is still advice"
 expect_err "no matching function for call to 'cudaMemAdvise'" "the call does not resolve"
+expect_no_out "uses APIs removed" "no legacy layer where it does not help"
 finish
