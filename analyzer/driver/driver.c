@@ -71,13 +71,6 @@ static void input_error(file_ctx *c, const char *fmt, ...) {
   c->r->input_error = 1;
 }
 
-static int has_std_flag(char **args, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (strncmp(args[i], "-std=", 5) == 0)
-      return 1;
-  return 0;
-}
-
 /* A project directory that holds a header named as one of the toolkit's that clang's CUDA
  * wrapper includes (cuda.h, driver_types.h, ...): the wrapper is replaced by gmemlint's copy,
  * which names the toolkit's by their paths (cuda_wrapper.h), as nvcc's headers find their own. */
@@ -87,6 +80,13 @@ static void add_cuda_wrapper(gm_run *run, const gm_str_vec *extra, gm_str_vec *a
   GM_PUSH(*args, gm_xstrdup("-nocudainc"));
   GM_PUSH(*args, gm_xstrdup("-include"));
   GM_PUSH(*args, gm_xstrdup(GM_CUDA_WRAPPER_PATH));
+}
+
+static int has_std_flag(char **args, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(args[i], "-std=", 5) == 0)
+      return 1;
+  return 0;
 }
 
 static void build_args(gm_run *run, const char *path, enum lang lang, gm_str_vec *args,
