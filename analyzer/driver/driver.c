@@ -9,6 +9,7 @@
 #include "driver/suppress.h"
 #include "findings/verify.h"
 #include "flow/flow.h"
+#include "frontend/cuda_wrapper.h"
 #include "frontend/frontend.h"
 #include "frontend/include_run.h"
 #include "frontend/pch.h"
@@ -83,6 +84,17 @@ static void input_error(file_ctx *c, const char *fmt, ...) {
   c->r->input_error = 1;
 }
 
+/* A project directory that holds a header named as one of the toolkit's that clang's CUDA
+ * wrapper includes (cuda.h, driver_types.h, ...): the wrapper is replaced by gmemlint's copy,
+ * which names the toolkit's by their paths (cuda_wrapper.h), as nvcc's headers find their own. */
+static void add_cuda_wrapper(gm_run *run, const gm_str_vec *extra, gm_str_vec *args) {
+  if (!gm_cuda_wrapper_needed(extra->items, extra->len, run->cuda_path))
+    return;
+  GM_PUSH(*args, gm_xstrdup("-nocudainc"));
+  GM_PUSH(*args, gm_xstrdup("-include"));
+  GM_PUSH(*args, gm_xstrdup(GM_CUDA_WRAPPER_PATH));
+}
+
 static int has_std_flag(char **args, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (strncmp(args[i], "-std=", 5) == 0)
@@ -118,9 +130,12 @@ static void build_args(gm_run *run, const char *path, enum lang *langp, gm_str_v
     GM_PUSH(*args, gm_xstrdup("-nocudalib"));
     GM_PUSH(*args, gm_xstrdup("-Wno-unknown-cuda-version"));
     GM_PUSH(*args, gm_xasprintf("--cuda-path=%s", run->cuda_path));
-    /* parse what nvcc parses: kernel launches from device code (dynamic parallelism), and the
-     * header of what nvcc's own headers give that clang's do not (nvcc_compat.h) */
+    /* parse what nvcc parses: kernel launches from device code (dynamic parallelism), GNU
+     * keywords whatever -std says (typeof: nvcc's front end accepts them), and the header of
+     * what nvcc's own headers give that clang's do not (nvcc_compat.h) */
     GM_PUSH(*args, gm_xstrdup("-fgpu-rdc"));
+    GM_PUSH(*args, gm_xstrdup("-fgnu-keywords"));
+    add_cuda_wrapper(run, &extra, args);
     GM_PUSH(*args, gm_xstrdup("-include"));
     GM_PUSH(*args, gm_xstrdup(GM_NVCC_COMPAT_PATH));
     if (gm_clang_resource_dir()) { /* clang's CUDA wrappers of <new>, <cmath>, ... */
@@ -371,9 +386,23 @@ static const gm_call_summary *find_import(void *arg, const char *usr) {
   return c->program ? gm_program_summary(c->program, usr, c->self) : NULL;
 }
 
+/* A file parsed with the legacy layer's declarations says so (frontend.h), at the first use. */
+static void report_legacy_api(gm_file_result *r, const gm_parse *parse) {
+  if (!parse->legacy_apis)
+    return;
+  gm_loc at = parse->legacy_at;
+  if (!at.file || !*at.file)
+    at = (gm_loc){r->path, 1, 1};
+  gm_report_notice(&r->report, "legacy-api", at, NULL,
+                   "%s: uses APIs removed from the CUDA toolkit (%s); parsed with gmemlint's "
+                   "declarations of the CUDA 11 API",
+                   r->path, parse->legacy_apis);
+}
+
 /* The analysis of a parsed file: flow (with other files' summaries in pass two), the rules, the
  * unit summary, then suppressions, order and fingerprints. */
 void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse) {
+  report_legacy_api(r, parse);
   if (parse->tu) {
     gm_func_facts *facts;
     int nfacts;

@@ -3,7 +3,11 @@
 #include "frontend/frontend.h"
 
 #include "frontend/build.h"
+#include "frontend/cuda_wrapper.h"
+#include "frontend/legacy_api.h"
 #include "frontend/nvcc_compat.h"
+#include "frontend/nvcc_fixups.h"
+#include "frontend/nvcc_rewrite.h"
 #include "support/timing.h"
 
 #include <stdlib.h>
@@ -65,9 +69,8 @@ static void on_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, C
   clang_disposeString(name);
 }
 
-int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, int nargs,
-                      const char *contents, size_t len, const gm_table *table, gm_parse *out) {
-  memset(out, 0, sizeof *out);
+static CXTranslationUnit parse_tu(CXIndex index, const char *path, const char *const *args,
+                                  int nargs, struct CXUnsavedFile *unsaved, unsigned nunsaved) {
   CXTranslationUnit tu = NULL;
   /* Incomplete: clang stops at the end of the file without instantiating the function templates
    * the file used (a third of a typical parse): the model is of the code as written, templates
@@ -76,16 +79,104 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   unsigned options = CXTranslationUnit_KeepGoing |
                      CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles |
                      CXTranslationUnit_Incomplete;
-  struct CXUnsavedFile unsaved[2] = {
-      gm_nvcc_compat_unsaved(), /* what the driver's -include names */
-      {path, contents, (unsigned long)len}};
   double parse_start = gm_timing_start();
-  enum CXErrorCode rc = clang_parseTranslationUnit2(index, path, args, nargs, unsaved,
-                                                    contents ? 2 : 1, options, &tu);
+  enum CXErrorCode rc =
+      clang_parseTranslationUnit2(index, path, args, nargs, unsaved, nunsaved, options, &tu);
   gm_timing_stop(GM_STAGE_PARSE, parse_start);
   gm_timing_count(GM_STAGE_PARSE);
-  if (rc != CXError_Success || !tu)
+  return rc == CXError_Success ? tu : NULL;
+}
+
+static unsigned error_count(CXTranslationUnit tu) {
+  unsigned n = 0, ndiag = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < ndiag; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    n += clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+    clang_disposeDiagnostic(d);
+  }
+  return n;
+}
+
+static int is_cuda_parse(const char *const *args, int nargs) {
+  for (int i = 0; i + 1 < nargs; i++)
+    if (strcmp(args[i], "-x") == 0 && strcmp(args[i + 1], "cuda") == 0)
+      return 1;
+  return 0;
+}
+
+/* A CUDA file clang rejected in part is parsed again as nvcc reads it (nvcc_fixups.h): its
+ * rewritten files in memory, with the `$` typedef the rewrites use and the legacy layer where
+ * the errors named its APIs. The second parse is kept when it has fewer errors. */
+static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, const char *path,
+                                         const char *const *args, int nargs,
+                                         const struct CXUnsavedFile *unsaved, unsigned nunsaved,
+                                         const char *contents, size_t len, gm_parse *out) {
+  gm_nvcc_fixups fx;
+  if (!gm_nvcc_fixups_find(tu, path, contents, len, &fx)) {
+    gm_nvcc_fixups_free(&fx);
+    return tu;
+  }
+  const char **args2 = gm_xcalloc((size_t)nargs + 4, sizeof(char *));
+  memcpy(args2, args, sizeof(char *) * (size_t)nargs);
+  int nargs2 = nargs;
+  struct CXUnsavedFile *unsaved2 =
+      gm_xcalloc(nunsaved + fx.files.len + 2, sizeof(struct CXUnsavedFile));
+  int main_rewritten = 0;
+  for (size_t i = 0; i < fx.files.len; i++)
+    main_rewritten |= strcmp(fx.files.items[i].Filename, path) == 0;
+  unsigned n = 0;
+  for (unsigned i = 0; i < nunsaved; i++) /* the main file's text as given (last), or rewritten */
+    if (!(contents && main_rewritten && i == nunsaved - 1))
+      unsaved2[n++] = unsaved[i];
+  for (size_t i = 0; i < fx.files.len; i++)
+    unsaved2[n++] = fx.files.items[i];
+  if (fx.rewrites) {
+    args2[nargs2++] = "-include";
+    args2[nargs2++] = GM_NVCC_REWRITE_PATH;
+    unsaved2[n++] = (struct CXUnsavedFile){GM_NVCC_REWRITE_PATH, gm_nvcc_rewrite_text,
+                                           strlen(gm_nvcc_rewrite_text)};
+  }
+  if (fx.legacy.len) {
+    args2[nargs2++] = "-include";
+    args2[nargs2++] = GM_LEGACY_API_PATH;
+    unsaved2[n++] = (struct CXUnsavedFile){GM_LEGACY_API_PATH, gm_cuda11_legacy_text,
+                                           strlen(gm_cuda11_legacy_text)};
+  }
+  CXTranslationUnit again = parse_tu(index, path, args2, nargs2, unsaved2, n);
+  if (again && error_count(again) < error_count(tu)) {
+    clang_disposeTranslationUnit(tu);
+    tu = again;
+    if (fx.legacy.len) {
+      gm_strbuf sb = {0};
+      for (size_t i = 0; i < fx.legacy.len; i++)
+        gm_sb_printf(&sb, "%s%s", i ? ", " : "", fx.legacy.items[i]);
+      out->legacy_apis = gm_sb_take(&sb);
+      out->legacy_at = (gm_loc){fx.legacy_file, fx.legacy_line, fx.legacy_col};
+      fx.legacy_file = NULL;
+    }
+  } else if (again) {
+    clang_disposeTranslationUnit(again);
+  }
+  free(args2);
+  free(unsaved2);
+  gm_nvcc_fixups_free(&fx);
+  return tu;
+}
+
+int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, int nargs,
+                      const char *contents, size_t len, const gm_table *table, gm_parse *out) {
+  memset(out, 0, sizeof *out);
+  /* what the driver's -include names, and the copy of clang's wrapper where it names that */
+  struct CXUnsavedFile unsaved[3] = {gm_nvcc_compat_unsaved()};
+  unsigned nunsaved = 1;
+  nunsaved += gm_cuda_wrapper_unsaved(&unsaved[nunsaved]);
+  if (contents)
+    unsaved[nunsaved++] = (struct CXUnsavedFile){path, contents, (unsigned long)len};
+  CXTranslationUnit tu = parse_tu(index, path, args, nargs, unsaved, nunsaved);
+  if (!tu)
     return -1;
+  if (is_cuda_parse(args, nargs) && error_count(tu))
+    tu = reparse_as_nvcc(index, tu, path, args, nargs, unsaved, nunsaved, contents, len, out);
   double model_start = gm_timing_start();
   builder b = {0};
   b.arena = gm_arena_new();
@@ -139,5 +230,7 @@ void gm_parse_free(gm_parse *p) {
   for (size_t i = 0; i < p->includes.len; i++)
     free(p->includes.items[i]);
   GM_VEC_FREE(p->includes);
+  free(p->legacy_apis);
+  free((char *)p->legacy_at.file);
   memset(p, 0, sizeof *p);
 }

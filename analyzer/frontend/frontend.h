@@ -19,6 +19,11 @@ typedef struct gm_parse {
   GM_VEC(gm_clang_diag) diags; /* clang errors, reported as notes */
   int error_count;
   gm_str_vec includes; /* every file the parse read (clang_getInclusions), for the result cache */
+  /* Parsed again as nvcc parses it (nvcc_fixups.c): the legacy layer's APIs the file uses
+   * ("texture<...>, cudaThreadSynchronize"; NULL when it did not need the layer), and where the
+   * first parse failed on the first of them (loc.file owned). */
+  char *legacy_apis;
+  gm_loc legacy_at;
 } gm_parse;
 
 /* Parses path with args (compiler flags, no file name). `contents`, if not NULL, is the text to

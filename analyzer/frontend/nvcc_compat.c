@@ -142,7 +142,8 @@ struct CXUnsavedFile gm_nvcc_compat_unsaved(void) {
 }
 
 int gm_nvcc_compat_is(const char *path) {
-  return path && strcmp(path, GM_NVCC_COMPAT_PATH) == 0;
+  static const char dir[] = "/__gmemlint__/";
+  return path && strncmp(path, dir, sizeof dir - 1) == 0;
 }
 
 static char *resource_dir;

@@ -18,8 +18,10 @@ extern const char gm_nvcc_compat_text[];
  * (harmless where nothing includes it). */
 struct CXUnsavedFile gm_nvcc_compat_unsaved(void);
 
-/* Whether path is the virtual header: it is no file on disk, so the result cache must not list it
- * among the files a parse read (its text is part of this executable, already in every key). */
+/* Whether path is one of gmemlint's virtual headers (this one, the copy of clang's CUDA wrapper,
+ * the rewrites' and the legacy layer's, all under /__gmemlint__/): no file on disk, so the result
+ * cache must not list it among the files a parse read (its text is part of this executable, or
+ * derived from clang's own headers, already in every key). */
 int gm_nvcc_compat_is(const char *path);
 
 /* libclang's resource directory (its builtin headers), found once by letting libclang itself

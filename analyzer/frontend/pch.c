@@ -3,6 +3,7 @@
  * it, checked, and removed at cleanup. */
 #include "frontend/pch.h"
 
+#include "frontend/cuda_wrapper.h"
 #include "frontend/nvcc_compat.h"
 #include "support/timing.h"
 #include "support/util.h"
@@ -212,9 +213,10 @@ static char *build(CXIndex index, gm_preamble *p) {
    * instantiated; constexpr functions and deduced return types keep theirs): builds take 60% of
    * the time. The compat header goes into the base like any -include; the key (the flags)
    * names it, so a preamble built with it serves only parses that include it. */
-  struct CXUnsavedFile compat = gm_nvcc_compat_unsaved();
+  struct CXUnsavedFile compat[2] = {gm_nvcc_compat_unsaved()};
+  unsigned ncompat = 1 + (unsigned)gm_cuda_wrapper_unsaved(&compat[1]); /* where args name it */
   if (ok)
-    ok = clang_parseTranslationUnit2(index, src, args, nargs, &compat, 1,
+    ok = clang_parseTranslationUnit2(index, src, args, nargs, compat, ncompat,
                                      CXTranslationUnit_Incomplete |
                                          CXTranslationUnit_ForSerialization |
                                          CXTranslationUnit_SkipFunctionBodies,

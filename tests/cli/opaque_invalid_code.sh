@@ -100,8 +100,8 @@ expect_rc 1 "valid code in a file with errors"
 [ "$(count_out 'warning:')" -eq 1 ] || fail "only the valid function's finding: $(cat "$WORK/out")"
 expect_out "calls.cu:33:3: warning: 'q' is freed twice" "the double free in valid code"
 
-# advice given with the pre-CUDA 13 signature (an int device) does not resolve, but is advice:
-# a call clang could not resolve keeps its prefetch row, which can only spare a finding
+# advice given with a signature no toolkit has does not resolve, but is advice: a call clang
+# could not resolve keeps its prefetch row, which can only spare a finding
 cat >proj/advise.cu <<'SRC'
 #include <cuda_runtime.h>
 __global__ void twice(float *p, int n) {
@@ -113,7 +113,7 @@ int run(int n) {
   float *m = nullptr;
   if (cudaMallocManaged(&m, n * sizeof(float)) != cudaSuccess)
     return -1;
-  cudaMemAdvise(m, n * sizeof(float), cudaMemAdviseSetPreferredLocation, 0);
+  cudaMemAdvise(m, n * sizeof(float), cudaMemAdviseSetPreferredLocation, 0, 0);
   twice<<<(n + 255) / 256, 256>>>(m, n);
   cudaDeviceSynchronize();
   cudaFree(m);
@@ -123,4 +123,25 @@ SRC
 run --config=/dev/null --enable=all proj/advise.cu
 expect_rc 0 "unresolved advice is still advice"
 expect_err "no matching function for call to 'cudaMemAdvise'" "the call does not resolve"
+
+# advice given with CUDA 11's signature (an int device) resolves with the legacy layer (README,
+# "Files are parsed as nvcc parses them"), and is advice
+cat >proj/advise11.cu <<'SRC'
+#include <cuda_runtime.h>
+__global__ void twice(float *p, int n) { p[threadIdx.x] *= 2; }
+int run(int n) {
+  float *m = nullptr;
+  if (cudaMallocManaged(&m, n * sizeof(float)) != cudaSuccess)
+    return -1;
+  cudaMemAdvise(m, n * sizeof(float), cudaMemAdviseSetPreferredLocation, 0);
+  twice<<<(n + 255) / 256, 256>>>(m, n);
+  cudaDeviceSynchronize();
+  cudaFree(m);
+  return 0;
+}
+SRC
+run --config=/dev/null --enable=all proj/advise11.cu
+expect_rc 0 "CUDA 11's advice is advice"
+expect_out "note: proj/advise11.cu: uses APIs removed from the CUDA toolkit \(cudaMemAdvise\)" "the legacy layer"
+grep -q 'clang:' "$WORK/err" && fail "CUDA 11's advice: $(grep 'clang:' "$WORK/err" | head -3)"
 finish

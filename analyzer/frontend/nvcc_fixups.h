@@ -1,0 +1,26 @@
+/* What a second parse needs to read a file as nvcc does, found in the first parse's errors: the
+ * files (the main file and the project's headers, never a system header) that clang rejected and
+ * the rewrites of nvcc_rewrite.h change, and the APIs of the legacy layer (legacy_api.h) the
+ * errors name. frontend.c parses again with them and keeps the parse with fewer errors. */
+#ifndef GM_NVCC_FIXUPS_H
+#define GM_NVCC_FIXUPS_H
+
+#include "support/util.h"
+
+#include <clang-c/Index.h>
+
+typedef struct gm_nvcc_fixups {
+  GM_VEC(struct CXUnsavedFile) files; /* rewritten texts: names and contents malloc'd */
+  unsigned rewrites;                  /* GM_REWRITE_* bits, over every file */
+  gm_str_vec legacy;                  /* the legacy layer's APIs named, first named first */
+  char *legacy_file;                  /* where the first of them was named */
+  unsigned legacy_line, legacy_col;
+} gm_nvcc_fixups;
+
+/* Reads tu's errors. `contents` (len bytes) is the main file's text as parsed, NULL for the
+ * file's own. Returns 1 when there is something to parse again with. */
+int gm_nvcc_fixups_find(CXTranslationUnit tu, const char *path, const char *contents, size_t len,
+                        gm_nvcc_fixups *fx);
+void gm_nvcc_fixups_free(gm_nvcc_fixups *fx);
+
+#endif

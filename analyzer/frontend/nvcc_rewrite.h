@@ -1,0 +1,35 @@
+/* What nvcc's front end accepts and clang's parser rejects, rewritten in a copy of the text so
+ * that clang parses it as nvcc does. Every rewrite keeps the text's length and its newlines, so
+ * that each line, and each offset outside the rewritten span, stays where it was: locations,
+ * carets, NOLINT comments and fix-its still point into the file as written.
+ *
+ * - spaced chevrons: `k << < grid, block >> >(args)` (and `< <<`, `< < <`, `> >>`, `> > >`)
+ *   become `k<<<   grid, block>>>  (args)`;
+ * - a braced initialiser as a launch's grid or block: `k<<<grid, {x, y, 1}>>>` becomes
+ *   `k<<<grid,$(x, y, 1)>>>`, one blank of the launch configuration making room for `$`, a
+ *   typedef of dim3 in GM_NVCC_REWRITE_PATH (list-initialisation would reject `int` values as
+ *   narrowing, which nvcc accepts);
+ * - host-side declarations of the built-in variables (`extern const uint3 threadIdx;`), which
+ *   clang declares with types of its own: blanked.
+ *
+ * The front end applies these only to a file clang reported errors in, and keeps the result only
+ * when the file then parses with fewer (frontend.c). */
+#ifndef GM_NVCC_REWRITE_H
+#define GM_NVCC_REWRITE_H
+
+#include <stddef.h>
+
+enum {
+  GM_REWRITE_CHEVRONS = 1,      /* spaced launch chevrons */
+  GM_REWRITE_BRACED_LAUNCH = 2, /* a braced grid or block */
+  GM_REWRITE_BUILTIN_DECL = 4,  /* a host declaration of threadIdx, blockDim, ... */
+};
+
+/* Rewrites text[0..len) in place; returns the GM_REWRITE_* bits of what it changed (0: nothing). */
+unsigned gm_nvcc_rewrite(char *text, size_t len);
+
+/* The virtual header a parse of rewritten text force-includes (the `$` typedef), and its text. */
+#define GM_NVCC_REWRITE_PATH "/__gmemlint__/nvcc_rewrite.h"
+extern const char gm_nvcc_rewrite_text[];
+
+#endif
