@@ -6,6 +6,7 @@
 #include "driver/config.h"
 #include "driver/preambles.h"
 #include "driver/progress.h"
+#include "driver/read_problems.h"
 #include "driver/suppress.h"
 #include "findings/verify.h"
 #include "flow/flow.h"
@@ -112,15 +113,11 @@ static void build_args(gm_run *run, const char *path, enum lang *langp, gm_str_v
   if (entry_lang != GM_COMPDB_LANG_UNSET)
     *langp = lang_of_entry(entry_lang);
   enum lang lang = *langp;
-  if (how == 0)
-    fprintf(c->msg,
-            GM_PROGRAM ": warning: %s: no entry in compile_commands.json; using default flags\n",
-            path);
-  else if (how == 2)
-    fprintf(c->msg,
-            GM_PROGRAM ": warning: %s: no entry in compile_commands.json; using the flags of a "
-                       "similar entry\n",
-            path);
+  /* said once for the whole run (read_problems.h): one line per file buried the findings */
+  if (run->db)
+    c->r->compdb_match = how == 1   ? GM_COMPDB_ENTRY
+                         : how == 2 ? GM_COMPDB_SIMILAR
+                                    : GM_COMPDB_DEFAULT;
   for (size_t i = 0; i < run->opt->extra_args.len; i++)
     GM_PUSH(extra, gm_xstrdup(run->opt->extra_args.items[i]));
   if (lang == LANG_CUDA) {
@@ -469,24 +466,11 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
     input_error(&c, "%s: libclang could not parse the file", path);
     goto done;
   }
-  for (size_t i = 0; i < parse.diags.len; i++) {
-    gm_clang_diag *d = &parse.diags.items[i];
-    if (d->loc.file)
-      fprintf(c.msg, "%s:%u:%u: note: clang: %s\n", d->loc.file, d->loc.line, d->loc.col,
-              d->message);
-    else
-      fprintf(c.msg, "%s: note: clang: %s\n", path, d->message);
-  }
   int nothing_parsed = parse.error_count && parse.tu && parse.tu->nfuncs == 0;
-  if (nothing_parsed) {
+  if (nothing_parsed)
     input_error(&c, "%s: %d parse error(s) and no function could be analysed", path,
                 parse.error_count);
-  } else if (parse.error_count && !run->opt->verify) {
-    fprintf(c.msg,
-            GM_PROGRAM ": warning: %s: %d parse error(s); findings may be incomplete "
-                       "(check the include paths: -p build/ or -- -I...)\n",
-            path, parse.error_count);
-  }
+  driver_report_parse_errors(run, r, &parse, nothing_parsed, c.msg);
   if (parse.tu && run->opt->dump_model)
     for (int i = 0; i < parse.tu->nfuncs; i++)
       if (parse.tu->funcs[i]->in_main_file)

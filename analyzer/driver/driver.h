@@ -16,6 +16,9 @@
 
 #include <stdint.h>
 
+/* Where a file's flags came from with -p (unused: no -p, or the file was not read). */
+enum gm_compdb_match { GM_COMPDB_UNUSED, GM_COMPDB_ENTRY, GM_COMPDB_SIMILAR, GM_COMPDB_DEFAULT };
+
 typedef struct gm_file_result {
   const char *path;
   gm_source src;
@@ -35,6 +38,10 @@ typedef struct gm_file_result {
   size_t kept_mark; /* where the messages a cache entry replays begin */
   int verify_problems;
   int done;
+  /* what could not be read (read_problems.h): clang's first error (loc.file owned), and with -p
+   * where the flags came from (gm_compdb_match) */
+  gm_related first_parse_error;
+  int compdb_match;
 } gm_file_result;
 
 typedef struct gm_run {

@@ -61,7 +61,8 @@ static char *script(int argc, char **argv) {
       "#!/usr/bin/env bash\n"
       "# gmemlint pre-commit hook, " HOOK_MARKER " (gmemlint %s); running that\n"
       "# again replaces it. It lints the staged C, C++ and CUDA files (their working-tree copies)\n"
-      "# and refuses the commit when gmemlint reports findings or cannot analyse a file.\n"
+      "# and refuses the commit when gmemlint reports findings or cannot analyse a file (or\n"
+      "# parse one in full: exit 3, which --allow-parse-errors accepts).\n"
       "# Skip it once with `git commit --no-verify`; set GMEMLINT to run another gmemlint.\n",
       GM_VERSION);
   gm_sb_append(&sb, "installed=");
@@ -93,8 +94,13 @@ static char *script(int argc, char **argv) {
     gm_sb_append(&sb, " ");
     put_quoted(&sb, argv[i]);
   }
+  /* exit 3: files did not parse, so findings may be missing: the flags are what to fix */
   gm_sb_append(&sb, "\nrc=$?\n"
-                    "if [ $rc -ne 0 ]; then\n"
+                    "if [ $rc -eq 3 ]; then\n"
+                    "  echo \"gmemlint: commit refused (exit 3): files had parse errors, so "
+                    "findings may be missing; give the build's flags (-p build), install the "
+                    "hook again with --allow-parse-errors, or commit with --no-verify\" >&2\n"
+                    "elif [ $rc -ne 0 ]; then\n"
                     "  echo \"gmemlint: commit refused (exit $rc): fix the findings above, or "
                     "commit with --no-verify\" >&2\n"
                     "fi\n"

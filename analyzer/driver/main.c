@@ -5,6 +5,7 @@
 #include "driver/driver.h"
 #include "driver/hook.h"
 #include "driver/options.h"
+#include "driver/read_problems.h"
 #include "driver/report_cmd.h"
 #include "findings/output.h"
 #include "frontend/nvcc_compat.h"
@@ -30,6 +31,7 @@ typedef struct main_ctx {
   gm_join *join; /* with --telemetry */
   size_t findings;
   int input_errors;
+  int parse_error_files; /* parsed in part: exit 3 unless --allow-parse-errors */
   int verify_problems;
 } main_ctx;
 
@@ -52,7 +54,9 @@ static void on_file_done(gm_run *run, size_t i, void *arg) {
   if (r->messages_len)
     fwrite(r->messages, 1, r->messages_len, stderr);
   fflush(stderr);
+  driver_add_read_notices(r);
   m->input_errors += r->input_error;
+  m->parse_error_files += r->parse_errors && !r->input_error;
   m->verify_problems += r->verify_problems;
   if (m->join)
     gm_join_file(m->join, r->path, &r->src, &r->report);
@@ -375,12 +379,14 @@ static int lint(gm_options *popt) {
     }
     files[i] = (gm_output_file){
         r->path, &r->src, shown, n, r->report.notices.items, r->report.notices.len};
-    if (r->first_error)
+    if (r->first_error && !r->parse_errors) /* else its parse-errors notice says it */
       GM_PUSH(errors, r->first_error);
   }
   for (size_t k = 0; k < nruntime; k++)
     files[run.nfiles + k] = rt_files[k];
   int write_failed = 0;
+  if (opt.format == GM_FORMAT_TEXT && !opt.verify) /* counted once, after every finding */
+    gm_print_text_cut_short(m.out, files, nout, m.color);
   if (opt.format == GM_FORMAT_JSON && !opt.verify)
     write_failed = gm_print_json(m.out, files, nout) != 0;
   else if (opt.format == GM_FORMAT_SARIF && !opt.verify)
@@ -426,19 +432,25 @@ static int lint(gm_options *popt) {
       fprintf(stderr, GM_PROGRAM ": verify: %d problem(s) in %zu file(s)\n", m.verify_problems,
               run.nfiles);
   }
+  /* last, where it is seen: what could not be read, counted once */
+  gm_print_read_summary(stderr, &run);
   gm_timing_stop(GM_STAGE_OUTPUT, output_start);
   if (opt.time_report)
     gm_timing_print(stderr, gm_timing_start() - run_start, opt.jobs);
+  /* a run that could not read all the code is not clean, and its findings may be missing */
   int exit_code = m.input_errors || write_failed ? GM_EXIT_USAGE
                   : opt.verify                   ? (m.verify_problems ? GM_EXIT_FINDINGS : 0)
-                  : m.findings                   ? GM_EXIT_FINDINGS
-                                                 : GM_EXIT_CLEAN;
+                  : m.parse_error_files && !opt.allow_parse_errors ? GM_EXIT_PARSE
+                  : m.findings                                     ? GM_EXIT_FINDINGS
+                                                                   : GM_EXIT_CLEAN;
   for (size_t i = 0; i < run.nfiles; i++) {
     free((void *)files[i].findings);
     gm_report_clear(&run.results[i].report);
     gm_source_free(&run.results[i].src);
     free(run.results[i].messages);
     free(run.results[i].first_error);
+    free((char *)run.results[i].first_parse_error.loc.file);
+    free(run.results[i].first_parse_error.message);
     free(run.results[i].imports);
   }
   free(files);

@@ -39,7 +39,9 @@ enum opt_id {
   OPT_NO_PROGRESS,
   OPT_TIME_REPORT,
   OPT_INSTALL_HOOK,
-  OPT_FORCE
+  OPT_FORCE,
+  OPT_ALLOW_PARSE_ERRORS,
+  OPT_SHOW_PARSE_ERRORS
 };
 
 typedef struct opt_def {
@@ -68,6 +70,10 @@ static const opt_def options[] = {
     {OPT_OUTPUT, 'o', "output", "FILE", "write findings to FILE instead of standard output", 0},
     {OPT_JOBS, 'j', "jobs", "N", "analyse N files in parallel (default: number of cores)", 0},
     {OPT_WERROR, 0, "werror", NULL, "report findings as errors", 0},
+    {OPT_ALLOW_PARSE_ERRORS, 0, "allow-parse-errors", NULL,
+     "exit 0 or 1 by the findings alone when files had parse errors (default: exit 3)", 0},
+    {OPT_SHOW_PARSE_ERRORS, 0, "show-parse-errors", "N",
+     "print the first N of clang's errors in each file (default 3; all: every one)", 0},
     {OPT_VERIFY, 0, "verify", NULL,
      "check findings against // expected-warning {{...}} comments in each file", 0},
     {OPT_SARIF_ROOT, 0, "sarif-root", "DIR", "make SARIF file URIs relative to DIR (default: .)",
@@ -151,7 +157,9 @@ static const char *help_tail =
     "     confirmed or runtime-only findings remain)\n"
     "  2  usage error, or an input that could not be analysed (missing, unreadable, a\n"
     "     directory, empty, binary, unparsable, bad compile_commands.json or .gmemlint, a\n"
-    "     telemetry or .gmemlint.json file that is missing, malformed or of another version)\n";
+    "     telemetry or .gmemlint.json file that is missing, malformed or of another version)\n"
+    "  3  files had parse errors, so findings may be missing (unless --allow-parse-errors;\n"
+    "     2 takes precedence over 3, and 3 over 1)\n";
 
 void gm_options_help(FILE *out) {
   fprintf(out, "%s\n\nFind GPU memory problems in CUDA C/C++ sources.\n\nOptions:\n", usage_line);
@@ -204,7 +212,9 @@ void gm_options_man(FILE *out) {
     roff_escape(out, d->help);
     fputs("\n", out);
   }
-  fputs(".SH EXIT STATUS\n0 no findings; 1 findings; 2 usage or input error.\n", out);
+  fputs(".SH EXIT STATUS\n0 no findings; 1 findings; 2 usage or input error; 3 parse errors "
+        "(unless \\-\\-allow\\-parse\\-errors).\n",
+        out);
 }
 
 static int usage_error(const char *fmt, const char *a) {
@@ -332,6 +342,19 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
   case OPT_FORCE:
     o->force = 1;
     break;
+  case OPT_ALLOW_PARSE_ERRORS:
+    o->allow_parse_errors = 1;
+    break;
+  case OPT_SHOW_PARSE_ERRORS: {
+    char *end = NULL;
+    long n = strtol(arg, &end, 10);
+    if (strcmp(arg, "all") == 0)
+      n = -1;
+    else if (*arg == 0 || *end || n < 0 || n > 100000)
+      return usage_error("bad --show-parse-errors value '%s' (expected a number or all)", arg);
+    o->parse_errors_shown = (int)n;
+    break;
+  }
   case OPT_TELEMETRY:
     GM_PUSH(o->telemetry, arg);
     break;
@@ -360,6 +383,7 @@ int gm_options_parse(gm_options *o, int argc, char **argv) {
   memset(o, 0, sizeof *o);
   o->sarif_root = ".";
   o->top = 10;
+  o->parse_errors_shown = 3;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   o->jobs = cores > 0 ? (int)cores : 1;
   const size_t nopts = sizeof options / sizeof options[0];

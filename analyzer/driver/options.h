@@ -15,7 +15,8 @@ enum gm_color { GM_COLOR_AUTO, GM_COLOR_ALWAYS, GM_COLOR_NEVER };
 enum gm_exit {
   GM_EXIT_CLEAN = 0,    /* no findings */
   GM_EXIT_FINDINGS = 1, /* findings (or --verify mismatches) */
-  GM_EXIT_USAGE = 2     /* bad usage or input that could not be analysed */
+  GM_EXIT_USAGE = 2,    /* bad usage or input that could not be analysed */
+  GM_EXIT_PARSE = 3     /* files had parse errors (not with --allow-parse-errors); 2 wins */
 };
 
 typedef struct gm_options {
@@ -36,6 +37,8 @@ typedef struct gm_options {
   int only_confirmed;
   int report_command; /* `gmemlint report <telemetry...>`: files are telemetry */
   int werror;
+  int allow_parse_errors; /* files with parse errors do not change the exit status */
+  int parse_errors_shown; /* clang's errors printed per file; -1: all */
   int verify;
   int list_rules;
   int show_help, show_version, dump_model; /* show_help: 1 --help, 2 --man, 3 the compat header */

@@ -4,6 +4,7 @@
  * shows the runtime-only findings (GM1xx). */
 #include "driver/config.h"
 #include "driver/driver.h"
+#include "driver/read_problems.h"
 #include "driver/report_cmd.h"
 #include "model/families.h"
 #include "rules/rules.h"
@@ -164,6 +165,7 @@ int gm_report_command(const gm_options *opt) {
     for (size_t i = 0; i < run.nfiles; i++)
       run.results[i].path = aopt.files.items[i];
     gm_run_all(&run, on_file_done, &c);
+    gm_print_read_summary(stderr, &run); /* the page's findings may be missing some */
   }
   uint64_t selected = 0;
   for (size_t k = 0; k < gm_rule_count; k++)
@@ -209,6 +211,8 @@ done:
     gm_source_free(&run.results[i].src);
     free(run.results[i].messages);
     free(run.results[i].first_error);
+    free((char *)run.results[i].first_parse_error.loc.file);
+    free(run.results[i].first_parse_error.message);
     free(run.results[i].imports);
   }
   free(run.results);

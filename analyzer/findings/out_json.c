@@ -58,7 +58,8 @@ int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles) {
     for (size_t k = 0; k < files[i].nfindings; k++)
       json_array_append_new(arr, finding_json(&files[i].findings[k]));
   json_object_set_new(root, "findings", arr);
-  /* about the analysis itself, not defects: a function whose paths were cut short */
+  /* about the analysis itself, not defects: a function cut short, a file clang could not parse
+   * in full, a file missing from the compile database */
   json_t *notices = json_array();
   for (size_t i = 0; i < nfiles; i++)
     for (size_t k = 0; k < files[i].nnotices; k++) {
@@ -70,6 +71,16 @@ int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles) {
       json_object_set_new(o, "column", json_integer(n->loc.col));
       json_object_set_new(o, "function", gm_json_string(n->function));
       json_object_set_new(o, "message", gm_json_string(n->message));
+      if (n->first.message) { /* parse-errors: how many, the first, and whether all were lost */
+        json_object_set_new(o, "errors", json_integer(n->count));
+        json_t *first = json_object();
+        json_object_set_new(first, "file", gm_json_string(n->first.loc.file));
+        json_object_set_new(first, "line", json_integer(n->first.loc.line));
+        json_object_set_new(first, "column", json_integer(n->first.loc.col));
+        json_object_set_new(first, "message", gm_json_string(n->first.message));
+        json_object_set_new(o, "first_error", first);
+        json_object_set_new(o, "analysed", json_boolean(!n->fatal));
+      }
       json_array_append_new(notices, o);
     }
   json_object_set_new(root, "notices", notices);

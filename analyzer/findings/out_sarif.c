@@ -111,6 +111,14 @@ static json_t *rules_json(void) {
   return rules;
 }
 
+/* A file clang could not parse at all is an error, one parsed in part or missing from the
+ * compile database a warning; a function cut short is a note. */
+static const char *notice_level(const gm_notice *n) {
+  if (strcmp(n->kind, "parse-errors") == 0)
+    return n->fatal ? "error" : "warning";
+  return strncmp(n->kind, "compdb-", 7) == 0 ? "warning" : "note";
+}
+
 static int rule_index(const gm_rule *r) {
   for (size_t i = 0; i < gm_rule_count; i++)
     if (gm_rules[i] == r)
@@ -202,7 +210,12 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
   json_object_set_new(run, "results", results);
   json_t *invocations = json_array();
   json_t *inv = json_object();
-  json_object_set_new(inv, "executionSuccessful", json_boolean(ninput_errors == 0));
+  /* a file that clang could not parse in full was not analysed in full: findings may be missing */
+  int parsed_all = 1;
+  for (size_t i = 0; i < nfiles; i++)
+    for (size_t k = 0; k < files[i].nnotices; k++)
+      parsed_all &= strcmp(files[i].notices[k].kind, "parse-errors") != 0;
+  json_object_set_new(inv, "executionSuccessful", json_boolean(ninput_errors == 0 && parsed_all));
   json_t *notes = json_array();
   for (size_t i = 0; i < ninput_errors; i++) {
     json_t *n = json_object();
@@ -210,19 +223,28 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
     json_object_set_new(n, "message", text_obj(input_errors[i]));
     json_array_append_new(notes, n);
   }
-  /* notices about the analysis (a function cut short): notes with the function's location */
+  /* notices about the analysis (a function cut short, a file parsed in part): with the
+   * function's location, or the file's (a region only where a line is known) */
   for (size_t i = 0; i < nfiles; i++)
     for (size_t k = 0; k < files[i].nnotices; k++) {
       const gm_notice *nt = &files[i].notices[k];
       json_t *n = json_object();
       json_t *locs = json_array();
-      json_array_append_new(locs, location(nt->loc, nt->function, root));
+      json_t *loc = location(nt->loc, nt->function, root);
+      if (!nt->loc.line)
+        json_object_del(json_object_get(loc, "physicalLocation"), "region");
+      json_array_append_new(locs, loc);
       json_object_set_new(n, "locations", locs);
-      json_object_set_new(n, "level", json_string("note"));
+      json_object_set_new(n, "level", json_string(notice_level(nt)));
       json_object_set_new(n, "message", text_obj(nt->message));
       json_t *desc = json_object();
       json_object_set_new(desc, "id", gm_json_string(nt->kind));
       json_object_set_new(n, "descriptor", desc);
+      if (nt->first.message) { /* parse-errors: clang's count, as JSON's "errors" */
+        json_t *props = json_object();
+        json_object_set_new(props, "errors", json_integer(nt->count));
+        json_object_set_new(n, "properties", props);
+      }
       json_array_append_new(notes, n);
     }
   json_object_set_new(inv, "toolExecutionNotifications", notes);

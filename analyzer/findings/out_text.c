@@ -48,11 +48,19 @@ static void print_notice(FILE *out, const gm_output_file *file, const gm_notice 
   print_caret(out, strcmp(n->loc.file, file->path) == 0 ? file->src : NULL, n->loc, color);
 }
 
+/* The notices text prints with the file's findings: those not counted once at the end. */
+static size_t next_notice(const gm_output_file *file, size_t k) {
+  while (k < file->nnotices && gm_notice_counted_once(&file->notices[k]))
+    k++;
+  return k;
+}
+
 void gm_print_text(FILE *out, const gm_output_file *file, int color) {
-  size_t k = 0; /* notices, merged with the findings in line order */
+  size_t k = next_notice(file, 0); /* notices, merged with the findings in line order */
   for (size_t i = 0; i < file->nfindings; i++) {
     const gm_finding *f = &file->findings[i];
-    for (; k < file->nnotices && loc_before(file->notices[k].loc, f->loc); k++)
+    for (; k < file->nnotices && loc_before(file->notices[k].loc, f->loc);
+         k = next_notice(file, k + 1))
       print_notice(out, file, &file->notices[k], color);
     print_head(out, f->loc, f->error ? "error" : "warning", f->error ? RED : MAGENTA, color);
     fprintf(out, "%s%s [%s %s]%s\n", color ? BOLD : "", f->message, f->rule->id, f->rule->name,
@@ -74,6 +82,23 @@ void gm_print_text(FILE *out, const gm_output_file *file, int color) {
               color && *vc ? RESET : "", f->evidence ? f->evidence : "");
     }
   }
-  for (; k < file->nnotices; k++)
+  for (; k < file->nnotices; k = next_notice(file, k + 1))
     print_notice(out, file, &file->notices[k], color);
+}
+
+void gm_print_text_cut_short(FILE *out, const gm_output_file *files, size_t nfiles, int color) {
+  const gm_notice *first = NULL;
+  size_t count = 0;
+  for (size_t i = 0; i < nfiles; i++)
+    for (size_t k = 0; k < files[i].nnotices; k++)
+      if (strcmp(files[i].notices[k].kind, "cut-short") == 0 && !count++)
+        first = &files[i].notices[k];
+  if (!first)
+    return;
+  print_head(out, first->loc, "note", CYAN, color);
+  fprintf(out, "%s", first->message);
+  if (count > 1)
+    fprintf(out, " (and %zu more function%s cut short; --format=json lists them)", count - 1,
+            count > 2 ? "s" : "");
+  fputc('\n', out);
 }

@@ -17,8 +17,13 @@ typedef struct gm_output_file {
 } gm_output_file;
 
 /* Text, GCC/clang style: file:line:col: warning: message [GM001 name], source line, caret,
- * then notes; a notice is `file:line:col: note: message`, in line order with the findings. */
+ * then notes; a notice is `file:line:col: note: message`, in line order with the findings,
+ * except kinds counted once at the end of the run (gm_notice_counted_once). */
 void gm_print_text(FILE *out, const gm_output_file *file, int color);
+/* The end of text output: the run's cut-short notices counted once, as the first one's note
+ * with how many more there are (`... (and 3 more functions cut short; --format=json lists
+ * them)`); nothing when there are none. */
+void gm_print_text_cut_short(FILE *out, const gm_output_file *files, size_t nfiles, int color);
 
 /* JSON and SARIF print all files at once. */
 int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles);

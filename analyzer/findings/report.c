@@ -86,6 +86,17 @@ void gm_notice_free(gm_notice *n) {
   free((char *)n->loc.file);
   free(n->function);
   free(n->message);
+  free((char *)n->first.loc.file);
+  free(n->first.message);
+}
+
+int gm_notice_counted_once(const gm_notice *n) {
+  static const char *const kinds[] = {"cut-short", "parse-errors", "compdb-similar-entry",
+                                      "compdb-default-flags"};
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (strcmp(n->kind, kinds[i]) == 0)
+      return 1;
+  return 0;
 }
 
 void gm_report_clear(gm_report *r) {

@@ -63,14 +63,23 @@ typedef struct gm_finding {
   gm_path_kind path;
 } gm_finding;
 
-/* Something about the analysis itself, not a defect: printed with the findings (text `note:`,
- * JSON "notices", SARIF toolExecutionNotifications), never filtered by --baseline, never
- * changes the exit status. */
+/* Something about the analysis itself, not a defect: JSON "notices", SARIF
+ * toolExecutionNotifications, text `note:` lines (kinds that repeat across a run are counted
+ * once at its end: gm_notice_counted_once). Never filtered by --baseline; only "parse-errors"
+ * changes the exit status (the driver's). */
 typedef struct gm_notice {
-  char *kind; /* "cut-short": a function's paths were dropped to stay within the budget */
+  /* "cut-short": a function's paths were dropped to stay within the budget; "parse-errors":
+   * clang could not parse all of the file; "compdb-similar-entry", "compdb-default-flags": the
+   * file has no entry in compile_commands.json */
+  char *kind;
   gm_loc loc; /* loc.file is owned by the notice */
   char *function;
   char *message;
+  /* "parse-errors" only: clang's error count, the first error (its file may be a header) and
+   * whether no function of the file could be analysed at all */
+  int count;
+  gm_related first;
+  int fatal;
 } gm_notice;
 
 typedef struct gm_report {
@@ -129,6 +138,9 @@ gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const ch
 void gm_report_cut_short(gm_report *r, const gm_func *fn, int why);
 void gm_report_clear(gm_report *r);
 void gm_notice_free(gm_notice *n);
+/* Whether text output counts notices of this kind once at the end of the run (they repeat, one
+ * per function or file, and would bury the findings) rather than printing each one. */
+int gm_notice_counted_once(const gm_notice *n);
 
 /* "error" (--werror), "note" (a leak only on an error path) or "warning": JSON's severity and
  * SARIF's level. */

@@ -37,7 +37,7 @@ expect_err "gmemlint: error: garbage.cu: [0-9]+ parse error\(s\) and no function
 write_leak partial.cu
 printf 'void broken() { int x = ; }\n' >>partial.cu
 run partial.cu
-expect_rc 1 "partial parse still analysed"
+expect_rc 3 "partial parse still analysed (exit 3: a parse error)"
 expect_out "partial.cu:4:7: warning: .*\[GM001 unpaired-allocation\]" "leak found in a partly broken file"
 expect_err "partial.cu:12:[0-9]+: note: clang: expected expression" "parse error reported as note"
 expect_err "gmemlint: warning: partial.cu: 1 parse error\(s\); findings may be incomplete" "partial warning"

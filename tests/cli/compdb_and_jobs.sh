@@ -44,7 +44,7 @@ cat >build/compile_commands.json <<JSON
 JSON
 
 run src/stage.cu
-expect_rc 0 "without -p the file has errors (and no finding in what parsed)"
+expect_rc 3 "without -p the file has errors (and no finding in what parsed)"
 expect_err "note: clang: .*(config.h' file not found|build with -DUSE_PINNED)" "missing flags show as clang notes"
 
 run -p build src/stage.cu

@@ -32,7 +32,7 @@ expect_out "inst.cu:10:[0-9]+: warning: 'a' .*GM001" "the leak through the templ
 ! grep -q "parse error" err || fail "an error only an instantiation finds is not reported: $(cat err)"
 ! grep -q "no_such_helper" err || fail "no note for the uninstantiated call: $(cat err)"
 run --no-cache --no-progress written.cu
-expect_rc 1 "written.cu: a finding"
+expect_rc 3 "written.cu: a finding, and a parse error (exit 3)"
 expect_out "written.cu:5:[0-9]+: warning: .*GM001" "the leak beside the error is found"
 expect_err "written.cu:2:[0-9]+: note: clang: use of undeclared identifier 'no_such_helper'" \
   "an error in code as written is reported"

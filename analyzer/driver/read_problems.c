@@ -1,0 +1,163 @@
+#include "driver/read_problems.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* `FILE:LINE:COL: ` of a clang error, or `FILE: ` where it has no line. */
+static void put_where(FILE *out, gm_loc loc) {
+  if (loc.line)
+    fprintf(out, "%s:%u:%u: ", loc.file, loc.line, loc.col);
+  else
+    fprintf(out, "%s: ", loc.file);
+}
+
+void driver_report_parse_errors(const gm_run *run, gm_file_result *r, const gm_parse *parse,
+                                int nothing_parsed, FILE *msg) {
+  free((char *)r->first_parse_error.loc.file);
+  free(r->first_parse_error.message);
+  r->first_parse_error = (gm_related){{0}, NULL};
+  if (!parse->diags.len)
+    return;
+  const gm_clang_diag *first = &parse->diags.items[0];
+  r->first_parse_error.loc = first->loc;
+  r->first_parse_error.loc.file = gm_xstrdup(first->loc.file ? first->loc.file : r->path);
+  r->first_parse_error.message = gm_xstrdup(first->message);
+  if (!nothing_parsed && !run->opt->verify) /* the input error said it already */
+    fprintf(msg, GM_PROGRAM ": warning: %s: %d parse error(s); findings may be incomplete\n",
+            r->path, parse->error_count);
+  /* the first few of clang's errors say what is wrong; hundreds would bury the findings */
+  size_t shown = parse->diags.len;
+  if (run->opt->parse_errors_shown >= 0 && shown > (size_t)run->opt->parse_errors_shown)
+    shown = (size_t)run->opt->parse_errors_shown;
+  for (size_t i = 0; i < shown; i++) {
+    const gm_clang_diag *d = &parse->diags.items[i];
+    gm_loc at = d->loc;
+    if (!at.file)
+      at = (gm_loc){.file = r->path};
+    put_where(msg, at);
+    fprintf(msg, "note: clang: %s\n", d->message);
+  }
+  if (shown < parse->diags.len)
+    fprintf(msg, "%s: note: clang: %zu more error(s) (--show-parse-errors=all prints them)\n",
+            r->path, parse->diags.len - shown);
+}
+
+static gm_notice *push_notice(gm_report *rep, const char *kind, gm_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static gm_notice *push_notice(gm_report *rep, const char *kind, gm_loc loc, const char *fmt, ...) {
+  gm_notice n = {0};
+  n.kind = gm_xstrdup(kind);
+  n.loc = loc;
+  n.loc.file = gm_xstrdup(loc.file);
+  n.function = gm_xstrdup("");
+  va_list ap;
+  va_start(ap, fmt);
+  n.message = gm_xvasprintf(fmt, ap);
+  va_end(ap);
+  GM_PUSH(rep->notices, n);
+  return &rep->notices.items[rep->notices.len - 1];
+}
+
+void driver_add_read_notices(gm_file_result *r) {
+  gm_report added = {0};
+  gm_loc whole_file = {.file = r->path};
+  if (r->compdb_match == GM_COMPDB_SIMILAR)
+    push_notice(&added, "compdb-similar-entry", whole_file,
+                "no entry in compile_commands.json; using the flags of a similar entry");
+  else if (r->compdb_match == GM_COMPDB_DEFAULT)
+    push_notice(&added, "compdb-default-flags", whole_file,
+                "no entry in compile_commands.json; using default flags");
+  if (r->parse_errors && r->first_parse_error.message) {
+    const gm_related *first = &r->first_parse_error;
+    /* at the first error when it is in the file itself; a header's is named in the message */
+    gm_loc at = strcmp(first->loc.file, r->path) == 0 ? first->loc : whole_file;
+    gm_notice *n = push_notice(
+        &added, "parse-errors", at, "%d parse error(s)%s; the first: %s:%u:%u: %s", r->parse_errors,
+        r->input_error ? " and no function could be analysed" : "; findings may be incomplete",
+        first->loc.file, first->loc.line, first->loc.col, first->message);
+    n->count = r->parse_errors;
+    n->first.loc = first->loc;
+    n->first.loc.file = gm_xstrdup(first->loc.file);
+    n->first.message = gm_xstrdup(first->message);
+    n->fatal = r->input_error;
+  }
+  if (!added.notices.len)
+    return;
+  for (size_t i = 0; i < r->report.notices.len; i++)
+    GM_PUSH(added.notices, r->report.notices.items[i]);
+  GM_VEC_FREE(r->report.notices);
+  r->report.notices = added.notices;
+}
+
+/* One line for the files with no compile-database entry of one kind: the file itself when it is
+ * the only one, else how many, with the first as an example. */
+static void print_missing_entries(FILE *err, const gm_run *run, enum gm_compdb_match match,
+                                  const char *what) {
+  size_t count = 0;
+  const char *example = NULL;
+  for (size_t i = 0; i < run->nfiles; i++)
+    if (run->results[i].compdb_match == (int)match && !count++)
+      example = run->results[i].path;
+  if (count == 1)
+    fprintf(err, GM_PROGRAM ": warning: %s: no entry in compile_commands.json; using %s\n", example,
+            what);
+  else if (count > 1)
+    fprintf(err,
+            GM_PROGRAM ": warning: %zu files have no entry in compile_commands.json; used %s "
+                       "(e.g. %s)\n",
+            count, what, example);
+}
+
+/* The header in clang's "'foo.h' file not found" (and "... with <angled> include; ..."), or
+ * NULL when the error is another. */
+static char *missing_header(const char *message) {
+  const char *end = message[0] == '\'' ? strstr(message, "' file not found") : NULL;
+  return end ? gm_xasprintf("%.*s", (int)(end - message - 1), message + 1) : NULL;
+}
+
+/* A header not found: where the include path should have come from. */
+static void print_include_hint(FILE *err, const gm_run *run, const gm_file_result *r,
+                               const char *header) {
+  if (!run->db)
+    fprintf(err,
+            GM_PROGRAM ": note: '%s' was not found: give the build's include paths (-p build/ "
+                       "reads its compile_commands.json, or -- -I DIR)\n",
+            header);
+  else if (r->compdb_match == GM_COMPDB_ENTRY)
+    fprintf(err,
+            GM_PROGRAM ": note: '%s' was not found: the compile database's flags for %s lack "
+                       "its directory (add it with -- -I DIR)\n",
+            header, r->path);
+  else
+    fprintf(err,
+            GM_PROGRAM ": note: '%s' was not found: %s has no entry in the compile database "
+                       "and %s lack its directory (add it with -- -I DIR)\n",
+            header, r->path,
+            r->compdb_match == GM_COMPDB_SIMILAR ? "the flags of a similar entry"
+                                                 : "the default flags");
+}
+
+size_t gm_print_read_summary(FILE *err, const gm_run *run) {
+  print_missing_entries(err, run, GM_COMPDB_SIMILAR, "the flags of a similar entry");
+  print_missing_entries(err, run, GM_COMPDB_DEFAULT, "default flags");
+  size_t count = 0;
+  const gm_file_result *first = NULL;
+  for (size_t i = 0; i < run->nfiles; i++)
+    if (run->results[i].parse_errors && run->results[i].first_parse_error.message && !count++)
+      first = &run->results[i];
+  if (!first || run->opt->verify) /* --verify reports a file's parse errors as a problem */
+    return count;
+  const gm_related *e = &first->first_parse_error;
+  fprintf(err, GM_PROGRAM ": warning: %zu of %zu file%s had parse errors; the first: ", count,
+          run->nfiles, run->nfiles == 1 ? "" : "s");
+  put_where(err, e->loc);
+  fprintf(err, "%s", e->message);
+  if (strcmp(e->loc.file, first->path) != 0)
+    fprintf(err, " (parsing %s)", first->path);
+  fputc('\n', err);
+  char *header = missing_header(e->message);
+  if (header)
+    print_include_hint(err, run, first, header);
+  free(header);
+  return count;
+}
