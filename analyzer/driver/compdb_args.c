@@ -287,11 +287,30 @@ static gm_compdb_lang lang_named(const char *value) {
   return GM_COMPDB_LANG_UNSET; /* -x none, and what the parser cannot take */
 }
 
+/* A compiler's own builtin headers (GCC's <prefix>/lib/gcc/<target>/<version>/include and
+ * include-fixed, another clang's lib/clang/<version>/include): written for that compiler's
+ * builtins (GCC's mmintrin.h calls __builtin_ia32_* clang lacks), so never the parser's, as
+ * clangd drops them. Projects put them in a database through
+ * CMAKE_<LANG>_STANDARD_INCLUDE_DIRECTORIES or by copying the implicit directories. */
+static int compiler_builtin_dir(const char *path) {
+  size_t len = strlen(path);
+  while (len > 1 && path[len - 1] == '/')
+    len--;
+  int builtin_tail = (len >= 8 && strncmp(path + len - 8, "/include", 8) == 0) ||
+                     (len >= 14 && strncmp(path + len - 14, "/include-fixed", 14) == 0);
+  return builtin_tail && (strstr(path, "/lib/gcc/") || strstr(path, "/lib/gcc-cross/") ||
+                          strstr(path, "/lib/clang/"));
+}
+
 static void keep_flag(const flag_spec *spec, const char *value, const char *dir,
                       gm_str_vec *flags) {
   switch (spec->kind) {
   case FLAG_PATH: {
     char *path = path_in(dir, value);
+    if (compiler_builtin_dir(path)) {
+      free(path);
+      break;
+    }
     if (strcmp(spec->clang, "-I") == 0) {
       GM_PUSH(*flags, gm_xasprintf("-I%s", path));
       free(path);

@@ -58,6 +58,15 @@ case_ compiler_options cu "--compiler-options '-DHOST_B=7 -std=c++20' --compiler
   "$(needs_macro HOST_B 7; echo; echo "$cxx20")"
 case_ skipped_values cu "-ccbin -DCCBIN_VALUE --compiler-bindir -DBINDIR_VALUE -o -DOUT_VALUE -Xptxas -DPTXAS_VALUE -Xlinker -DLINKER_VALUE --default-stream -DSTREAM_VALUE -rdc -DRDC_VALUE -gencode -DGENCODE_VALUE --generate-code -DGENERATE_VALUE -MF -DMF_VALUE -arch -DARCH_VALUE" \
   "$(for v in CCBIN BINDIR OUT PTXAS LINKER STREAM RDC GENCODE GENERATE MF ARCH; do not_defined "${v}_VALUE"; echo; done)"
+# a compiler's own builtin headers named in an entry (GCC's, by CMAKE_CUDA_STANDARD_INCLUDE_DIRECTORIES):
+# dropped, as clangd does; GCC's <stddef.h> there would replace clang's
+gcc_dir="$WORK/gcc/lib/gcc/x86_64-linux-gnu/12/include"
+mkdir -p "$gcc_dir" "$WORK/gcc/lib/gcc/x86_64-linux-gnu/12/include-fixed"
+printf '#error "GCC'"'"'s own stddef.h"\n' >"$gcc_dir/stddef.h"
+cp "$gcc_dir/stddef.h" "$WORK/gcc/lib/gcc/x86_64-linux-gnu/12/include-fixed/limits.h"
+case_ gcc_builtin_dir cu "-isystem=$gcc_dir -isystem $WORK/gcc/lib/gcc/x86_64-linux-gnu/12/include-fixed/ -I$gcc_dir" \
+  "#include <stddef.h>
+#include <limits.h>"
 # the language: nvcc's -x cu and clang's -x cuda make a .cpp CUDA; -x c++ makes a .cu C++
 cuda_only='__global__ void kernel(float *x) { x[blockIdx.x * blockDim.x + threadIdx.x] = 0; }
 void launch(float *x) { kernel<<<1, 32>>>(x); }'
