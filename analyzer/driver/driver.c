@@ -4,6 +4,7 @@
 
 #include "driver/cache.h"
 #include "driver/config.h"
+#include "driver/own_include.h"
 #include "driver/preambles.h"
 #include "driver/progress.h"
 #include "driver/read_problems.h"
@@ -157,6 +158,12 @@ static void build_args(gm_run *run, const char *path, enum lang *langp, gm_str_v
   GM_PUSH(*args, gm_xasprintf("%s/include", run->cuda_path));
   GM_PUSH(*args, gm_xstrdup("-isystem"));
   GM_PUSH(*args, gm_xasprintf("%s/include/cccl", run->cuda_path));
+  /* <gmemlint/gmemrt.h> (gmem_step()) is found as gmemcc finds it, last, so a project's own
+   * copy still wins */
+  if (gm_own_include_dir()) {
+    GM_PUSH(*args, gm_xstrdup("-idirafter"));
+    GM_PUSH(*args, gm_xstrdup(gm_own_include_dir()));
+  }
 }
 
 static int finding_cmp(const void *a, const void *b) {
