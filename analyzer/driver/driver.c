@@ -104,6 +104,10 @@ static int has_std_flag(char **args, size_t n) {
   return 0;
 }
 
+static const char *const gcc_lenient_c[] = {"-Wno-error=implicit-function-declaration",
+                                            "-Wno-error=implicit-int", "-Wno-error=int-conversion",
+                                            "-Wno-error=incompatible-pointer-types"};
+
 /* The file's parser flags; its compile_commands.json entry's -x (nvcc's -x cu on a .cpp the
  * build compiles as CUDA) decides its language over the extension. */
 static void build_args(gm_run *run, const char *path, enum lang *langp, gm_str_vec *args,
@@ -144,6 +148,10 @@ static void build_args(gm_run *run, const char *path, enum lang *langp, gm_str_v
     GM_PUSH(*args, gm_xstrdup("-x"));
     GM_PUSH(*args, gm_xstrdup(lang == LANG_C ? "c" : "c++"));
   }
+  if (lang == LANG_C) /* what the host compiler (GCC before 14) accepts with a warning, clang 16
+                       * rejects: old C sources call undeclared functions and omit int */
+    for (size_t i = 0; i < sizeof gcc_lenient_c / sizeof gcc_lenient_c[0]; i++)
+      GM_PUSH(*args, gm_xstrdup(gcc_lenient_c[i]));
   if (lang != LANG_C && !has_std_flag(extra.items, extra.len))
     GM_PUSH(*args, gm_xstrdup("-std=c++17"));
   GM_PUSH(*args, gm_xstrdup("-w"));              /* compiler warnings are not our findings */
