@@ -18,5 +18,19 @@ ln -sf libjansson.so.4 .gpu-deps/lib/libjansson.so
 ln -sf libunwind.so.8 .gpu-deps/lib/libunwind.so
 ln -sf libdw.so.1 .gpu-deps/lib/libdw.so
 ln -sf libelf.so.1 .gpu-deps/lib/libelf.so
+# The README's CMake recipe, built here (the GPU machine has no libclang to build gmemlint): the
+# instrumented programs of tests/gmemcc/instrument_project, which run.sh runs on the GPU.
+if [ -x build/gmemcc ] && command -v cmake >/dev/null; then
+  prefix=$(mktemp -d)
+  cmake --install build --prefix "$prefix" >/dev/null
+  cmake -S tests/gmemcc/instrument_project -B .gpu-deps/instrument_project -G "Unix Makefiles" \
+    -DUSE_GMEMLINT=ON -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCMAKE_CUDA_COMPILER="${CUDA_PATH:-/usr/local/cuda}/bin/nvcc" >/dev/null
+  cmake --build .gpu-deps/instrument_project -j "$(nproc)" >/dev/null
+  "$prefix/bin/gmemcc" --gmem-check .gpu-deps/instrument_project/{cuda_app,cxx_app,libdev.so,so_app,lib_app}
+  rm -rf "$prefix"
+else
+  echo "build/gmemcc or cmake missing: the CMake recipe's programs are not prepared"
+fi
 grep -qx '/.gpu-deps/' .git/info/exclude 2>/dev/null || echo '/.gpu-deps/' >>.git/info/exclude
 echo "prepared .gpu-deps: $(ls .gpu-deps/lib | tr '\n' ' ')"

@@ -180,6 +180,26 @@ else
   echo "build/gmemrun not carried: gmemrun checks skipped"
 fi
 
+echo "== the README's CMake recipe: programs built by gmemlint_instrument() (prepared by prepare.sh)"
+IP=$DEPS/instrument_project
+if [ -x "$IP/cuda_app" ]; then
+  for p in cuda_app cxx_app so_app lib_app; do
+    (cd "$IP" && LD_LIBRARY_PATH=$IP:$LD_LIBRARY_PATH GMEMRT_OUTPUT="$RES/recipe_$p-%p.json" "./$p")
+  done
+  python3 - "$RES" <<'PY' || RECIPE_CHECK_FAILED=1
+import glob, json, sys
+for p, api in [("cuda_app", "cudaMalloc"), ("cxx_app", "cudaMalloc"), ("so_app", "cudaMallocHost"),
+               ("lib_app", "cudaMalloc")]:
+    (path,) = glob.glob(f"{sys.argv[1]}/recipe_{p}-*.json")
+    sites = [s for s in json.load(open(path))["sites"] if s["api"] == api]
+    print(f"recipe {p}: " + ", ".join(f"{s['file'].split('/')[-1]}:{s['line']} {s['api']}"
+          f" calls {s['calls']} failed {s.get('failed_calls', 0)} live {s['live_bytes']}" for s in sites))
+    assert sites and all(s["calls"] >= 1 and not s.get("failures") for s in sites), sites
+PY
+else
+  echo "instrument_project not prepared (tests/gpu/prepare.sh): the CMake recipe skipped"
+fi
+
 fi # OVERHEAD_ONLY
 
 RUNS=${OVERHEAD_RUNS:-5}
@@ -252,6 +272,10 @@ else
 fi
 if [ -n "${BOUND_CHECK_FAILED:-}" ]; then
   echo "gpu checks: FAILED (GM140 verdicts, tests/gpu/join_bound.sh above)"
+  exit 1
+fi
+if [ -n "${RECIPE_CHECK_FAILED:-}" ]; then
+  echo "gpu checks: FAILED (the CMake recipe's programs, above)"
   exit 1
 fi
 if [ -n "${DRIVER_CHECK_FAILED:-}" ]; then
