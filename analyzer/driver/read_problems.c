@@ -42,39 +42,28 @@ void driver_report_parse_errors(const gm_run *run, gm_file_result *r, const gm_p
             r->path, parse->diags.len - shown);
 }
 
-static gm_notice *push_notice(gm_report *rep, const char *kind, gm_loc loc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static gm_notice *push_notice(gm_report *rep, const char *kind, gm_loc loc, const char *fmt, ...) {
-  gm_notice n = {0};
-  n.kind = gm_xstrdup(kind);
-  n.loc = loc;
-  n.loc.file = gm_xstrdup(loc.file);
-  n.function = gm_xstrdup("");
-  va_list ap;
-  va_start(ap, fmt);
-  n.message = gm_xvasprintf(fmt, ap);
-  va_end(ap);
-  GM_PUSH(rep->notices, n);
-  return &rep->notices.items[rep->notices.len - 1];
-}
-
 void driver_add_read_notices(gm_file_result *r) {
   gm_report added = {0};
   gm_loc whole_file = {.file = r->path};
   if (r->compdb_match == GM_COMPDB_SIMILAR)
-    push_notice(&added, "compdb-similar-entry", whole_file,
-                "no entry in compile_commands.json; using the flags of a similar entry");
+    gm_report_notice(&added, "compdb-similar-entry", whole_file, NULL,
+                     "no entry in compile_commands.json; using the flags of a similar entry");
   else if (r->compdb_match == GM_COMPDB_DEFAULT)
-    push_notice(&added, "compdb-default-flags", whole_file,
-                "no entry in compile_commands.json; using default flags");
+    gm_report_notice(&added, "compdb-default-flags", whole_file, NULL,
+                     "no entry in compile_commands.json; using default flags");
   if (r->parse_errors && r->first_parse_error.message) {
     const gm_related *first = &r->first_parse_error;
     /* at the first error when it is in the file itself; a header's is named in the message */
     gm_loc at = strcmp(first->loc.file, r->path) == 0 ? first->loc : whole_file;
-    gm_notice *n = push_notice(
-        &added, "parse-errors", at, "%d parse error(s)%s; the first: %s:%u:%u: %s", r->parse_errors,
+    /* an error with no place (a bad flag) is named by the file alone, as the text output does */
+    char *where = first->loc.line
+                      ? gm_xasprintf("%s:%u:%u", first->loc.file, first->loc.line, first->loc.col)
+                      : gm_xstrdup(first->loc.file);
+    gm_notice *n = gm_report_notice(
+        &added, "parse-errors", at, NULL, "%d parse error(s)%s; the first: %s: %s", r->parse_errors,
         r->input_error ? " and no function could be analysed" : "; findings may be incomplete",
-        first->loc.file, first->loc.line, first->loc.col, first->message);
+        where, first->message);
+    free(where);
     n->count = r->parse_errors;
     n->first.loc = first->loc;
     n->first.loc.file = gm_xstrdup(first->loc.file);

@@ -62,6 +62,17 @@ assert n == [{"kind": "parse-errors", "file": "garbage.cu", "line": 1, "column":
               "analysed": False}], n
 PY
 
+# an error with no place in any file (a flag clang refuses): named by the file alone, as in text
+run --no-cache --format=json clean.cu -- --cuda-gpu-arch=sm_bogus
+expect_rc 3 "JSON: a flag clang refuses"
+"$PY" - "$WORK/out" <<'PY' || fail "JSON: an error with no location"
+import json, sys
+(n,) = json.load(open(sys.argv[1]))["notices"]
+want = "1 parse error(s); findings may be incomplete; the first: clean.cu: unsupported CUDA gpu architecture: sm_bogus"
+assert n["message"] == want, n["message"]
+assert (n["file"], n["line"], n["column"]) == ("clean.cu", 0, 0), n
+PY
+
 run --no-cache --format=json clean.cu
 expect_rc 0 "JSON: clean"
 "$PY" -c 'import json,sys; assert json.load(open(sys.argv[1]))["notices"] == []' "$WORK/out" ||
