@@ -75,7 +75,9 @@ enum { MAX_DISTINCT_SIZES = 16, MAX_FRAMES = 32, MAX_STACKS = 8, MAX_FAILURE_KIN
  * (a cudaError_t, or a CUresult from the driver API), named when the call failed. */
 typedef struct gmemrt_failure {
   int code, driver_api;
-  const char *name; /* the CUDA library's name for it, NULL when it had none to give */
+  /* the CUDA library's name for it, copied (a preloaded or injected runtime may outlive the
+   * library whose string it was); empty when it had none to give */
+  char name[48];
   uint64_t calls;
 } gmemrt_failure;
 enum { SITE_CHUNK = 256, SITE_CHUNKS = 4096 }; /* at most a million sites */

@@ -464,7 +464,10 @@ void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns, int error,
   if (k == s->nfailures) {
     if (k == MAX_FAILURE_KINDS)
       return; /* counted in failed_calls only */
-    s->failures[k] = (gmemrt_failure){error, driver_api, name, 0};
+    s->failures[k] = (gmemrt_failure){.code = error, .driver_api = driver_api};
+    char *copy = s->failures[k].name;
+    for (size_t i = 0; name && name[i] && i + 1 < sizeof s->failures[k].name; i++)
+      copy[i] = name[i]; /* NUL-terminated: the record was zeroed */
     s->nfailures++;
   }
   s->failures[k].calls++;

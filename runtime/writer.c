@@ -207,7 +207,11 @@ static json_t *site_json(const gmemrt_site *s) {
       char unnamed[32];
       snprintf(unnamed, sizeof unnamed, "%s %d", f->driver_api ? "CUresult" : "cudaError_t",
                f->code);
-      json_object_set_new(failures, f->name ? f->name : unnamed, u64(f->calls));
+      /* cudaGetErrorName gives one name to every code it does not know: those keep their code */
+      const char *key =
+          f->name[0] && strcmp(f->name, "unrecognized error code") != 0 ? f->name : unnamed;
+      json_t *same = json_object_get(failures, key); /* two codes, one name: counts add up */
+      json_object_set_new(failures, key, u64(f->calls + (same ? json_integer_value(same) : 0)));
     }
     json_object_set_new(o, "failures", failures);
     json_object_set_new(o, "bytes_total", u64(s->bytes_total));

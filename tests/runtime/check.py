@@ -745,6 +745,11 @@ def no_device(binary, gmemlint, source):
                  "  %s: 3 of 3 allocations from this site failed (cudaErrorNoDevice)" % where]:
         check(want in lines, (want, rep.stdout))
     check("everything allocated was freed" not in rep.stdout, rep.stdout)
+    # a code the CUDA library has no name for ("unrecognized error code", as cudaGetErrorName
+    # says for each of them) keeps its number, so two such codes never share one count
+    _, (u,) = run(binary, "no-device", {"SIMCUDA_ERROR": "999"})
+    us = site(u, line, "cudaMalloc")
+    check(us["failed_calls"] == 3 and us["failures"] == {"cudaError_t 999": 3}, us)
     # the join: the source parsed with the CUDA header the forced include brings in a build
     out = subprocess.run([gmemlint, "--no-cache", "--telemetry", tel, source, "--", "-include",
                           "cuda_runtime.h"], capture_output=True, text=True, timeout=120).stdout

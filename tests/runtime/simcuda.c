@@ -389,6 +389,7 @@ const char *cudaGetErrorName(cudaError_t e) {
   return e == cudaSuccess                 ? "cudaSuccess"
          : e == cudaErrorMemoryAllocation ? "cudaErrorMemoryAllocation"
          : e == cudaErrorNoDevice         ? "cudaErrorNoDevice"
+         : e == 999                       ? "unrecognized error code" /* as cudart says */
                                           : "cudaErrorSimulated";
 }
 CUresult cuGetErrorName(CUresult e, const char **name) {
