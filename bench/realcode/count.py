@@ -22,9 +22,9 @@ import sys
 
 HEADER = [
     "project", "generator", "files", "missing", "analysed", "parse_errors", "missing_header", "old_api",
-    "launch_syntax", "builtin_redecl", "not_cuda", "gcc_accepts", "other",
+    "launch_syntax", "builtin_redecl", "not_cuda", "gcc_accepts", "other", "exit",
 ]
-CLASSES = HEADER[6:]
+CLASSES = HEADER[6:-1]
 
 WARN = re.compile(r"^gmemlint: warning: (.*): (\d+) parse error\(s\); findings may be incomplete")
 FATAL = re.compile(r"^gmemlint: error: (.*): (\d+) parse error\(s\) and no function could be analysed")
@@ -50,6 +50,8 @@ OLD_API = re.compile(
     r"clockRate|memoryClockRate|deviceOverlap|kernelExecTimeoutEnabled|computeMode|"
     r"maxTexture1DLinear|cooperativeMultiDeviceLaunch|singleToDoublePrecisionPerfRatio|"
     r"cudaDevAttr\w+|CU_DEVICE_ATTRIBUTE_\w+|cudaDeviceProp)'"
+    # CUDA 13's CCCL refuses the C++ dialect an older toolkit's project asks for (nvcc too)
+    r"|requires at least C\+\+ ?17"
 )
 BUILTINS = r"(threadIdx|blockIdx|blockDim|gridDim|warpSize)"
 REDECL = re.compile(
@@ -66,7 +68,7 @@ NOT_CUDA = re.compile(
 GCC_ACCEPTS = re.compile(
     r"ISO C99 and later do not support implicit|implicit int|"
     r"use of undeclared identifier 'typeof'|'typeof'|cannot initialize a variable of type|"
-    r"non-void function .* should return a value|ISO C\+\+ (does not allow|forbids)"
+    r"non-void function .* should return a value|ISO C\+\+\d* (does not allow|forbids)"
 )
 
 
@@ -194,6 +196,11 @@ def main():
     missing = sum(not os.path.exists(path) for path in files)
     row = [project, generator, len(files), missing, analysed, sum(counts.values())]
     row += [counts[c] for c in CLASSES]
+    try:  # gmemlint's exit status, which run.sh keeps beside its JSON output
+        with open(re.sub(r"\.json$", ".rc", out)) as f:
+            row.append(f.read().strip())
+    except OSError:
+        row.append("?")
     print("\t".join(str(x) for x in row))
     return 0
 

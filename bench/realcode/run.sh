@@ -7,13 +7,15 @@
 # in the database, the files analysed, the files with parse errors, and sorts each broken
 # file's first error into classes (count.py).
 #
-# Usage: bench/realcode/run.sh [--reconfigure] [--label=NAME] GMEMLINT [NAME...]
+# Usage: bench/realcode/run.sh [--reconfigure] [--recount] [--label=NAME] GMEMLINT [NAME...]
 #   GMEMLINT       the gmemlint binary to measure
 #   NAME...        projects of repos.tsv (default: all)
 #   --label=NAME   results go to $REALCODE/out/NAME (default: the binary's commit, from
 #                  `git describe` of the checkout it sits in, else "gmemlint")
 #   --reconfigure  make the compile databases again (default: reuse them, so that two binaries
 #                  are measured on the same databases)
+#   --recount      lint nothing: count the outputs this label already has again (after a change
+#                  to count.py's classes)
 # Environment: REALCODE (default /work/realcode) holds src/ (clones), build/ (compile
 # databases), out/ (results, logs); MIRROR (default /work/.mirror) holds the snapshots, one git
 # directory per repository as owner+name/repo (bring one there with the `fetch` tool); CMAKE4
@@ -27,10 +29,12 @@ realcode=${REALCODE:-/work/realcode}
 mirror=${MIRROR:-/work/.mirror}
 cmake4=${CMAKE4:-$realcode/venv/bin/cmake}
 reconfigure=0
+recount=0
 label=
 while [ $# -gt 0 ]; do
   case $1 in
   --reconfigure) reconfigure=1 ;;
+  --recount) recount=1 ;;
   --label=*) label=${1#--label=} ;;
   -h | --help)
     sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
@@ -45,7 +49,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ $# -ge 1 ] || {
-  echo "usage: bench/realcode/run.sh [--reconfigure] [--label=NAME] GMEMLINT [NAME...]" >&2
+  echo "usage: bench/realcode/run.sh [--reconfigure] [--recount] [--label=NAME] GMEMLINT [NAME...]" >&2
   exit 2
 }
 gmemlint=$(realpath "$1")
@@ -123,7 +127,14 @@ prepare_needs() {
       local path=${spec%%=*} rest=${spec#*=}
       local repo=${rest%@*} commit=${rest#*@}
       local git_dir
-      git_dir=$(mirror_of "$repo") || {
+      if [ $recount = 1 ]; then
+    case $build in
+    cmake) for gen in make ninja; do lint "$name" "$gen" "$realcode/build/$name/$gen"; done ;;
+    *) lint "$name" make-n "$realcode/build/$name/dryrun" ;;
+    esac
+    continue
+  fi
+  git_dir=$(mirror_of "$repo") || {
         note "$name: no snapshot of $repo in $mirror (fetch github:$repo)"
         return 1
       }
@@ -202,14 +213,23 @@ configure_autotools() { # recipe: configure arguments; then a dry run of make at
   dryrun_make "$name" "."
 }
 
+count() { # name generator db-dir
+  local base=$out/$1.$2
+  : >"$base.errors"
+  python3 "$here/count.py" "$3/compile_commands.json" "$base.json" "$base.err" "$1" "$2" \
+    "$base.errors" >"$base.row"
+}
+
 lint() { # name generator db-dir
   local name=$1 gen=$2 db=$3 base=$out/$1.$2
+  if [ $recount = 1 ]; then
+    [ -f "$base.json" ] && count "$name" "$gen" "$db"
+    return
+  fi
   local start=$SECONDS
   (cd "$db" && "$gmemlint" -p "$db" --format=json --no-cache -j2 >"$base.json" 2>"$base.err")
   echo $? >"$base.rc"
-  : >"$base.errors"
-  python3 "$here/count.py" "$db/compile_commands.json" "$base.json" "$base.err" "$name" "$gen" \
-    "$base.errors" >"$base.row"
+  count "$name" "$gen" "$db"
   note "$name ($gen): linted in $((SECONDS - start)) s, exit $(cat "$base.rc")"
 }
 
@@ -217,6 +237,13 @@ want=("$@")
 while IFS=$'\t' read -r name repo commit kind build recipe needs; do
   case $name in '' | '#'*) continue ;; esac
   if [ ${#want[@]} -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then continue; fi
+  if [ $recount = 1 ]; then
+    case $build in
+    cmake) for gen in make ninja; do lint "$name" "$gen" "$realcode/build/$name/$gen"; done ;;
+    *) lint "$name" make-n "$realcode/build/$name/dryrun" ;;
+    esac
+    continue
+  fi
   git_dir=$(mirror_of "$repo") || {
     note "$name: no snapshot of $repo in $mirror (fetch github:$repo); skipped"
     continue
