@@ -190,8 +190,8 @@ def main():
                 analysed += ok
                 message = message.replace("\t", " ")
                 d.write(f"{project}\t{generator}\t{cls}\t{path}\t{efile}:{eline}\t{message}\n")
-            elif path not in unread:
-                analysed += 1
+            elif path not in unread and os.path.exists(path):
+                analysed += 1  # (a newer binary names absent files once, not each one)
     # a file the build would generate first (the configure step wrote its entry, nothing made it)
     missing = sum(not os.path.exists(path) for path in files)
     row = [project, generator, len(files), missing, analysed, sum(counts.values())]
