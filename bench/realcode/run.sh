@@ -234,6 +234,12 @@ lint() { # name generator db-dir
 }
 
 want=("$@")
+for name in "${want[@]}"; do
+  cut -f1 "$here/repos.tsv" | grep -qxF -- "$name" || {
+    echo "run.sh: error: $name is not a project of $here/repos.tsv" >&2
+    exit 2
+  }
+done
 while IFS=$'\t' read -r name repo commit kind build recipe needs; do
   case $name in '' | '#'*) continue ;; esac
   if [ ${#want[@]} -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then continue; fi
