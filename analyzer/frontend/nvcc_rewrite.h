@@ -6,9 +6,12 @@
  * - spaced chevrons: `k << < grid, block >> >(args)` (and `< <<`, `< < <`, `> >>`, `> > >`)
  *   become `k<<<   grid, block>>>  (args)`;
  * - a braced initialiser as a launch's grid or block: `k<<<grid, {x, y, 1}>>>` becomes
- *   `k<<<grid,$(x, y, 1)>>>`, one blank of the launch configuration making room for `$`, a
- *   typedef of dim3 in GM_NVCC_REWRITE_PATH (list-initialisation would reject `int` values as
- *   narrowing, which nvcc accepts);
+ *   `k<<<grid,$(x, y, 1)>>>`, the nearest blank of code on the line within the launch
+ *   configuration making room for `$`, a macro in GM_NVCC_REWRITE_PATH that makes a dim3 by
+ *   parentheses (list-initialisation would reject `int` values as narrowing, which nvcc
+ *   accepts); without such a blank, clang's error stays. A braced grid and block together need
+ *   no blank: `k<<<{a,b},{c,d}>>>` becomes `k<<<$(a,b)(c,d)>>>`, the expansion of `$` ending in a
+ *   macro that takes `(c,d)` as its arguments and makes the block;
  * - host-side declarations of the built-in variables (`extern const uint3 threadIdx;`), which
  *   clang declares with types of its own: blanked.
  *
