@@ -105,8 +105,9 @@ static int is_cuda_parse(const char *const *args, int nargs) {
 }
 
 /* A CUDA file clang rejected in part is parsed again as nvcc reads it (nvcc_fixups.h): its
- * rewritten files in memory, with the `$` typedef the rewrites use and the legacy layer where
- * the errors named its APIs. The second parse is kept when it has fewer errors. */
+ * rewritten files in memory, with the `$` macro the rewrites use, the legacy layer where the
+ * errors named its APIs, and GNU keywords where they named `typeof`. The second parse is kept when
+ * it has fewer errors. */
 static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, const char *path,
                                          const char *const *args, int nargs,
                                          const struct CXUnsavedFile *unsaved, unsigned nunsaved,
@@ -116,7 +117,7 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, co
     gm_nvcc_fixups_free(&fx);
     return tu;
   }
-  const char **args2 = gm_xcalloc((size_t)nargs + 4, sizeof(char *));
+  const char **args2 = gm_xcalloc((size_t)nargs + 5, sizeof(char *));
   memcpy(args2, args, sizeof(char *) * (size_t)nargs);
   int nargs2 = nargs;
   struct CXUnsavedFile *unsaved2 =
@@ -136,6 +137,8 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, co
     unsaved2[n++] = (struct CXUnsavedFile){GM_NVCC_REWRITE_PATH, gm_nvcc_rewrite_text,
                                            strlen(gm_nvcc_rewrite_text)};
   }
+  if (fx.gnu_keywords)
+    args2[nargs2++] = "-fgnu-keywords";
   if (fx.legacy.len) {
     args2[nargs2++] = "-include";
     args2[nargs2++] = GM_LEGACY_API_PATH;
