@@ -16,8 +16,7 @@ typedef struct gm_nvcc_fixups {
   gm_str_vec legacy;                  /* the legacy layer's APIs named, first named first */
   char *legacy_file;                  /* where the first of them was named */
   unsigned legacy_line, legacy_col;
-  int gnu_keywords; /* an error named `typeof`: nvcc's front end takes GNU keywords under any -std
-                     */
+  int gnu_keywords; /* an error named `typeof` (GNU's, nvcc takes it) */
 } gm_nvcc_fixups;
 
 /* Reads tu's errors. `contents` (len bytes) is the main file's text as parsed, NULL for the

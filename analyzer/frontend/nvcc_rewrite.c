@@ -14,6 +14,9 @@ const char gm_nvcc_rewrite_text[] =
     "#define $(...) ::gm_nvcc_dim3{::dim3(__VA_ARGS__)}.gm_nvcc_then\n"
     "#endif\n";
 
+const char gm_nvcc_gnu_keywords_text[] = "#pragma clang system_header\n"
+                                         "#define typeof __typeof__\n";
+
 typedef struct scan {
   char *s;
   size_t len;

@@ -35,4 +35,10 @@ unsigned gm_nvcc_rewrite(char *text, size_t len);
 #define GM_NVCC_REWRITE_PATH "/__gmemlint__/nvcc_rewrite.h"
 extern const char gm_nvcc_rewrite_text[];
 
+/* GNU's `typeof` (nvcc's front end takes it under any -std), for a second parse whose first
+ * reported it: a macro of clang's `__typeof__`, not -fgnu-keywords, which a shared preamble
+ * built without it would refuse. */
+#define GM_NVCC_GNU_KEYWORDS_PATH "/__gmemlint__/nvcc_gnu_keywords.h"
+extern const char gm_nvcc_gnu_keywords_text[];
+
 #endif

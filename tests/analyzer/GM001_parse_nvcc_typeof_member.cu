@@ -1,6 +1,6 @@
 // `typeof` is a GNU keyword, not a C++17 one: a file that names a member `typeof` parses under
-// -std=c++17 (as g++ -std=c++17 and nvcc accept it), since GNU keywords are turned on only in the
-// second parse of a file clang rejected (GM001_parse_nvcc_typeof.cu).
+// -std=c++17 (as g++ -std=c++17 and nvcc accept it), since GNU's `typeof` is made a keyword only
+// in the second parse of a file whose errors name it (GM001_parse_nvcc_typeof.cu).
 #include <cuda_runtime.h>
 
 struct info {
