@@ -132,11 +132,10 @@ static void build_args(gm_run *run, const char *path, enum lang *langp, gm_str_v
     GM_PUSH(*args, gm_xstrdup("-nocudalib"));
     GM_PUSH(*args, gm_xstrdup("-Wno-unknown-cuda-version"));
     GM_PUSH(*args, gm_xasprintf("--cuda-path=%s", run->cuda_path));
-    /* parse what nvcc parses: kernel launches from device code (dynamic parallelism), GNU
-     * keywords whatever -std says (typeof: nvcc's front end accepts them), and the header of
-     * what nvcc's own headers give that clang's do not (nvcc_compat.h) */
+    /* parse what nvcc parses: kernel launches from device code (dynamic parallelism) and the
+     * header of what nvcc's own headers give that clang's do not (nvcc_compat.h); GNU's
+     * `typeof` only in a second parse of a file whose errors name it (nvcc_fixups.h) */
     GM_PUSH(*args, gm_xstrdup("-fgpu-rdc"));
-    GM_PUSH(*args, gm_xstrdup("-fgnu-keywords"));
     add_cuda_wrapper(run, &extra, args);
     GM_PUSH(*args, gm_xstrdup("-include"));
     GM_PUSH(*args, gm_xstrdup(GM_NVCC_COMPAT_PATH));

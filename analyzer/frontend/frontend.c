@@ -105,8 +105,9 @@ static int is_cuda_parse(const char *const *args, int nargs) {
 }
 
 /* A CUDA file clang rejected in part is parsed again as nvcc reads it (nvcc_fixups.h): its
- * rewritten files in memory, with the `$` typedef the rewrites use and the legacy layer where
- * the errors named its APIs. The second parse is kept when it has fewer errors. */
+ * rewritten files in memory, with the `$` macro the rewrites use, the legacy layer where the
+ * errors named its APIs, and GNU's `typeof` where they named it. The second parse is kept when
+ * it has fewer errors. */
 static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, const char *path,
                                          const char *const *args, int nargs,
                                          const struct CXUnsavedFile *unsaved, unsigned nunsaved,
@@ -116,11 +117,11 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, co
     gm_nvcc_fixups_free(&fx);
     return tu;
   }
-  const char **args2 = gm_xcalloc((size_t)nargs + 4, sizeof(char *));
+  const char **args2 = gm_xcalloc((size_t)nargs + 6, sizeof(char *));
   memcpy(args2, args, sizeof(char *) * (size_t)nargs);
   int nargs2 = nargs;
   struct CXUnsavedFile *unsaved2 =
-      gm_xcalloc(nunsaved + fx.files.len + 2, sizeof(struct CXUnsavedFile));
+      gm_xcalloc(nunsaved + fx.files.len + 3, sizeof(struct CXUnsavedFile));
   int main_rewritten = 0;
   for (size_t i = 0; i < fx.files.len; i++)
     main_rewritten |= strcmp(fx.files.items[i].Filename, path) == 0;
@@ -135,6 +136,12 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, co
     args2[nargs2++] = GM_NVCC_REWRITE_PATH;
     unsaved2[n++] = (struct CXUnsavedFile){GM_NVCC_REWRITE_PATH, gm_nvcc_rewrite_text,
                                            strlen(gm_nvcc_rewrite_text)};
+  }
+  if (fx.gnu_keywords) {
+    args2[nargs2++] = "-include";
+    args2[nargs2++] = GM_NVCC_GNU_KEYWORDS_PATH;
+    unsaved2[n++] = (struct CXUnsavedFile){GM_NVCC_GNU_KEYWORDS_PATH, gm_nvcc_gnu_keywords_text,
+                                           strlen(gm_nvcc_gnu_keywords_text)};
   }
   if (fx.legacy.len) {
     args2[nargs2++] = "-include";

@@ -85,6 +85,8 @@ int gm_nvcc_fixups_find(CXTranslationUnit tu, const char *path, const char *cont
     if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
       CXString s = clang_getDiagnosticSpelling(d);
       note_legacy(d, clang_getCString(s), fx);
+      /* only where needed: `int typeof;` is a valid member under -std=c++17 */
+      fx->gnu_keywords |= strstr(clang_getCString(s), "'typeof'") != NULL;
       clang_disposeString(s);
       rewrite_files_of(tu, clang_getDiagnosticLocation(d), path, contents, len, &seen, fx);
     }
@@ -93,7 +95,7 @@ int gm_nvcc_fixups_find(CXTranslationUnit tu, const char *path, const char *cont
   for (size_t i = 0; i < seen.len; i++)
     free(seen.items[i]);
   GM_VEC_FREE(seen);
-  return fx->files.len > 0 || fx->legacy.len > 0;
+  return fx->files.len > 0 || fx->legacy.len > 0 || fx->gnu_keywords;
 }
 
 void gm_nvcc_fixups_free(gm_nvcc_fixups *fx) {

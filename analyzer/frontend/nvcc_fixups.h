@@ -1,7 +1,8 @@
 /* What a second parse needs to read a file as nvcc does, found in the first parse's errors: the
  * files (the main file and the project's headers, never a system header) that clang rejected and
- * the rewrites of nvcc_rewrite.h change, and the APIs of the legacy layer (legacy_api.h) the
- * errors name. frontend.c parses again with them and keeps the parse with fewer errors. */
+ * the rewrites of nvcc_rewrite.h change, the APIs of the legacy layer (legacy_api.h) the
+ * errors name, and whether GNU keywords are needed. frontend.c parses again with them and keeps the
+ * parse with fewer errors. */
 #ifndef GM_NVCC_FIXUPS_H
 #define GM_NVCC_FIXUPS_H
 
@@ -15,6 +16,7 @@ typedef struct gm_nvcc_fixups {
   gm_str_vec legacy;                  /* the legacy layer's APIs named, first named first */
   char *legacy_file;                  /* where the first of them was named */
   unsigned legacy_line, legacy_col;
+  int gnu_keywords; /* an error named `typeof` (GNU's, nvcc takes it) */
 } gm_nvcc_fixups;
 
 /* Reads tu's errors. `contents` (len bytes) is the main file's text as parsed, NULL for the

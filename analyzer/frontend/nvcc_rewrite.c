@@ -6,10 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char gm_nvcc_rewrite_text[] = "#pragma clang system_header\n"
-                                    "#if defined(__cplusplus) && defined(__CUDA__)\n"
-                                    "typedef ::dim3 $;\n"
-                                    "#endif\n";
+const char gm_nvcc_rewrite_text[] =
+    "#pragma clang system_header\n"
+    "#if defined(__cplusplus) && defined(__CUDA__)\n"
+    "struct gm_nvcc_dim3 { ::dim3 gm_nvcc_then; };\n"
+    "#define gm_nvcc_then(...) gm_nvcc_then, ::dim3(__VA_ARGS__)\n"
+    "#define $(...) ::gm_nvcc_dim3{::dim3(__VA_ARGS__)}.gm_nvcc_then\n"
+    "#endif\n";
+
+const char gm_nvcc_gnu_keywords_text[] = "#pragma clang system_header\n"
+                                         "#define typeof __typeof__\n";
 
 typedef struct scan {
   char *s;
@@ -25,8 +31,30 @@ static int is_blank(int c) {
   return c == ' ' || c == '\t';
 }
 
+static int is_space(int c) {
+  return is_blank(c) || c == '\n' || c == '\r';
+}
+
 static int at(const scan *sc, size_t i) {
   return i < sc->len ? (unsigned char)sc->s[i] : -1;
+}
+
+/* Whether i is inside a pp-number (digits, letters, `.`, `'`, and a sign after an exponent,
+ * from a digit or `.digit` on): a quote there separates digits. */
+static int in_number(const scan *sc, size_t i) {
+  size_t k = i;
+  while (k > 0) {
+    int c = (unsigned char)sc->s[k - 1];
+    int sign = (c == '+' || c == '-') && k > 1 && strchr("eEpP", sc->s[k - 2]);
+    if (!is_ident(c) && c != '.' && c != '\'' && !sign)
+      break;
+    k -= sign ? 2 : 1;
+  }
+  if (k == i)
+    return 0;
+  int first = (unsigned char)sc->s[k];
+  return (first >= '0' && first <= '9') ||
+         (first == '.' && k + 1 < i && sc->s[k + 1] >= '0' && sc->s[k + 1] <= '9');
 }
 
 /* If a comment or a literal starts at i, the index just past it; otherwise i. */
@@ -55,8 +83,8 @@ static size_t skip_noncode(const scan *sc, size_t i) {
         return k + dlen + 2;
     return sc->len;
   }
-  /* a quote after a digit or letter is a digit separator (1'000), not a character literal */
-  if (c == '"' || (c == '\'' && !(i > 0 && is_ident((unsigned char)sc->s[i - 1])))) {
+  /* a quote inside a number is a digit separator (1'000), not a character literal (L'x') */
+  if (c == '"' || (c == '\'' && !in_number(sc, i))) {
     for (i++; i < sc->len && sc->s[i] != c && sc->s[i] != '\n'; i++)
       if (sc->s[i] == '\\')
         i++;
@@ -94,18 +122,37 @@ static int join(scan *sc, size_t i, size_t end, char ch) {
   return 1;
 }
 
+/* The blank of code (not in a literal or a comment) on the line of [a, b) within [lo, hi) that
+ * is nearest before a, else the first after a, not past another `{`: a itself if none. Moving
+ * the text between it and the brace by one column then moves no newline. */
+static size_t spare_blank(const scan *sc, size_t a, size_t b, size_t lo, size_t hi) {
+  size_t before = a;
+  for (size_t k = lo; k < hi;) {
+    size_t next = skip_noncode(sc, k);
+    int c = at(sc, k);
+    int newline = next != k ? memchr(sc->s + k, '\n', next - k) != NULL : c == '\n';
+    if (k < a) {
+      if (newline)
+        before = a;
+      else if (next == k && is_blank(c))
+        before = k;
+    } else if (before != a || newline || (k >= b && c == '{')) {
+      return before;
+    } else if (next == k && is_blank(c)) {
+      return k;
+    }
+    k = next != k ? next : k + 1;
+  }
+  return before;
+}
+
 /* A launch's grid or block given as `{...}` in [a, b) (blanks trimmed), within the launch
- * configuration [lo, hi): `$(...)`, the room for `$` taken from the nearest blank on the same
- * line, the text between moved by one column. */
+ * configuration [lo, hi): `$(...)`, the room for `$` taken from the nearest blank of code on
+ * the same line, the text between moved by one column. */
 static int braced(scan *sc, size_t a, size_t b, size_t lo, size_t hi) {
-  if (b - a < 2 || sc->s[a] != '{' || sc->s[b - 1] != '}')
+  size_t blank = spare_blank(sc, a, b, lo, hi);
+  if (blank == a)
     return 0;
-  if (memchr(sc->s + a + 1, '{', b - a - 2) || memchr(sc->s + a + 1, '"', b - a - 2))
-    return 0; /* nested lists, literals: not a dim3's two or three numbers */
-  size_t blank = a;
-  for (size_t k = a; k > lo && blank == a && at(sc, k - 1) != '\n'; k--)
-    if (is_blank(at(sc, k - 1)))
-      blank = k - 1;
   if (blank < a) { /* before the brace: what lies between moves left */
     memmove(sc->s + blank, sc->s + blank + 1, a - blank - 1);
     sc->s[a - 1] = '$';
@@ -113,13 +160,6 @@ static int braced(scan *sc, size_t a, size_t b, size_t lo, size_t hi) {
     sc->s[b - 1] = ')';
     return 1;
   }
-  /* not past another braced argument, which needs its own */
-  for (size_t k = a + 1; k < hi && blank == a && at(sc, k) != '\n' && !(k >= b && at(sc, k) == '{');
-       k++)
-    if (is_blank(at(sc, k)))
-      blank = k;
-  if (blank == a)
-    return 0;
   /* after it: the brace and what follows up to the blank move right */
   memmove(sc->s + a + 1, sc->s + a, blank - a);
   sc->s[a] = '$';
@@ -127,6 +167,25 @@ static int braced(scan *sc, size_t a, size_t b, size_t lo, size_t hi) {
   size_t close = b - 1 + (blank > b - 1); /* the closing brace, moved if the blank was past it */
   sc->s[close] = ')';
   return 1;
+}
+
+/* Whether [a, b) is a braced list a dim3 can be made of: no nested list, no string. */
+static int dim3_list(const scan *sc, size_t a, size_t b) {
+  return b - a >= 2 && sc->s[a] == '{' && sc->s[b - 1] == '}' &&
+         !memchr(sc->s + a + 1, '{', b - a - 2) && !memchr(sc->s + a + 1, '"', b - a - 2);
+}
+
+/* A braced grid [a0, b0) and block [a1, b1), the comma between them at comma: `$(grid)(block)`,
+ * which needs no blank (`$` expands to the grid and a macro that takes the block's parentheses as
+ * its arguments, nvcc_rewrite.h). The grid and its closing brace move right by one over the
+ * comma; the block's braces become parentheses in place. */
+static void braced_pair(scan *sc, size_t a0, size_t b0, size_t comma, size_t a1, size_t b1) {
+  memmove(sc->s + a0 + 2, sc->s + a0 + 1, comma - a0 - 1);
+  sc->s[a0] = '$';
+  sc->s[a0 + 1] = '(';
+  sc->s[b0] = ')';
+  sc->s[a1] = '(';
+  sc->s[b1 - 1] = ')';
 }
 
 /* A launch `<<<config>>>` whose opener starts at i (after `operator`, `<<` `<` is a template's
@@ -160,15 +219,24 @@ static size_t launch(scan *sc, size_t i, unsigned *changed) {
     if (c == '>' && depth == 0 && three(sc, k, '>', &close_end)) {
       if (nargs < 4)
         args[nargs++] = k;
-      /* grid and block: the first two arguments */
+      /* grid and block: the first two arguments, each trimmed of blanks */
+      size_t a[2] = {0}, b[2] = {0};
+      int list[2] = {0};
       for (size_t n = 0; n < nargs && n < 2; n++) {
-        size_t a = n ? args[n - 1] + 1 : open_end, b = args[n];
-        while (a < b && (is_blank(at(sc, a)) || at(sc, a) == '\n' || at(sc, a) == '\r'))
-          a++;
-        while (b > a && (is_blank(at(sc, b - 1)) || at(sc, b - 1) == '\n' || at(sc, b - 1) == '\r'))
-          b--;
-        if (braced(sc, a, b, open_end, k))
-          *changed |= GM_REWRITE_BRACED_LAUNCH;
+        a[n] = n ? args[n - 1] + 1 : open_end, b[n] = args[n];
+        while (a[n] < b[n] && is_space(at(sc, a[n])))
+          a[n]++;
+        while (b[n] > a[n] && is_space(at(sc, b[n] - 1)))
+          b[n]--;
+        list[n] = dim3_list(sc, a[n], b[n]);
+      }
+      if (list[0] && list[1]) {
+        braced_pair(sc, a[0], b[0], args[0], a[1], b[1]);
+        *changed |= GM_REWRITE_BRACED_LAUNCH;
+      } else {
+        for (size_t n = 0; n < 2; n++)
+          if (list[n] && braced(sc, a[n], b[n], open_end, k))
+            *changed |= GM_REWRITE_BRACED_LAUNCH;
       }
       if (join(sc, i, open_end, '<') | join(sc, k, close_end, '>'))
         *changed |= GM_REWRITE_CHEVRONS;

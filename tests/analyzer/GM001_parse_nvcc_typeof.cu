@@ -1,5 +1,6 @@
 // `typeof` (a GNU keyword) under -std=c++17: nvcc's front end accepts it, clang only with GNU
-// keywords on, which gmemlint turns on for CUDA files.
+// keywords on; gmemlint makes it clang's `__typeof__` in the second parse of a CUDA file whose
+// errors name it.
 #include <cuda_runtime.h>
 
 #define SWAP(a, b)                                                                               \
