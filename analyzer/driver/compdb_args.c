@@ -94,8 +94,8 @@ static void expand_file(expansion *x, const char *name, int depth) {
   if (depth >= MAX_NESTING) {
     if (x->warn)
       fprintf(x->warn,
-              GM_PROGRAM ": warning: %s: response file %s is nested more than %d deep (does it "
-                         "name itself?); its flags are left out\n",
+              GM_PROGRAM ": warning: %s: response file %s is nested more than %d deep; its flags "
+                         "are left out\n",
               x->source, path, MAX_NESTING);
     free(path);
     return;
