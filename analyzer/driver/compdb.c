@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct gm_compdb {
   CXCompilationDatabase db;
@@ -294,6 +295,67 @@ static void whole_similar_entry(gm_compdb *db, const char *dir, const char *key,
   }
 }
 
+/* libclang expands an entry's @file itself and prints what goes wrong to stderr bare, without
+ * the program's name or a newline: its fd 2 is caught around the calls that expand. Each of its
+ * messages is about an @file it then leaves unexpanded (a cycle, one it cannot read), which
+ * gm_compdb_expand reads again and reports with the entry named, so they are dropped; what other
+ * threads wrote meanwhile goes back to stderr as it was. */
+typedef struct stderr_catch {
+  int saved;
+  FILE *tmp;
+} stderr_catch;
+
+static void catch_stderr(stderr_catch *c) {
+  fflush(stderr);
+  c->tmp = tmpfile();
+  c->saved = c->tmp ? dup(STDERR_FILENO) : -1;
+  if (c->saved >= 0 && dup2(fileno(c->tmp), STDERR_FILENO) < 0) {
+    close(c->saved);
+    c->saved = -1;
+  }
+}
+
+static const char *const libclang_messages[] = {"recursive expansion of: '",
+                                                "cannot open file: ", "cannot not open file '"};
+
+static int libclang_message(const char *p) {
+  for (size_t k = 0; k < sizeof libclang_messages / sizeof libclang_messages[0]; k++)
+    if (strncmp(p, libclang_messages[k], strlen(libclang_messages[k])) == 0)
+      return 1;
+  return 0;
+}
+
+static void release_stderr(stderr_catch *c) {
+  if (c->saved < 0) {
+    if (c->tmp)
+      fclose(c->tmp);
+    return;
+  }
+  fflush(stderr);
+  dup2(c->saved, STDERR_FILENO);
+  close(c->saved);
+  gm_strbuf text = {0};
+  char chunk[4096];
+  size_t n;
+  rewind(c->tmp);
+  while ((n = fread(chunk, 1, sizeof chunk, c->tmp)) > 0)
+    gm_sb_appendn(&text, chunk, n);
+  fclose(c->tmp);
+  for (const char *p = text.data; p && *p;) {
+    const char *next = NULL;
+    if (libclang_message(p)) { /* it runs to a newline or the next message that is gmemlint's */
+      const char *nl = strchr(p, '\n'), *ours = strstr(p, GM_PROGRAM ":");
+      next = nl && (!ours || nl < ours) ? nl + 1 : ours ? ours : p + strlen(p);
+    } else {
+      const char *nl = strchr(p, '\n');
+      next = nl ? nl + 1 : p + strlen(p);
+      fwrite(p, 1, (size_t)(next - p), stderr);
+    }
+    p = next;
+  }
+  free(text.data);
+}
+
 int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_compdb_lang *lang,
                      FILE *warn) {
   char real[PATH_MAX];
@@ -304,6 +366,8 @@ int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_comp
   gm_str_vec args = {0};
   char *dir = NULL;
   pthread_mutex_lock(&db->lock);
+  stderr_catch caught;
+  catch_stderr(&caught);
   CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db->db, key);
   if (cmds && clang_CompileCommands_getSize(cmds) > 0) {
     CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
@@ -314,6 +378,7 @@ int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_comp
   }
   if (cmds)
     clang_CompileCommands_dispose(cmds);
+  release_stderr(&caught);
   pthread_mutex_unlock(&db->lock);
   gm_compdb_lang entry_lang = GM_COMPDB_LANG_UNSET;
   if (dir) {

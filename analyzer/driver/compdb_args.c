@@ -4,12 +4,15 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Response files that name response files: deeper than this is a cycle. */
-enum { MAX_NESTING = 16 };
+/* A file that names itself is caught by the chain of files being expanded; these bound what is
+ * left: nesting deeper than any build writes, and a file named again and again (each mention is
+ * read, so an entry's files multiply). */
+enum { MAX_NESTING = 16, MAX_READS = 256 };
 
 static void push_dup(gm_str_vec *v, const char *s) {
   GM_PUSH(*v, gm_xstrdup(s));
@@ -58,7 +61,31 @@ typedef struct expansion {
   const char *dir, *source;
   FILE *warn;
   gm_str_vec *out;
+  gm_str_vec chain; /* the real paths of the files being expanded, outermost first */
+  size_t reads;
+  int warned_cycle, warned_reads; /* once per entry: every later mention repeats the first */
 } expansion;
+
+static const char *base_name(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+static void warn_cycle(expansion *x, const char *path, size_t from) {
+  if (!x->warn || x->warned_cycle++)
+    return;
+  gm_strbuf names = {0};
+  for (size_t i = from; i < x->chain.len; i++) {
+    gm_sb_append(&names, base_name(x->chain.items[i]));
+    gm_sb_append(&names, " -> ");
+  }
+  gm_sb_append(&names, base_name(path));
+  fprintf(x->warn,
+          GM_PROGRAM ": warning: %s: response file %s includes itself (%s); that mention is "
+                     "left out, the rest of its flags are read\n",
+          x->source, path, names.data);
+  free(names.data);
+}
 
 static void expand_list(expansion *x, char *const *items, size_t n, size_t first, int depth);
 
@@ -67,9 +94,29 @@ static void expand_file(expansion *x, const char *name, int depth) {
   if (depth >= MAX_NESTING) {
     if (x->warn)
       fprintf(x->warn,
-              GM_PROGRAM ": warning: %s: response file %s is nested more than %d deep (does it "
-                         "name itself?); its flags are left out\n",
+              GM_PROGRAM ": warning: %s: response file %s is nested more than %d deep; its flags "
+                         "are left out\n",
               x->source, path, MAX_NESTING);
+    free(path);
+    return;
+  }
+  char real[PATH_MAX];
+  int resolved = realpath(path, real) != NULL;
+  if (resolved) {
+    for (size_t i = 0; i < x->chain.len; i++) {
+      if (strcmp(x->chain.items[i], real) == 0) {
+        warn_cycle(x, path, i);
+        free(path);
+        return;
+      }
+    }
+  }
+  if (x->reads++ >= MAX_READS) {
+    if (x->warn && !x->warned_reads++)
+      fprintf(x->warn,
+              GM_PROGRAM ": warning: %s: its entry in compile_commands.json names response files "
+                         "more than %d times; %s and those after it are left out\n",
+              x->source, MAX_READS, path);
     free(path);
     return;
   }
@@ -86,7 +133,9 @@ static void expand_file(expansion *x, const char *name, int depth) {
   }
   gm_str_vec held = {0};
   split_response(text, &held);
+  push_dup(&x->chain, resolved ? real : path);
   expand_list(x, held.items, held.len, 0, depth + 1);
+  free(x->chain.items[--x->chain.len]);
   for (size_t i = 0; i < held.len; i++)
     free(held.items[i]);
   GM_VEC_FREE(held);
@@ -134,8 +183,9 @@ static void expand_list(expansion *x, char *const *items, size_t n, size_t first
 
 void gm_compdb_expand(gm_str_vec *args, const char *dir, const char *source, FILE *warn) {
   gm_str_vec out = {0};
-  expansion x = {dir, source, warn, &out};
+  expansion x = {dir, source, warn, &out, {0}, 0, 0, 0};
   expand_list(&x, args->items, args->len, 1, 0);
+  GM_VEC_FREE(x.chain);
   for (size_t i = 0; i < args->len; i++)
     free(args->items[i]);
   GM_VEC_FREE(*args);

@@ -12,8 +12,8 @@
  * (argument 0, the compiler, excepted) by the arguments the file holds, split by GCC's
  * response-file rules (whitespace; single and double quotes; a backslash escapes the next
  * character), nested. A relative name is taken from dir, the entry's directory, as the compiler
- * run there would. A file that cannot be read is left out, with a warning on warn naming source
- * (the entry's file) and the response file. */
+ * run there would. A file that cannot be read, or that is met again inside its own expansion, is
+ * left out, with a warning on warn naming source (the entry's file) and the response file. */
 void gm_compdb_expand(gm_str_vec *args, const char *dir, const char *source, FILE *warn);
 
 /* Appends to flags the parser flags among args (expanded; argument 0 is the compiler):
