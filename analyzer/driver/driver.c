@@ -104,9 +104,16 @@ static int has_std_flag(char **args, size_t n) {
   return 0;
 }
 
+/* What the host compiler (GCC before 14) accepts with a warning and clang 16 rejects, made
+ * warnings again (-w then hides them): in C, calls to undeclared functions and implicit int... */
 static const char *const gcc_lenient_c[] = {"-Wno-error=implicit-function-declaration",
                                             "-Wno-error=implicit-int", "-Wno-error=int-conversion",
                                             "-Wno-error=incompatible-pointer-types"};
+
+/* ... and in C++: `register` under C++17, and a string literal glued to a macro ("%"PRIu64),
+ * which GCC reads as the two tokens with a warning */
+static const char *const gcc_lenient_cxx[] = {"-Wno-error=register",
+                                              "-Wno-error=reserved-user-defined-literal"};
 
 /* The file's parser flags; its compile_commands.json entry's -x (nvcc's -x cu on a .cpp the
  * build compiles as CUDA) decides its language over the extension. */
@@ -147,10 +154,12 @@ static void build_args(gm_run *run, const char *path, enum lang *langp, gm_str_v
     GM_PUSH(*args, gm_xstrdup("-x"));
     GM_PUSH(*args, gm_xstrdup(lang == LANG_C ? "c" : "c++"));
   }
-  if (lang == LANG_C) /* what the host compiler (GCC before 14) accepts with a warning, clang 16
-                       * rejects: old C sources call undeclared functions and omit int */
+  if (lang == LANG_C)
     for (size_t i = 0; i < sizeof gcc_lenient_c / sizeof gcc_lenient_c[0]; i++)
       GM_PUSH(*args, gm_xstrdup(gcc_lenient_c[i]));
+  else
+    for (size_t i = 0; i < sizeof gcc_lenient_cxx / sizeof gcc_lenient_cxx[0]; i++)
+      GM_PUSH(*args, gm_xstrdup(gcc_lenient_cxx[i]));
   if (lang != LANG_C && !has_std_flag(extra.items, extra.len))
     GM_PUSH(*args, gm_xstrdup("-std=c++17"));
   GM_PUSH(*args, gm_xstrdup("-w"));              /* compiler warnings are not our findings */
