@@ -7,7 +7,13 @@
 #pragma clang system_header
 #ifndef __GMEMLINT_CUDA11_LEGACY_H
 #define __GMEMLINT_CUDA11_LEGACY_H
-#if defined(__cplusplus) && defined(__CUDA__)
+#if defined(__cplusplus)
+/* A host C++ file reaches this only after a first parse whose errors named these APIs, so it
+ * uses the runtime API: its declarations come first (include-guarded, the file's own #include
+ * adds nothing). In a CUDA parse clang's wrapper has included them already. */
+#ifndef __CUDA__
+#include <cuda_runtime_api.h>
+#endif
 
 /* Texture and surface references (removed in CUDA 12): the bound state of a module-scope
  * `texture<...>` or `surface<...>`. */
@@ -75,7 +81,9 @@ __host__ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int 
 __host__ cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
                                    enum cudaMemoryAdvise advice, int device);
 
-/* The texture and surface reference templates of CUDA 11's runtime headers. */
+#ifdef __CUDA__
+/* The texture and surface reference templates of CUDA 11's runtime headers, with their device
+ * fetches: CUDA code only. */
 template <class T, int texType = cudaTextureType1D,
           enum cudaTextureReadMode mode = cudaReadModeElementType>
 struct texture : public textureReference {
@@ -200,6 +208,7 @@ __GMEMLINT_SURF(1D, int x)
 __GMEMLINT_SURF(2D, int x, int y)
 __GMEMLINT_SURF(3D, int x, int y, int z)
 #undef __GMEMLINT_SURF
+#endif /* __CUDA__ */
 
 /* The cudaDeviceProp fields CUDA 12 and 13 removed: the struct as code written for CUDA 11 reads
  * it. Derived from the toolkit's, so that cudaGetDeviceProperties still takes its address. */

@@ -106,16 +106,28 @@ static int is_cuda_parse(const char *const *args, int nargs) {
 
 /* A CUDA file clang rejected in part is parsed again as nvcc reads it (nvcc_fixups.h): its
  * rewritten files in memory, with the `$` macro the rewrites use, the legacy layer where the
- * errors named its APIs, and GNU's `typeof` where they named it. The second parse is kept when
- * it has fewer errors. */
+ * errors named its APIs, and GNU's `typeof` where they named it. Any other file (host C++ that
+ * calls the runtime API) is parsed again only with the legacy layer, where the errors named its
+ * APIs. The second parse is kept when it has fewer errors. */
 static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, const char *path,
                                          const char *const *args, int nargs,
                                          const struct CXUnsavedFile *unsaved, unsigned nunsaved,
                                          const char *contents, size_t len, gm_parse *out) {
   gm_nvcc_fixups fx;
-  if (!gm_nvcc_fixups_find(tu, path, contents, len, &fx)) {
+  if (!gm_nvcc_fixups_find(tu, path, contents, len, &fx) ||
+      (!is_cuda_parse(args, nargs) && !fx.legacy.len)) {
     gm_nvcc_fixups_free(&fx);
     return tu;
+  }
+  if (!is_cuda_parse(args, nargs)) { /* g++ reads no nvcc dialect: only the legacy layer */
+    gm_nvcc_fixups legacy_only = {.legacy = fx.legacy,
+                                  .legacy_file = fx.legacy_file,
+                                  .legacy_line = fx.legacy_line,
+                                  .legacy_col = fx.legacy_col};
+    fx.legacy = (gm_str_vec){0};
+    fx.legacy_file = NULL;
+    gm_nvcc_fixups_free(&fx);
+    fx = legacy_only;
   }
   const char **args2 = gm_xcalloc((size_t)nargs + 6, sizeof(char *));
   memcpy(args2, args, sizeof(char *) * (size_t)nargs);
@@ -182,7 +194,7 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   CXTranslationUnit tu = parse_tu(index, path, args, nargs, unsaved, nunsaved);
   if (!tu)
     return -1;
-  if (is_cuda_parse(args, nargs) && error_count(tu))
+  if (error_count(tu))
     tu = reparse_as_nvcc(index, tu, path, args, nargs, unsaved, nunsaved, contents, len, out);
   double model_start = gm_timing_start();
   builder b = {0};
