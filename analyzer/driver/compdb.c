@@ -22,6 +22,7 @@ struct gm_compdb {
   char **present; /* the files that exist here, in the database's order */
   size_t npresent;
   CXCompileCommands all; /* every entry, read when a similar entry must be found whole */
+  int has_at_file;       /* some entry names an @file, which libclang expands (and complains) */
 };
 
 enum { FILE_PRESENT = 'p', FILE_GENERATED = 'g', FILE_MOVED = 'm' };
@@ -73,6 +74,20 @@ static void keep_first_of_each(gm_compdb *db) {
   free(order);
 }
 
+/* Whether an entry's command or arguments may name a response file as GCC does (`@FILE`). */
+static int names_at_file(json_t *cmd, json_t *args) {
+  if (json_is_string(cmd)) {
+    return strchr(json_string_value(cmd), '@') != NULL; /* quoted or not: never too few */
+  }
+  size_t i;
+  json_t *arg;
+  json_array_foreach(args, i, arg) {
+    if (json_is_string(arg) && json_string_value(arg)[0] == '@')
+      return 1;
+  }
+  return 0;
+}
+
 static int validate(gm_compdb *db, const char *path, char *err, size_t errlen) {
   json_error_t jerr;
   json_t *root = json_load_file(path, 0, &jerr);
@@ -105,6 +120,7 @@ static int validate(gm_compdb *db, const char *path, char *err, size_t errlen) {
       ok = 0;
       break;
     }
+    db->has_at_file |= names_at_file(cmd, args);
     const char *f = json_string_value(file), *d = json_string_value(dir);
     char *abs = f[0] == '/' ? gm_xstrdup(f) : gm_xasprintf("%s/%s", d, f);
     char real[PATH_MAX];
@@ -366,8 +382,9 @@ int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_comp
   gm_str_vec args = {0};
   char *dir = NULL;
   pthread_mutex_lock(&db->lock);
-  stderr_catch caught;
-  catch_stderr(&caught);
+  stderr_catch caught = {-1, NULL}; /* a file per lookup: only where libclang may complain */
+  if (db->has_at_file)
+    catch_stderr(&caught);
   CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db->db, key);
   if (cmds && clang_CompileCommands_getSize(cmds) > 0) {
     CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
@@ -391,8 +408,4 @@ int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_comp
   int found = dir != NULL;
   free(dir);
   return !found ? 0 : listed ? 1 : 2;
-}
-
-int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags) {
-  return gm_compdb_lookup(db, file, flags, NULL, NULL);
 }

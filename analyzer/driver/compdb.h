@@ -29,12 +29,10 @@ gm_compdb *gm_compdb_open(const char *where, char *err, size_t errlen);
 void gm_compdb_close(gm_compdb *db);
 
 /* The parser flags for file: returns 1 from its own entry, 2 inferred from a similar entry
- * (libclang interpolates, as clang-tidy does), 0 if none. Thread-safe. */
-int gm_compdb_flags(gm_compdb *db, const char *file, gm_str_vec *flags);
-
-/* gm_compdb_flags, and also: *lang from the file's own entry's -x (UNSET for a similar entry's,
- * which names another file's language); a response file that cannot be read is a warning on
- * warn (when not NULL) naming the file and the response file. */
+ * (libclang interpolates, as clang-tidy does), 0 if none. Thread-safe. *lang (when not NULL)
+ * from the file's own entry's -x (UNSET for a similar entry's, which names another file's
+ * language); a response file that cannot be read is a warning on warn (when not NULL) naming
+ * the file and the response file. */
 int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_compdb_lang *lang,
                      FILE *warn);
 
