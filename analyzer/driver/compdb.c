@@ -259,13 +259,6 @@ static int lost_options_file(const gm_str_vec *args) {
   return 0;
 }
 
-static int has_arg(const gm_str_vec *args, const char *arg) {
-  for (size_t i = 0; i < args->len; i++)
-    if (strcmp(args->items[i], arg) == 0)
-      return 1;
-  return 0;
-}
-
 /* The entry an interpolated command came from, read whole: one in the same directory holding
  * every flag the interpolation kept (the file named, "--" and the -x it adds for a header aside),
  * the one whose file shares the longest path with key. Called with db->lock held. */
@@ -289,7 +282,7 @@ static void whole_similar_entry(gm_compdb *db, const char *dir, const char *key,
       if (strcmp(args->items[i], "-x") == 0) /* added for a header, with its value */
         i++;
       else
-        holds = strcmp(args->items[i], "--") == 0 || has_arg(&entry, args->items[i]);
+        holds = strcmp(args->items[i], "--") == 0 || gm_str_vec_has(&entry, args->items[i]);
     }
     CXString fs = clang_CompileCommand_getFilename(cmd);
     const char *f = clang_getCString(fs);

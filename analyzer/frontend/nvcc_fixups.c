@@ -8,13 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int tried(const gm_str_vec *v, const char *name) {
-  for (size_t i = 0; i < v->len; i++)
-    if (strcmp(v->items[i], name) == 0)
-      return 1;
-  return 0;
-}
-
 /* Rewrites a file an error is in, once per file: the main file's text as parsed, a project
  * header's from disk. A system header, or one of gmemlint's own in memory, is left alone. */
 static void rewrite_file(CXTranslationUnit tu, CXFile file, const char *path, const char *contents,
@@ -23,7 +16,7 @@ static void rewrite_file(CXTranslationUnit tu, CXFile file, const char *path, co
     return;
   CXString s = clang_getFileName(file);
   const char *name = clang_getCString(s);
-  if (name && *name && !gm_nvcc_compat_is(name) && !tried(seen, name)) {
+  if (name && *name && !gm_nvcc_compat_is(name) && !gm_str_vec_has(seen, name)) {
     GM_PUSH(*seen, gm_xstrdup(name));
     CXFile main_file = clang_getFile(tu, path);
     int is_main = main_file && clang_File_isEqual(file, main_file);
@@ -62,7 +55,7 @@ static void rewrite_files_of(CXTranslationUnit tu, CXSourceLocation at, const ch
 
 static void note_legacy(CXDiagnostic d, const char *message, gm_nvcc_fixups *fx) {
   char name[128];
-  if (!gm_legacy_api_named(message, name, sizeof name) || tried(&fx->legacy, name))
+  if (!gm_legacy_api_named(message, name, sizeof name) || gm_str_vec_has(&fx->legacy, name))
     return;
   GM_PUSH(fx->legacy, gm_xstrdup(name));
   if (fx->legacy_file)

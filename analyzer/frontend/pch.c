@@ -136,13 +136,6 @@ static int names_context_macro(const char *path) {
   return found;
 }
 
-static int listed(const gm_str_vec *v, const char *s) {
-  for (size_t i = 0; i < v->len; i++)
-    if (strcmp(v->items[i], s) == 0)
-      return 1;
-  return 0;
-}
-
 static void on_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
   (void)stack;
   struct build_ctx *c = data;
@@ -151,7 +144,7 @@ static void on_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, C
   CXString name = clang_getFileName(file);
   const char *s = clang_getCString(name);
   /* nvcc_compat.h is in memory: nothing on disk for the cache to check */
-  if (s && *s && !gm_nvcc_compat_is(s) && !listed(&c->p->includes, s)) {
+  if (s && *s && !gm_nvcc_compat_is(s) && !gm_str_vec_has(&c->p->includes, s)) {
     GM_PUSH(c->p->includes, gm_xstrdup(s));
     if (c->p->below && c->chained_ok) {
       CXSourceLocation at = clang_getLocationForOffset(c->tu, file, 0);

@@ -232,3 +232,10 @@ char *gm_utf8_sanitize(const char *s) {
   }
   return gm_sb_take(&sb);
 }
+
+int gm_str_vec_has(const gm_str_vec *v, const char *s) {
+  for (size_t i = 0; i < v->len; i++)
+    if (strcmp(v->items[i], s) == 0)
+      return 1;
+  return 0;
+}

@@ -32,6 +32,8 @@ char *gm_xvasprintf(const char *fmt, va_list ap);
     (v).items[(v).len++] = (x);                                                                    \
   } while (0)
 typedef GM_VEC(char *) gm_str_vec;
+/* Whether v holds a string equal to s. */
+int gm_str_vec_has(const gm_str_vec *v, const char *s);
 
 #define GM_VEC_FREE(v) (free((v).items), (v).items = NULL, (v).len = (v).cap = 0)
 
