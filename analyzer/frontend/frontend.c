@@ -109,25 +109,14 @@ static int is_cuda_parse(const char *const *args, int nargs) {
  * errors named its APIs, and GNU's `typeof` where they named it. Any other file (host C++ that
  * calls the runtime API) is parsed again only with the legacy layer, where the errors named its
  * APIs. The second parse is kept when it has fewer errors. */
-static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, const char *path,
-                                         const char *const *args, int nargs,
+static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, unsigned errors,
+                                         const char *path, const char *const *args, int nargs,
                                          const struct CXUnsavedFile *unsaved, unsigned nunsaved,
                                          const char *contents, size_t len, gm_parse *out) {
   gm_nvcc_fixups fx;
-  if (!gm_nvcc_fixups_find(tu, path, contents, len, &fx) ||
-      (!is_cuda_parse(args, nargs) && !fx.legacy.len)) {
+  if (!gm_nvcc_fixups_find(tu, path, contents, len, is_cuda_parse(args, nargs), &fx)) {
     gm_nvcc_fixups_free(&fx);
     return tu;
-  }
-  if (!is_cuda_parse(args, nargs)) { /* g++ reads no nvcc dialect: only the legacy layer */
-    gm_nvcc_fixups legacy_only = {.legacy = fx.legacy,
-                                  .legacy_file = fx.legacy_file,
-                                  .legacy_line = fx.legacy_line,
-                                  .legacy_col = fx.legacy_col};
-    fx.legacy = (gm_str_vec){0};
-    fx.legacy_file = NULL;
-    gm_nvcc_fixups_free(&fx);
-    fx = legacy_only;
   }
   const char **args2 = gm_xcalloc((size_t)nargs + 6, sizeof(char *));
   memcpy(args2, args, sizeof(char *) * (size_t)nargs);
@@ -162,7 +151,7 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, co
                                            strlen(gm_cuda11_legacy_text)};
   }
   CXTranslationUnit again = parse_tu(index, path, args2, nargs2, unsaved2, n);
-  if (again && error_count(again) < error_count(tu)) {
+  if (again && error_count(again) < errors) {
     clang_disposeTranslationUnit(tu);
     tu = again;
     if (fx.legacy.len) {
@@ -194,8 +183,10 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   CXTranslationUnit tu = parse_tu(index, path, args, nargs, unsaved, nunsaved);
   if (!tu)
     return -1;
-  if (error_count(tu))
-    tu = reparse_as_nvcc(index, tu, path, args, nargs, unsaved, nunsaved, contents, len, out);
+  unsigned errors = error_count(tu);
+  if (errors)
+    tu = reparse_as_nvcc(index, tu, errors, path, args, nargs, unsaved, nunsaved, contents, len,
+                         out);
   double model_start = gm_timing_start();
   builder b = {0};
   b.arena = gm_arena_new();

@@ -69,7 +69,7 @@ static void note_legacy(CXDiagnostic d, const char *message, gm_nvcc_fixups *fx)
 }
 
 int gm_nvcc_fixups_find(CXTranslationUnit tu, const char *path, const char *contents, size_t len,
-                        gm_nvcc_fixups *fx) {
+                        int nvcc_dialect, gm_nvcc_fixups *fx) {
   memset(fx, 0, sizeof *fx);
   gm_str_vec seen = {0};
   unsigned n = clang_getNumDiagnostics(tu);
@@ -79,9 +79,10 @@ int gm_nvcc_fixups_find(CXTranslationUnit tu, const char *path, const char *cont
       CXString s = clang_getDiagnosticSpelling(d);
       note_legacy(d, clang_getCString(s), fx);
       /* only where needed: `int typeof;` is a valid member under -std=c++17 */
-      fx->gnu_keywords |= strstr(clang_getCString(s), "'typeof'") != NULL;
+      fx->gnu_keywords |= nvcc_dialect && strstr(clang_getCString(s), "'typeof'") != NULL;
       clang_disposeString(s);
-      rewrite_files_of(tu, clang_getDiagnosticLocation(d), path, contents, len, &seen, fx);
+      if (nvcc_dialect)
+        rewrite_files_of(tu, clang_getDiagnosticLocation(d), path, contents, len, &seen, fx);
     }
     clang_disposeDiagnostic(d);
   }

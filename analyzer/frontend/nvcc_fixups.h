@@ -20,9 +20,11 @@ typedef struct gm_nvcc_fixups {
 } gm_nvcc_fixups;
 
 /* Reads tu's errors. `contents` (len bytes) is the main file's text as parsed, NULL for the
- * file's own. Returns 1 when there is something to parse again with. */
+ * file's own. nvcc_dialect: a CUDA parse, which may need the rewrites and GNU keywords; any other
+ * (host C++ read by GCC, which knows no nvcc dialect) looks only for the legacy layer's APIs.
+ * Returns 1 when there is something to parse again with. */
 int gm_nvcc_fixups_find(CXTranslationUnit tu, const char *path, const char *contents, size_t len,
-                        gm_nvcc_fixups *fx);
+                        int nvcc_dialect, gm_nvcc_fixups *fx);
 void gm_nvcc_fixups_free(gm_nvcc_fixups *fx);
 
 #endif
