@@ -127,14 +127,7 @@ prepare_needs() {
       local path=${spec%%=*} rest=${spec#*=}
       local repo=${rest%@*} commit=${rest#*@}
       local git_dir
-      if [ $recount = 1 ]; then
-    case $build in
-    cmake) for gen in make ninja; do lint "$name" "$gen" "$realcode/build/$name/$gen"; done ;;
-    *) lint "$name" make-n "$realcode/build/$name/dryrun" ;;
-    esac
-    continue
-  fi
-  git_dir=$(mirror_of "$repo") || {
+      git_dir=$(mirror_of "$repo") || {
         note "$name: no snapshot of $repo in $mirror (fetch github:$repo)"
         return 1
       }
