@@ -51,7 +51,9 @@ expect_rc 0 "make NVCC=gmemcc"
 has_hooks "make" "$WORK/make/app" "$WORK/make/main.o" "$WORK/make/buffers.o"
 "$GMEMCC" --gmem-check "$WORK/make/app" >"$WORK/out" 2>&1 || fail "make: --gmem-check: $(cat "$WORK/out")"
 
-# a Makefile that runs nvcc through another variable
+# a Makefile that runs nvcc through another variable; its CUDA_HOME ?= must not take the
+# machine's own CUDA_HOME (CI sets one that names the toolkit by another path)
+unset CUDA_HOME
 mkdir -p "$WORK/other"
 cd "$WORK/other"
 cat >Makefile <<EOF
