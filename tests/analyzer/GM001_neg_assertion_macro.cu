@@ -52,3 +52,12 @@ void two_allocations(size_t n) {
   cudaFree(b);
   cudaFree(a);
 }
+
+int status_kept_in_a_flag(size_t n) {
+  float *p = nullptr;
+  bool allocated = cudaMalloc(&p, n) == cudaSuccess;
+  if (!allocated)
+    return -1;
+  cudaFree(p);
+  return 0;
+}
