@@ -133,10 +133,18 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
     }
     break;
   }
+  case V_HANDLE: /* `if (!f)`, `if (f == NULL)` after fopen: the null branch is the failure's */
+    split_marking_failure(e, s, cond, 0, t, f);
+    return;
   default:
     break;
   }
-  /* unknown: remember the decision so a later test of the same condition agrees */
+  split_unknown(e, s, cond, t, f);
+}
+
+/* A condition whose value the engine does not know: remember the decision so a later test of
+ * the same condition agrees. */
+void split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, state_list *f) {
   uint64_t deps = 0;
   if (cond && is_pure(cond, &deps, e)) {
     uint64_t key = node_key(cond, 0);
@@ -164,7 +172,7 @@ static int is_null_node(const gm_node *n) {
 }
 
 /* cudaSuccess, CUDA_SUCCESS, CUBLAS_STATUS_SUCCESS, ncclSuccess: a status that says it worked. */
-static int is_success_status(const gm_node *n) {
+int is_success_status(const gm_node *n) {
   return n && n->kind == GM_N_NULL && n->name &&
          (strstr(n->name, "Success") || strstr(n->name, "SUCCESS"));
 }
@@ -222,15 +230,21 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
   case GM_N_NOT:
     cond_split(e, s, c->kids[0], f, t);
     return;
-  case GM_N_COMMA:
+  case GM_N_COMMA: {
     for (int i = 0; i + 1 < c->nkids; i++)
       (void)flow_eval(e, s, c->kids[i]);
     if (s->dead) {
       state_free(s);
       return;
     }
+    const gm_node *decl = condition_variable(c);
+    if (decl) {
+      branch_on_value(e, s, slot_get(s, decl->var), NULL, t, f);
+      return;
+    }
     cond_split(e, s, c->nkids ? c->kids[c->nkids - 1] : NULL, t, f);
     return;
+  }
   case GM_N_CMP:
     if (c->op == '=' || c->op == '!') {
       const gm_node *a = c->kids[0], *b = c->kids[1];
@@ -254,6 +268,8 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
         list_move_all(e, c->op == '=' ? t : f, &zero);
         return;
       }
+      if (split_on_failure_test(e, s, c, va, vb, t, f))
+        return;
       if (va.kind == V_RESULT && vb.kind == V_CONST && c->op == '=') {
         /* err == cudaErrorMemoryAllocation: the true branch is a failure */
         state *bad = state_copy(s);
@@ -268,8 +284,17 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
         return;
       branch_on_value(e, s, mk(V_UNKNOWN, 0), c, t, f);
       return;
+    } else {
+      val va = flow_eval(e, s, c->kids[0]);
+      val vb = flow_eval(e, s, c->kids[1]);
+      if (s->dead) {
+        state_free(s);
+        return;
+      }
+      if (!split_on_failure_test(e, s, c, va, vb, t, f))
+        branch_on_value(e, s, mk(V_UNKNOWN, 0), c, t, f);
+      return;
     }
-    break;
   default:
     break;
   }

@@ -16,9 +16,10 @@ enum { MAX_STATES = 128, LOOP_ROUNDS = 3, SUMMARY_ROUNDS = 3, STEP_BUDGET = 1000
 /* ---- abstract values and states ---- */
 
 /* V_RESULT: the status of the call that allocated object `ref` (nonzero: it failed); V_OK: the
- * same from a helper returning bool (false: it failed); V_FREED: the status of the call that
- * freed it (a failed free leaves nothing to judge). */
-enum val_kind { V_UNKNOWN, V_NULL, V_CONST, V_OBJ, V_RESULT, V_ADDR, V_FREED, V_OK };
+ * same from a helper returning bool (false: it failed), or that status compared equal to
+ * success; V_FREED: the status of the call that freed it (a failed free leaves nothing to
+ * judge); V_HANDLE: what a fallible call returned (null or negative: it failed). */
+enum val_kind { V_UNKNOWN, V_NULL, V_CONST, V_OBJ, V_RESULT, V_ADDR, V_FREED, V_OK, V_HANDLE };
 
 typedef struct val {
   unsigned char kind;
@@ -43,6 +44,9 @@ typedef struct obj {
   unsigned char nonnull;     /* a null test on this path found it non-null */
   unsigned char prefetched;  /* managed memory placed by cudaMemPrefetchAsync/cudaMemAdvise */
   unsigned char stored_away; /* assigned into memory the engine does not follow (`t[i] = p`) */
+  /* its allocation's status is the runtime's last one: no call that may fail has run since,
+   * and no cudaGetLastError() read it (at most one object of a state) */
+  unsigned char last_status;
 } obj;
 
 /* A branch decision: condition `key` came out `truth`. Equality facts also name the expression
@@ -230,11 +234,29 @@ void escape_val(state *s, val v);
 val flow_eval(engine *e, state *s, const gm_node *n);
 
 /* cond.c: branch conditions and the decisions remembered */
+int is_success_status(const gm_node *n); /* cudaSuccess, CUDA_SUCCESS, ncclSuccess, ... */
 int is_pure(const gm_node *n, uint64_t *deps, const engine *e);
 uint64_t node_key(const gm_node *n, uint64_t h);
 void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f);
+void split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, state_list *f);
 void find_retested(engine *e, const gm_node *body);
 int retested(const engine *e, uint64_t key);
+
+/* errpath.c: which paths are error paths */
+int may_set_runtime_status(const gm_node *call);
+void forget_last_status(state *s);
+void set_last_status(state *s, int id);
+val read_last_status(state *s);
+val status_comparison(const gm_node *call, const val *args);
+/* Splits on c, a comparison of va and vb, if it tests a fallible call's result for failure
+ * (returns 1); the failure's branch is an error path. */
+int split_on_failure_test(engine *e, state *s, const gm_node *c, val va, val vb, state_list *t,
+                          state_list *f);
+void split_marking_failure(engine *e, state *s, const gm_node *c, int fails_when_true,
+                           state_list *t, state_list *f);
+const gm_node *condition_variable(const gm_node *comma);
+/* `exit(status)` in main: leaks checked on the paths where status says success. */
+void check_process_exit(engine *e, state *s, const gm_node *call);
 
 /* exec.c: statements */
 void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out);

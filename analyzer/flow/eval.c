@@ -97,17 +97,6 @@ static int is_identity(const gm_node *n) {
          (strcmp(n->name, "move") == 0 || strcmp(n->name, "forward") == 0);
 }
 
-/* `exit(0)` or `exit(EXIT_SUCCESS)` in main: the program ends as a `return 0` ends it. */
-static int success_exit(const engine *e, const gm_node *call) {
-  if (e->summary_mode || !e->fn->name || strcmp(e->fn->name, "main") != 0 || !call->name)
-    return 0;
-  if (strcmp(call->name, "exit") != 0 && strcmp(call->name, "_exit") != 0 &&
-      strcmp(call->name, "_Exit") != 0 && strcmp(call->name, "quick_exit") != 0)
-    return 0;
-  const gm_node *status = gm_arg(call, 0);
-  return status && (status->kind == GM_N_NULL || (status->has_value && status->value == 0));
-}
-
 /* The slot holding what a `T **` argument points at: `&p` names p, a `T **q` names *q. */
 static int pointee_slot(engine *e, const gm_node *arg, val v) {
   if (v.kind == V_ADDR)
@@ -143,9 +132,10 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     args[i] = flow_eval(e, s, n->kids[i]);
   }
   val result = mk(V_UNKNOWN, 0);
+  if (!(row && row->kind == GM_FN_LAST_ERROR) && may_set_runtime_status(n))
+    forget_last_status(s);
   if (n->noreturn || (sum && sum->noreturn)) {
-    if (success_exit(e, n))
-      check_exit(e, s, n, GM_EXIT_PROCESS); /* `exit(0)` ends main as `return 0` does */
+    check_process_exit(e, s, n); /* `exit(0)` ends main as `return 0` does */
     s->dead = 1;
   } else if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC)) {
     int id = new_alloc(s, n, row->family, row->ptr_arg == GM_ARG_RETURN);
@@ -158,6 +148,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     } else if (row->ptr_arg < n->nkids) {
       bind_out_arg(e, s, n->kids[row->ptr_arg], row->ptr_field, id, n);
       result = mk(V_RESULT, id);
+      set_last_status(s, id);
     } else {
       s->objs[id].escaped = 1;
     }
@@ -221,17 +212,23 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         int id = new_alloc(s, n, p->family, 0);
         bind_out_arg(e, s, n->kids[i], NULL, id, n);
         /* a create helper's status, as cudaMalloc's: a failure allocated nothing */
-        if (!sum->returns_fresh && result.kind == V_UNKNOWN)
+        if (!sum->returns_fresh && result.kind == V_UNKNOWN) {
           result = mk(n->returns_bool ? V_OK : V_RESULT, id);
+          set_last_status(s, id);
+        }
       }
     }
     if (sum->returns_fresh)
       result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh, 1));
     drop_memory_facts(s, n);
+  } else if (row && row->kind == GM_FN_LAST_ERROR) {
+    result = read_last_status(s);
   } else if (gm_call_borrows(n)) {
     /* the toolkit, libc, a declared borrower: uses what it is given and keeps none of it */
     if (n->in_system && !row && is_identity(n))
       result = args[0]; /* std::move(p), std::forward<T>(p) */
+    if (row && row->kind == GM_FN_FALLIBLE)
+      result = mk(V_HANDLE, 0);
     for (int i = 0; i < n->nkids; i++) {
       if (args[i].kind == V_ADDR)
         forget_variable(e, s, args[i].ref); /* it may write it: cudaStreamCreate(&s) */
@@ -249,6 +246,8 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     /* globals and members may have changed: forget branch facts that read them */
     drop_memory_facts(s, n);
   }
+  if (result.kind == V_UNKNOWN && !s->dead && !(row && row->kind != GM_FN_BORROW))
+    result = status_comparison(n, args);
   free(args);
   return result;
 }
@@ -453,10 +452,20 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
   case GM_N_NOP:
     /* statements inside expressions (GNU statement expressions): not followed */
     return unknown;
+  case GM_N_CMP: {
+    /* an allocation's status compared with success, kept as a value (an assertion's argument) */
+    val a = flow_eval(e, s, gm_kid(n, 0));
+    val b = flow_eval(e, s, gm_kid(n, 1));
+    val status = is_success_status(gm_kid(n, 1))   ? a
+                 : is_success_status(gm_kid(n, 0)) ? b
+                                                   : unknown;
+    if (status.kind == V_RESULT && (n->op == '=' || n->op == '!'))
+      return n->op == '=' ? mk(V_OK, status.ref) : status;
+    return unknown;
+  }
   case GM_N_LAND:
   case GM_N_LOR:
   case GM_N_NOT:
-  case GM_N_CMP:
   case GM_N_OTHER:
   default:
     for (int i = 0; i < n->nkids; i++) {

@@ -243,13 +243,16 @@ static int handler(void *user, const char *section, const char *name, const char
     }
   } else if ((strcmp(what, "use") == 0 || strcmp(what, "noreturn") == 0 ||
               strcmp(what, "prefetch") == 0 || strcmp(what, "launch") == 0 ||
-              strcmp(what, "borrow") == 0) &&
+              strcmp(what, "borrow") == 0 || strcmp(what, "last-error") == 0 ||
+              strcmp(what, "fallible") == 0) &&
              !subject) {
-    enum gm_fn_kind kind = what[0] == 'u'   ? GM_FN_USE
-                           : what[0] == 'n' ? GM_FN_NORETURN
-                           : what[0] == 'p' ? GM_FN_PREFETCH
-                           : what[0] == 'b' ? GM_FN_BORROW
-                                            : GM_FN_LAUNCH;
+    enum gm_fn_kind kind = strcmp(what, "use") == 0          ? GM_FN_USE
+                           : strcmp(what, "noreturn") == 0   ? GM_FN_NORETURN
+                           : strcmp(what, "prefetch") == 0   ? GM_FN_PREFETCH
+                           : strcmp(what, "borrow") == 0     ? GM_FN_BORROW
+                           : strcmp(what, "last-error") == 0 ? GM_FN_LAST_ERROR
+                           : strcmp(what, "fallible") == 0   ? GM_FN_FALLIBLE
+                                                             : GM_FN_LAUNCH;
     if (strcmp(name, "functions") != 0)
       ok = fail(c, "unknown key '%s' in [%s] (expected functions)", name, what);
     else
@@ -347,7 +350,7 @@ static int handler(void *user, const char *section, const char *name, const char
   } else {
     ok = fail(c, "unknown section [%s]%s", section,
               " (expected rules, family, alloc, realloc, free, copy, sink, use, borrow, prefetch, "
-              "launch or noreturn)");
+              "launch, noreturn, last-error or fallible)");
   }
   free(sec);
   return ok;

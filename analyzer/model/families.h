@@ -14,8 +14,14 @@ enum gm_fn_kind {
   GM_FN_PREFETCH, /* cudaMemPrefetchAsync, cudaMemAdvise: places managed memory */
   GM_FN_LAUNCH,   /* cudaLaunchKernel(kernel, grid, block, args, ...) */
   GM_FN_NORETURN,
-  GM_FN_SINK,  /* keeps or releases what argument ptr_arg gets (GM_ARG_NONE: every pointer) */
-  GM_FN_BORROW /* uses its pointer arguments and keeps none: no escape, no free */
+  GM_FN_SINK,   /* keeps or releases what argument ptr_arg gets (GM_ARG_NONE: every pointer) */
+  GM_FN_BORROW, /* uses its pointer arguments and keeps none: no escape, no free */
+  /* returns the status of the last runtime call (cudaGetLastError): a borrower whose result
+   * says whether the allocation just before it failed */
+  GM_FN_LAST_ERROR,
+  /* returns null or a negative value when it fails (fopen, open): a borrower whose failure
+   * test starts an error path */
+  GM_FN_FALLIBLE
 };
 
 #define GM_ARG_RETURN (-1)

@@ -302,7 +302,8 @@ void gm_walk(const gm_node *n, void (*visit)(const gm_node *, void *), void *ctx
 
 int gm_call_borrows(const gm_node *call) {
   if (call->fn)
-    return call->fn->kind == GM_FN_BORROW;
+    return call->fn->kind == GM_FN_BORROW || call->fn->kind == GM_FN_LAST_ERROR ||
+           call->fn->kind == GM_FN_FALLIBLE;
   return call->in_system && !call->is_method;
 }
 
