@@ -197,8 +197,8 @@ prepare_needs() {
 
 configure_cmake() { # name recipe -> build/NAME/{make,ninja}/compile_commands.json
   local name=$1 recipe=$2 gen dir
-  local -a args
-  read -ra args <<<"$recipe"
+  local -a args=()
+  [ "$recipe" = - ] || read -ra args <<<"$recipe" # -: no arguments of its own
   for gen in make ninja; do
     dir=$realcode/build/$name/$gen
     [ $reconfigure = 0 ] && [ -f "$dir/compile_commands.json" ] && continue
