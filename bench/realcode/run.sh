@@ -34,6 +34,7 @@ realcode=${REALCODE:-/work/realcode}
 mirror=${MIRROR:-/work/.mirror}
 cmake4=${CMAKE4:-$realcode/venv/bin/cmake}
 repos=${REPOS:-$here/repos.tsv}
+extra_make_args=() # what a build kind adds to each dry run of make
 reconfigure=0
 recount=0
 list=0
@@ -234,7 +235,7 @@ dryrun_make() {
     for g in "${dirs[@]}"; do
       for d in $g; do
         [ -f "$d/Makefile" ] || [ -f "$d/makefile" ] || [ -f "$d/GNUmakefile" ] || continue
-        make -n -B -w -k -C "$d" "${make_args[@]}" 2>&1
+        make -n -B -w -k -C "$d" "${make_args[@]}" "${extra_make_args[@]}" 2>&1
       done
     done
   ) >"$out/logs/dryrun-$name.log"
@@ -251,6 +252,10 @@ configure_autotools() { # recipe: configure arguments; then a dry run of make at
     note "$name: configure failed (see $out/logs/configure-$name.log)"
     return 1
   }
+  # make -B remakes every Makefile first, which in an Automake tree reruns automake and
+  # configure once per directory even in a dry run: the Makefiles configure just wrote are
+  # taken as current (-o, which make does not pass down, so also in every $(MAKE)).
+  extra_make_args=(-o Makefile "MAKE=make -o Makefile")
   dryrun_make "$name" "."
 }
 
