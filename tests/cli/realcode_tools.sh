@@ -84,10 +84,12 @@ want=$(printf 'proj\tninja\t4\t1\t3\t1\t0\t1\t0\t0\t0\t0\t0\t3')
 [ "$(cat "$WORK/row")" = "$want" ] || fail "count.py from JSON: row '$(cat "$WORK/row")', expected '$want'"
 
 # ---- run.sh --list: the projects of one half, and a row without a valid half ----
-printf '# name\trepo\tcommit\tkind\tbuild\trecipe\tneeds\thalf\n' >"$WORK/repos.tsv"
-printf 'dev1\to/d1\tc1\tml\tmake\t. -- A=1\t-\tdevelopment\n' >>"$WORK/repos.tsv"
-printf 'meas1\to/m1\tc2\tminer\tcmake\t-DX=ON\tapt:p,sub:a=o/a@c\tmeasured\n' >>"$WORK/repos.tsv"
-printf 'dev2\to/d2\tc3\tgraph\tcmake\t-\t-\tdevelopment\n' >>"$WORK/repos.tsv"
+{
+  printf '# name\trepo\tcommit\tkind\tbuild\trecipe\tneeds\thalf\n'
+  printf 'dev1\to/d1\tc1\tml\tmake\t. -- A=1\t-\tdevelopment\n'
+  printf 'meas1\to/m1\tc2\tminer\tcmake\t-DX=ON\tapt:p,sub:a=o/a@c\tmeasured\n'
+  printf 'dev2\to/d2\tc3\tgraph\tcmake\t-\t-\tdevelopment\n'
+} >"$WORK/repos.tsv"
 list() { REPOS=$WORK/repos.tsv "$tools/run.sh" --list "$@"; }
 [ "$(list --half=development | tr '\n' ' ')" = "dev1 dev2 " ] ||
   fail "run.sh --list --half=development: '$(list --half=development | tr '\n' ' ')', expected 'dev1 dev2 '"
