@@ -7,35 +7,50 @@
 # in the database, the files analysed, the files with parse errors, and sorts each broken
 # file's first error into classes (count.py).
 #
-# Usage: bench/realcode/run.sh [--reconfigure] [--recount] [--label=NAME] GMEMLINT [NAME...]
+# Usage: bench/realcode/run.sh [--reconfigure] [--recount] [--label=NAME] [--half=HALF] GMEMLINT [NAME...]
+#        bench/realcode/run.sh --list [--half=HALF] [NAME...]
 #   GMEMLINT       the gmemlint binary to measure
 #   NAME...        projects of repos.tsv (default: all)
+#   --half=HALF    only the projects of that half of issue 26's split: development (fixes are
+#                  drawn from them) or measured (kept unread, to measure)
+#   --list         print the names of the projects selected, one a line, and do nothing else
 #   --label=NAME   results go to $REALCODE/out/NAME (default: the binary's commit, from
 #                  `git describe` of the checkout it sits in, else "gmemlint")
 #   --reconfigure  make the compile databases again (default: reuse them, so that two binaries
 #                  are measured on the same databases)
 #   --recount      lint nothing: count the outputs this label already has again (after a change
 #                  to count.py's classes)
-# Environment: REALCODE (default /work/realcode) holds src/ (clones), build/ (compile
+# Environment: REPOS (default repos.tsv beside this script) names the projects; REALCODE (default /work/realcode) holds src/ (clones), build/ (compile
 # databases), out/ (results, logs); MIRROR (default /work/.mirror) holds the snapshots, one git
 # directory per repository as owner+name/repo (bring one there with the `fetch` tool); CMAKE4
 # (default $REALCODE/venv/bin/cmake) for projects that need a newer CMake than the system's.
 # Nothing is built: configure steps and dry runs only. Nothing is written inside this checkout.
 # Prints a table, writes $REALCODE/out/LABEL/results.tsv (counts) and errors.tsv (each broken
-# file's class and first error), and exits 0 when the measurement ran (2: bad usage).
+# file's class and first error), and exits 0 when the measurement ran (2: bad usage, or a row
+# of REPOS without a valid half).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 realcode=${REALCODE:-/work/realcode}
 mirror=${MIRROR:-/work/.mirror}
 cmake4=${CMAKE4:-$realcode/venv/bin/cmake}
+repos=${REPOS:-$here/repos.tsv}
+extra_make_args=() # what a build kind adds to each dry run of make
 reconfigure=0
 recount=0
+list=0
+half=
 label=
 while [ $# -gt 0 ]; do
   case $1 in
   --reconfigure) reconfigure=1 ;;
   --recount) recount=1 ;;
   --label=*) label=${1#--label=} ;;
+  --half=development | --half=measured) half=${1#--half=} ;;
+  --half=*)
+    echo "run.sh: error: --half takes development or measured, not '${1#--half=}'" >&2
+    exit 2
+    ;;
+  --list) list=1 ;;
   -h | --help)
     sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
     exit 0
@@ -48,16 +63,50 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ $# -ge 1 ] || {
-  echo "usage: bench/realcode/run.sh [--reconfigure] [--recount] [--label=NAME] GMEMLINT [NAME...]" >&2
+[ -r "$repos" ] || {
+  echo "run.sh: error: cannot read the project list $repos" >&2
   exit 2
 }
-gmemlint=$(realpath "$1")
-shift
-[ -x "$gmemlint" ] || {
-  echo "run.sh: error: $gmemlint is not executable" >&2
+# Every row says which half it belongs to: a row without one would silently join neither.
+bad_row=$(awk -F'\t' '!/^(#|$)/ && $8 != "development" && $8 != "measured" { print NR ": " $1; exit }' "$repos")
+[ -z "$bad_row" ] || {
+  echo "run.sh: error: $repos:$bad_row: the column half must be development or measured" >&2
   exit 2
 }
+[ $# -ge 1 ] || [ $list = 1 ] || {
+  echo "usage: bench/realcode/run.sh [--reconfigure] [--recount] [--label=NAME] [--half=HALF] GMEMLINT [NAME...]" >&2
+  exit 2
+}
+if [ $list = 0 ]; then
+  gmemlint=$(realpath "$1")
+  shift
+  [ -x "$gmemlint" ] || {
+    echo "run.sh: error: $gmemlint is not executable" >&2
+    exit 2
+  }
+fi
+want=("$@")
+for name in "${want[@]}"; do
+  cut -f1 "$repos" | grep -qxF -- "$name" || {
+    echo "run.sh: error: $name is not a project of $repos" >&2
+    exit 2
+  }
+done
+# The rows of REPOS chosen by the names and the half, comments left out.
+selected_rows() {
+  local name rest row_half
+  while IFS=$'\t' read -r name rest; do
+    case $name in '' | '#'*) continue ;; esac
+    if [ ${#want[@]} -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qxF -- "$name"; then continue; fi
+    row_half=${rest##*$'\t'}
+    [ -n "$half" ] && [ "$row_half" != "$half" ] && continue
+    printf '%s\t%s\n' "$name" "$rest"
+  done <"$repos"
+}
+if [ $list = 1 ]; then
+  selected_rows | cut -f1
+  exit 0
+fi
 if [ -z "$label" ]; then
   label=$(git -C "$(dirname "$gmemlint")" describe --always --dirty 2>/dev/null || echo gmemlint)
 fi
@@ -149,8 +198,8 @@ prepare_needs() {
 
 configure_cmake() { # name recipe -> build/NAME/{make,ninja}/compile_commands.json
   local name=$1 recipe=$2 gen dir
-  local -a args
-  read -ra args <<<"$recipe"
+  local -a args=()
+  [ "$recipe" = - ] || read -ra args <<<"$recipe" # -: no arguments of its own
   for gen in make ninja; do
     dir=$realcode/build/$name/$gen
     [ $reconfigure = 0 ] && [ -f "$dir/compile_commands.json" ] && continue
@@ -186,7 +235,7 @@ dryrun_make() {
     for g in "${dirs[@]}"; do
       for d in $g; do
         [ -f "$d/Makefile" ] || [ -f "$d/makefile" ] || [ -f "$d/GNUmakefile" ] || continue
-        make -n -B -w -k -C "$d" "${make_args[@]}" 2>&1
+        make -n -B -w -k -C "$d" "${make_args[@]}" "${extra_make_args[@]}" 2>&1
       done
     done
   ) >"$out/logs/dryrun-$name.log"
@@ -203,6 +252,10 @@ configure_autotools() { # recipe: configure arguments; then a dry run of make at
     note "$name: configure failed (see $out/logs/configure-$name.log)"
     return 1
   }
+  # make -B remakes every Makefile first, which in an Automake tree reruns automake and
+  # configure once per directory even in a dry run: the Makefiles configure just wrote are
+  # taken as current (-o, which make does not pass down, so also in every $(MAKE)).
+  extra_make_args=(-o Makefile "MAKE=make -o Makefile")
   dryrun_make "$name" "."
 }
 
@@ -226,16 +279,7 @@ lint() { # name generator db-dir
   note "$name ($gen): linted in $((SECONDS - start)) s, exit $(cat "$base.rc")"
 }
 
-want=("$@")
-for name in "${want[@]}"; do
-  cut -f1 "$here/repos.tsv" | grep -qxF -- "$name" || {
-    echo "run.sh: error: $name is not a project of $here/repos.tsv" >&2
-    exit 2
-  }
-done
-while IFS=$'\t' read -r name repo commit kind build recipe needs; do
-  case $name in '' | '#'*) continue ;; esac
-  if [ ${#want[@]} -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then continue; fi
+while IFS=$'\t' read -r name repo commit kind build recipe needs row_half; do
   if [ $recount = 1 ]; then
     case $build in
     cmake) for gen in make ninja; do lint "$name" "$gen" "$realcode/build/$name/$gen"; done ;;
@@ -270,7 +314,7 @@ while IFS=$'\t' read -r name repo commit kind build recipe needs; do
     ;;
   *) note "$name: unknown build '$build'" ;;
   esac
-done <"$here/repos.tsv"
+done < <(selected_rows)
 
 # every project measured with this label so far, this run's and earlier ones'
 python3 "$here/count.py" --header >"$out/results.tsv"

@@ -2,7 +2,9 @@
 # bench/realcode's two helpers on inputs written here: make_db.py turns a Make dry run into a
 # compile database (directories from make -w, continued lines, `cd DIR &&`, nvcc's
 # compile-and-link commands, one entry a file), and count.py counts a run's parse errors from
-# standard error (any binary) or from JSON "parse-errors" notices (when a run has them).
+# standard error (any binary) or from JSON "parse-errors" notices (when a run has them); and
+# run.sh's choice of projects by issue 26's half (--list --half=...), which rejects a row that
+# names no half.
 source "$(dirname "$0")/testlib.bash" "$@"
 tools=$ROOT/bench/realcode
 
@@ -80,4 +82,27 @@ EOF
   >"$WORK/row" || fail "count.py exited $?"
 want=$(printf 'proj\tninja\t4\t1\t3\t1\t0\t1\t0\t0\t0\t0\t0\t3')
 [ "$(cat "$WORK/row")" = "$want" ] || fail "count.py from JSON: row '$(cat "$WORK/row")', expected '$want'"
+
+# ---- run.sh --list: the projects of one half, and a row without a valid half ----
+{
+  printf '# name\trepo\tcommit\tkind\tbuild\trecipe\tneeds\thalf\n'
+  printf 'dev1\to/d1\tc1\tml\tmake\t. -- A=1\t-\tdevelopment\n'
+  printf 'meas1\to/m1\tc2\tminer\tcmake\t-DX=ON\tapt:p,sub:a=o/a@c\tmeasured\n'
+  printf 'dev2\to/d2\tc3\tgraph\tcmake\t-\t-\tdevelopment\n'
+} >"$WORK/repos.tsv"
+list() { REPOS=$WORK/repos.tsv "$tools/run.sh" --list "$@"; }
+[ "$(list --half=development | tr '\n' ' ')" = "dev1 dev2 " ] ||
+  fail "run.sh --list --half=development: '$(list --half=development | tr '\n' ' ')', expected 'dev1 dev2 '"
+[ "$(list --half=measured)" = meas1 ] || fail "run.sh --list --half=measured: '$(list --half=measured)'"
+[ "$(list | tr '\n' ' ')" = "dev1 meas1 dev2 " ] || fail "run.sh --list: '$(list | tr '\n' ' ')'"
+[ "$(list --half=measured dev1 meas1)" = meas1 ] || fail "run.sh --list with names and a half"
+list --half=both >"$WORK/out" 2>&1 && fail "run.sh --half=both exited 0"
+[ "$(cat "$WORK/out")" = "run.sh: error: --half takes development or measured, not 'both'" ] ||
+  fail "run.sh --half=both said '$(cat "$WORK/out")'"
+printf 'nohalf\to/n\tc4\tml\tmake\t.\t-\n' >>"$WORK/repos.tsv"
+list >"$WORK/out" 2>&1
+rc=$?
+[ $rc = 2 ] || fail "run.sh with a row lacking its half exited $rc, expected 2"
+[ "$(cat "$WORK/out")" = "run.sh: error: $WORK/repos.tsv:5: nohalf: the column half must be development or measured" ] ||
+  fail "run.sh with a row lacking its half said '$(cat "$WORK/out")'"
 finish
