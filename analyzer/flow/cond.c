@@ -439,6 +439,8 @@ void loop_end(engine *e, state_list *exits) {
 int counter_passed(const engine *e, const state *s, fact_rec *out, int max) {
   const struct active_loop *l = e->stepping;
   int n = 0;
+  if (!l->counted)
+    return 0; /* no counter: the increment writes an ordinary variable */
   for (int i = 0; i < s->nfacts && n < max; i++) {
     fact_rec r = s->facts[i];
     if (r.base != l->ckey || !(r.truth || r.passed))
