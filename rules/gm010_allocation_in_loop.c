@@ -15,6 +15,7 @@
  * capacity-guarded regrowth, setup loops that fill a table with one buffer per element or
  * device, stream-ordered cudaMallocAsync (the recommended fix), or the growing-concatenation
  * pattern (GM020 reports that). */
+#include "model/loop_counter.h"
 #include "model/patterns.h"
 #include "rules/rules.h"
 #include "runtime_view/join.h"
@@ -99,7 +100,7 @@ static void find_call_in_loop(const gm_node *n, void *arg) {
   if (c->call || n->kind != GM_N_CALL || !n->callee_usr || strcmp(n->callee_usr, c->usr) != 0)
     return;
   const gm_node *loop = gm_enclosing_loop(n);
-  if (loop && !gm_retry_loop(loop, n)) {
+  if (loop && !gm_retry_loop(loop, n) && !gm_counter_once(n, loop)) {
     c->call = n;
     c->loop = loop;
   }

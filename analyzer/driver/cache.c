@@ -236,6 +236,7 @@ gm_cache *gm_cache_open(const gm_options *opt, uint64_t enabled, uint64_t disabl
   add_str(d, clang_getCString(v));
   clang_disposeString(v);
   add_u64(d, (uint64_t)opt->werror);
+  add_u64(d, (uint64_t)opt->latent);
   add_u64(d, enabled);
   add_u64(d, disabled);
   /* relative names in flags and #include lines resolve against it */

@@ -419,6 +419,18 @@ static void report_legacy_api(gm_file_result *r, const gm_parse *parse) {
                    r->path, parse->legacy_apis);
 }
 
+/* Prefer silence: a leak or free judged only on paths that rest on what the flow engine could
+ * not see (flow.h's gm_fact.latent) is reported with --latent alone. */
+static void drop_latent(gm_func_facts *ff) {
+  int w = 0;
+  for (int i = 0; i < ff->nfacts; i++)
+    if (!ff->facts[i].latent ||
+        (ff->facts[i].kind != GM_FACT_LEAK && ff->facts[i].kind != GM_FACT_MISMATCH &&
+         ff->facts[i].kind != GM_FACT_OFFSET_FREE && ff->facts[i].kind != GM_FACT_DOUBLE_FREE))
+      ff->facts[w++] = ff->facts[i];
+  ff->nfacts = w;
+}
+
 /* The analysis of a parsed file: flow (with other files' summaries in pass two), the rules, the
  * unit summary, then suppressions, order and fingerprints. */
 void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse) {
@@ -439,6 +451,8 @@ void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse)
       /* paths were dropped to stay within the budget: say so, whatever the findings */
       if (facts[i].truncated)
         gm_report_cut_short(&r->report, facts[i].fn, facts[i].truncated);
+      if (!run->opt->latent)
+        drop_latent(&facts[i]);
       gm_check_ctx ctx = {parse->tu,      &r->src,         facts[i].fn,
                           facts[i].facts, facts[i].nfacts, &r->report};
       for (size_t k = 0; k < gm_rule_count; k++)

@@ -16,6 +16,7 @@ enum opt_id {
   OPT_OUTPUT,
   OPT_JOBS,
   OPT_WERROR,
+  OPT_LATENT,
   OPT_VERIFY,
   OPT_SARIF_ROOT,
   OPT_BASELINE,
@@ -70,6 +71,11 @@ static const opt_def options[] = {
     {OPT_OUTPUT, 'o', "output", "FILE", "write findings to FILE instead of standard output", 0},
     {OPT_JOBS, 'j', "jobs", "N", "analyse N files in parallel (default: number of cores)", 0},
     {OPT_WERROR, 0, "werror", NULL, "report findings as errors", 0},
+    {OPT_LATENT, 0, "latent", NULL,
+     "also report latent leaks and frees: those on a path that needs a value tested twice to "
+     "change in between through a call gmemlint does not follow, or that branches on code clang "
+     "could not type (README: \"Manifest and latent findings\")",
+     0},
     {OPT_ALLOW_PARSE_ERRORS, 0, "allow-parse-errors", NULL,
      "exit 0 or 1 by the findings alone when files had parse errors (default: exit 3)", 0},
     {OPT_SHOW_PARSE_ERRORS, 0, "show-parse-errors", "N",
@@ -273,6 +279,9 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
   }
   case OPT_WERROR:
     o->werror = 1;
+    break;
+  case OPT_LATENT:
+    o->latent = 1;
     break;
   case OPT_VERIFY:
     o->verify = 1;

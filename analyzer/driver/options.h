@@ -37,6 +37,7 @@ typedef struct gm_options {
   int only_confirmed;
   int report_command; /* `gmemlint report <telemetry...>`: files are telemetry */
   int werror;
+  int latent;             /* --latent: report latent leaks and frees too */
   int allow_parse_errors; /* files with parse errors do not change the exit status */
   int parse_errors_shown; /* clang's errors printed per file; -1: all */
   int verify;

@@ -22,7 +22,7 @@ int is_pure(const gm_node *n, uint64_t *deps, const engine *e) {
       *deps |= GLOBAL_DEP; /* may change behind our back */
     if (e->fn->vars[n->var].kind == GM_VAR_REF)
       *deps |= MEMORY_DEP;
-    *deps |= slot_bit(n->var);
+    *deps |= slot_bit(e, n->var);
     return 1;
   case GM_N_FIELD:
   case GM_N_DEREF:
@@ -43,6 +43,8 @@ uint64_t node_key(const gm_node *n, uint64_t h) {
     return gm_hash64("~", 1, h);
   int parts[3] = {(int)n->kind, n->op, n->var};
   h = gm_hash64(parts, sizeof parts, h);
+  if (n->has_value) /* `a[1]` is not `a[2]` */
+    h = gm_hash64(&n->value, sizeof n->value, h);
   if (n->name)
     h = gm_hash64(n->name, strlen(n->name), h);
   for (int i = 0; i < n->nkids; i++)
@@ -52,6 +54,17 @@ uint64_t node_key(const gm_node *n, uint64_t h) {
 
 static void route(engine *e, state *s, int truth, state_list *t, state_list *f) {
   list_add(e, truth ? t : f, s);
+}
+
+static int has_invalid(const gm_node *n) {
+  if (!n)
+    return 0;
+  if (n->invalid)
+    return 1;
+  for (int i = 0; i < n->nkids; i++)
+    if (has_invalid(n->kids[i]))
+      return 1;
+  return 0;
 }
 
 /* Splits s on the truth of value v (already evaluated). */
@@ -155,6 +168,9 @@ void split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, stat
     }
     state *other = state_copy(s);
     if (retested(e, key)) {
+      int ghost = ghost_find(s, key);
+      if (ghost >= 0)
+        (ghost ? other : s)->latent = 1; /* the way a call must have changed it */
       fact_add(s, key, deps, 1);
       fact_add(other, key, deps, 0);
     }
@@ -163,6 +179,8 @@ void split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, stat
     return;
   }
   state *other = state_copy(s); /* before routing: route() may free a duplicate state */
+  if (cond && has_invalid(cond))
+    s->latent = other->latent = 1; /* clang could not type it: either way is a guess */
   route(e, s, 1, t, f);
   route(e, other, 0, t, f);
 }
@@ -197,12 +215,249 @@ static int split_on_equality(engine *e, state *s, const gm_node *c, state_list *
   }
   state *other = state_copy(s);
   if (retested(e, base)) {
+    int ghost = ghost_eq_find(s, base, k);
+    if (ghost >= 0)
+      (ghost ? other : s)->latent = 1; /* the way a call must have changed it */
     eq_fact_add(s, base, deps, k, 1);
     eq_fact_add(other, base, deps, k, 0);
   }
   route(e, s, equal_goes_to_t, t, f);
   route(e, other, !equal_goes_to_t, t, f);
   return 1;
+}
+
+/* ---- loop counters ---- */
+
+/* A value as base + offset: `n - 1` is (n, -1), `4` is (0, 4), so `c == n - 1` and the bound of
+ * `c < n` can be compared. */
+static void canon(const gm_node *n, uint64_t *x, long long *k) {
+  *k = 0;
+  while (n && !n->has_value && n->kind == GM_N_ARITH && (n->op == '+' || n->op == '-') &&
+         n->nkids == 2) {
+    const gm_node *a = n->kids[0], *b = n->kids[1];
+    if (b->has_value) {
+      *k += n->op == '+' ? b->value : -b->value;
+      n = a;
+    } else if (a->has_value && n->op == '+') {
+      *k += a->value;
+      n = b;
+    } else {
+      break;
+    }
+  }
+  if (n && (n->has_value || n->kind == GM_N_NULL)) {
+    *k += n->has_value ? n->value : 0;
+    *x = 0;
+    return;
+  }
+  *x = node_key(n, 0);
+}
+
+static uint64_t mix3(uint64_t a, uint64_t b, long long k, uint64_t salt) {
+  uint64_t parts[3] = {a, b, (uint64_t)k};
+  return gm_hash64(parts, sizeof parts, salt);
+}
+
+/* `the loop runs at least once`: its first test, `S < B` for a loop counting up from S while
+ * c < B, written as L < H and keyed by L's and H's bases and the gap between their offsets, so a
+ * loop down from B - 1 while c >= S has the same key. */
+static int range_key(const gm_counter *c, uint64_t *key) {
+  if (!c->bound)
+    return 0;
+  uint64_t sx, bx;
+  long long sk, bk;
+  canon(c->start, &sx, &sk);
+  canon(c->bound, &bx, &bk);
+  const char *op = c->cmp;
+  uint64_t lx = sx, hx = bx;
+  long long lk = sk, hk = bk;
+  if (c->dir < 0)
+    lx = bx, lk = bk, hx = sx, hk = sk;
+  if ((c->dir > 0 && strcmp(op, "<=") == 0) || (c->dir < 0 && strcmp(op, ">=") == 0))
+    hk++;
+  else if (!((c->dir > 0 && strcmp(op, "<") == 0) || (c->dir < 0 && strcmp(op, ">") == 0) ||
+             strcmp(op, "!=") == 0))
+    return 0; /* it counts away from its bound */
+  *key = mix3(lx, hx, hk - lk, 0x72616e6765ULL);
+  return 1;
+}
+
+/* The counter's value on the last iteration of a loop stepping by 1: B - 1 for `c < B`, B for
+ * `c >= B` counting down. */
+static int last_value(const gm_counter *c, uint64_t *x, long long *k) {
+  if (!c->bound || !c->unit)
+    return 0;
+  canon(c->bound, x, k);
+  const char *op = c->cmp;
+  if (c->dir > 0 && (strcmp(op, "<") == 0 || strcmp(op, "!=") == 0))
+    --*k;
+  else if (c->dir < 0 && (strcmp(op, ">") == 0 || strcmp(op, "!=") == 0))
+    ++*k;
+  else if (!(c->dir > 0 && strcmp(op, "<=") == 0) && !(c->dir < 0 && strcmp(op, ">=") == 0))
+    return 0;
+  return 1;
+}
+
+static uint64_t var_key(const engine *e, int var, uint64_t *deps) {
+  gm_node ref = {0};
+  ref.kind = GM_N_VAR;
+  ref.var = var;
+  ref.name = e->fn->vars[var].name; /* as the front end names a variable */
+  *deps = 0;
+  (void)is_pure(&ref, deps, e);
+  return node_key(&ref, 0);
+}
+
+/* `c == V` for a value V with no constant part alone: a plain fact that names the counter as its
+ * base, so that a step of the counter finds it. */
+static uint64_t counter_eq_key(const struct active_loop *l, uint64_t x, long long k) {
+  return mix3(l->ckey, x, k, 0x6374726571ULL);
+}
+
+static int counter_eq_find(const state *s, const struct active_loop *l, uint64_t x, long long k) {
+  return x ? fact_find(s, counter_eq_key(l, x, k)) : eq_find(s, l->ckey, k);
+}
+
+static void counter_eq_add(state *s, const struct active_loop *l, uint64_t x, long long k,
+                           uint64_t deps, int truth) {
+  if (!x) {
+    eq_fact_add(s, l->ckey, l->cdeps | deps, k, truth);
+    return;
+  }
+  fact_add(s, counter_eq_key(l, x, k), l->cdeps | deps, truth);
+  s->facts[s->nfacts - 1].base = l->ckey;
+}
+
+static void fact_drop(state *s, uint64_t key) {
+  int w = 0;
+  for (int i = 0; i < s->nfacts; i++)
+    if (s->facts[i].key != key)
+      s->facts[w++] = s->facts[i];
+  s->nfacts = w;
+}
+
+static void set_last(state *s, const struct active_loop *l, int truth) {
+  fact_drop(s, l->last_key);
+  fact_add(s, l->last_key, l->last_deps, truth);
+}
+
+/* `c == V` with c the counter of a loop being followed: the decision is remembered whether or
+ * not the test is written twice, because the loop's next rounds test it again; it survives the
+ * counter's step when true (c moves past V), and decides whether this is the last iteration when
+ * V is the counter's last value. */
+static int split_on_counter(engine *e, state *s, const gm_node *c, state_list *t, state_list *f) {
+  const struct active_loop *l = NULL;
+  const gm_node *v = NULL;
+  int eq = 0;
+  for (size_t i = e->loops.len; i-- > 0 && !l;)
+    if (e->loops.items[i].counted && gm_counter_test(&e->loops.items[i].c, c, &v, &eq))
+      l = &e->loops.items[i];
+  uint64_t deps = 0;
+  if (!l || !is_pure(v, &deps, e))
+    return 0;
+  uint64_t x;
+  long long k;
+  canon(v, &x, &k);
+  int is_last = l->has_last && x == l->last_x && k == l->last_k;
+  int known = counter_eq_find(s, l, x, k);
+  if (known >= 0) {
+    if (is_last)
+      set_last(s, l, known);
+    route(e, s, known == eq, t, f);
+    return 1;
+  }
+  state *other = state_copy(s);
+  counter_eq_add(s, l, x, k, deps, 1);
+  counter_eq_add(other, l, x, k, deps, 0);
+  if (is_last) {
+    set_last(s, l, 1);
+    set_last(other, l, 0);
+  }
+  route(e, s, eq, t, f);
+  route(e, other, !eq, t, f);
+  return 1;
+}
+
+void loop_begin(engine *e, const gm_node *loop, state_list *entering) {
+  struct active_loop l = {0};
+  l.loop = loop;
+  l.counted = gm_loop_counter(loop, &l.c);
+  uint64_t start_deps = 0;
+  if (l.counted) {
+    l.ckey = var_key(e, l.c.var, &l.cdeps);
+    l.has_range = range_key(&l.c, &l.range_key) && retested(e, l.range_key);
+    l.has_last = last_value(&l.c, &l.last_x, &l.last_k) && is_pure(l.c.bound, &l.last_deps, e);
+    l.last_key = mix3(l.ckey, (uint64_t)loop->id, 0, 0x6c617374ULL);
+  }
+  GM_PUSH(e->loops, l);
+  if (!l.counted || !is_pure(l.c.start, &start_deps, e))
+    return;
+  /* the first iteration is the one where the counter equals its start */
+  uint64_t x;
+  long long k;
+  canon(l.c.start, &x, &k);
+  for (size_t i = 0; i < entering->len; i++)
+    counter_eq_add(entering->items[i], &l, x, k, start_deps, 1);
+}
+
+void loop_test(engine *e, state *s, int first, state_list *t, state_list *f) {
+  const struct active_loop *l = &e->loops.items[e->loops.len - 1];
+  const gm_node *cond = gm_kid(l->loop, 1);
+  uint64_t deps = 0, cond_deps = 0;
+  if (first && l->has_range && is_pure(cond, &cond_deps, e) && is_pure(l->c.start, &deps, e) &&
+      is_pure(l->c.bound, &deps, e)) {
+    /* two loops over the same range both run or neither does */
+    int known = fact_find(s, l->range_key);
+    if (known < 0) {
+      state *other = state_copy(s);
+      fact_add(s, l->range_key, deps, 1);
+      fact_add(other, l->range_key, deps, 0);
+      route(e, other, 0, t, f);
+      known = 1;
+    }
+    route(e, s, known, t, f);
+    return;
+  }
+  int last = l->has_last ? fact_find(s, l->last_key) : -1;
+  if (last >= 0) {
+    /* the previous iteration was the last one (c == B - 1 held), or was not */
+    fact_drop(s, l->last_key);
+    route(e, s, !last, t, f);
+    return;
+  }
+  if (cond || l->loop->op == GM_LOOP_RANGE)
+    cond_split(e, s, cond, t, f);
+  else
+    route(e, s, 1, t, f);
+}
+
+void loop_end(engine *e, state_list *exits) {
+  const struct active_loop l = e->loops.items[--e->loops.len];
+  if (!l.has_last)
+    return;
+  state_list kept = *exits;
+  memset(exits, 0, sizeof *exits);
+  for (size_t i = 0; i < kept.len; i++) {
+    fact_drop(kept.items[i], l.last_key); /* it was about an iteration of this loop */
+    list_add(e, exits, kept.items[i]);
+  }
+  GM_VEC_FREE(kept);
+}
+
+int counter_passed(const engine *e, const state *s, fact_rec *out, int max) {
+  const struct active_loop *l = e->stepping;
+  int n = 0;
+  if (!l->counted)
+    return 0; /* no counter: the increment writes an ordinary variable */
+  for (int i = 0; i < s->nfacts && n < max; i++) {
+    fact_rec r = s->facts[i];
+    if (r.base != l->ckey || !(r.truth || r.passed))
+      continue;
+    r.truth = 0;
+    r.passed = 1;
+    out[n++] = r;
+  }
+  return n;
 }
 
 void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f) {
@@ -246,6 +501,8 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
     return;
   }
   case GM_N_CMP:
+    if ((c->op == '=' || c->op == '!') && split_on_counter(e, s, c, t, f))
+      return;
     if (c->op == '=' || c->op == '!') {
       const gm_node *a = c->kids[0], *b = c->kids[1];
       val va = flow_eval(e, s, a);
@@ -343,9 +600,13 @@ static void collect_decisions(const gm_node *n, key_vec *out) {
     return;
   if (n->kind == GM_N_IF || n->kind == GM_N_COND)
     decision_keys(gm_kid(n, 0), out);
-  else if (n->kind == GM_N_LOOP)
+  else if (n->kind == GM_N_LOOP) {
     decision_keys(gm_kid(n, 1), out);
-  else if (n->kind == GM_N_SWITCH && gm_kid(n, 0))
+    gm_counter c;
+    uint64_t range;
+    if (gm_loop_counter(n, &c) && range_key(&c, &range))
+      GM_PUSH(*out, range);
+  } else if (n->kind == GM_N_SWITCH && gm_kid(n, 0))
     GM_PUSH(*out, node_key(gm_kid(n, 0), 0));
   for (int i = 0; i < n->nkids; i++)
     collect_decisions(n->kids[i], out);
@@ -354,6 +615,57 @@ static void collect_decisions(const gm_node *n, key_vec *out) {
 static int key_cmp(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
+}
+
+static void give_bits(engine *e, const gm_node *n, int *next) {
+  if (!n)
+    return;
+  if (n->kind == GM_N_VAR && n->var >= 0 && (size_t)n->var < e->dep_bit.len &&
+      e->dep_bit.items[n->var] == SHARED_BIT && *next < SHARED_BIT)
+    e->dep_bit.items[n->var] = (unsigned char)(*next)++;
+  for (int i = 0; i < n->nkids; i++)
+    give_bits(e, n->kids[i], next);
+}
+
+static int decided_again(const engine *e, const gm_node *c) {
+  key_vec keys = {0};
+  decision_keys(c, &keys);
+  int again = 0;
+  for (size_t i = 0; i < keys.len && !again; i++)
+    again = retested(e, keys.items[i]);
+  GM_VEC_FREE(keys);
+  return again;
+}
+
+/* The variables that remembered decisions read get bits of their own (slot_bit): those of
+ * conditions tested twice, and loop counters with what they are compared with. */
+static void bits_for_decisions(engine *e, const gm_node *n, int *next) {
+  if (!n)
+    return;
+  gm_counter c;
+  if ((n->kind == GM_N_IF || n->kind == GM_N_COND) && decided_again(e, gm_kid(n, 0)))
+    give_bits(e, gm_kid(n, 0), next);
+  else if (n->kind == GM_N_SWITCH && gm_kid(n, 0) && retested(e, node_key(gm_kid(n, 0), 0)))
+    give_bits(e, gm_kid(n, 0), next);
+  if (n->kind == GM_N_LOOP && gm_loop_counter(n, &c)) {
+    gm_node ref = {0};
+    ref.kind = GM_N_VAR;
+    ref.var = c.var;
+    give_bits(e, &ref, next);
+    give_bits(e, c.start, next);
+    give_bits(e, c.bound, next);
+  }
+  if (n->kind == GM_N_LOOP && decided_again(e, gm_kid(n, 1)))
+    give_bits(e, gm_kid(n, 1), next);
+  if (n->kind == GM_N_CMP && (n->op == '=' || n->op == '!'))
+    for (int i = 0; i < 2; i++) {
+      const gm_node *side = gm_kid(n, i);
+      if (side && side->kind == GM_N_VAR && side->var < (int)e->dep_bit.len &&
+          e->dep_bit.items[side->var] != SHARED_BIT)
+        give_bits(e, n, next); /* `c == V` with c a counter given a bit above */
+    }
+  for (int i = 0; i < n->nkids; i++)
+    bits_for_decisions(e, n->kids[i], next);
 }
 
 /* Branch decisions are remembered only for conditions tested at two places or more: a state
@@ -369,6 +681,11 @@ void find_retested(engine *e, const gm_node *body) {
         (!e->retested.len || e->retested.items[e->retested.len - 1] != all.items[i]))
       GM_PUSH(e->retested, all.items[i]);
   GM_VEC_FREE(all);
+  e->dep_bit.len = 0;
+  for (int v = 0; v < e->fn->nvars; v++)
+    GM_PUSH(e->dep_bit, SHARED_BIT);
+  int next = 0;
+  bits_for_decisions(e, body, &next);
 }
 
 int retested(const engine *e, uint64_t key) {

@@ -5,6 +5,7 @@
 #define GM_FLOW_ENGINE_H
 
 #include "flow/flow.h"
+#include "model/loop_counter.h"
 
 #include <stdint.h>
 
@@ -58,6 +59,7 @@ typedef struct fact_rec {
   long long value;
   unsigned char truth;
   unsigned char is_eq;
+  unsigned char passed; /* `c == V` was true on an earlier iteration of c's loop: false from now */
 } fact_rec;
 
 typedef struct state {
@@ -69,7 +71,14 @@ typedef struct state {
   fact_rec *facts;
   int nfacts, capfacts;
   int dead;
-  int error_path;            /* took a branch that a failed call takes (error status, null) */
+  int error_path; /* took a branch that a failed call takes (error status, null) */
+  /* latent: took a branch against a decision made earlier on this path that a call the engine
+   * does not follow made it forget (ghosts: those forgotten decisions), or on a condition clang
+   * could not type; a fact found on such a path holds only for some values of what the engine
+   * cannot see */
+  int latent;
+  fact_rec *ghosts;
+  int nghosts, capghosts;
   const gm_node *skipped_by; /* the continue that ended this path's last iteration early */
   /* list_add's digest of the objects, slots and exposure, taken when the state entered its
    * list; a state changes only between lists, never while it waits in one (state.c) */
@@ -140,6 +149,22 @@ struct switch_ctx {
   value_vec values; /* its cases' constants */
 };
 
+/* A loop being followed, with what its counter (if it has one) tells about each iteration:
+ * whether it runs at all (the same range as another loop's: both run or neither does), and which
+ * value of the counter is the last. */
+struct active_loop {
+  const gm_node *loop;
+  int counted; /* c: it has a counter */
+  gm_counter c;
+  uint64_t ckey; /* the counter's key (node_key of the variable) */
+  uint64_t cdeps;
+  int has_range; /* range_key: the key of `the loop runs at least once` */
+  uint64_t range_key;
+  int has_last; /* last_x + last_k: the counter's value on the last iteration */
+  uint64_t last_x, last_key, last_deps;
+  long long last_k;
+};
+
 typedef struct engine {
   const gm_tu *tu;
   const gm_func *fn;
@@ -163,19 +188,26 @@ typedef struct engine {
   const gm_node **array_init;       /* per var: its initialiser list (cudaLaunchKernel args) */
   GM_VEC(gm_fact) facts;
   long steps;
-  key_vec retested; /* sorted: conditions tested at two places or more */
+  key_vec retested;                   /* sorted: conditions tested at two places or more */
+  GM_VEC(struct active_loop) loops;   /* the loops being followed, innermost last */
+  GM_VEC(unsigned char) dep_bit;      /* per variable: its bit in fact dependencies (slot_bit) */
+  const struct active_loop *stepping; /* the loop whose increment is being followed */
   int truncated;
 } engine;
 
-/* A branch fact's dependencies: one bit per local slot (modulo 62, conservatively), and
+/* A branch fact's dependencies: one bit per local slot (see slot_bit), and
  * MEMORY_DEP for anything read through memory (members, pointees, globals, references), which
  * any store through a path or any call that may write memory invalidates. */
 #define MEMORY_DEP (1ULL << 62)
 #define GLOBAL_DEP (1ULL << 63) /* globals and locals whose address escaped: any call may write */
+enum { SHARED_BIT = 61 };
 
-/* Called on every step of every path: kept inline across the engine's files. */
-static inline uint64_t slot_bit(int slot) {
-  return 1ULL << (slot % 62);
+/* Called on every step of every path: kept inline across the engine's files. A variable's bit:
+ * its own for those that remembered decisions read (find_retested gives them out, up to 61), one
+ * shared bit for every other slot, so that writing a variable that no remembered decision reads
+ * forgets none of them. */
+static inline uint64_t slot_bit(const engine *e, int slot) {
+  return 1ULL << (slot >= 0 && (size_t)slot < e->dep_bit.len ? e->dep_bit.items[slot] : SHARED_BIT);
 }
 
 static inline val mk(int kind, int ref) {
@@ -200,12 +232,15 @@ void list_free(state_list *l);
 void slot_set_raw(state *s, int slot, val v);
 int obj_new(state *s, obj o);
 int obj_referenced(const state *s, int id, int except_slot);
-void drop_memory_facts(state *s, const gm_node *call);
+void drop_memory_facts(const engine *e, state *s, const gm_node *call);
 void facts_invalidate(const engine *e, state *s, int slot);
 void fact_add(state *s, uint64_t key, uint64_t deps, int truth);
 void eq_fact_add(state *s, uint64_t base, uint64_t deps, long long value, int truth);
 int fact_find(const state *s, uint64_t key);
 int eq_find(const state *s, uint64_t base, long long value);
+/* What a forgotten decision said: the truth of fact `key` (or of `base == value`), or -1. */
+int ghost_find(const state *s, uint64_t key);
+int ghost_eq_find(const state *s, uint64_t base, long long value);
 int state_equal(const state *a, const state *b);
 /* state_equal for two states that each came out of a list unchanged but for their facts: their
  * digests are compared first. */
@@ -241,6 +276,14 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
 void split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, state_list *f);
 void find_retested(engine *e, const gm_node *body);
 int retested(const engine *e, uint64_t key);
+/* A loop's counter (cond.c): loop_begin after its init (the counter equals its start), loop_test
+ * for each test of its condition (first: the test before the first iteration), loop_end with the
+ * states that leave it. counter_passed: the facts that survive a step of the counter (`c == V`
+ * was true: from now on it is false), written to out (at most max); the others are dropped. */
+void loop_begin(engine *e, const gm_node *loop, state_list *entering);
+void loop_test(engine *e, state *s, int first, state_list *t, state_list *f);
+void loop_end(engine *e, state_list *exits);
+int counter_passed(const engine *e, const state *s, fact_rec *out, int max);
 
 /* errpath.c: which paths are error paths */
 int may_set_runtime_status(const gm_node *call);

@@ -161,7 +161,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     }
   } else if (row && (row->kind == GM_FN_USE || row->kind == GM_FN_COPY)) {
     /* reads or writes through its pointers; ownership stays here */
-    drop_memory_facts(s, n);
+    drop_memory_facts(e, s, n);
     int host = strncmp(row->name, "cu", 2) != 0; /* memcpy, memset: the host touches it */
     for (int i = 0; host && i < n->nkids; i++)
       note_host_touch(e, s, args[i], n);
@@ -220,7 +220,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     }
     if (sum->returns_fresh)
       result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh, 1));
-    drop_memory_facts(s, n);
+    drop_memory_facts(e, s, n);
   } else if (row && row->kind == GM_FN_LAST_ERROR) {
     result = read_last_status(s);
   } else if (gm_call_borrows(n)) {
@@ -233,7 +233,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       if (args[i].kind == V_ADDR)
         forget_variable(e, s, args[i].ref); /* it may write it: cudaStreamCreate(&s) */
     }
-    drop_memory_facts(s, n);
+    drop_memory_facts(e, s, n);
   } else {
     /* unknown callee, or a sink: it may keep or free what it is given */
     for (int i = 0; i < n->nkids; i++) {
@@ -244,7 +244,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         forget_variable(e, s, args[i].ref);
     }
     /* globals and members may have changed: forget branch facts that read them */
-    drop_memory_facts(s, n);
+    drop_memory_facts(e, s, n);
   }
   if (result.kind == V_UNKNOWN && !s->dead && !(row && row->kind != GM_FN_BORROW))
     result = status_comparison(n, args);

@@ -29,35 +29,6 @@ static int loop_counter(const gm_node *loop, long long *start_value) {
   return var;
 }
 
-/* Whether anything under n writes variable var (assigns it, steps it, takes its address). */
-static int writes_var(const gm_node *n, int var) {
-  if (!n)
-    return 0;
-  if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC || n->kind == GM_N_ADDR) &&
-      gm_root_var(gm_kid(n, 0)) == var)
-    return 1;
-  for (int i = 0; i < n->nkids; i++)
-    if (writes_var(n->kids[i], var))
-      return 1;
-  return 0;
-}
-
-/* `for (i = K; ...; i++)` whose body leaves i alone: i equals K on the first pass only, so
- * `if (i == K)` in the body is taken once (a free on the first step is not repeated). */
-static int monotonic_counter(const gm_node *loop, long long *start_value) {
-  int var = loop_counter(loop, start_value);
-  const gm_node *inc = gm_kid(loop, 2);
-  if (var < 0 || !inc || gm_root_var(gm_kid(inc, 0)) != var)
-    return -1;
-  if (inc->kind == GM_N_ASSIGN &&
-      !(inc->op && gm_kid(inc, 1) && inc->kids[1]->has_value && inc->kids[1]->value != 0 &&
-        inc->name && (strcmp(inc->name, "+=") == 0 || strcmp(inc->name, "-=") == 0)))
-    return -1;
-  if (inc->kind != GM_N_ASSIGN && inc->kind != GM_N_INCDEC)
-    return -1;
-  return writes_var(gm_kid(loop, 3), var) || writes_var(gm_kid(loop, 1), var) ? -1 : var;
-}
-
 static int counted_loop_enters(const gm_node *loop) {
   const gm_node *cond = gm_kid(loop, 1);
   long long start_value;
@@ -84,29 +55,14 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
   state_list seen = {0};
   const gm_node *cond = gm_kid(n, 1);
   int enters = counted_loop_enters(n);
-  long long first;
-  int counter = monotonic_counter(n, &first);
-  uint64_t counter_key = 0;
-  if (counter >= 0) {
-    gm_node counter_ref = {0};
-    counter_ref.kind = GM_N_VAR;
-    counter_ref.var = counter;
-    counter_ref.name = e->fn->vars[counter].name; /* as the front end names a variable */
-    counter_key = node_key(&counter_ref, 0);
-    for (size_t i = 0; i < cur.len; i++)
-      eq_fact_add(cur.items[i], counter_key, slot_bit(counter), first, 1);
-  }
+  loop_begin(e, n, &cur); /* what the counter says about each iteration */
   for (int round = 0; round < LOOP_ROUNDS && cur.len; round++) {
     state_list t = {0};
     if ((n->op == GM_LOOP_DO || enters) && round == 0) {
       t = cur;
     } else {
-      for (size_t i = 0; i < cur.len; i++) {
-        if (cond || n->op == GM_LOOP_RANGE)
-          cond_split(e, cur.items[i], cond, &t, &exits);
-        else
-          list_add(e, &t, cur.items[i]);
-      }
+      for (size_t i = 0; i < cur.len; i++)
+        loop_test(e, cur.items[i], round == 0, &t, &exits);
       GM_VEC_FREE(cur);
       if (n->op == GM_LOOP_RANGE && !cond) {
         /* a range loop may run no times at all */
@@ -122,9 +78,9 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
     list_move_all(e, &exits, &body.brk);
     list_move_all(e, &body.next, &body.cont);
     flow_out inc = {0};
+    e->stepping = &e->loops.items[e->loops.len - 1];
     flow_exec(e, &body.next, gm_kid(n, 2), &inc);
-    for (size_t i = 0; counter >= 0 && i < inc.next.len; i++)
-      eq_fact_add(inc.next.items[i], counter_key, slot_bit(counter), first, 0);
+    e->stepping = NULL;
     list_free(&inc.brk);
     list_free(&inc.cont);
     /* states already seen at the loop head add nothing new */
@@ -146,7 +102,7 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
   for (size_t i = 0; i < cur.len; i++) {
     if (cond) {
       state_list t = {0};
-      cond_split(e, cur.items[i], cond, &t, &exits);
+      loop_test(e, cur.items[i], 0, &t, &exits);
       list_free(&t);
     } else if (n->op == GM_LOOP_RANGE) {
       list_add(e, &exits, cur.items[i]);
@@ -156,6 +112,7 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
   }
   GM_VEC_FREE(cur);
   list_free(&seen);
+  loop_end(e, &exits);
   list_move_all(e, &out->next, &exits);
 }
 

@@ -6,8 +6,9 @@
 #include <string.h>
 
 /* A fact about an object: its allocation site, family and owner, and where it happened. */
-static gm_fact fact_about(enum gm_fact_kind kind, const obj *o, const gm_node *at) {
+static gm_fact fact_about(enum gm_fact_kind kind, const state *s, const obj *o, const gm_node *at) {
   gm_fact f = {0};
+  f.latent = s->latent;
   f.kind = kind;
   f.alloc = o->site;
   f.family = o->family;
@@ -30,8 +31,10 @@ static void add_fact(engine *e, gm_fact f) {
   /* several paths reach the same wrong free: one finding */
   for (size_t i = 0; i < e->facts.len; i++)
     if (e->facts.items[i].kind == f.kind && same_place(e->facts.items[i].at, f.at) &&
-        e->facts.items[i].alloc == f.alloc && e->facts.items[i].flag == f.flag)
+        e->facts.items[i].alloc == f.alloc && e->facts.items[i].flag == f.flag) {
+      e->facts.items[i].latent &= f.latent; /* a manifest path makes it manifest */
       return;
+    }
   GM_PUSH(e->facts, f);
 }
 
@@ -47,17 +50,22 @@ void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_ki
   o->escaped = 1; /* reported once; it no longer matters on this path */
   if (!o->site || e->summary_mode)
     return;
-  gm_fact f = fact_about(GM_FACT_LEAK, o, at);
+  gm_fact f = fact_about(GM_FACT_LEAK, s, o, at);
   f.exit = how;
   f.error_path = s->error_path;
   if ((how == GM_EXIT_REDECLARE || how == GM_EXIT_OVERWRITE) && s->skipped_by)
     f.skipped_by = s->skipped_by;
   if (site_reported(e, o->site)) {
-    /* one finding per site: the normal path's leak, if there is one, outranks an error path's */
-    for (size_t i = 0; i < e->facts.len && !f.error_path; i++)
-      if (e->facts.items[i].kind == GM_FACT_LEAK && e->facts.items[i].alloc == o->site &&
-          e->facts.items[i].error_path)
-        e->facts.items[i] = f;
+    /* one finding per site: a manifest leak outranks a latent one, then the normal path's leak
+     * outranks an error path's */
+    for (size_t i = 0; i < e->facts.len; i++) {
+      gm_fact *old = &e->facts.items[i];
+      if (old->kind != GM_FACT_LEAK || old->alloc != o->site)
+        continue;
+      if ((old->latent && !f.latent) ||
+          (old->latent == f.latent && old->error_path && !f.error_path))
+        *old = f;
+    }
     return;
   }
   GM_PUSH(e->reported, o->site);
@@ -72,7 +80,7 @@ void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row, 
     return;
   if (o->state == OBJ_FREED) {
     if (o->param < 0 || !e->summary_mode) {
-      gm_fact f = fact_about(GM_FACT_DOUBLE_FREE, o, call);
+      gm_fact f = fact_about(GM_FACT_DOUBLE_FREE, s, o, call);
       f.first_free = o->freed_at;
       f.free_name = row->name;
       f.via = via;
@@ -81,13 +89,13 @@ void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row, 
     return;
   }
   if (v.offset) {
-    gm_fact f = fact_about(GM_FACT_OFFSET_FREE, o, call);
+    gm_fact f = fact_about(GM_FACT_OFFSET_FREE, s, o, call);
     f.free_name = row->name;
     f.via = via;
     if (o->site)
       add_fact(e, f);
   } else if (o->family && !gm_fn_frees_family(row, o->family)) {
-    gm_fact f = fact_about(GM_FACT_MISMATCH, o, call);
+    gm_fact f = fact_about(GM_FACT_MISMATCH, s, o, call);
     f.free_name = row->name;
     f.free_families = row->frees;
     f.nfree_families = row->nfrees;
@@ -113,7 +121,7 @@ void note_host_touch(engine *e, state *s, val v, const gm_node *at) {
     e->obs.host_touch[o->param] = at; /* a helper that touches its parameter on the host */
   if (!is_managed(s, v) || !o->site)
     return;
-  add_fact(e, fact_about(GM_FACT_MANAGED_HOST, o, at));
+  add_fact(e, fact_about(GM_FACT_MANAGED_HOST, s, o, at));
 }
 
 /* Memory handed to a kernel parameter: a managed allocation becomes a GM030/GM031 fact; a
@@ -132,7 +140,7 @@ void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const ch
   }
   if (!is_managed(s, v) || !o->site)
     return;
-  gm_fact f = fact_about(GM_FACT_MANAGED_LAUNCH, o, launch);
+  gm_fact f = fact_about(GM_FACT_MANAGED_LAUNCH, s, o, launch);
   f.flag = o->prefetched;
   f.kernel_usr = usr;
   f.kernel_name = kname;
@@ -152,7 +160,7 @@ void note_prefetch(engine *e, state *s, val v, const gm_node *at) {
   o->prefetched = 1;
   if (!is_managed(s, v) || !o->site)
     return;
-  add_fact(e, fact_about(GM_FACT_MANAGED_PREFETCH, o, at));
+  add_fact(e, fact_about(GM_FACT_MANAGED_PREFETCH, s, o, at));
 }
 
 /* cudaLaunchKernel(kernel, grid, block, args, ...): args names an array initialised with the

@@ -11,15 +11,19 @@
 
 /* Locals whose address reaches code we do not model (so their value may change behind our back).
  * An address handed to a table function (cudaMalloc(&p), cudaMemcpy(&x, ...)) does not count:
- * what those calls do with it is modelled. */
+ * what those calls do with it is modelled; nor does one handed to a helper whose summary (this
+ * file's or another's) allocates or frees through it or only reads it. */
 static void mark_addr_taken(engine *e, const gm_node *n) {
   if (!n)
     return;
   int known_call = n->kind == GM_N_CALL && (n->fn || n->is_launch || gm_call_borrows(n));
+  const summary *sum =
+      n->kind == GM_N_CALL && !known_call && !n->fn ? summary_for(e, n->callee_usr) : NULL;
   for (int i = 0; i < n->nkids; i++) {
     const gm_node *k = n->kids[i];
     if (k && k->kind == GM_N_ADDR && gm_kid(k, 0) && k->kids[0]->kind == GM_N_VAR) {
-      if (!known_call)
+      int modelled = sum && i < sum->nparams && sum->params[i].effect != P_ESCAPES;
+      if (!known_call && !modelled)
         e->addr_taken[k->kids[0]->var] = 1;
       continue;
     }
@@ -282,6 +286,8 @@ void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_fa
   GM_VEC_FREE(e.gotos);
   GM_VEC_FREE(e.switch_entries);
   GM_VEC_FREE(e.retested);
+  GM_VEC_FREE(e.loops);
+  GM_VEC_FREE(e.dep_bit);
   GM_VEC_FREE(e.imported);
   GM_VEC_FREE(e.imported_usr);
   free(e.summaries);

@@ -51,6 +51,9 @@ typedef struct gm_fact {
   const gm_node *remote_access; /* managed launch through another file's helper: where its kernel
                                    indexes the memory by thread (that file's location), or NULL */
   const char *remote_where;     /* the function holding that access */
+  int latent; /* leak, mismatch, double or interior free: only on paths that rest on a decision
+                 the engine could not keep (a call it does not follow may have changed a value
+                 tested twice) or on a condition clang could not type; reported with --latent */
 } gm_fact;
 
 enum { GM_CUT_PATHS = 1, GM_CUT_STEPS = 2 };

@@ -37,8 +37,13 @@ state *state_copy(const state *s) {
   c->facts = gm_xmalloc(sizeof(fact_rec) * (size_t)(s->nfacts ? s->nfacts : 1));
   if (s->nfacts)
     memcpy(c->facts, s->facts, sizeof(fact_rec) * (size_t)s->nfacts);
+  c->nghosts = c->capghosts = s->nghosts;
+  c->ghosts = gm_xmalloc(sizeof(fact_rec) * (size_t)(s->nghosts ? s->nghosts : 1));
+  if (s->nghosts)
+    memcpy(c->ghosts, s->ghosts, sizeof(fact_rec) * (size_t)s->nghosts);
   c->dead = s->dead;
   c->error_path = s->error_path;
+  c->latent = s->latent;
   c->skipped_by = s->skipped_by;
   c->digest = s->digest;
   c->has_digest = s->has_digest;
@@ -58,6 +63,7 @@ void state_free(state *s) {
   free(s->slots);
   free(s->exposed);
   free(s->facts);
+  free(s->ghosts);
   free(s);
 }
 
@@ -98,40 +104,81 @@ int obj_referenced(const state *s, int id, int except_slot) {
 }
 
 /* A call we do not model may write globals, and memory reachable from its arguments. */
-static uint64_t arg_roots(const gm_node *n) {
+static uint64_t arg_roots(const engine *e, const gm_node *n) {
   if (!n)
     return 0;
-  uint64_t m = n->kind == GM_N_VAR ? slot_bit(n->var) : 0;
+  uint64_t m = n->kind == GM_N_VAR ? slot_bit(e, n->var) : 0;
   for (int i = 0; i < n->nkids; i++)
-    m |= arg_roots(n->kids[i]);
+    m |= arg_roots(e, n->kids[i]);
   return m;
 }
 
-void drop_memory_facts(state *s, const gm_node *call) {
+enum { MAX_GHOSTS = 8 };
+
+/* Keeps a decision a call may have changed, so that a later test going the other way is known to
+ * rest on the call having changed it (latent). */
+static void ghost_add(state *s, fact_rec f) {
+  for (int i = 0; i < s->nghosts; i++)
+    if (s->ghosts[i].key == f.key) {
+      s->ghosts[i] = f;
+      return;
+    }
+  if (s->nghosts == MAX_GHOSTS) {
+    memmove(s->ghosts, s->ghosts + 1, sizeof(fact_rec) * (MAX_GHOSTS - 1));
+    s->nghosts--;
+  }
+  if (s->nghosts == s->capghosts) {
+    s->capghosts = s->capghosts ? s->capghosts * 2 : 4;
+    s->ghosts = gm_xrealloc(s->ghosts, sizeof(fact_rec) * (size_t)s->capghosts);
+  }
+  s->ghosts[s->nghosts++] = f;
+}
+
+void drop_memory_facts(const engine *e, state *s, const gm_node *call) {
   uint64_t roots = 0;
   for (int i = 0; call && i < call->nkids; i++)
     if (call->arg_writes & (1u << (i < 31 ? i : 31)))
-      roots |= arg_roots(call->kids[i]);
+      roots |= arg_roots(e, call->kids[i]);
   int w = 0;
   for (int i = 0; i < s->nfacts; i++) {
     uint64_t d = s->facts[i].deps;
-    if ((d & GLOBAL_DEP) || ((d & MEMORY_DEP) && (d & roots)))
+    if ((d & GLOBAL_DEP) || ((d & MEMORY_DEP) && (d & roots))) {
+      ghost_add(s, s->facts[i]);
       continue;
+    }
     s->facts[w++] = s->facts[i];
   }
   s->nfacts = w;
 }
 
+int ghost_find(const state *s, uint64_t key) {
+  for (int i = 0; i < s->nghosts; i++)
+    if (s->ghosts[i].key == key)
+      return s->ghosts[i].truth;
+  return -1;
+}
+
+static void fact_push(state *s, fact_rec f);
+
 void facts_invalidate(const engine *e, state *s, int slot) {
-  uint64_t bit = slot_bit(slot) | (slot_is_memory(e, slot) ? MEMORY_DEP | GLOBAL_DEP : 0);
+  uint64_t bit = slot_bit(e, slot) | (slot_is_memory(e, slot) ? MEMORY_DEP | GLOBAL_DEP : 0);
+  fact_rec passed[16]; /* a loop's increment: what its counter has moved past stays known */
+  int npassed = e->stepping && e->stepping->c.var == slot ? counter_passed(e, s, passed, 16) : 0;
   int w = 0;
   for (int i = 0; i < s->nfacts; i++)
     if (!(s->facts[i].deps & bit))
       s->facts[w++] = s->facts[i];
   s->nfacts = w;
+  for (int i = 0; i < npassed; i++)
+    fact_push(s, passed[i]);
 }
 
 static void fact_push(state *s, fact_rec f) {
+  for (int i = 0; i < s->nghosts; i++)
+    if (s->ghosts[i].key == f.key) { /* decided again: the old decision is history */
+      s->ghosts[i] = s->ghosts[--s->nghosts];
+      break;
+    }
   if (s->nfacts == s->capfacts) {
     s->capfacts = s->capfacts ? s->capfacts * 2 : 4;
     s->facts = gm_xrealloc(s->facts, sizeof(fact_rec) * (size_t)s->capfacts);
@@ -140,7 +187,7 @@ static void fact_push(state *s, fact_rec f) {
 }
 
 void fact_add(state *s, uint64_t key, uint64_t deps, int truth) {
-  fact_push(s, (fact_rec){key, deps, 0, 0, (unsigned char)truth, 0});
+  fact_push(s, (fact_rec){key, deps, 0, 0, (unsigned char)truth, 0, 0});
 }
 
 static uint64_t eq_key(uint64_t base, long long value) {
@@ -148,7 +195,7 @@ static uint64_t eq_key(uint64_t base, long long value) {
 }
 
 void eq_fact_add(state *s, uint64_t base, uint64_t deps, long long value, int truth) {
-  fact_push(s, (fact_rec){eq_key(base, value), deps, base, value, (unsigned char)truth, 1});
+  fact_push(s, (fact_rec){eq_key(base, value), deps, base, value, (unsigned char)truth, 1, 0});
 }
 
 int fact_find(const state *s, uint64_t key) {
@@ -162,6 +209,10 @@ int fact_find(const state *s, uint64_t key) {
       return f->truth ? f->value != 0 : 1;
   }
   return -1;
+}
+
+int ghost_eq_find(const state *s, uint64_t base, long long value) {
+  return ghost_find(s, eq_key(base, value));
 }
 
 /* Whether expression `base` equals `value` on this path: 1, 0, or -1 when nothing says. */
@@ -217,7 +268,7 @@ static void state_gc(state *s) {
 static int fact_exact(const state *s, const fact_rec *f) {
   for (int i = 0; i < s->nfacts; i++)
     if (s->facts[i].key == f->key)
-      return s->facts[i].truth == f->truth;
+      return s->facts[i].truth == f->truth && s->facts[i].passed == f->passed;
   return 0;
 }
 
@@ -305,6 +356,8 @@ static void state_join_facts(state *kept, const state *s) {
   kept->nfacts = w;
   if (!s->error_path)
     kept->error_path = 0;
+  if (!s->latent)
+    kept->latent = 0;
 }
 
 /* Appends s to l unless an equal state is there; keeps l within MAX_STATES. */
@@ -321,6 +374,8 @@ void list_add(engine *e, state_list *l, state *s) {
     if (digest_of(l->items[i]) == s->digest && state_equal(l->items[i], s)) {
       if (!s->error_path)
         l->items[i]->error_path = 0; /* one of the merged paths is the normal one */
+      if (!s->latent)
+        l->items[i]->latent = 0; /* and one of them manifest */
       state_free(s);
       return;
     }

@@ -354,9 +354,10 @@ gm_node *fe_conv_expr(builder *b, CXCursor c) {
         n->kind = GM_N_DEREF;
       else if (op == CXUnaryOperator_LNot)
         n->kind = GM_N_NOT;
-      else if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
+      else if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec) {
         n->kind = GM_N_INCDEC;
-      else if (op == CXUnaryOperator_Extension || op == CXUnaryOperator_Plus) {
+        n->op = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? '+' : '-';
+      } else if (op == CXUnaryOperator_Extension || op == CXUnaryOperator_Plus) {
         n = n->kids[0];
       }
     }

@@ -3,6 +3,7 @@
  * regrowth, table slots, retries), and the lines a statement hoisted out of a loop occupies. */
 #include "model/patterns.h"
 
+#include "model/loop_counter.h"
 #include "model/patterns_common.h"
 
 #include <string.h>
@@ -110,6 +111,8 @@ static void compared_vars(const gm_node *c, int *vars, int *n, int max) {
 }
 
 int gm_alloc_guarded(const gm_node *call, const gm_node *loop) {
+  if (gm_counter_once(call, loop))
+    return 1; /* if (dev == 0) cudaMallocHost(...): on one iteration at most */
   int target = gm_alloc_target_var(call);
   const gm_node *child = call;
   for (const gm_node *p = call->parent; p && p != loop; child = p, p = p->parent) {

@@ -1,6 +1,7 @@
 /* Builds a file's unit summary (unit.h) from its function model. */
 #include "program/unit.h"
 
+#include "model/loop_counter.h"
 #include "model/patterns.h"
 
 #include <stdlib.h>
@@ -199,8 +200,8 @@ static void add_loop_call(const gm_node *n, void *arg) {
       n->is_kernel_callee || defined_here(b->u, n->callee_usr))
     return;
   const gm_node *loop = gm_enclosing_loop(n);
-  if (!loop || gm_retry_loop(loop, n))
-    return;
+  if (!loop || gm_retry_loop(loop, n) || gm_counter_once(n, loop))
+    return; /* retried, or called on one iteration at most (`if (dev == 0) init()`) */
   gm_unit_loop_call c = {keep(b->u, b->fn->name), keep(b->u, n->callee_usr), keep(b->u, n->name),
                          keep_loc(b->u, n->loc),  keep_loc(b->u, loop->loc), 0};
   for (int k = 0; k < n->nkids && k < 31; k++) {
