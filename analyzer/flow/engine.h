@@ -28,6 +28,11 @@ typedef struct val {
 
 enum obj_state { OBJ_LIVE, OBJ_FREED, OBJ_FAILED };
 
+/* Where managed memory's pages were last touched (GM030): a fresh allocation has none, and
+ * pages first touched on the device (a fill, a kernel, a copy from device memory) are created
+ * there, so a launch has nothing to migrate. Any other object reads as touched on the host. */
+enum obj_touch { TOUCH_HOST, TOUCH_NONE, TOUCH_DEVICE };
+
 typedef struct obj {
   const gm_node *site;     /* allocation call; NULL for a parameter's pointee */
   const gm_family *family; /* NULL when unknown (parameters) */
@@ -42,6 +47,7 @@ typedef struct obj {
   unsigned char from_return; /* allocated as a return value (null on failure) */
   unsigned char nonnull;     /* a null test on this path found it non-null */
   unsigned char prefetched;  /* managed memory placed by cudaMemPrefetchAsync/cudaMemAdvise */
+  unsigned char touch;       /* managed memory: enum obj_touch */
   unsigned char stored_away; /* assigned into memory the engine does not follow (`t[i] = p`) */
 } obj;
 
@@ -222,6 +228,8 @@ void note_host_touch(engine *e, state *s, val v, const gm_node *at);
 void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const char *usr,
                      const char *kname, int param, const gm_node *via);
 void note_prefetch(engine *e, state *s, val v, const gm_node *at);
+void note_device_write(state *s, val v);
+void touch_on_host(state *s, int ref);
 void launch_through_api(engine *e, state *s, const gm_node *n);
 void note_lambda_launches(engine *e, state *s, const gm_node *lambda_node);
 

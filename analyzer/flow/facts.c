@@ -104,10 +104,25 @@ static int is_managed(const state *s, val v) {
   return v.kind == V_OBJ && s->objs[v.ref].family && s->objs[v.ref].family->managed;
 }
 
+/* Only managed memory's touches are kept: other objects' would split states for nothing. */
+void touch_on_host(state *s, int ref) {
+  if (is_managed(s, (val){.kind = V_OBJ, .ref = ref}))
+    s->objs[ref].touch = TOUCH_HOST;
+}
+
+/* A write the device makes (cudaMemset, a copy from device memory): a fresh allocation's pages
+ * are created on the device. Memory the host touched first keeps that mark: its pages were
+ * placed on the host and move on demand. */
+void note_device_write(state *s, val v) {
+  if (is_managed(s, v) && s->objs[v.ref].touch == TOUCH_NONE)
+    s->objs[v.ref].touch = TOUCH_DEVICE;
+}
+
 /* Host code touching memory: GM031's evidence. Kernels and device functions do not count. */
 void note_host_touch(engine *e, state *s, val v, const gm_node *at) {
   if (v.kind != V_OBJ || e->fn->is_kernel || e->fn->is_device)
     return;
+  touch_on_host(s, v.ref);
   const obj *o = &s->objs[v.ref];
   if (e->summary_mode && o->param >= 0 && o->param < e->fn->nparams && e->obs.host_touch)
     e->obs.host_touch[o->param] = at; /* a helper that touches its parameter on the host */
@@ -133,7 +148,10 @@ void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const ch
   if (!is_managed(s, v) || !o->site)
     return;
   gm_fact f = fact_about(GM_FACT_MANAGED_LAUNCH, o, launch);
-  f.flag = o->prefetched;
+  /* memory the host never touched has nothing to migrate: this launch creates its pages on the
+   * device, or an earlier device write did */
+  f.flag = o->prefetched || o->touch != TOUCH_HOST;
+  o->touch = o->touch == TOUCH_HOST ? TOUCH_HOST : TOUCH_DEVICE;
   f.kernel_usr = usr;
   f.kernel_name = kname;
   f.kernel_param = param;

@@ -243,12 +243,13 @@ static int handler(void *user, const char *section, const char *name, const char
     }
   } else if ((strcmp(what, "use") == 0 || strcmp(what, "noreturn") == 0 ||
               strcmp(what, "prefetch") == 0 || strcmp(what, "launch") == 0 ||
-              strcmp(what, "borrow") == 0) &&
+              strcmp(what, "borrow") == 0 || strcmp(what, "device-fill") == 0) &&
              !subject) {
     enum gm_fn_kind kind = what[0] == 'u'   ? GM_FN_USE
                            : what[0] == 'n' ? GM_FN_NORETURN
                            : what[0] == 'p' ? GM_FN_PREFETCH
                            : what[0] == 'b' ? GM_FN_BORROW
+                           : what[0] == 'd' ? GM_FN_DEVICE_FILL
                                             : GM_FN_LAUNCH;
     if (strcmp(name, "functions") != 0)
       ok = fail(c, "unknown key '%s' in [%s] (expected functions)", name, what);
