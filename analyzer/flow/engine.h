@@ -18,7 +18,9 @@ enum { MAX_STATES = 128, LOOP_ROUNDS = 3, SUMMARY_ROUNDS = 3, STEP_BUDGET = 1000
 /* V_RESULT: the status of the call that allocated object `ref` (nonzero: it failed); V_OK: the
  * same from a helper returning bool (false: it failed); V_FREED: the status of the call that
  * freed it (a failed free leaves nothing to judge). */
-enum val_kind { V_UNKNOWN, V_NULL, V_CONST, V_OBJ, V_RESULT, V_ADDR, V_FREED, V_OK };
+/* V_STATIC: the address of storage no allocator made, an array variable's (ref: the variable)
+ * or a string literal's (ref -1). */
+enum val_kind { V_UNKNOWN, V_NULL, V_CONST, V_OBJ, V_RESULT, V_ADDR, V_FREED, V_OK, V_STATIC };
 
 typedef struct val {
   unsigned char kind;

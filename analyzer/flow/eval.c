@@ -294,9 +294,13 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
   case GM_N_NULL:
     return mk(V_NULL, 0);
   case GM_N_CONST:
-    return mk(V_CONST, 0);
-  case GM_N_VAR:
+    return n->is_string ? mk(V_STATIC, -1) : mk(V_CONST, 0);
+  case GM_N_VAR: {
+    const gm_var *var = &e->fn->vars[n->var];
+    if (var->is_array && var->kind != GM_VAR_PARAM && var->kind != GM_VAR_REF)
+      return mk(V_STATIC, n->var); /* the array's address, fixed for its lifetime */
     return slot_get(s, n->var);
+  }
   case GM_N_FIELD:
   case GM_N_DEREF: {
     if (n->kind == GM_N_DEREF) {

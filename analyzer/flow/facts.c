@@ -64,7 +64,56 @@ void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_ki
   add_fact(e, f);
 }
 
+/* What storage a value no allocator made is, for messages; NULL when it may be allocated. */
+static const char *unallocated_storage(const engine *e, val v) {
+  if (v.kind == V_STATIC && v.ref < 0)
+    return "a string literal";
+  if ((v.kind != V_STATIC && v.kind != V_ADDR) || v.ref >= e->fn->nvars)
+    return NULL; /* &p->field: a member of memory that may be allocated */
+  const gm_var *var = &e->fn->vars[v.ref];
+  if (var->kind == GM_VAR_REF)
+    return NULL; /* &r is the address of what r refers to */
+  static const char *const arrays[] = {"a local array", "a static array", "a __device__ array",
+                                       "a __constant__ array", "a __shared__ array"};
+  static const char *const objects[] = {"a local variable", "a static variable",
+                                        "a __device__ variable", "a __constant__ variable",
+                                        "a __shared__ variable"};
+  int i = var->space != GM_SPACE_HOST ? 1 + (int)var->space : var->kind == GM_VAR_GLOBAL ? 1 : 0;
+  if (var->kind == GM_VAR_PARAM)
+    return "a parameter";
+  return v.kind == V_STATIC ? arrays[i] : objects[i];
+}
+
+/* A free of storage no allocator made: the call fails (cudaFree) or corrupts the heap (free). */
+static void free_unallocated(engine *e, const state *s, const gm_node *call, val v,
+                             const gm_fn *row, const char *via) {
+  const char *storage = unallocated_storage(e, v);
+  if (!storage)
+    return;
+  gm_fact f = {0};
+  f.kind = GM_FACT_FREE_UNALLOCATED;
+  f.at = call;
+  f.free_name = row->name;
+  f.free_families = row->frees;
+  f.nfree_families = row->nfrees;
+  f.via = via;
+  f.storage = storage;
+  f.var = v.ref >= 0 ? e->fn->vars[v.ref].name : NULL;
+  for (int i = 0; i < call->nkids && !f.through; i++) {
+    const gm_node *arg = gm_arg(call, i);
+    val held = arg && arg->kind == GM_N_VAR ? slot_get(s, arg->var) : (val){0};
+    if (arg && arg->kind == GM_N_VAR && arg->var != v.ref && held.kind == v.kind &&
+        held.ref == v.ref)
+      f.through = arg->name; /* `float *p = buf; cudaFree(p);` */
+  }
+  /* freed as `&x` or through a pointer to x; 2: x holds a pointer, likely the one meant */
+  f.flag = v.kind != V_ADDR ? 0 : e->fn->vars[v.ref].is_pointer ? 2 : 1;
+  add_fact(e, f);
+}
+
 void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row, const char *via) {
+  if (v.kind == V_STATIC || v.kind == V_ADDR)
+    free_unallocated(e, s, call, v, row, via);
   if (v.kind != V_OBJ)
     return; /* null, unknown or not a pointer we know: nothing to judge */
   obj *o = &s->objs[v.ref];
