@@ -111,9 +111,9 @@ const gm_rule gm030_managed_dense_access = {
         "Memory from cudaMallocManaged (or cuMemAllocManaged) is passed to a kernel that "
         "indexes it densely (an index affine in threadIdx/blockIdx/blockDim/gridDim, including "
         "grid-stride loops), the host touched it first, and no cudaMemPrefetchAsync or "
-        "cudaMemAdvise on it precedes the launch. The kernel then takes page faults and migrates the data on demand: on an H200 "
-        "a dense kernel over 1 GiB of host-touched managed memory ran 329 times slower than on "
-        "device memory, and as fast after one prefetch.",
+        "cudaMemAdvise on it precedes the launch. The kernel then takes page faults and migrates "
+        "the data on demand: on an H200 a dense kernel over 1 GiB of host-touched managed "
+        "memory ran 329 times slower than on device memory, and as fast after one prefetch.",
     .fix = "Call cudaMemPrefetchAsync(ptr, bytes, device, stream) before the launch (and back "
            "to the CPU before host access), set cudaMemAdvise preferred location, or use "
            "cudaMalloc with explicit copies.",
