@@ -2,9 +2,11 @@
  *
  * Flags memory released by a call of another family: cudaFree on pinned host memory from
  * cudaMallocHost, free() on device memory, cudaFreeHost on cudaMalloc memory, delete on new[]
- * memory; and a free given a pointer offset from the one the allocation returned. The CUDA call
- * fails with cudaErrorInvalidValue and the memory stays allocated; a host free() of such a
- * pointer corrupts the heap.
+ * memory; a free given a pointer offset from the one the allocation returned; and a free of
+ * storage no allocator made (a __device__ or local array, the address of a variable, a string
+ * literal), directly or through a pointer a local assignment set to it. The CUDA call fails with
+ * cudaErrorInvalidValue and the memory stays allocated; a host free() of such a pointer corrupts
+ * the heap.
  *
  *   bad:  cudaMallocHost(&h, n); ... cudaFree(h);
  *   good: cudaMallocHost(&h, n); ... cudaFreeHost(h);
@@ -20,9 +22,35 @@ extern const gm_rule gm002_mismatched_free;
 #include <stdlib.h>
 #include <string.h>
 
+/* `cudaFree(d_table)` of `__device__ float d_table[N]`, `free(&x)`, `float *p = buf; free(p)`. */
+static void report_unallocated(const gm_check_ctx *ctx, const gm_fact *f) {
+  char *object;
+  if (f->through)
+    object = f->var
+                 ? gm_xasprintf("'%s', which points to '%s', %s,", f->through, f->var, f->storage)
+                 : gm_xasprintf("'%s', which points to %s,", f->through, f->storage);
+  else
+    object = !f->var   ? gm_xstrdup(f->storage)
+             : f->flag ? gm_xasprintf("the address of '%s', %s,", f->var, f->storage)
+                       : gm_xasprintf("'%s', %s,", f->var, f->storage);
+  char *freer =
+      f->via ? gm_xasprintf("%s (which calls %s)", f->free_name, f->via) : gm_xstrdup(f->free_name);
+  const char *releases = f->nfree_families ? f->free_families[0]->description : "memory";
+  char *fix = f->flag == 2 ? gm_xasprintf("release what '%s' points to, not its address", f->var)
+                           : gm_xstrdup("nothing allocated it, so remove the call");
+  gm_report_add(ctx->report, &gm002_mismatched_free, f->at->loc, ctx->fn->name,
+                "%s is released with %s, which releases only %s an allocation call returned; %s",
+                object, freer, releases, fix);
+  free(fix);
+  free(object);
+  free(freer);
+}
+
 static void check(const gm_check_ctx *ctx) {
   for (int i = 0; i < ctx->nfacts; i++) {
     const gm_fact *f = &ctx->facts[i];
+    if (f->kind == GM_FACT_FREE_UNALLOCATED)
+      report_unallocated(ctx, f);
     if (f->kind != GM_FACT_MISMATCH && f->kind != GM_FACT_OFFSET_FREE)
       continue;
     char *what = gm_describe_allocation(f);
@@ -134,9 +162,10 @@ const gm_rule gm002_mismatched_free = {
     .description =
         "Memory is released by a call that does not own it: cudaFree on pinned host memory from "
         "cudaMallocHost, free() on device memory, cudaFreeHost on cudaMalloc memory, delete on "
-        "memory from new[], or any free given a pointer offset from what the allocation "
-        "returned. The CUDA call fails and the memory stays allocated; a host free() of such a "
-        "pointer corrupts the heap.",
+        "memory from new[], any free given a pointer offset from what the allocation "
+        "returned, or a free of storage no allocator made (a __device__ or local array, the "
+        "address of a variable, a string literal). The CUDA call fails and the memory stays "
+        "allocated; a host free() of such a pointer corrupts the heap.",
     .fix = "Release each allocation with its own family's free (cudaMalloc/cudaFree, "
            "cudaMallocHost/cudaFreeHost, cudaMallocArray/cudaFreeArray, malloc/free, new/delete, "
            "new[]/delete[]) and pass the pointer the allocation returned.",

@@ -11,7 +11,9 @@
  * The access may sit in a same-file __device__ helper the kernel passes the pointer to, and the
  * thread's position may come from cooperative groups (`grid.thread_rank()`, `grid.size()`).
  * Data-dependent indexing (x[idx[i]], pointer chasing) is where managed memory earns its keep:
- * no warning there. */
+ * no warning there. Nor for memory first touched on the device on every path (a cudaMemset, an
+ * initialising kernel, a copy from device memory): its pages are created there, and the flow
+ * engine marks such launches as it marks prefetched ones. */
 #include "model/patterns.h"
 #include "rules/rules.h"
 #include "runtime_view/join.h"
@@ -108,10 +110,10 @@ const gm_rule gm030_managed_dense_access = {
     .description =
         "Memory from cudaMallocManaged (or cuMemAllocManaged) is passed to a kernel that "
         "indexes it densely (an index affine in threadIdx/blockIdx/blockDim/gridDim, including "
-        "grid-stride loops), and no cudaMemPrefetchAsync or cudaMemAdvise on it precedes the "
-        "launch. The kernel then takes page faults and migrates the data on demand: on an H200 "
-        "a dense kernel over 1 GiB of host-touched managed memory ran 329 times slower than on "
-        "device memory, and as fast after one prefetch.",
+        "grid-stride loops), the host touched it first, and no cudaMemPrefetchAsync or "
+        "cudaMemAdvise on it precedes the launch. The kernel then takes page faults and migrates "
+        "the data on demand: on an H200 a dense kernel over 1 GiB of host-touched managed "
+        "memory ran 329 times slower than on device memory, and as fast after one prefetch.",
     .fix = "Call cudaMemPrefetchAsync(ptr, bytes, device, stream) before the launch (and back "
            "to the CPU before host access), set cudaMemAdvise preferred location, or use "
            "cudaMalloc with explicit copies.",

@@ -76,6 +76,7 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
     return;
   case V_CONST:
   case V_ADDR:
+  case V_STATIC:
     route(e, s, 1, t, f);
     return;
   case V_OBJ: {
@@ -460,6 +461,14 @@ int counter_passed(const engine *e, const state *s, fact_rec *out, int max) {
   return n;
 }
 
+/* Two addresses the engine knows, one of them storage no allocator made (`p != buf`, where a
+ * small buffer is used until a larger one is allocated): equal only when they are the same. */
+static int addresses_compared(val a, val b) {
+  int a_known = a.kind == V_STATIC || a.kind == V_ADDR || a.kind == V_OBJ;
+  int b_known = b.kind == V_STATIC || b.kind == V_ADDR || b.kind == V_OBJ;
+  return a_known && b_known && (a.kind != V_OBJ || b.kind != V_OBJ);
+}
+
 void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f) {
   if (!c) {
     route(e, s, 1, t, f);
@@ -535,6 +544,11 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
         bad->error_path = 1;
         route(e, bad, 1, t, f);
         route(e, s, 0, t, f);
+        return;
+      }
+      if (addresses_compared(va, vb)) {
+        int same = va.kind == vb.kind && va.ref == vb.ref && va.offset == vb.offset;
+        route(e, s, same == (c->op == '='), t, f);
         return;
       }
       if (split_on_equality(e, s, c, t, f))

@@ -19,8 +19,21 @@ enum { MAX_STATES = 128, LOOP_ROUNDS = 3, SUMMARY_ROUNDS = 3, STEP_BUDGET = 1000
 /* V_RESULT: the status of the call that allocated object `ref` (nonzero: it failed); V_OK: the
  * same from a helper returning bool (false: it failed), or that status compared equal to
  * success; V_FREED: the status of the call that freed it (a failed free leaves nothing to
- * judge); V_HANDLE: what a fallible call returned (null or negative: it failed). */
-enum val_kind { V_UNKNOWN, V_NULL, V_CONST, V_OBJ, V_RESULT, V_ADDR, V_FREED, V_OK, V_HANDLE };
+ * judge); V_HANDLE: what a fallible call returned (null or negative: it failed); V_STATIC: the
+ * address of storage no allocator made, an array variable's (ref: the variable) or a string
+ * literal's (ref -1). */
+enum val_kind {
+  V_UNKNOWN,
+  V_NULL,
+  V_CONST,
+  V_OBJ,
+  V_RESULT,
+  V_ADDR,
+  V_FREED,
+  V_OK,
+  V_HANDLE,
+  V_STATIC
+};
 
 typedef struct val {
   unsigned char kind;
@@ -29,6 +42,11 @@ typedef struct val {
 } val;
 
 enum obj_state { OBJ_LIVE, OBJ_FREED, OBJ_FAILED };
+
+/* Where managed memory's pages were last touched (GM030): a fresh allocation has none, and
+ * pages first touched on the device (a fill, a kernel, a copy from device memory) are created
+ * there, so a launch has nothing to migrate. Any other object reads as touched on the host. */
+enum obj_touch { TOUCH_HOST, TOUCH_NONE, TOUCH_DEVICE };
 
 typedef struct obj {
   const gm_node *site;     /* allocation call; NULL for a parameter's pointee */
@@ -44,6 +62,7 @@ typedef struct obj {
   unsigned char from_return; /* allocated as a return value (null on failure) */
   unsigned char nonnull;     /* a null test on this path found it non-null */
   unsigned char prefetched;  /* managed memory placed by cudaMemPrefetchAsync/cudaMemAdvise */
+  unsigned char touch;       /* managed memory: enum obj_touch */
   unsigned char stored_away; /* assigned into memory the engine does not follow (`t[i] = p`) */
   /* its allocation's status is the runtime's last one: no call that may fail has run since,
    * and no cudaGetLastError() read it (at most one object of a state) */
@@ -261,6 +280,8 @@ void note_host_touch(engine *e, state *s, val v, const gm_node *at);
 void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const char *usr,
                      const char *kname, int param, const gm_node *via);
 void note_prefetch(engine *e, state *s, val v, const gm_node *at);
+void note_device_write(state *s, val v);
+void touch_on_host(state *s, int ref);
 void launch_through_api(engine *e, state *s, const gm_node *n);
 void note_lambda_launches(engine *e, state *s, const gm_node *lambda_node);
 

@@ -18,6 +18,16 @@ void escape_val(state *s, val v) {
   }
 }
 
+/* An argument of a call the engine does not follow: it may keep or free what it is given, and
+ * read or write it on the host (`init(a, n)`, `load(&a)`). Memory that is only stored away
+ * (a struct, a kernel's argument array) is not taken for touched: that needs such a call. */
+static void hand_to_unknown_code(state *s, val v) {
+  escape_val(s, v);
+  val held = v.kind == V_ADDR && v.ref < s->nslots ? s->slots[v.ref] : v;
+  if (held.kind == V_OBJ && held.ref < s->nobjs)
+    touch_on_host(s, held.ref);
+}
+
 /* Stores v into slot, reporting the object the slot held if this loses its last pointer. */
 static void assign_slot(engine *e, state *s, int slot, int owning, val v, const gm_node *at,
                         enum gm_exit_kind how) {
@@ -89,7 +99,18 @@ static int new_alloc(state *s, const gm_node *site, const gm_family *fam, int fr
   o.deref_param = -1;
   o.state = OBJ_LIVE;
   o.from_return = (unsigned char)from_return;
+  o.touch = fam && fam->managed ? TOUCH_NONE : TOUCH_HOST;
   return obj_new(s, o);
+}
+
+/* A copy the device makes from device memory: cudaMemcpy's kind says so, or the call's name
+ * (cuMemcpyDtoD). Its destination's pages are written on the device. */
+static int copies_from_device(const gm_node *n, const gm_fn *row) {
+  if (strstr(row->name, "DtoD"))
+    return 1;
+  const gm_node *kind = gm_arg(n, 3);
+  return strncmp(row->name, "cudaMemcpy", 10) == 0 && kind && kind->name &&
+         strcmp(kind->name, "cudaMemcpyDeviceToDevice") == 0;
 }
 
 static int is_identity(const gm_node *n) {
@@ -165,6 +186,17 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     int host = strncmp(row->name, "cu", 2) != 0; /* memcpy, memset: the host touches it */
     for (int i = 0; host && i < n->nkids; i++)
       note_host_touch(e, s, args[i], n);
+    /* a copy from the host's memory may be made by the host: it counts as the host's touch */
+    if (row->kind == GM_FN_COPY && row->dst_arg < n->nkids && args[row->dst_arg].kind == V_OBJ) {
+      if (copies_from_device(n, row))
+        note_device_write(s, args[row->dst_arg]);
+      else
+        touch_on_host(s, args[row->dst_arg].ref);
+    }
+  } else if (row && row->kind == GM_FN_DEVICE_FILL) {
+    drop_memory_facts(e, s, n);
+    for (int i = 0; i < n->nkids; i++)
+      note_device_write(s, args[i]);
   } else if (row && row->kind == GM_FN_PREFETCH) {
     if (n->nkids)
       note_prefetch(e, s, args[0], n);
@@ -178,7 +210,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     for (int i = 0; i < n->nkids; i++) {
       const param_summary *p = i < sum->nparams ? &sum->params[i] : NULL;
       if (!p || p->effect == P_ESCAPES) {
-        escape_val(s, args[i]);
+        hand_to_unknown_code(s, args[i]);
         if (args[i].kind == V_ADDR)
           forget_variable(e, s, args[i].ref);
       } else if (p->effect == P_FREES) {
@@ -239,7 +271,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     for (int i = 0; i < n->nkids; i++) {
       if (row && row->kind == GM_FN_SINK && row->ptr_arg != GM_ARG_NONE && row->ptr_arg != i)
         continue; /* a sink takes one argument and borrows the rest */
-      escape_val(s, args[i]);
+      hand_to_unknown_code(s, args[i]);
       if (args[i].kind == V_ADDR)
         forget_variable(e, s, args[i].ref);
     }
@@ -261,9 +293,13 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
   case GM_N_NULL:
     return mk(V_NULL, 0);
   case GM_N_CONST:
-    return mk(V_CONST, 0);
-  case GM_N_VAR:
+    return n->is_string ? mk(V_STATIC, -1) : mk(V_CONST, 0);
+  case GM_N_VAR: {
+    const gm_var *var = &e->fn->vars[n->var];
+    if (var->is_array && var->kind != GM_VAR_PARAM && var->kind != GM_VAR_REF)
+      return mk(V_STATIC, n->var); /* the array's address, fixed for its lifetime */
     return slot_get(s, n->var);
+  }
   case GM_N_FIELD:
   case GM_N_DEREF: {
     if (n->kind == GM_N_DEREF) {

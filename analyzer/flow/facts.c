@@ -72,7 +72,56 @@ void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_ki
   add_fact(e, f);
 }
 
+/* What storage a value no allocator made is, for messages; NULL when it may be allocated. */
+static const char *unallocated_storage(const engine *e, val v) {
+  if (v.kind == V_STATIC && v.ref < 0)
+    return "a string literal";
+  if ((v.kind != V_STATIC && v.kind != V_ADDR) || v.ref >= e->fn->nvars)
+    return NULL; /* &p->field: a member of memory that may be allocated */
+  const gm_var *var = &e->fn->vars[v.ref];
+  if (var->kind == GM_VAR_REF)
+    return NULL; /* &r is the address of what r refers to */
+  static const char *const arrays[] = {"a local array", "a static array", "a __device__ array",
+                                       "a __constant__ array", "a __shared__ array"};
+  static const char *const objects[] = {"a local variable", "a static variable",
+                                        "a __device__ variable", "a __constant__ variable",
+                                        "a __shared__ variable"};
+  int i = var->space != GM_SPACE_HOST ? 1 + (int)var->space : var->kind == GM_VAR_GLOBAL ? 1 : 0;
+  if (var->kind == GM_VAR_PARAM)
+    return "a parameter";
+  return v.kind == V_STATIC ? arrays[i] : objects[i];
+}
+
+/* A free of storage no allocator made: the call fails (cudaFree) or corrupts the heap (free). */
+static void free_unallocated(engine *e, const state *s, const gm_node *call, val v,
+                             const gm_fn *row, const char *via) {
+  const char *storage = unallocated_storage(e, v);
+  if (!storage)
+    return;
+  gm_fact f = {0};
+  f.kind = GM_FACT_FREE_UNALLOCATED;
+  f.at = call;
+  f.free_name = row->name;
+  f.free_families = row->frees;
+  f.nfree_families = row->nfrees;
+  f.via = via;
+  f.storage = storage;
+  f.var = v.ref >= 0 ? e->fn->vars[v.ref].name : NULL;
+  for (int i = 0; i < call->nkids && !f.through; i++) {
+    const gm_node *arg = gm_arg(call, i);
+    val held = arg && arg->kind == GM_N_VAR ? slot_get(s, arg->var) : (val){0};
+    if (arg && arg->kind == GM_N_VAR && arg->var != v.ref && held.kind == v.kind &&
+        held.ref == v.ref)
+      f.through = arg->name; /* `float *p = buf; cudaFree(p);` */
+  }
+  /* freed as `&x` or through a pointer to x; 2: x holds a pointer, likely the one meant */
+  f.flag = v.kind != V_ADDR ? 0 : e->fn->vars[v.ref].is_pointer ? 2 : 1;
+  add_fact(e, f);
+}
+
 void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row, const char *via) {
+  if (v.kind == V_STATIC || v.kind == V_ADDR)
+    free_unallocated(e, s, call, v, row, via);
   if (v.kind != V_OBJ)
     return; /* null, unknown or not a pointer we know: nothing to judge */
   obj *o = &s->objs[v.ref];
@@ -112,10 +161,25 @@ static int is_managed(const state *s, val v) {
   return v.kind == V_OBJ && s->objs[v.ref].family && s->objs[v.ref].family->managed;
 }
 
+/* Only managed memory's touches are kept: other objects' would split states for nothing. */
+void touch_on_host(state *s, int ref) {
+  if (is_managed(s, (val){.kind = V_OBJ, .ref = ref}))
+    s->objs[ref].touch = TOUCH_HOST;
+}
+
+/* A write the device makes (cudaMemset, a copy from device memory): a fresh allocation's pages
+ * are created on the device. Memory the host touched first keeps that mark: its pages were
+ * placed on the host and move on demand. */
+void note_device_write(state *s, val v) {
+  if (is_managed(s, v) && s->objs[v.ref].touch == TOUCH_NONE)
+    s->objs[v.ref].touch = TOUCH_DEVICE;
+}
+
 /* Host code touching memory: GM031's evidence. Kernels and device functions do not count. */
 void note_host_touch(engine *e, state *s, val v, const gm_node *at) {
   if (v.kind != V_OBJ || e->fn->is_kernel || e->fn->is_device)
     return;
+  touch_on_host(s, v.ref);
   const obj *o = &s->objs[v.ref];
   if (e->summary_mode && o->param >= 0 && o->param < e->fn->nparams && e->obs.host_touch)
     e->obs.host_touch[o->param] = at; /* a helper that touches its parameter on the host */
@@ -141,7 +205,10 @@ void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const ch
   if (!is_managed(s, v) || !o->site)
     return;
   gm_fact f = fact_about(GM_FACT_MANAGED_LAUNCH, s, o, launch);
-  f.flag = o->prefetched;
+  /* memory the host never touched has nothing to migrate: this launch creates its pages on the
+   * device, or an earlier device write did */
+  f.flag = o->prefetched || o->touch != TOUCH_HOST;
+  o->touch = o->touch == TOUCH_HOST ? TOUCH_HOST : TOUCH_DEVICE;
   f.kernel_usr = usr;
   f.kernel_name = kname;
   f.kernel_param = param;

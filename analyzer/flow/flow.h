@@ -15,9 +15,10 @@ enum gm_fact_kind {
   GM_FACT_MISMATCH,
   GM_FACT_OFFSET_FREE,
   GM_FACT_DOUBLE_FREE,
-  GM_FACT_MANAGED_LAUNCH,  /* managed memory passed to a kernel (flag: prefetched first) */
-  GM_FACT_MANAGED_HOST,    /* managed memory read or written by host code */
-  GM_FACT_MANAGED_PREFETCH /* managed memory prefetched or advised */
+  GM_FACT_FREE_UNALLOCATED, /* a free of storage no allocator made: an array, &x, a literal */
+  GM_FACT_MANAGED_LAUNCH,   /* managed memory passed to a kernel (flag: prefetched first) */
+  GM_FACT_MANAGED_HOST,     /* managed memory read or written by host code */
+  GM_FACT_MANAGED_PREFETCH  /* managed memory prefetched or advised */
 };
 
 enum gm_exit_kind {
@@ -54,6 +55,10 @@ typedef struct gm_fact {
   int latent; /* leak, mismatch, double or interior free: only on paths that rest on a decision
                  the engine could not keep (a call it does not follow may have changed a value
                  tested twice) or on a condition clang could not type; reported with --latent */
+  const char *storage;          /* unallocated free: what was freed ("a __device__ array"); var
+                                   names it (NULL for a string literal) */
+  const char *through;          /* unallocated free: the pointer variable given to the free, when
+                                   it is not the object itself */
 } gm_fact;
 
 enum { GM_CUT_PATHS = 1, GM_CUT_STEPS = 2 };

@@ -288,7 +288,7 @@ static uint64_t memory_digest(const state *s) {
     h = mix(h, (uint64_t)(uintptr_t)o->freed_at);
     h = mix(h, ((uint64_t)o->state << 32) | ((uint64_t)o->escaped << 40) |
                    ((uint64_t)o->nonnull << 48) | ((uint64_t)o->prefetched << 56) |
-                   ((uint64_t)o->last_status << 60));
+                   ((uint64_t)o->last_status << 60) | ((uint64_t)o->touch << 61));
     h = mix(h, ((uint64_t)(uint32_t)o->param << 32) | (uint32_t)o->deref_param);
   }
   for (int i = 0; i < s->nslots; i++) {
@@ -319,7 +319,7 @@ static int state_equal_as(const state *a, const state *b, int with_facts) {
     if (x->site != y->site || x->state != y->state || x->escaped != y->escaped ||
         x->param != y->param || x->deref_param != y->deref_param || x->freed_at != y->freed_at ||
         x->nonnull != y->nonnull || x->prefetched != y->prefetched ||
-        x->last_status != y->last_status)
+        x->last_status != y->last_status || x->touch != y->touch)
       return 0;
   }
   /* the decisions first: states that met with equal memory differ there, and they are few */

@@ -73,6 +73,24 @@ static int is_reference_type(CXType t) {
   return t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
 }
 
+/* __constant__ and __shared__ variables carry the device attribute too in some headers: the
+ * narrower space wins. */
+static unsigned var_space(CXCursor decl) {
+  cursor_vec kids = fe_children_of(decl);
+  unsigned space = GM_SPACE_HOST;
+  for (size_t i = 0; i < kids.len; i++) {
+    enum CXCursorKind k = clang_getCursorKind(kids.items[i]);
+    if (k == CXCursor_CUDAConstantAttr)
+      space = GM_SPACE_CONSTANT;
+    else if (k == CXCursor_CUDASharedAttr)
+      space = GM_SPACE_SHARED;
+    else if (k == CXCursor_CUDADeviceAttr && space == GM_SPACE_HOST)
+      space = GM_SPACE_DEVICE;
+  }
+  GM_VEC_FREE(kids);
+  return space;
+}
+
 int fe_var_index(builder *b, CXCursor decl) {
   unsigned h = clang_hashCursor(decl);
   for (size_t i = 0; i < b->vars.len; i++)
@@ -97,6 +115,10 @@ int fe_var_index(builder *b, CXCursor decl) {
                   strstr(tn, "CUarray") || strstr(tn, "cudaMemPool_t");
     clang_disposeString(ts);
   }
+  v.is_array = clang_getCursorKind(decl) != CXCursor_ParmDecl &&
+               (ct.kind == CXType_ConstantArray || ct.kind == CXType_IncompleteArray ||
+                ct.kind == CXType_VariableArray || ct.kind == CXType_DependentSizedArray);
+  v.space = var_space(decl);
   if (clang_getCursorKind(decl) == CXCursor_ParmDecl) {
     v.kind = is_reference_type(t) ? GM_VAR_REF : GM_VAR_PARAM;
   } else if (clang_Cursor_hasVarDeclGlobalStorage(decl) == 1 ||

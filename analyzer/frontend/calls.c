@@ -22,6 +22,12 @@ static enum CXChildVisitResult first_name_visitor(CXCursor c, CXCursor parent, C
   return CXChildVisit_Recurse;
 }
 
+static enum CXChildVisitResult first_child_visitor(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Break;
+}
+
 static const char *callee_name(builder *b, CXCursor c, cursor_vec *kids) {
   CXString s = clang_getCursorSpelling(c);
   const char *name = clang_getCString(s);
@@ -43,14 +49,42 @@ static const char *callee_name(builder *b, CXCursor c, cursor_vec *kids) {
   return r;
 }
 
+/* The callee expression of a call (its first child), implicit casts and parentheses taken off. */
+static CXCursor callee_expr(cursor_vec *kids) {
+  CXCursor e = kids->len ? kids->items[0] : clang_getNullCursor();
+  for (int depth = 0; depth < 8 && !clang_Cursor_isNull(e); depth++) {
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+      break;
+    CXCursor inner = clang_getNullCursor();
+    clang_visitChildren(e, first_child_visitor, &inner);
+    e = inner;
+  }
+  return e;
+}
+
+/* Whether a call calls a function by its name, the only calls the allocator table's names
+ * describe. A call through a struct member or a function pointer (`b->iface.free(b)`,
+ * `ops.free(p)`, `ctx->malloc(n)`) calls whatever the pointer holds: the member's name says
+ * nothing about libc's free. A dependent call (ref null or an overload set) is by name unless
+ * its callee is a member. */
+static int callee_is_named_function(CXCursor ref, cursor_vec *kids) {
+  enum CXCursorKind rk = clang_getCursorKind(ref);
+  if (rk == CXCursor_FunctionDecl || rk == CXCursor_FunctionTemplate)
+    return 1;
+  if (!clang_Cursor_isNull(ref) && rk != CXCursor_OverloadedDeclRef)
+    return 0; /* a field, variable or parameter of function-pointer type */
+  return clang_getCursorKind(callee_expr(kids)) != CXCursor_MemberRefExpr;
+}
+
 /* A call clang could not resolve: an argument it could not type, a callee declared with a type
  * it could not type, an undeclared callee, the wrong arguments (CUDA 13's cudaMemAdvise called
  * with an int device). Its name's row is kept only where it can end or spare a finding, never
  * ground one: noreturn (`exit(p->code)` still ends the path) and prefetch (advice given with
  * the old signature is advice). With no row, summary or system-header mark it is an unknown
  * callee, which may keep what it is given. */
-static gm_node *unresolved_call(builder *b, gm_node *n) {
-  const gm_fn *row = n->name ? gm_table_lookup(b->table, n->name) : NULL;
+static gm_node *unresolved_call(builder *b, gm_node *n, int by_name) {
+  const gm_fn *row = n->name && by_name ? gm_table_lookup(b->table, n->name) : NULL;
   n->fn = row && (row->kind == GM_FN_NORETURN || row->kind == GM_FN_PREFETCH) ? row : NULL;
   n->noreturn = n->fn && n->fn->kind == GM_FN_NORETURN;
   n->is_launch = 0;
@@ -65,7 +99,7 @@ gm_node *fe_conv_recovery_call(builder *b, CXCursor c, cursor_vec *exprs) {
   n->name = callee_name(b, c, exprs);
   for (size_t i = 1; i < exprs->len; i++)
     n->kids[i - 1] = fe_conv_expr(b, exprs->items[i]);
-  return unresolved_call(b, n);
+  return unresolved_call(b, n, callee_is_named_function(clang_getNullCursor(), exprs));
 }
 
 /* Which arguments the callee may write through: those bound to a pointer or reference to
@@ -93,6 +127,29 @@ static unsigned writable_args(CXType fn_type, int nargs) {
   if (nargs > 32)
     mask |= ~0u << 31;
   return mask;
+}
+
+/* The table row of a call by name. The built-in rows are the C library's and the toolkit's
+ * functions: a function of the user's own namespace that happens to share a name
+ * (`pool::free`) is not libc's, and is followed through its body or summary instead. A
+ * project's own rows (.gmemlint) name its functions wherever they are declared. */
+static const gm_fn *table_row(builder *b, CXCursor ref, const char *name) {
+  const gm_fn *row = gm_table_lookup(b->table, name);
+  if (!row || clang_Cursor_isNull(ref) || clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef ||
+      row != gm_table_lookup(gm_table_builtin(), name) ||
+      clang_Location_isInSystemHeader(clang_getCursorLocation(ref)))
+    return row;
+  CXCursor scope = clang_getCursorSemanticParent(ref);
+  while (clang_getCursorKind(scope) == CXCursor_LinkageSpec)
+    scope = clang_getCursorSemanticParent(scope);
+  if (clang_getCursorKind(scope) == CXCursor_TranslationUnit)
+    return row;
+  if (clang_getCursorKind(scope) != CXCursor_Namespace)
+    return NULL;
+  CXString ns = clang_getCursorSpelling(scope);
+  int is_std = strcmp(clang_getCString(ns), "std") == 0;
+  clang_disposeString(ns);
+  return is_std ? row : NULL;
 }
 
 gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
@@ -126,13 +183,13 @@ gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
 
   CXCursor ref = clang_getCursorReferenced(c);
   if (b->has_errors && ((!b->dependent && fe_is_dependent(c)) || fe_declared_invalid(ref)))
-    return unresolved_call(b, n);
+    return unresolved_call(b, n, callee_is_named_function(ref, kids));
   enum CXCursorKind rk = clang_getCursorKind(ref);
   int is_member = rk == CXCursor_CXXMethod || rk == CXCursor_Constructor ||
                   rk == CXCursor_Destructor || rk == CXCursor_ConversionFunction;
   n->is_method = is_member && !clang_CXXMethod_isStatic(ref);
-  if (!launch && !is_member)
-    n->fn = gm_table_lookup(b->table, name);
+  if (!launch && !is_member && callee_is_named_function(ref, kids))
+    n->fn = table_row(b, ref, name);
   if (n->fn && n->fn->kind == GM_FN_NORETURN)
     n->noreturn = 1;
   n->arg_writes = ~0u;

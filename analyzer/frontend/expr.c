@@ -270,6 +270,7 @@ gm_node *fe_conv_expr(builder *b, CXCursor c) {
   case CXCursor_StringLiteral:
   case CXCursor_CXXThisExpr:
     n = fe_new_node(b, GM_N_CONST, c, 0);
+    n->is_string = k == CXCursor_StringLiteral;
     break;
   case CXCursor_CallExpr:
     n = fe_conv_call(b, c, &kids);

@@ -244,15 +244,16 @@ static int handler(void *user, const char *section, const char *name, const char
   } else if ((strcmp(what, "use") == 0 || strcmp(what, "noreturn") == 0 ||
               strcmp(what, "prefetch") == 0 || strcmp(what, "launch") == 0 ||
               strcmp(what, "borrow") == 0 || strcmp(what, "last-error") == 0 ||
-              strcmp(what, "fallible") == 0) &&
+              strcmp(what, "fallible") == 0 || strcmp(what, "device-fill") == 0) &&
              !subject) {
-    enum gm_fn_kind kind = strcmp(what, "use") == 0          ? GM_FN_USE
-                           : strcmp(what, "noreturn") == 0   ? GM_FN_NORETURN
-                           : strcmp(what, "prefetch") == 0   ? GM_FN_PREFETCH
-                           : strcmp(what, "borrow") == 0     ? GM_FN_BORROW
-                           : strcmp(what, "last-error") == 0 ? GM_FN_LAST_ERROR
-                           : strcmp(what, "fallible") == 0   ? GM_FN_FALLIBLE
-                                                             : GM_FN_LAUNCH;
+    enum gm_fn_kind kind = strcmp(what, "use") == 0           ? GM_FN_USE
+                           : strcmp(what, "noreturn") == 0    ? GM_FN_NORETURN
+                           : strcmp(what, "prefetch") == 0    ? GM_FN_PREFETCH
+                           : strcmp(what, "borrow") == 0      ? GM_FN_BORROW
+                           : strcmp(what, "last-error") == 0  ? GM_FN_LAST_ERROR
+                           : strcmp(what, "fallible") == 0    ? GM_FN_FALLIBLE
+                           : strcmp(what, "device-fill") == 0 ? GM_FN_DEVICE_FILL
+                                                              : GM_FN_LAUNCH;
     if (strcmp(name, "functions") != 0)
       ok = fail(c, "unknown key '%s' in [%s] (expected functions)", name, what);
     else

@@ -9,10 +9,11 @@ enum gm_fn_kind {
   GM_FN_ALLOC,
   GM_FN_REALLOC,
   GM_FN_FREE,
-  GM_FN_USE,      /* reads or writes through pointer arguments, takes no ownership */
-  GM_FN_COPY,     /* a memory copy: use, and what GM020/GM021 look for */
-  GM_FN_PREFETCH, /* cudaMemPrefetchAsync, cudaMemAdvise: places managed memory */
-  GM_FN_LAUNCH,   /* cudaLaunchKernel(kernel, grid, block, args, ...) */
+  GM_FN_USE,         /* reads or writes through pointer arguments, takes no ownership */
+  GM_FN_COPY,        /* a memory copy: use, and what GM020/GM021 look for */
+  GM_FN_DEVICE_FILL, /* cudaMemset: use, written on the device (GM030's first touch) */
+  GM_FN_PREFETCH,    /* cudaMemPrefetchAsync, cudaMemAdvise: places managed memory */
+  GM_FN_LAUNCH,      /* cudaLaunchKernel(kernel, grid, block, args, ...) */
   GM_FN_NORETURN,
   GM_FN_SINK,   /* keeps or releases what argument ptr_arg gets (GM_ARG_NONE: every pointer) */
   GM_FN_BORROW, /* uses its pointer arguments and keeps none: no escape, no free */

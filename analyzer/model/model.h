@@ -78,6 +78,7 @@ typedef struct gm_node {
                              any argument from 31 on); all ones when unknown */
   unsigned has_value : 1; /* an integer constant expression; its value is `value` */
   unsigned in_macro : 1;  /* written inside a macro expansion */
+  unsigned is_string : 1; /* GM_N_CONST: a string literal */
   unsigned invalid : 1;   /* clang could not type it (recovery expression, invalid declaration):
                              opaque, neither its operands nor an escape of them */
   long long value;
@@ -96,6 +97,9 @@ enum gm_var_kind {
   GM_VAR_REF     /* reference (local or parameter): storing into it is an escape */
 };
 
+/* Where a variable lives on the GPU: __device__ (and __managed__), __constant__, __shared__. */
+enum gm_var_space { GM_SPACE_HOST, GM_SPACE_DEVICE, GM_SPACE_CONSTANT, GM_SPACE_SHARED };
+
 typedef struct gm_var {
   const char *name;
   enum gm_var_kind kind;
@@ -104,6 +108,8 @@ typedef struct gm_var {
   unsigned is_pointer : 1;
   unsigned is_pointer_to_pointer : 1;
   unsigned is_handle : 1; /* a pointer, or an integer handle such as CUdeviceptr */
+  unsigned is_array : 1;  /* an array object (not a parameter, whose array type is a pointer) */
+  unsigned space : 2;     /* enum gm_var_space */
 } gm_var;
 
 typedef struct gm_func {

@@ -249,7 +249,8 @@ static int borrows_args(const gm_node *call) {
   if (call->is_launch || call->is_kernel_callee)
     return 1;
   if (call->fn && (call->fn->kind == GM_FN_USE || call->fn->kind == GM_FN_COPY ||
-                   call->fn->kind == GM_FN_PREFETCH || call->fn->kind == GM_FN_LAUNCH))
+                   call->fn->kind == GM_FN_DEVICE_FILL || call->fn->kind == GM_FN_PREFETCH ||
+                   call->fn->kind == GM_FN_LAUNCH))
     return 1;
   return gm_call_borrows(call);
 }

@@ -1,7 +1,8 @@
 // Kernels written with cooperative groups: the thread's position comes from
 // grid.thread_rank(), this_thread_block().thread_rank() or
 // block.thread_index(), and the grid-stride loop steps by grid.size(). Each
-// indexes its managed buffer densely, and nothing is prefetched.
+// indexes its managed buffer densely, the host fills each first, and nothing is
+// prefetched.
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -34,6 +35,10 @@ void run(size_t n, int width) {
   cudaMallocManaged(&img, (size_t)width * width * sizeof(float)); // expected-warning {{kernel 'transpose_tile'}}
   for (size_t i = 0; i < n; ++i)
     x[i] = 1.f;
+  for (int i = 0; i < 256; ++i)
+    v[i] = 0;
+  for (int i = 0; i < width * width; ++i)
+    img[i] = 1.f;
   scale_grid<<<128, 256>>>(x, 2.f, n); // expected-note {{launched here}}
   offset_block<<<1, 256>>>(v, 7); // expected-note {{launched here}}
   transpose_tile<<<dim3(width / 32, width / 32), dim3(32, 32)>>>(img, width); // expected-note {{launched here}}

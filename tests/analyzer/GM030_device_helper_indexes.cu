@@ -1,7 +1,7 @@
 // The kernels hand their managed pointer to __device__ helpers, and the
 // helpers do the dense access: one computes the thread's index itself, one is
 // given it by the kernel, one gets the pointer already offset to the block's
-// tile, and one is reached through a second helper.
+// tile, and one is reached through a second helper. The host fills every buffer first.
 #include <cuda_runtime.h>
 
 __device__ void fill_own_index(float* p, int n, float v) {
@@ -44,8 +44,10 @@ void run(int n) {
   cudaMallocManaged(&c, n * sizeof(float)); // expected-warning {{kernel 'tile_kernel'}}
   cudaMalloc(&out, (n / 256) * sizeof(float));
   cudaMallocManaged(&d, n * sizeof(double)); // expected-warning {{kernel 'outer_kernel'}}
-  for (int i = 0; i < n; ++i)
-    a[i] = c[i] = 0.f;
+  for (int i = 0; i < n; ++i) {
+    a[i] = c[i] = b[2 * i] = b[2 * i + 1] = 0.f;
+    d[i] = 0.0;
+  }
   fill_kernel<<<n / 256, 256>>>(a, n); // expected-note {{launched here}}
   store_kernel<<<n / 256, 256>>>(b, n); // expected-note {{launched here}}
   tile_kernel<<<n / 256, 256>>>(c, out); // expected-note {{launched here}}

@@ -1,7 +1,8 @@
 // Launch with all four configuration arguments (grid, block, dynamic shared
-// memory, stream) on a managed buffer with no prefetch on that stream.
+// memory, stream) on a managed buffer the host cleared, with no prefetch on that stream.
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <string.h>
 
 __global__ void block_prefix(const int* in, int* out, int n) {
   extern __shared__ int tile[];
@@ -22,6 +23,7 @@ void scan_blocks(const int* d_in, int n, int* h_out) {
   cudaStreamCreate(&stream);
   int* out = nullptr;
   cudaMallocManaged(&out, n * sizeof(int)); // expected-warning {{GM030}}
+  memset(out, 0, n * sizeof(int));
   const int block = 256;
   block_prefix<<<(n + block - 1) / block, block, block * sizeof(int), stream>>>(d_in, out, n);
   cudaStreamSynchronize(stream);

@@ -1,4 +1,4 @@
-// The managed pointer reaches the launch through a local alias.
+// The managed pointer reaches the launch through a local alias, after the host cleared it.
 #include <cuda_runtime.h>
 #include <stdio.h>
 
@@ -10,6 +10,7 @@ __global__ void add(const float* a, const float* b, float* c, int n) {
 void vector_add(const float* d_a, const float* d_b, int n) {
   float* result = nullptr;
   cudaMallocManaged(&result, n * sizeof(float)); // expected-warning {{GM030}}
+  for (int i = 0; i < n; ++i) result[i] = 0.f;
   float* out = result;
   add<<<(n + 127) / 128, 128>>>(d_a, d_b, out, n);
   cudaDeviceSynchronize();

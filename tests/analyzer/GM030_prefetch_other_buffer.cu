@@ -1,5 +1,5 @@
-// Two managed buffers; only the input is prefetched. The output is still
-// written densely without a prefetch or advice.
+// Two managed buffers the host fills; only the input is prefetched. The output
+// is still written densely without a prefetch or advice.
 #include <cuda_runtime.h>
 #include <stdio.h>
 
@@ -15,7 +15,7 @@ void run(int n) {
   float* out = nullptr;
   cudaMallocManaged(&in, n * sizeof(float));
   cudaMallocManaged(&out, n * sizeof(float)); // expected-warning {{GM030}}
-  for (int i = 0; i < n; ++i) in[i] = (float)i;
+  for (int i = 0; i < n; ++i) in[i] = out[i] = (float)i;
   cudaMemLocation loc = {};
   loc.type = cudaMemLocationTypeDevice;
   loc.id = dev;

@@ -1,5 +1,5 @@
 // A template kernel launched from inside a lambda; the managed buffer is
-// captured by reference and never prefetched.
+// captured by reference, filled by the host and never prefetched.
 #include <cuda_runtime.h>
 #include <stdio.h>
 
@@ -13,6 +13,7 @@ int main() {
   const int n = 1 << 18;
   float* buf = nullptr;
   cudaMallocManaged(&buf, n * sizeof(float)); // expected-warning {{GM030}}
+  for (int i = 0; i < n; ++i) buf[i] = 0.f;
   auto launch = [&](float value) {
     fill_value<float, 128><<<(n + 127) / 128, 128>>>(buf, value, n);
   };

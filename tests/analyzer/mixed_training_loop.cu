@@ -1,10 +1,12 @@
 // Training loop, all rules on. Managed weights are prefetched by a helper and
 // only touched by kernels in the loop; the loss is read back from one address;
 // the mask uses cudaMallocAsync. Findings: the per-step gradient cudaMalloc
-// (GM010) and the managed error buffer written densely without prefetch (GM030).
+// (GM010) and the managed error buffer, cleared on the host, then written densely
+// without prefetch (GM030).
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CUDA_CHECK(x)                                                   \
   do {                                                                  \
@@ -81,6 +83,7 @@ int main() {
 
   float* err = nullptr;
   CUDA_CHECK(cudaMallocManaged(&err, bytes)); // expected-warning {{GM030}}
+  memset(err, 0, bytes);
   sample_error<<<grid, block, 0, s>>>(w, d_x, err, n);
   CUDA_CHECK(cudaStreamSynchronize(s));
   printf("w[0]=%f err[0]=%f\n", w[0], err[0]);

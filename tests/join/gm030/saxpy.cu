@@ -21,12 +21,12 @@ void faulting(int n) { // GM030 confirmed: page faults and on-demand migration
   cudaFree(y);
 }
 
-void device_first(int n) { // GM030 dismissed: first touched on the GPU, nothing migrated
+void host_fill_skipped(int n, int from_host) { // GM030 dismissed: the host fill did not run
   float *x, *y;
   cudaMallocManaged(&x, n * sizeof(float));
   cudaMallocManaged(&y, n * sizeof(float));
+  if (from_host) x[0] = y[0] = 1.0f; // on the device first in this run: nothing migrated
   saxpy<<<(n + 255) / 256, 256>>>(2.0f, x, y, n);
-  cudaDeviceSynchronize();
   cudaFree(x);
   cudaFree(y);
 }
@@ -35,8 +35,8 @@ void under_sanitizer(int n) { // GM030 unverifiable: ran where CUPTI was taken
   float *x, *y;
   cudaMallocManaged(&x, n * sizeof(float));
   cudaMallocManaged(&y, n * sizeof(float));
+  for (int i = 0; i < n; ++i) x[i] = y[i] = 1.0f;
   saxpy<<<(n + 255) / 256, 256>>>(2.0f, x, y, n);
-  cudaDeviceSynchronize();
   cudaFree(x);
   cudaFree(y);
 }
@@ -45,8 +45,8 @@ void never_called(int n) { // GM030 not-exercised
   float *x, *y;
   cudaMallocManaged(&x, n * sizeof(float));
   cudaMallocManaged(&y, n * sizeof(float));
+  for (int i = 0; i < n; ++i) x[i] = y[i] = 1.0f;
   saxpy<<<(n + 255) / 256, 256>>>(2.0f, x, y, n);
-  cudaDeviceSynchronize();
   cudaFree(x);
   cudaFree(y);
 }
