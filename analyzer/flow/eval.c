@@ -23,7 +23,7 @@ static void assign_slot(engine *e, state *s, int slot, int owning, val v, const 
                         enum gm_exit_kind how) {
   val old = slot_get(s, slot);
   slot_set_raw(s, slot, v);
-  if (s->exposed[slot])
+  if (s->exposed[slot] || aggregate_exposed(e, s, slot))
     owning = 0;
   facts_invalidate(e, s, slot);
   if (v.kind == V_OBJ) {
@@ -143,6 +143,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     args[i] = flow_eval(e, s, n->kids[i]);
   }
   val result = mk(V_UNKNOWN, 0);
+  call_hands_over(e, s, n);
   if (n->noreturn || (sum && sum->noreturn)) {
     if (success_exit(e, n))
       check_exit(e, s, n, GM_EXIT_PROCESS); /* `exit(0)` ends main as `return 0` does */
@@ -227,6 +228,16 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     }
     if (sum->returns_fresh)
       result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh, 1));
+    drop_memory_facts(s, n);
+  } else if (n->noverloads) {
+    /* a dependent call with several candidates: an argument stays ours where all borrow it */
+    for (int i = 0; i < n->nkids; i++) {
+      if (overloads_borrow(e, n, i))
+        continue;
+      escape_val(s, args[i]);
+      if (args[i].kind == V_ADDR)
+        forget_variable(e, s, args[i].ref);
+    }
     drop_memory_facts(s, n);
   } else if (gm_call_borrows(n)) {
     /* the toolkit, libc, a declared borrower: uses what it is given and keeps none of it */

@@ -395,6 +395,7 @@ int lvalue_slot(engine *e, const gm_node *n, int *owning) {
   }
   if (n->kind == GM_N_FIELD || n->kind == GM_N_DEREF) {
     char *t = path_text(e, n);
+    *owning = t && aggregate_root(e, n) >= 0; /* desc.data, desc a local struct */
     return t ? path_slot(e, t) : -1;
   }
   return -1;
