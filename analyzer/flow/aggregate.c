@@ -58,6 +58,17 @@ static int slot_aggregate(const engine *e, int slot) {
   return e->aggregate[var] ? var : -1;
 }
 
+const char *aggregate_member_name(engine *e, int slot) {
+  int var = slot_aggregate(e, slot);
+  if (var < 0)
+    return NULL;
+  const char *t = strchr(e->paths.items[slot - e->fn->nvars], '.');
+  char *name = gm_xasprintf("%s%s", e->fn->vars[var].name, t);
+  const char *kept = gm_arena_strdup(e->tu->arena, name);
+  free(name);
+  return kept;
+}
+
 int aggregate_exposed(const engine *e, const state *s, int slot) {
   int var = slot_aggregate(e, slot);
   return var >= 0 && var < s->nslots && s->exposed[var];

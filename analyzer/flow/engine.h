@@ -244,6 +244,8 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out);
 void find_local_aggregates(engine *e);
 /* The local aggregate a member lvalue (`desc.data`, `desc.in.p`) is rooted at, or -1. */
 int aggregate_root(const engine *e, const gm_node *lv);
+/* A member slot of a local aggregate as written (`plan.in.data`), or NULL. */
+const char *aggregate_member_name(engine *e, int slot);
 /* Whether the slot is a member of a local aggregate that a call may have kept. */
 int aggregate_exposed(const engine *e, const state *s, int slot);
 /* A call that may keep argument arg: what the struct it hands over holds gets away. */

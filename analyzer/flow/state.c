@@ -404,7 +404,7 @@ int lvalue_slot(engine *e, const gm_node *n, int *owning) {
 const char *slot_name(engine *e, int slot) {
   if (slot < e->fn->nvars)
     return e->fn->vars[slot].name;
-  return NULL;
+  return aggregate_member_name(e, slot);
 }
 
 /* The parameter whose pointee a path slot names ("*vN" for parameter N), or -1. */

@@ -50,9 +50,9 @@ struct Plan {
 
 int member_allocated(int n) {
   Plan plan;
-  if (cudaMalloc(&plan.in.data, n * sizeof(float)) != cudaSuccess) // expected-warning {{device memory from cudaMalloc is not freed on every path: a return leaves 'member_allocated' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
+  if (cudaMalloc(&plan.in.data, n * sizeof(float)) != cudaSuccess) // expected-warning {{'plan.in.data' (device memory from cudaMalloc) is not freed on every path: a return leaves 'member_allocated' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
     return -1;
   plan.in.n = n;
   scale<<<1, 256>>>(plan.in);
-  return 0; // expected-note {{this return leaves without freeing it}}
+  return 0; // expected-note {{this return leaves without freeing 'plan.in.data'}}
 }
