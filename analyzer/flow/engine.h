@@ -197,6 +197,7 @@ typedef struct engine {
   summary_obs obs;
   GM_VEC(char *) paths;      /* pseudo-variables: member and dereference paths */
   unsigned char *addr_taken; /* per var */
+  unsigned char *aggregate;  /* per var: a local struct whose uses are followed (aggregate.c) */
   GM_VEC(struct pending_goto {
     const char *label;
     state *st;
@@ -325,8 +326,23 @@ void check_process_exit(engine *e, state *s, const gm_node *call);
 /* exec.c: statements */
 void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out);
 
+/* aggregate.c: local structs, whose members own what is stored in them until they escape */
+void find_local_aggregates(engine *e);
+/* The local aggregate a member lvalue (`desc.data`, `desc.in.p`) is rooted at, or -1. */
+int aggregate_root(const engine *e, const gm_node *lv);
+/* A member slot of a local aggregate as written (`plan.in.data`), or NULL. */
+const char *aggregate_member_name(engine *e, int slot);
+/* Whether the slot is a member of a local aggregate that a call may have kept. */
+int aggregate_exposed(const engine *e, const state *s, int slot);
+/* A call that may keep argument arg: what the struct it hands over holds gets away. */
+void escape_aggregate(engine *e, state *s, const gm_node *arg);
+/* escape_aggregate for each argument (and object) of a call that may keep it. */
+void call_hands_over(engine *e, state *s, const gm_node *call);
+
 /* summary.c: summaries of same-file functions */
 summary *summary_for(engine *e, const char *usr);
+/* Whether every candidate of a dependent call (gm_node.overloads) only borrows argument arg. */
+int overloads_borrow(engine *e, const gm_node *call, int arg);
 /* The exported form of the main file's summaries (gm_flow_analyze). */
 void export_summaries(engine *e, gm_call_summary **out, int *n);
 void observe_exit(engine *e, state *s, val ret);

@@ -33,7 +33,7 @@ static void assign_slot(engine *e, state *s, int slot, int owning, val v, const 
                         enum gm_exit_kind how) {
   val old = slot_get(s, slot);
   slot_set_raw(s, slot, v);
-  if (s->exposed[slot])
+  if (s->exposed[slot] || aggregate_exposed(e, s, slot))
     owning = 0;
   facts_invalidate(e, s, slot);
   if (v.kind == V_OBJ) {
@@ -155,6 +155,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   val result = mk(V_UNKNOWN, 0);
   if (!(row && row->kind == GM_FN_LAST_ERROR) && may_set_runtime_status(n))
     forget_last_status(s);
+  call_hands_over(e, s, n);
   if (n->noreturn || (sum && sum->noreturn)) {
     check_process_exit(e, s, n); /* `exit(0)` ends main as `return 0` does */
     s->dead = 1;
@@ -255,6 +256,16 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     drop_memory_facts(e, s, n);
   } else if (row && row->kind == GM_FN_LAST_ERROR) {
     result = read_last_status(s);
+  } else if (n->noverloads) {
+    /* a dependent call with several candidates: an argument stays ours where all borrow it */
+    for (int i = 0; i < n->nkids; i++) {
+      if (overloads_borrow(e, n, i))
+        continue;
+      escape_val(s, args[i]);
+      if (args[i].kind == V_ADDR)
+        forget_variable(e, s, args[i].ref);
+    }
+    drop_memory_facts(e, s, n);
   } else if (gm_call_borrows(n)) {
     /* the toolkit, libc, a declared borrower: uses what it is given and keeps none of it */
     if (n->in_system && !row && is_identity(n))

@@ -41,6 +41,8 @@ void flow_run_function(engine *e, const gm_func *fn) {
   e->addr_taken = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
   e->array_init = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), sizeof(gm_node *));
   mark_addr_taken(e, fn->body);
+  e->aggregate = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
+  find_local_aggregates(e);
   state *s = state_new();
   for (int v = 0; v < fn->nvars; v++) {
     const gm_var *var = &fn->vars[v];
@@ -89,6 +91,8 @@ void flow_run_function(engine *e, const gm_func *fn) {
   e->paths.len = 0;
   free(e->addr_taken);
   e->addr_taken = NULL;
+  free(e->aggregate);
+  e->aggregate = NULL;
   free(e->array_init);
   e->array_init = NULL;
 }
@@ -141,15 +145,22 @@ static int first_of_usr(const struct reach_ctx *c, const char *usr) {
   }
 }
 
-static void reach_calls(const gm_node *n, void *arg) {
-  struct reach_ctx *c = arg;
-  if (n->kind != GM_N_CALL || !n->callee_usr)
-    return;
-  int i = first_of_usr(c, n->callee_usr);
+static void reach_usr(struct reach_ctx *c, const char *usr) {
+  int i = first_of_usr(c, usr);
   if (i >= 0 && !c->reached[i]) {
     c->reached[i] = 1;
     GM_PUSH(c->todo, i);
   }
+}
+
+static void reach_calls(const gm_node *n, void *arg) {
+  struct reach_ctx *c = arg;
+  if (n->kind != GM_N_CALL)
+    return;
+  if (n->callee_usr)
+    reach_usr(c, n->callee_usr);
+  for (int k = 0; k < n->noverloads; k++)
+    reach_usr(c, n->overloads[k]);
 }
 
 /* Fills reached[] (per function); returns how many are reached. */

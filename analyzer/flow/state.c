@@ -452,6 +452,7 @@ int lvalue_slot(engine *e, const gm_node *n, int *owning) {
   }
   if (n->kind == GM_N_FIELD || n->kind == GM_N_DEREF) {
     char *t = path_text(e, n);
+    *owning = t && aggregate_root(e, n) >= 0; /* desc.data, desc a local struct */
     return t ? path_slot(e, t) : -1;
   }
   return -1;
@@ -460,7 +461,7 @@ int lvalue_slot(engine *e, const gm_node *n, int *owning) {
 const char *slot_name(engine *e, int slot) {
   if (slot < e->fn->nvars)
     return e->fn->vars[slot].name;
-  return NULL;
+  return aggregate_member_name(e, slot);
 }
 
 /* The parameter whose pointee a path slot names ("*vN" for parameter N), or -1. */

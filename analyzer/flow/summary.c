@@ -99,6 +99,15 @@ summary *summary_for(engine *e, const char *usr) {
   return sum;
 }
 
+int overloads_borrow(engine *e, const gm_node *call, int arg) {
+  for (int k = 0; k < call->noverloads; k++) {
+    const summary *sum = summary_for(e, call->overloads[k]);
+    if (!sum || arg >= sum->nparams || sum->params[arg].effect != P_NONE)
+      return 0;
+  }
+  return 1;
+}
+
 void export_summaries(engine *e, gm_call_summary **out, int *n) {
   gm_arena *a = e->tu->arena;
   gm_call_summary *all = gm_arena_alloc(a, sizeof *all * (size_t)(e->nsummaries + 1));
@@ -292,7 +301,8 @@ int summarise(engine *e, summary *sum) {
     } else if (ob->out_fresh[i] && !ob->out_other[i]) {
       ps[i].effect = P_OUT_ALLOC;
       ps[i].family = ob->out_family[i];
-    } else if (ob->freed[i] || ob->escaped[i] || e->truncated) {
+    } else if ((ob->freed[i] && ob->free_rows[i]) || ob->escaped[i] || e->truncated) {
+      /* (freed[] also counts paths that found it null, where a borrower has nothing to do) */
       ps[i].effect = P_ESCAPES;
     } else {
       ps[i].effect = P_NONE;

@@ -152,6 +152,68 @@ static const gm_fn *table_row(builder *b, CXCursor ref, const char *name) {
   return is_std ? row : NULL;
 }
 
+static enum CXChildVisitResult overload_ref_visitor(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_OverloadedDeclRef)
+    return CXChildVisit_Recurse;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Break;
+}
+
+/* A dependent call in a template (`helper(d, n)` with d a `T *`): clang picks the callee per
+ * instantiation, among the functions and templates of that name declared where the template is
+ * (argument-dependent lookup may add others at instantiation; the unit's are those we can see).
+ * One candidate is the callee; several are kept for the flow engine, which lets an argument go
+ * only where one of them may keep or free it. A candidate of another kind (a using-declaration,
+ * a member) leaves the call unknown; so does a set of the toolkit's and the user's functions. */
+static void resolve_dependent(builder *b, gm_node *n, const cursor_vec *kids) {
+  CXCursor ref = clang_getNullCursor();
+  if (!kids->len)
+    return;
+  if (clang_getCursorKind(kids->items[0]) == CXCursor_OverloadedDeclRef)
+    ref = kids->items[0];
+  else
+    clang_visitChildren(kids->items[0], overload_ref_visitor, &ref);
+  unsigned count = clang_Cursor_isNull(ref) ? 0 : clang_getNumOverloadedDecls(ref);
+  if (!count || count > 64)
+    return;
+  const char **usrs = gm_arena_alloc(b->arena, sizeof *usrs * count);
+  unsigned in_system = 0;
+  for (unsigned i = 0; i < count; i++) {
+    CXCursor decl = clang_getOverloadedDecl(ref, i);
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+      return;
+    in_system += clang_Location_isInSystemHeader(clang_getCursorLocation(decl)) != 0;
+    usrs[i] = fe_arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(decl)));
+  }
+  if (in_system == count) {
+    n->in_system = 1; /* std::fill(d, d + n, T()): the toolkit's or the library's, as if resolved */
+  } else if (in_system) {
+    return;
+  } else if (count == 1) {
+    n->callee_usr = usrs[0];
+  } else {
+    n->overloads = usrs;
+    n->noverloads = (int)count;
+  }
+}
+
+/* The object a member function is called on, where it is a variable or a member of one:
+ * `desc.run()` may keep what desc's members hold. */
+static const gm_node *named_object(builder *b, const cursor_vec *kids) {
+  if (!kids->len || clang_getCursorKind(kids->items[0]) != CXCursor_MemberRefExpr)
+    return NULL;
+  cursor_vec base = fe_children_of(kids->items[0]);
+  CXCursor obj = base.len ? base.items[0] : clang_getNullCursor();
+  GM_VEC_FREE(base);
+  enum CXCursorKind k = clang_getCursorKind(obj);
+  if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr && k != CXCursor_UnexposedExpr)
+    return NULL;
+  gm_node *n = fe_conv_expr(b, obj);
+  return n && n->kind != GM_N_CALL && gm_root_var(n) >= 0 ? n : NULL;
+}
+
 gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   const char *name = callee_name(b, c, kids);
   int launch = 0;
@@ -187,7 +249,12 @@ gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   enum CXCursorKind rk = clang_getCursorKind(ref);
   int is_member = rk == CXCursor_CXXMethod || rk == CXCursor_Constructor ||
                   rk == CXCursor_Destructor || rk == CXCursor_ConversionFunction;
+  if (rk == CXCursor_Constructor && n->nkids == 1 && clang_CXXMethod_isDefaulted(ref) &&
+      (clang_CXXConstructor_isCopyConstructor(ref) || clang_CXXConstructor_isMoveConstructor(ref)))
+    return n->kids[0]; /* a struct copied member by member, as C copies it: its value */
   n->is_method = is_member && !clang_CXXMethod_isStatic(ref);
+  if (n->is_method && strncmp(name, "operator", 8) != 0) /* `a = b`: a is among the kids */
+    n->object = named_object(b, kids);
   if (!launch && !is_member && callee_is_named_function(ref, kids))
     n->fn = table_row(b, ref, name);
   if (n->fn && n->fn->kind == GM_FN_NORETURN)
@@ -208,6 +275,8 @@ gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
       n->callee_usr = fe_arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(target)));
     }
     n->is_kernel_callee = fe_has_child_attr(ref, CXCursor_CUDAGlobalAttr);
+  } else if (clang_Cursor_isNull(ref) && !launch && fe_is_dependent(c)) {
+    resolve_dependent(b, n, kids);
   }
   return n;
 }

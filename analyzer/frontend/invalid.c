@@ -10,15 +10,56 @@
  * operator around it. Declarations clang could not type are invalid (clang_isInvalidDeclaration).
  * None of this happens in a file without errors, so only such a file pays for the checks.
  *
- * What clang could not type becomes an opaque node: GM_N_OTHER, no kids, `invalid`: neither
- * the pointer it was built from nor an escape of it; a variable clang could not type is one too,
- * in place of its declaration. A call clang could not resolve (calls.c) keeps its arguments but no
- * table row (but for noreturn and prefetch), summary or system-header mark, and is `invalid`: code
- * we cannot see, which may keep what it is given. */
+ * What clang could not type becomes an opaque node: GM_N_OTHER, `invalid`, never the pointer it
+ * was built from; a variable clang could not type is one too, in place of its declaration. Its
+ * kids are the variables it names (`buffer_t b = wrap(ptr, n);` names ptr and n): code we cannot
+ * see may keep or free what they hold, so that escapes, and no finding rests on it. A call clang
+ * could not resolve (calls.c) keeps its arguments but no table row (but for noreturn and
+ * prefetch), summary or system-header mark, and is `invalid`: code we cannot see, which may keep
+ * what it is given. */
 #include "frontend/build.h"
 
+#include <stdlib.h>
+
+typedef GM_VEC(gm_node *) node_vec;
+
+static void add_named_var(builder *b, CXCursor c, node_vec *out) {
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+    return;
+  CXCursor ref = clang_getCursorReferenced(c);
+  enum CXCursorKind rk = clang_getCursorKind(ref);
+  if ((rk != CXCursor_VarDecl && rk != CXCursor_ParmDecl) || fe_declared_invalid(ref))
+    return;
+  int var = fe_var_index(b, ref);
+  for (size_t i = 0; i < out->len; i++)
+    if (out->items[i]->var == var)
+      return;
+  gm_node *n = fe_new_node(b, GM_N_VAR, c, 0);
+  n->var = var;
+  n->name = b->vars.items[var].name;
+  GM_PUSH(*out, n);
+}
+
+struct named_vars {
+  builder *b;
+  node_vec vars;
+};
+
+static enum CXChildVisitResult named_var_visitor(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  struct named_vars *nv = d;
+  add_named_var(nv->b, c, &nv->vars);
+  return CXChildVisit_Recurse;
+}
+
 gm_node *fe_opaque_node(builder *b, CXCursor c) {
-  gm_node *n = fe_new_node(b, GM_N_OTHER, c, 0);
+  struct named_vars nv = {b, {0}};
+  add_named_var(b, c, &nv.vars);
+  clang_visitChildren(c, named_var_visitor, &nv);
+  gm_node *n = fe_new_node(b, GM_N_OTHER, c, (int)nv.vars.len);
+  for (size_t i = 0; i < nv.vars.len; i++)
+    n->kids[i] = nv.vars.items[i];
+  GM_VEC_FREE(nv.vars);
   n->invalid = 1;
   return n;
 }

@@ -80,11 +80,19 @@ typedef struct gm_node {
   unsigned in_macro : 1;  /* written inside a macro expansion */
   unsigned is_string : 1; /* GM_N_CONST: a string literal */
   unsigned invalid : 1;   /* clang could not type it (recovery expression, invalid declaration):
-                             opaque, neither its operands nor an escape of them */
+                             opaque, never its operands; kids: the variables it names */
   long long value;
   unsigned offset, end_offset; /* byte extent in loc.file (expansion range), for fix-its */
   int id;                      /* unique within the function, for state keys */
   struct gm_node *parent;      /* set by gm_model_finish */
+  /* GM_N_CALL whose callee clang picks only per instantiation (a dependent call in a template),
+   * with several candidates: the USRs of the functions and templates of its name that the unit
+   * declares, any of which it may call */
+  const char **overloads;
+  int noverloads;
+  /* GM_N_CALL of a member function on a variable or its member (`desc.run()`): that object,
+   * which is not among the kids; NULL otherwise */
+  const struct gm_node *object;
   /* GM_N_LOOP only, set by gm_model_finish: */
   unsigned char *modified; /* per var: assigned somewhere in the loop (cond, inc, body) */
   unsigned runs_once : 1;  /* provably runs at most once (do-while(0), i < 1, always exits) */
