@@ -189,6 +189,17 @@ def head_database(realcode, name):
     return None
 
 
+def sources_of(db_path, src_root):
+    """The files of a compile database, relative to SRC_ROOT (those outside it left out)."""
+    out = []
+    for e in json.load(open(db_path, encoding="utf-8")):
+        f = e["file"] if os.path.isabs(e["file"]) else os.path.join(e["directory"], e["file"])
+        f = os.path.normpath(f)
+        if f.startswith(src_root.rstrip("/") + "/"):
+            out.append(os.path.relpath(f, src_root))
+    return out
+
+
 def parent_database(db_path, src_root, tree, files, out_path):
     """The HEAD database's entries for FILES (relative to the project root), paths moved from
     SRC_ROOT to TREE. A file the database lacks borrows the flags of an entry of its directory
@@ -253,7 +264,22 @@ def lint_parent(gmemlint, realcode, mirror, repo, labels, log):
         for f in sorted(os.listdir(os.path.join(tree, d) or tree)):
             if re.search(r"\.(cu|cpp|cc|cxx|c)$", f):
                 wanted.append(os.path.join(d, f))
-    wanted = [w for w in dict.fromkeys(wanted) if os.path.exists(os.path.join(tree, w))]
+    # A header is linted through the sources that include it (those of the database, a few).
+    headers = [lab["file"] for lab in labels if re.search(r"\.(h|hh|hpp|cuh|inl)$", lab["file"])]
+    if headers:
+        for src in sources_of(db, os.path.join(realcode, "src", name)):
+            path = os.path.join(tree, src)
+            try:
+                text = open(path, encoding="utf-8", errors="replace").read()
+            except OSError:
+                continue
+            if any(re.search(r'#\s*include\s*[<"]([^>"]*/)?' + re.escape(os.path.basename(h)) + '[>"]', text)
+                   for h in headers):
+                wanted.append(src)
+                if len(wanted) > 12:
+                    break
+    wanted = [w for w in dict.fromkeys(wanted) if os.path.exists(os.path.join(tree, w))
+              and not re.search(r"\.(h|hh|hpp|cuh|inl)$", w)]
     out = os.path.join(realcode, "parents", "out", f"{name}-{sha[:12]}")
     files = parent_database(db, os.path.join(realcode, "src", name), tree, wanted,
                             os.path.join(out, "compile_commands.json"))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Candidate GPU memory fixes in a project's history, to be confirmed by reading (issue 26).
 
-Usage: mine.py [--since=DATE] [--max=N] NAME GITDIR [COMMIT]
+Usage: mine.py [--since=DATE] [--max=N] [--paths=GLOB,...] NAME GITDIR [COMMIT]
 
 Walks the history of COMMIT (default HEAD) in GITDIR, non-merge commits touching C, C++ and CUDA
 sources, and prints one TSV row per change that looks like the fix of a GPU memory defect:
@@ -18,6 +18,9 @@ file (else of the files in its directory) that passes the pointer's address to a
 with git's idea of the function there. The flag `new` says that the commit also adds that
 allocation (memory new in the commit: rarely a defect at the parent). A candidate is only a
 lead: labels.tsv keeps the ones a reader confirmed.
+
+--paths limits the files (default: C, C++ and CUDA sources and headers); a snapshot that lacks
+large files (git cannot read their blobs) can still be mined for its CUDA files only.
 
 Columns: project, commit, parent, kind, file, added_or_removed_line, hunk_function,
 alloc_file, alloc_line, alloc_function, flags, subject. Exit status 0, 2 on bad usage or a git
@@ -145,14 +148,14 @@ def parse_log(text):
         yield commit
 
 
-def candidates(name, gitdir, rev, since, limit):
+def candidates(name, gitdir, rev, since, limit, paths):
     args = ["log", rev, "--no-merges", "-p", "-U0", "--no-color", "--no-renames", "-G", PICKAXE,
             "--format=%x1e%H%x1f%P%x1f%s"]
     if since:
         args.append("--since=" + since)
     if limit:
         args.append(f"--max-count={limit}")
-    text = git(gitdir, *args, "--", *SOURCES)
+    text = git(gitdir, *args, "--", *paths)
     cache = Cache(gitdir)
     for sha, parents, subject, files in parse_log(text):
         if len(parents) != 1:
@@ -162,7 +165,11 @@ def candidates(name, gitdir, rev, since, limit):
             added_code = [(l, f) for l, f, _ in added if is_code(l)]
             removed_code = [(l, f) for l, f, _ in removed if is_code(l)]
             removed_any = {n: fn for l, _ in removed_code for fn, n in frees(l, gpu_only=False)}
-            added_allocs = " ".join(l for l, _ in added_code if ALLOC_OF.search(l))
+            # Allocations the commit adds, less those it only rewrites (a line removed and added).
+            removed_allocs = {n for l, _ in removed_code if ALLOC_OF.search(l)
+                              for n in re.findall(r"&\s*(?:\w+(?:->|\.))*(\w+)", l)}
+            added_allocs = " ".join(l for l, _ in added_code if ALLOC_OF.search(l)
+                                    and not set(re.findall(r"&\s*(?:\w+(?:->|\.))*(\w+)", l)) & removed_allocs)
             seen = set()
             for line, func in added_code:
                 for fn, n in frees(line):
@@ -208,10 +215,13 @@ def row(cache, name, sha, parent, kind, path, line, func, ptr, added_allocs, sub
 def main(argv):
     since = ""
     limit = 0
+    paths = SOURCES
     args = []
     for a in argv:
         if a.startswith("--since="):
             since = a.split("=", 1)[1]
+        elif a.startswith("--paths="):
+            paths = a.split("=", 1)[1].split(",")
         elif a.startswith("--max="):
             limit = int(a.split("=", 1)[1])
         elif a in ("-h", "--help"):
@@ -220,7 +230,7 @@ def main(argv):
         else:
             args.append(a)
     if len(args) not in (2, 3):
-        print("usage: mine.py [--since=DATE] [--max=N] NAME GITDIR [COMMIT]", file=sys.stderr)
+        print("usage: mine.py [--since=DATE] [--max=N] [--paths=GLOB,...] NAME GITDIR [COMMIT]", file=sys.stderr)
         return 2
     name, gitdir = args[0], args[1]
     rev = args[2] if len(args) == 3 else "HEAD"
@@ -231,7 +241,13 @@ def main(argv):
         return 2
     print("\t".join(["project", "commit", "parent", "kind", "file", "line", "hunk_function", "alloc_file",
                      "alloc_line", "alloc_function", "flags", "subject"]))
-    for r in candidates(name, gitdir, rev, since, limit):
+    try:
+        rows = list(candidates(name, gitdir, rev, since, limit, paths))
+    except RuntimeError as e:
+        print(f"mine.py: error: {gitdir}: {e} (a snapshot without large files: try --paths=*.cu,*.cuh)",
+              file=sys.stderr)
+        return 2
+    for r in rows:
         print("\t".join(r), flush=True)
     return 0
 
