@@ -37,6 +37,7 @@ import collections
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -173,11 +174,28 @@ def parent_tree(realcode, mirror, repo, name, sha):
             source = os.path.join(mirror, repo.replace("/", "+"), "repo")
         git("clone", "-q", "--bare", "--shared", source, bare)
     tree = os.path.join(parents, f"{name}-{sha[:12]}")
-    if not os.path.isdir(tree):
-        if subprocess.run(["git", "--git-dir", bare, "cat-file", "-e", sha + "^{commit}"],
-                          capture_output=True).returncode != 0:
-            raise Bad(f"{name}: commit {sha} is not in {bare}")
-        git("--git-dir", bare, "worktree", "add", "-q", "--detach", tree, sha)
+    done = os.path.join(tree, ".realcode-done")
+    if os.path.exists(done):
+        return tree
+    if subprocess.run(["git", "--git-dir", bare, "cat-file", "-e", sha + "^{commit}"],
+                      capture_output=True).returncode != 0:
+        raise Bad(f"{name}: commit {sha} is not in {bare}")
+    if os.path.isdir(tree):  # a checkout cut short: made again
+        git("--git-dir", bare, "worktree", "remove", "--force", tree, check=False)
+        shutil.rmtree(tree, ignore_errors=True)
+        git("--git-dir", bare, "worktree", "prune", check=False)
+    git("--git-dir", bare, "worktree", "add", "-q", "--no-checkout", "--detach", tree, sha)
+    git("-C", tree, "read-tree", sha)
+    # Snapshots lack large files (data, prebuilt libraries): every blob the snapshot has is
+    # checked out, the others are left out (as run.sh does for the pinned commit).
+    staged = [l.split("\t", 1) for l in git("-C", tree, "ls-files", "-s", "-z").split("\0") if l]
+    objects = [m.split()[1] for m, _ in staged]
+    check = subprocess.run(["git", "-C", tree, "cat-file", "--batch-check=%(objectname) %(objecttype)"],
+                           input="\n".join(objects) + "\n", capture_output=True, text=True).stdout.splitlines()
+    present = [path for (_, path), c in zip(staged, check) if not c.endswith(" missing")]
+    subprocess.run(["git", "-C", tree, "checkout-index", "-f", "-z", "--stdin"],
+                   input="\0".join(present) + "\0", capture_output=True, text=True)
+    open(done, "w").close()
     return tree
 
 
