@@ -123,4 +123,14 @@ rc=$?
 [ $rc = 2 ] || fail "evaluate.py: a bad verdict exited $rc, expected 2"
 grep -q "^evaluate.py: error: $WORK/badledger.tsv:2: verdict 'yes' is not one of" "$WORK/err" ||
   fail "evaluate.py: the error does not name the verdict: $(cat "$WORK/err")"
+
+# ---- evaluate.sh: usage and a binary that is not there ----
+"$tools/evaluate.sh" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc = 2 ] || fail "evaluate.sh: no binary exited $rc, expected 2"
+grep -q "^usage: bench/realcode/evaluate.sh" "$WORK/err" || fail "evaluate.sh: no usage line: $(cat "$WORK/err")"
+"$tools/evaluate.sh" --reuse "$WORK/nope" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc = 2 ] || fail "evaluate.sh: a missing binary exited $rc, expected 2"
+grep -q "^evaluate.sh: error: $WORK/nope is not executable" "$WORK/err" || fail "evaluate.sh: $(cat "$WORK/err")"
 finish
