@@ -303,10 +303,22 @@ def lint_parent(gmemlint, realcode, mirror, repo, labels, log):
                             os.path.join(out, "compile_commands.json"))
     if not files:
         raise Bad(f"{name}@{sha[:12]}: no entry of the database fits {labels[0]['file']}")
-    with open(os.path.join(out, "findings.json"), "w") as fo, open(os.path.join(out, "stderr.txt"), "w") as fe:
-        subprocess.run([gmemlint, "-p", out, "--format=json", "--no-cache", "-j2", *files],
-                       stdout=fo, stderr=fe, cwd=out, timeout=1800)
-    log(f"{name}@{sha[:12]}: linted {len(files)} file(s), output in {out}")
+    # The same binary on the same files and flags gives the same findings: a lint is kept with a
+    # stamp of what it was made from and reused while the stamp holds.
+    stamp = "\n".join([gmemlint, str(os.stat(gmemlint).st_mtime_ns),
+                       open(os.path.join(out, "compile_commands.json")).read()])
+    stamp_path = os.path.join(out, "stamp.txt")
+    if os.path.exists(stamp_path) and open(stamp_path).read() == stamp:
+        log(f"{name}@{sha[:12]}: {len(files)} file(s), lint reused from {out}")
+    else:
+        if os.path.exists(stamp_path):
+            os.remove(stamp_path)
+        with open(os.path.join(out, "findings.json"), "w") as fo, open(os.path.join(out, "stderr.txt"), "w") as fe:
+            subprocess.run([gmemlint, "-p", out, "--format=json", "--no-cache", "-j2", *files],
+                           stdout=fo, stderr=fe, cwd=out, timeout=1800)
+        with open(stamp_path, "w") as fh:
+            fh.write(stamp)
+        log(f"{name}@{sha[:12]}: linted {len(files)} file(s), output in {out}")
     return load_findings(os.path.join(out, "findings.json"), tree)
 
 

@@ -107,6 +107,13 @@ grep -q "^mined	tiny	measured	GM001	prog.cu	6	run	found	$fix$" "$WORK/details.ts
   fail "evaluate.py: the mined label is not found at its parent: $(cat "$WORK/details.tsv")"
 [ -f "$REALCODE/parents/tiny-${parent:0:12}/prog.cu" ] || fail "evaluate.py: no worktree of the parent"
 [ "$(git -C "$src" worktree list | wc -l)" = 1 ] || fail "evaluate.py: the shared clone got a worktree"
+# Again with the same binary: the parent's lint is reused, the figures are the same.
+"$PY" "$tools/evaluate.py" --gmemlint="$GMEMLINT" --repos="$WORK/repos.tsv" --labels="$WORK/labels.tsv" \
+  --ledger="$WORK/ledger.tsv" --tsv="$WORK/figures2.tsv" --details="$WORK/details2.tsv" "$REALCODE/out/run" \
+  >/dev/null 2>"$WORK/err" || fail "evaluate.py (again) exited $?"
+grep -q "^evaluate.py: tiny@${parent:0:12}: 2 file(s), lint reused from $REALCODE/parents/out/tiny-${parent:0:12}$" "$WORK/err" ||
+  fail "evaluate.py: the parent's lint was not reused: $(cat "$WORK/err")"
+cmp -s "$WORK/figures.tsv" "$WORK/figures2.tsv" || fail "evaluate.py: the figures changed on a reused lint"
 
 # Bad input: a label of a project the repos table lacks, a verdict not in the list.
 printf 'project\thalf\tsource\tparent\tfile\tline\tfunction\tkind\trule\tnote\nnope\tmeasured\treading\t-\ta.cu\t1\tf\tleak\tGM001\tx\n' >"$WORK/bad.tsv"
