@@ -226,7 +226,7 @@ def parent_database(db_path, src_root, tree, files, out_path):
     src_root = src_root.rstrip("/")
 
     def move(s):
-        return s.replace(src_root + "/", tree + "/") if s.startswith(src_root) or (src_root + "/") in s else s
+        return tree if s == src_root else s.replace(src_root + "/", tree + "/")
 
     def rel(e):
         f = e["file"] if os.path.isabs(e["file"]) else os.path.join(e["directory"], e["file"])

@@ -106,6 +106,16 @@ grep -q "^precision = true/(true+false+duplicate); debatable and unjudged" "$WOR
 grep -q "^mined	tiny	measured	GM001	prog.cu	6	run	found	$fix$" "$WORK/details.tsv" ||
   fail "evaluate.py: the mined label is not found at its parent: $(cat "$WORK/details.tsv")"
 [ -f "$REALCODE/parents/tiny-${parent:0:12}/prog.cu" ] || fail "evaluate.py: no worktree of the parent"
+# The pinned commit's database, moved onto the parent's tree (its directories too, so that
+# relative include paths name the parent's headers).
+"$PY" - "$REALCODE/parents/out/tiny-${parent:0:12}/compile_commands.json" "$REALCODE/parents/tiny-${parent:0:12}" <<'EOF' ||
+import json, sys
+db, tree = json.load(open(sys.argv[1])), sys.argv[2]
+want = [{"directory": tree, "file": tree + "/prog.cu", "arguments": ["nvcc", "-c", "prog.cu"]},
+        {"directory": tree, "file": tree + "/other.cu", "arguments": ["nvcc", "-c", "other.cu"]}]
+sys.exit(0 if db == want else print(json.dumps(db), file=sys.stderr) or 1)
+EOF
+  fail "evaluate.py: the parent's database is not the pinned one moved onto the parent"
 [ "$(git -C "$src" worktree list | wc -l)" = 1 ] || fail "evaluate.py: the shared clone got a worktree"
 # Again with the same binary: the parent's lint is reused, the figures are the same.
 "$PY" "$tools/evaluate.py" --gmemlint="$GMEMLINT" --repos="$WORK/repos.tsv" --labels="$WORK/labels.tsv" \
