@@ -218,7 +218,7 @@ def sources_of(db_path, src_root):
     return out
 
 
-def parent_database(db_path, src_root, tree, files, out_path):
+def parent_database(db_path, src_root, tree, files, out_path, extra=()):
     """The HEAD database's entries for FILES (relative to the project root), paths moved from
     SRC_ROOT to TREE. A file the database lacks borrows the flags of an entry of its directory
     (else of any entry with its extension)."""
@@ -257,9 +257,9 @@ def parent_database(db_path, src_root, tree, files, out_path):
                 e["command"] = e["command"].replace(old, os.path.join(src_root, f))
         new = {"directory": move(e["directory"]), "file": move(e["file"])}
         if "arguments" in e:
-            new["arguments"] = [move(a) for a in e["arguments"]]
+            new["arguments"] = [move(a) for a in e["arguments"]] + list(extra)
         else:
-            new["command"] = move(e["command"])
+            new["command"] = " ".join([move(e["command"]), *extra])
         chosen.append(new)
     os.makedirs(os.path.dirname(out_path), exist_ok=True)
     with open(out_path, "w", encoding="utf-8") as fh:
@@ -299,8 +299,11 @@ def lint_parent(gmemlint, realcode, mirror, repo, labels, log):
     wanted = [w for w in dict.fromkeys(wanted) if os.path.exists(os.path.join(tree, w))
               and not re.search(r"\.(h|hh|hpp|cuh|inl)$", w)]
     out = os.path.join(realcode, "parents", "out", f"{name}-{sha[:12]}")
+    # What the parent's own build defined and the pinned commit's build no longer does (a label's
+    # `flags`, read from the parent's makefile), e.g. a macro the old sources are wrapped in.
+    extra = list(dict.fromkeys(f for lab in labels for f in lab.get("flags", "-").split() if f != "-"))
     files = parent_database(db, os.path.join(realcode, "src", name), tree, wanted,
-                            os.path.join(out, "compile_commands.json"))
+                            os.path.join(out, "compile_commands.json"), extra)
     if not files:
         raise Bad(f"{name}@{sha[:12]}: no entry of the database fits {labels[0]['file']}")
     # The same binary on the same files and flags gives the same findings: a lint is kept with a

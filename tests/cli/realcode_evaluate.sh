@@ -124,6 +124,15 @@ EOF
 grep -q "^evaluate.py: tiny@${parent:0:12}: 2 file(s), lint reused from $REALCODE/parents/out/tiny-${parent:0:12}$" "$WORK/err" ||
   fail "evaluate.py: the parent's lint was not reused: $(cat "$WORK/err")"
 cmp -s "$WORK/figures.tsv" "$WORK/figures2.tsv" || fail "evaluate.py: the figures changed on a reused lint"
+# A label's flags (what the parent's own build defined) reach every entry of the parent's lint.
+awk -F'\t' 'BEGIN { OFS = "\t" } NR == 1 { print $0, "flags"; next } { print $0, ($3 == "reading" ? "-" : "-DOLD_BUILD=1") }' \
+  "$WORK/labels.tsv" >"$WORK/labels-flags.tsv"
+"$PY" "$tools/evaluate.py" --gmemlint="$GMEMLINT" --repos="$WORK/repos.tsv" --labels="$WORK/labels-flags.tsv" \
+  --ledger="$WORK/ledger.tsv" --tsv="$WORK/figures3.tsv" --details="$WORK/details3.tsv" "$REALCODE/out/run" \
+  >/dev/null 2>"$WORK/err" || fail "evaluate.py (flags) exited $?"
+grep -q "^evaluate.py: tiny@${parent:0:12}: linted 2 file(s)" "$WORK/err" || fail "evaluate.py: new flags did not lint again: $(cat "$WORK/err")"
+"$PY" -c 'import json, sys; sys.exit(0 if all(e["arguments"][-1] == "-DOLD_BUILD=1" for e in json.load(open(sys.argv[1]))) else 1)' \
+  "$REALCODE/parents/out/tiny-${parent:0:12}/compile_commands.json" || fail "evaluate.py: the label's flags are not in the parent's database"
 
 # Bad input: a label of a project the repos table lacks, a verdict not in the list.
 printf 'project\thalf\tsource\tparent\tfile\tline\tfunction\tkind\trule\tnote\nnope\tmeasured\treading\t-\ta.cu\t1\tf\tleak\tGM001\tx\n' >"$WORK/bad.tsv"
