@@ -15,8 +15,9 @@ sources, and prints one TSV row per change that looks like the fix of a GPU memo
 
 For each it names the allocation the fix pairs with at the parent: the first line of the parent's
 file (else of the files in its directory) that passes the pointer's address to an allocator,
-with git's idea of the function there. The flag `new` says that the commit also adds that
-allocation (memory new in the commit: rarely a defect at the parent). A candidate is only a
+with the function there (git's default heuristic). Flags: `new`, the commit also adds that
+allocation (memory new in the commit: rarely a defect at the parent); `no-alloc-at-parent`,
+none was found by name. A candidate is only a
 lead: labels.tsv keeps the ones a reader confirmed.
 
 --paths limits the files (default: C, C++ and CUDA sources and headers); a snapshot that lacks
@@ -121,7 +122,6 @@ def locate_alloc(cache, parent, path, name):
 
 def parse_log(text):
     """Yield (commit, parents, subject, {file: (added, removed)}) from `git log -p -U0`."""
-    commit = None
     for block in text.split("\x1e")[1:]:
         head, _, diff = block.partition("\n")
         sha, parents, subject = (head.split("\x1f") + ["", ""])[:3]
@@ -144,8 +144,7 @@ def parse_log(text):
                 files[cur][0].append((row[1:], func, hunk))
             elif row.startswith("-"):
                 files[cur][1].append((row[1:], func, hunk))
-        commit = (sha, parents.split(), subject, files)
-        yield commit
+        yield sha, parents.split(), subject, files
 
 
 def candidates(name, gitdir, rev, since, limit, paths):
