@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# bench/realcode's evaluation (issue 26) on a project written here: mine.py finds the commit that
+# frees a leaked cudaMalloc and names the allocation at its parent; evaluate.py lints that parent
+# as a program with the flags of the pinned commit's database, joins the run's findings with a
+# ledger (one judged, one not) and checks a label read at the pinned commit and a clean function.
+source "$(dirname "$0")/testlib.bash" "$@"
+tools=$ROOT/bench/realcode
+export REALCODE=$WORK/realcode MIRROR=$WORK/mirror
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+repo=$WORK/mirror/me+tiny/repo
+mkdir -p "$repo" "$REALCODE/src" "$REALCODE/build/tiny/dryrun" "$REALCODE/out/run"
+git -C "$repo" init -q
+
+# The parent: 'b' leaks when run() returns 0.
+cat >"$repo/prog.cu" <<'SRC'
+#include <cuda_runtime.h>
+int run(int n) {
+  float *a = nullptr, *b = nullptr;
+  if (cudaMalloc(&a, n) != cudaSuccess)
+    return -1;
+  if (cudaMalloc(&b, n) != cudaSuccess) {
+    cudaFree(a);
+    return -1;
+  }
+  cudaFree(a);
+  return 0;
+}
+int ok(int n) {
+  float *c = nullptr;
+  if (cudaMalloc(&c, n) != cudaSuccess)
+    return -1;
+  cudaFree(c);
+  return 0;
+}
+SRC
+cat >"$repo/other.cu" <<'SRC'
+#include <cuda_runtime.h>
+void first(int n) {
+  float *p = nullptr;
+  cudaMalloc(&p, n);
+}
+void second(int n) {
+  float *q = nullptr;
+  cudaMalloc(&q, n);
+}
+SRC
+git -C "$repo" add -A && git -C "$repo" commit -qm "the leak"
+parent=$(git -C "$repo" rev-parse HEAD)
+# The fix frees 'b'; a second commit adds memory and its free together (no defect at its parent).
+sed -i 's/^  cudaFree(a);$/  cudaFree(a);\n  cudaFree(b);/' "$repo/prog.cu"
+git -C "$repo" commit -qam "free b"
+fix=$(git -C "$repo" rev-parse HEAD)
+cat >>"$repo/other.cu" <<'SRC'
+void third(int n) {
+  float *r = nullptr;
+  cudaMalloc(&r, n);
+  cudaFree(r);
+}
+SRC
+git -C "$repo" commit -qam "third"
+head=$(git -C "$repo" rev-parse HEAD)
+
+# ---- mine.py ----
+"$PY" "$tools/mine.py" tiny "$repo" >"$WORK/mined.tsv" || fail "mine.py exited $?"
+got=$(cut -f1-5,8-11 "$WORK/mined.tsv" | tail -n +2)
+# Newest first; the second commit's memory is new in it, so it has no allocation at its parent.
+want=$(printf 'tiny\t%s\t%s\tadd-free\tother.cu\t\t\t\tnew,no-alloc-at-parent\ntiny\t%s\t%s\tadd-free\tprog.cu\tprog.cu\t6\trun\t-' \
+  "$head" "$fix" "$fix" "$parent")
+[ "$got" = "$want" ] || fail "mine.py: expected
+$want
+got
+$got"
+"$PY" "$tools/mine.py" tiny "$WORK/nothing" >/dev/null 2>"$WORK/err" && fail "mine.py: a missing git directory exited 0"
+grep -q "^mine.py: error: $WORK/nothing" "$WORK/err" || fail "mine.py: no error naming the directory: $(cat "$WORK/err")"
+
+# ---- evaluate.py ----
+git clone -q "$repo" "$REALCODE/src/tiny"
+src=$REALCODE/src/tiny
+printf '[{"directory": "%s", "arguments": ["nvcc", "-c", "prog.cu"], "file": "%s/prog.cu"},
+ {"directory": "%s", "arguments": ["nvcc", "-c", "other.cu"], "file": "%s/other.cu"}]\n' \
+  "$src" "$src" "$src" "$src" >"$REALCODE/build/tiny/dryrun/compile_commands.json"
+(cd "$src" && "$GMEMLINT" -p "$REALCODE/build/tiny/dryrun" --format=json --no-cache >"$REALCODE/out/run/tiny.make-n.json")
+printf '# name\trepo\tcommit\tkind\tbuild\trecipe\tneeds\thalf\ntiny\tme/tiny\t%s\tml\tmake\t.\t-\tmeasured\n' "$head" >"$WORK/repos.tsv"
+fp=$("$PY" -c 'import json,sys; print([f["fingerprint"] for f in json.load(open(sys.argv[1]))["findings"] if f["function"] == "first"][0])' \
+  "$REALCODE/out/run/tiny.make-n.json")
+printf 'project\thalf\trule\tfile\tline\tfunction\tfingerprint\tverdict\twhy\ntiny\tmeasured\tGM001\tother.cu\t4\tfirst\t%s\ttrue\tnever freed\n' "$fp" >"$WORK/ledger.tsv"
+{
+  printf 'project\thalf\tsource\tparent\tfile\tline\tfunction\tkind\trule\tnote\n'
+  printf 'tiny\tmeasured\t%s\t%s\tprog.cu\t6\trun\tleak\tGM001\tb is not freed when run succeeds\n' "$fix" "$parent"
+  printf 'tiny\tmeasured\treading\t%s\tother.cu\t8\tsecond\tleak\tGM001\tq is never freed\n' "$head"
+  printf 'tiny\tmeasured\treading\t%s\tother.cu\t10\tthird\tclean\t-\tallocates and frees\n' "$head"
+  printf 'tiny\tmeasured\treading\t%s\tprog.cu\t13\tok\tclean\t-\tfrees on every path\n' "$head"
+} >"$WORK/labels.tsv"
+"$PY" "$tools/evaluate.py" --gmemlint="$GMEMLINT" --repos="$WORK/repos.tsv" --labels="$WORK/labels.tsv" \
+  --ledger="$WORK/ledger.tsv" --tsv="$WORK/figures.tsv" --details="$WORK/details.tsv" "$REALCODE/out/run" \
+  >"$WORK/table.txt" 2>"$WORK/err" || fail "evaluate.py exited $? ($(cat "$WORK/err"))"
+want='project	half	run	findings	true	false	duplicate	debatable	unjudged	precision	mined_found	mined_recall	read_found	clean_reported
+tiny	measured	make-n	2	1	0	0	0	1	100%	1/1	100%	1/1	0/2
+measured	measured		2	1	0	0	0	1	100%	1/1	100%	1/1	0/2'
+[ "$(cat "$WORK/figures.tsv")" = "$want" ] || fail "evaluate.py: expected
+$want
+got
+$(cat "$WORK/figures.tsv")"
+grep -q "^precision = true/(true+false+duplicate); debatable and unjudged" "$WORK/table.txt" ||
+  fail "evaluate.py: the table does not say how precision is counted"
+grep -q "^mined	tiny	measured	GM001	prog.cu	6	run	found	$fix$" "$WORK/details.tsv" ||
+  fail "evaluate.py: the mined label is not found at its parent: $(cat "$WORK/details.tsv")"
+[ -f "$REALCODE/parents/tiny-${parent:0:12}/prog.cu" ] || fail "evaluate.py: no worktree of the parent"
+# The pinned commit's database, moved onto the parent's tree (its directories too, so that
+# relative include paths name the parent's headers).
+"$PY" - "$REALCODE/parents/out/tiny-${parent:0:12}/compile_commands.json" "$REALCODE/parents/tiny-${parent:0:12}" <<'EOF' ||
+import json, sys
+db, tree = json.load(open(sys.argv[1])), sys.argv[2]
+want = [{"directory": tree, "file": tree + "/prog.cu", "arguments": ["nvcc", "-c", "prog.cu"]},
+        {"directory": tree, "file": tree + "/other.cu", "arguments": ["nvcc", "-c", "other.cu"]}]
+sys.exit(0 if db == want else print(json.dumps(db), file=sys.stderr) or 1)
+EOF
+  fail "evaluate.py: the parent's database is not the pinned one moved onto the parent"
+[ "$(git -C "$src" worktree list | wc -l)" = 1 ] || fail "evaluate.py: the shared clone got a worktree"
+# Again with the same binary: the parent's lint is reused, the figures are the same.
+"$PY" "$tools/evaluate.py" --gmemlint="$GMEMLINT" --repos="$WORK/repos.tsv" --labels="$WORK/labels.tsv" \
+  --ledger="$WORK/ledger.tsv" --tsv="$WORK/figures2.tsv" --details="$WORK/details2.tsv" "$REALCODE/out/run" \
+  >/dev/null 2>"$WORK/err" || fail "evaluate.py (again) exited $?"
+grep -q "^evaluate.py: tiny@${parent:0:12}: 2 file(s), lint reused from $REALCODE/parents/out/tiny-${parent:0:12}$" "$WORK/err" ||
+  fail "evaluate.py: the parent's lint was not reused: $(cat "$WORK/err")"
+cmp -s "$WORK/figures.tsv" "$WORK/figures2.tsv" || fail "evaluate.py: the figures changed on a reused lint"
+# A label's flags (what the parent's own build defined) reach every entry of the parent's lint.
+awk -F'\t' 'BEGIN { OFS = "\t" } NR == 1 { print $0, "flags"; next } { print $0, ($3 == "reading" ? "-" : "-DOLD_BUILD=1") }' \
+  "$WORK/labels.tsv" >"$WORK/labels-flags.tsv"
+"$PY" "$tools/evaluate.py" --gmemlint="$GMEMLINT" --repos="$WORK/repos.tsv" --labels="$WORK/labels-flags.tsv" \
+  --ledger="$WORK/ledger.tsv" --tsv="$WORK/figures3.tsv" --details="$WORK/details3.tsv" "$REALCODE/out/run" \
+  >/dev/null 2>"$WORK/err" || fail "evaluate.py (flags) exited $?"
+grep -q "^evaluate.py: tiny@${parent:0:12}: linted 2 file(s)" "$WORK/err" || fail "evaluate.py: new flags did not lint again: $(cat "$WORK/err")"
+"$PY" -c 'import json, sys; sys.exit(0 if all(e["arguments"][-1] == "-DOLD_BUILD=1" for e in json.load(open(sys.argv[1]))) else 1)' \
+  "$REALCODE/parents/out/tiny-${parent:0:12}/compile_commands.json" || fail "evaluate.py: the label's flags are not in the parent's database"
+
+# Bad input: a label of a project the repos table lacks, a verdict not in the list.
+printf 'project\thalf\tsource\tparent\tfile\tline\tfunction\tkind\trule\tnote\nnope\tmeasured\treading\t-\ta.cu\t1\tf\tleak\tGM001\tx\n' >"$WORK/bad.tsv"
+"$PY" "$tools/evaluate.py" --repos="$WORK/repos.tsv" --labels="$WORK/bad.tsv" --ledger="$WORK/ledger.tsv" \
+  "$REALCODE/out/run" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc = 2 ] || fail "evaluate.py: an unknown project exited $rc, expected 2"
+grep -q "^evaluate.py: error: $WORK/bad.tsv:2: project 'nope' is not in $WORK/repos.tsv" "$WORK/err" ||
+  fail "evaluate.py: the error does not name the label: $(cat "$WORK/err")"
+sed 's/\ttrue\t/\tyes\t/' "$WORK/ledger.tsv" >"$WORK/badledger.tsv"
+"$PY" "$tools/evaluate.py" --repos="$WORK/repos.tsv" --labels="$WORK/labels.tsv" --ledger="$WORK/badledger.tsv" \
+  "$REALCODE/out/run" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc = 2 ] || fail "evaluate.py: a bad verdict exited $rc, expected 2"
+grep -q "^evaluate.py: error: $WORK/badledger.tsv:2: verdict 'yes' is not one of" "$WORK/err" ||
+  fail "evaluate.py: the error does not name the verdict: $(cat "$WORK/err")"
+
+# ---- evaluate.sh: usage and a binary that is not there ----
+"$tools/evaluate.sh" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc = 2 ] || fail "evaluate.sh: no binary exited $rc, expected 2"
+grep -q "^usage: bench/realcode/evaluate.sh" "$WORK/err" || fail "evaluate.sh: no usage line: $(cat "$WORK/err")"
+"$tools/evaluate.sh" --reuse "$WORK/nope" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc = 2 ] || fail "evaluate.sh: a missing binary exited $rc, expected 2"
+grep -q "^evaluate.sh: error: $WORK/nope is not executable" "$WORK/err" || fail "evaluate.sh: $(cat "$WORK/err")"
+finish
