@@ -104,6 +104,10 @@ typedef struct gm_var {
   unsigned is_pointer : 1;
   unsigned is_pointer_to_pointer : 1;
   unsigned is_handle : 1; /* a pointer, or an integer handle such as CUdeviceptr */
+  /* GM_VAR_GLOBAL: the variable's USR, which names it across the program's files, and whether
+   * it is seen by this file alone (`static`, an anonymous namespace, a function's static) */
+  const char *usr;
+  unsigned internal : 1;
 } gm_var;
 
 typedef struct gm_func {

@@ -75,6 +75,31 @@ static int same_use(const use_ref *a, const use_ref *b) {
          a->use->kind == b->use->kind;
 }
 
+/* The summary with this USR in a unit other than `except`, among those sorted by USR. */
+static const gm_call_summary *find_summary(const summary_ref *refs, size_t n, const char *usr,
+                                           size_t except) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(refs[mid].summary->usr, usr) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (; lo < n && strcmp(refs[lo].summary->usr, usr) == 0; lo++)
+    if (refs[lo].unit != except)
+      return refs[lo].summary;
+  return NULL;
+}
+
+/* A handoff to a function of the program that only borrows that argument is a read. */
+static int handoff_borrowed(const gm_program_index *ix, const gm_unit_member_use *u) {
+  if (!u->via_usr || u->via_arg < 0)
+    return 0;
+  const gm_call_summary *s = find_summary(ix->summaries, ix->nsummaries, u->via_usr, GM_ANY_UNIT);
+  return s && u->via_arg < s->nparams && s->params[u->via_arg].effect == GM_PARAM_BORROWS;
+}
+
 void gm_program_join(gm_program *p) {
   gm_program_index *ix = gm_xcalloc(1, sizeof *ix);
   GM_VEC(func_ref) funcs = {0};
@@ -112,9 +137,11 @@ void gm_program_join(gm_program *p) {
     const gm_unit_member_use *u = uses.items[i].use;
     gm_member_summary *m = members.len ? &members.items[members.len - 1] : NULL;
     if (!m || strcmp(m->record, u->record) != 0 || strcmp(m->member, u->member) != 0) {
-      GM_PUSH(members,
-              ((gm_member_summary){
-                  .record = u->record, .record_name = u->record_name, .member = u->member}));
+      GM_PUSH(members, ((gm_member_summary){.record = u->record,
+                                            .record_name = u->record_name,
+                                            .member = u->member,
+                                            .global = u->global,
+                                            .internal = u->internal}));
       m = &members.items[members.len - 1];
     }
     gm_member_use_ref ref = {u, uses.items[i].unit};
@@ -124,7 +151,7 @@ void gm_program_join(gm_program *p) {
       GM_PUSH(m->frees, ref);
     else if (u->kind == GM_MEMBER_ASSIGN)
       m->assigned_other = 1;
-    else
+    else if (!handoff_borrowed(ix, u))
       m->handed_off = 1;
   }
   GM_VEC_FREE(uses);
@@ -185,19 +212,7 @@ const gm_unit_func *gm_program_function(const gm_program *p, const char *usr, si
 }
 
 const gm_call_summary *gm_program_summary(const gm_program *p, const char *usr, size_t except) {
-  const gm_program_index *ix = p->index;
-  size_t lo = 0, hi = ix->nsummaries;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (strcmp(ix->summaries[mid].summary->usr, usr) < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  for (; lo < ix->nsummaries && strcmp(ix->summaries[lo].summary->usr, usr) == 0; lo++)
-    if (ix->summaries[lo].unit != except)
-      return ix->summaries[lo].summary;
-  return NULL;
+  return find_summary(p->index->summaries, p->index->nsummaries, usr, except);
 }
 
 const gm_member_summary *gm_program_members(const gm_program *p, size_t *n) {
@@ -213,6 +228,40 @@ const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_
       return s;
   }
   return NULL;
+}
+
+static int allocated_by(const gm_member_summary *m, const char *function_usr) {
+  for (size_t i = 0; i < m->allocs.len; i++) {
+    const char *usr = m->allocs.items[i].use->function_usr;
+    if (usr && strcmp(usr, function_usr) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+const gm_member_summary *gm_program_freed_global_sibling(const gm_program *p,
+                                                         const gm_member_summary *m,
+                                                         const gm_unit_member_use **alloc) {
+  const gm_program_index *ix = p->index;
+  for (size_t a = 0; a < m->allocs.len; a++) {
+    const char *fn = m->allocs.items[a].use->function_usr;
+    if (!fn)
+      continue;
+    for (size_t i = 0; i < ix->nmembers; i++) {
+      const gm_member_summary *s = &ix->members[i];
+      if (s->global && s->frees.len &&
+          !(strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) == 0) &&
+          allocated_by(s, fn)) {
+        *alloc = m->allocs.items[a].use;
+        return s;
+      }
+    }
+  }
+  return NULL;
+}
+
+int gm_program_sees_global(const gm_program *p, const gm_member_summary *m) {
+  return m->internal || p->nunits > 1;
 }
 
 int gm_member_free_releases(const gm_unit_member_use *free_use, const char *family) {

@@ -41,6 +41,8 @@ typedef struct gm_member_use_ref {
 
 typedef struct gm_member_summary {
   const char *record, *record_name, *member;
+  int global;   /* a global variable (unit.h), `member` its name */
+  int internal; /* a global seen by one file alone */
   GM_VEC(gm_member_use_ref) allocs;
   GM_VEC(gm_member_use_ref) frees;
   int handed_off;
@@ -53,6 +55,17 @@ const gm_member_summary *gm_program_members(const gm_program *p, size_t *n);
 
 /* A member of the same record as m, other than m, that some function frees; NULL if none. */
 const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_member_summary *m);
+
+/* For a global allocated somewhere: another global allocated in the same function as one of
+ * its allocations and freed somewhere, with that allocation of m (*alloc); NULL if none. */
+const gm_member_summary *gm_program_freed_global_sibling(const gm_program *p,
+                                                         const gm_member_summary *m,
+                                                         const gm_unit_member_use **alloc);
+
+/* Whether the program holds every use of the global: one seen by a file alone, or any global
+ * when the run is over several files (the program as the user named it). A single file's
+ * other globals may be released by files the run does not see. */
+int gm_program_sees_global(const gm_program *p, const gm_member_summary *m);
 
 /* Whether a free releases a family (by name). */
 int gm_member_free_releases(const gm_unit_member_use *free_use, const char *family);

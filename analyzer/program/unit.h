@@ -66,11 +66,21 @@ enum gm_member_use_kind {
   GM_MEMBER_ASSIGN   /* assigned a value that is no allocation the table knows (not null) */
 };
 
+/* A file-scope or static variable is a member of the program's global object: its use is
+ * recorded like a member's, with the variable's USR as `record` (prefixed by the file for one
+ * seen by that file alone, of which each file has its own), its name as `member` and
+ * `record_name` NULL. */
 typedef struct gm_unit_member_use {
   enum gm_member_use_kind kind;
-  const char *record;      /* the struct or class, by USR */
-  const char *record_name; /* as written for people: "Ctx" */
+  const char *record;      /* the struct or class, by USR; a global: the variable's identity */
+  const char *record_name; /* as written for people: "Ctx"; NULL for a global */
   const char *member;
+  int global;   /* a variable, not a struct or class member */
+  int internal; /* a global seen by its file alone: the file holds its whole life */
+  /* handoff to a call: the callee (by USR) and the argument, so that the program can look up
+   * what the callee does with it; NULL, -1 otherwise */
+  const char *via_usr;
+  int via_arg;
   gm_loc loc;
   const char *function, *function_usr;
   const char *api;       /* alloc, free: the function called */
