@@ -230,15 +230,20 @@ const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_
   return NULL;
 }
 
-static int allocated_by(const gm_member_summary *m, const char *function_usr) {
+/* Where m is first allocated in this function; NULL when it is not. */
+static const gm_unit_member_use *first_alloc_in(const gm_member_summary *m,
+                                                const char *function_usr) {
+  const gm_unit_member_use *first = NULL;
   for (size_t i = 0; i < m->allocs.len; i++) {
-    const char *usr = m->allocs.items[i].use->function_usr;
-    if (usr && strcmp(usr, function_usr) == 0)
-      return 1;
+    const gm_unit_member_use *a = m->allocs.items[i].use;
+    if (a->function_usr && strcmp(a->function_usr, function_usr) == 0 &&
+        (!first || loc_cmp(a->loc, first->loc) < 0))
+      first = a;
   }
-  return 0;
+  return first;
 }
 
+/* Of the freed siblings, the one allocated first in that function: what a reader sees first. */
 const gm_member_summary *gm_program_freed_global_sibling(const gm_program *p,
                                                          const gm_member_summary *m,
                                                          const gm_unit_member_use **alloc) {
@@ -247,14 +252,20 @@ const gm_member_summary *gm_program_freed_global_sibling(const gm_program *p,
     const char *fn = m->allocs.items[a].use->function_usr;
     if (!fn)
       continue;
+    const gm_member_summary *best = NULL;
+    const gm_unit_member_use *best_at = NULL;
     for (size_t i = 0; i < ix->nmembers; i++) {
       const gm_member_summary *s = &ix->members[i];
-      if (s->global && s->frees.len &&
-          !(strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) == 0) &&
-          allocated_by(s, fn)) {
-        *alloc = m->allocs.items[a].use;
-        return s;
-      }
+      if (!s->global || !s->frees.len ||
+          (strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) == 0))
+        continue;
+      const gm_unit_member_use *at = first_alloc_in(s, fn);
+      if (at && (!best_at || loc_cmp(at->loc, best_at->loc) < 0))
+        best = s, best_at = at;
+    }
+    if (best) {
+      *alloc = m->allocs.items[a].use;
+      return best;
     }
   }
   return NULL;
