@@ -23,6 +23,8 @@ typedef struct gm_program_index {
   size_t nmembers;
   gm_member_summary *allocated; /* those allocated into: pointers into members */
   size_t nallocated;
+  const gm_unit_edge **edges; /* calls between the program's functions */
+  size_t nedges;
 } gm_program_index;
 
 static int func_cmp(const void *a, const void *b) {
@@ -105,10 +107,13 @@ void gm_program_join(gm_program *p) {
   GM_VEC(func_ref) funcs = {0};
   GM_VEC(use_ref) uses = {0};
   GM_VEC(summary_ref) summaries = {0};
+  GM_VEC(const gm_unit_edge *) edges = {0};
   for (size_t i = 0; i < p->nunits; i++) {
     const gm_unit *u = p->units[i];
     if (!u)
       continue;
+    for (size_t k = 0; k < u->edges.len; k++)
+      GM_PUSH(edges, &u->edges.items[k]);
     for (size_t k = 0; k < u->funcs.len; k++)
       GM_PUSH(funcs, ((func_ref){&u->funcs.items[k], i}));
     for (size_t k = 0; k < u->members.len; k++)
@@ -173,6 +178,8 @@ void gm_program_join(gm_program *p) {
   for (size_t i = 0; i < members.len; i++)
     if (members.items[i].allocs.len)
       ix->allocated[ix->nallocated++] = members.items[i];
+  ix->edges = edges.items;
+  ix->nedges = edges.len;
   p->index = ix;
 }
 
@@ -186,6 +193,7 @@ void gm_program_free(gm_program *p) {
   }
   free(ix->members);
   free(ix->allocated);
+  free(ix->edges);
   free(ix->funcs);
   free(ix->summaries);
   free(ix);
@@ -243,36 +251,73 @@ static const gm_unit_member_use *first_alloc_in(const gm_member_summary *m,
   return first;
 }
 
-/* Of the freed siblings, the one allocated first in that function: what a reader sees first. */
-const gm_member_summary *gm_program_freed_global_sibling(const gm_program *p,
-                                                         const gm_member_summary *m,
-                                                         const gm_unit_member_use **alloc) {
+/* Of the globals other than m that are freed somewhere, the one allocated first in this
+ * function (what a reader meets first); NULL if none. */
+static const gm_member_summary *freed_global_in(const gm_program_index *ix,
+                                                const gm_member_summary *m, const char *fn) {
+  const gm_member_summary *best = NULL;
+  const gm_unit_member_use *best_at = NULL;
+  for (size_t i = 0; i < ix->nmembers; i++) {
+    const gm_member_summary *s = &ix->members[i];
+    if (!s->global || !s->frees.len ||
+        (strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) == 0))
+      continue;
+    const gm_unit_member_use *at = first_alloc_in(s, fn);
+    if (at && (!best_at || loc_cmp(at->loc, best_at->loc) < 0))
+      best = s, best_at = at;
+  }
+  return best;
+}
+
+/* A freed sibling allocated by `caller` itself, or by another function it calls. */
+static const gm_member_summary *freed_global_under(const gm_program_index *ix,
+                                                   const gm_member_summary *m, const char *caller,
+                                                   const char *except) {
+  const gm_member_summary *s = freed_global_in(ix, m, caller);
+  for (size_t k = 0; k < ix->nedges && !s; k++) {
+    const gm_unit_edge *e = ix->edges[k];
+    if (strcmp(e->caller_usr, caller) == 0 && strcmp(e->usr, except) != 0)
+      s = freed_global_in(ix, m, e->usr);
+  }
+  return s;
+}
+
+int gm_program_freed_global_sibling(const gm_program *p, const gm_member_summary *m,
+                                    gm_global_sibling *out) {
   const gm_program_index *ix = p->index;
   for (size_t a = 0; a < m->allocs.len; a++) {
-    const char *fn = m->allocs.items[a].use->function_usr;
-    if (!fn)
+    const gm_unit_member_use *at = m->allocs.items[a].use;
+    if (!at->function_usr)
       continue;
-    const gm_member_summary *best = NULL;
-    const gm_unit_member_use *best_at = NULL;
-    for (size_t i = 0; i < ix->nmembers; i++) {
-      const gm_member_summary *s = &ix->members[i];
-      if (!s->global || !s->frees.len ||
-          (strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) == 0))
-        continue;
-      const gm_unit_member_use *at = first_alloc_in(s, fn);
-      if (at && (!best_at || loc_cmp(at->loc, best_at->loc) < 0))
-        best = s, best_at = at;
-    }
-    if (best) {
-      *alloc = m->allocs.items[a].use;
-      return best;
+    const gm_member_summary *s = freed_global_in(ix, m, at->function_usr);
+    if (s) {
+      *out = (gm_global_sibling){s, at, NULL};
+      return 1;
     }
   }
-  return NULL;
+  for (size_t a = 0; a < m->allocs.len; a++) {
+    const gm_unit_member_use *at = m->allocs.items[a].use;
+    for (size_t k = 0; k < ix->nedges && at->function_usr; k++) {
+      const gm_unit_edge *e = ix->edges[k];
+      if (strcmp(e->usr, at->function_usr) != 0)
+        continue;
+      const gm_member_summary *s = freed_global_under(ix, m, e->caller_usr, e->usr);
+      if (s) {
+        *out = (gm_global_sibling){s, at, e};
+        return 1;
+      }
+    }
+  }
+  return 0;
 }
 
 int gm_program_sees_global(const gm_program *p, const gm_member_summary *m) {
-  return m->internal || p->nunits > 1;
+  if (m->internal)
+    return 1;
+  for (size_t i = 0; i < p->nunits; i++)
+    if (!p->units[i])
+      return 0; /* a file with no summary may use it */
+  return p->nunits > 1;
 }
 
 int gm_member_free_releases(const gm_unit_member_use *free_use, const char *family) {

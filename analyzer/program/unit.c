@@ -372,6 +372,23 @@ static void add_called(const gm_node *n, void *arg) {
   GM_PUSH(b->u->called, keep(b->u, n->callee_usr));
 }
 
+static void add_edge(const gm_node *n, void *arg) {
+  struct build_ctx *b = arg;
+  if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
+      n->is_kernel_callee || strcmp(n->callee_usr, b->fn->usr) == 0)
+    return;
+  for (size_t i = b->u->edges.len; i-- > 0;) {
+    const gm_unit_edge *e = &b->u->edges.items[i];
+    if (strcmp(e->caller_usr, b->fn->usr) != 0)
+      break; /* the caller's edges are the last ones */
+    if (strcmp(e->usr, n->callee_usr) == 0)
+      return;
+  }
+  gm_unit_edge e = {keep(b->u, b->fn->usr), keep(b->u, b->fn->name), keep(b->u, n->callee_usr),
+                    keep(b->u, n->name), keep_loc(b->u, n->loc)};
+  GM_PUSH(b->u->edges, e);
+}
+
 static int str_cmp(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
@@ -422,6 +439,7 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
       GM_PUSH(u->funcs, f);
     gm_walk(fn->body, add_loop_call, &b);
     gm_walk(fn->body, add_called, &b);
+    gm_walk(fn->body, add_edge, &b);
   }
   if (u->called.len)
     qsort(u->called.items, u->called.len, sizeof *u->called.items, str_cmp);
@@ -441,6 +459,7 @@ void gm_unit_free(gm_unit *u) {
   GM_VEC_FREE(u->summaries);
   GM_VEC_FREE(u->loop_calls);
   GM_VEC_FREE(u->members);
+  GM_VEC_FREE(u->edges);
   gm_arena_free(u->arena);
   free(u);
 }

@@ -89,6 +89,15 @@ typedef struct gm_unit_member_use {
   int nfrees;
 } gm_unit_member_use;
 
+/* A call from a host function of the file to a function of the program (none of the table's or
+ * the system's), once per caller and callee: which functions set up together what they
+ * allocate into globals. */
+typedef struct gm_unit_edge {
+  const char *caller_usr, *caller;
+  const char *usr, *name;
+  gm_loc loc;
+} gm_unit_edge;
+
 typedef struct gm_unit {
   const char *path;             /* the source file as named */
   gm_arena *arena;              /* every string of the summary */
@@ -99,6 +108,7 @@ typedef struct gm_unit {
   GM_VEC(gm_unit_func) funcs;
   GM_VEC(gm_unit_loop_call) loop_calls;
   GM_VEC(gm_unit_member_use) members;
+  GM_VEC(gm_unit_edge) edges;
 } gm_unit;
 
 /* The summary of one parsed file, with the flow engine's exported summaries (copied). */
