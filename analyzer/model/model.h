@@ -108,6 +108,7 @@ typedef struct gm_var {
    * it is seen by this file alone (`static`, an anonymous namespace, a function's static) */
   const char *usr;
   unsigned internal : 1;
+  unsigned defined_here : 1; /* the file defines it (not only an `extern` declaration) */
 } gm_var;
 
 typedef struct gm_func {

@@ -149,6 +149,12 @@ void gm_program_join(gm_program *p) {
                                             .internal = u->internal}));
       m = &members.items[members.len - 1];
     }
+    if (u->defines) {
+      if (!m->defined_in)
+        m->defined_in = uses.items[i].unit + 1;
+      else if (m->defined_in != uses.items[i].unit + 1)
+        m->defined_twice = 1;
+    }
     gm_member_use_ref ref = {u, uses.items[i].unit};
     if (u->kind == GM_MEMBER_ALLOC)
       GM_PUSH(m->allocs, ref);
@@ -238,31 +244,67 @@ const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_
   return NULL;
 }
 
-/* Where m is first allocated in this function; NULL when it is not. */
+static int same_file(const char *a, const char *b) {
+  return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* Where m is first allocated in this function, in this file; NULL when it is not. Two programs
+ * linted together may each have their own `init`: a function is one body, in one file. */
 static const gm_unit_member_use *first_alloc_in(const gm_member_summary *m,
-                                                const char *function_usr) {
+                                                const char *function_usr, const char *file) {
   const gm_unit_member_use *first = NULL;
   for (size_t i = 0; i < m->allocs.len; i++) {
     const gm_unit_member_use *a = m->allocs.items[i].use;
     if (a->function_usr && strcmp(a->function_usr, function_usr) == 0 &&
-        (!first || loc_cmp(a->loc, first->loc) < 0))
+        same_file(a->loc.file, file) && (!first || loc_cmp(a->loc, first->loc) < 0))
       first = a;
   }
   return first;
 }
 
+/* The file of the function's allocations into globals, or NULL when there are none or they are
+ * in several files (two programs' functions of one name). */
+static const char *function_file(const gm_program_index *ix, const char *function_usr) {
+  const char *file = NULL;
+  for (size_t i = 0; i < ix->nmembers; i++)
+    for (size_t k = 0; ix->members[i].global && k < ix->members[i].allocs.len; k++) {
+      const gm_unit_member_use *a = ix->members[i].allocs.items[k].use;
+      if (!a->function_usr || strcmp(a->function_usr, function_usr) != 0 || !a->loc.file)
+        continue;
+      if (file && !same_file(file, a->loc.file))
+        return NULL;
+      file = a->loc.file;
+    }
+  return file;
+}
+
+/* The file holding a caller's calls, or NULL when they are in several files. */
+static const char *caller_file(const gm_program_index *ix, const char *caller_usr) {
+  const char *file = NULL;
+  for (size_t k = 0; k < ix->nedges; k++) {
+    const gm_unit_edge *e = ix->edges[k];
+    if (strcmp(e->caller_usr, caller_usr) != 0)
+      continue;
+    if (!e->loc.file || (file && !same_file(file, e->loc.file)))
+      return NULL;
+    file = e->loc.file;
+  }
+  return file;
+}
+
 /* Of the globals other than m that are freed somewhere, the one allocated first in this
  * function (what a reader meets first); NULL if none. */
 static const gm_member_summary *freed_global_in(const gm_program_index *ix,
-                                                const gm_member_summary *m, const char *fn) {
+                                                const gm_member_summary *m, const char *fn,
+                                                const char *file) {
   const gm_member_summary *best = NULL;
   const gm_unit_member_use *best_at = NULL;
   for (size_t i = 0; i < ix->nmembers; i++) {
     const gm_member_summary *s = &ix->members[i];
-    if (!s->global || !s->frees.len ||
+    if (!s->global || !s->frees.len || s->defined_twice ||
         (strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) == 0))
       continue;
-    const gm_unit_member_use *at = first_alloc_in(s, fn);
+    const gm_unit_member_use *at = first_alloc_in(s, fn, file);
     if (at && (!best_at || loc_cmp(at->loc, best_at->loc) < 0))
       best = s, best_at = at;
   }
@@ -273,11 +315,16 @@ static const gm_member_summary *freed_global_in(const gm_program_index *ix,
 static const gm_member_summary *freed_global_under(const gm_program_index *ix,
                                                    const gm_member_summary *m, const char *caller,
                                                    const char *except) {
-  const gm_member_summary *s = freed_global_in(ix, m, caller);
+  const char *file = caller_file(ix, caller);
+  if (!file)
+    return NULL;
+  const gm_member_summary *s = freed_global_in(ix, m, caller, file);
   for (size_t k = 0; k < ix->nedges && !s; k++) {
     const gm_unit_edge *e = ix->edges[k];
-    if (strcmp(e->caller_usr, caller) == 0 && strcmp(e->usr, except) != 0)
-      s = freed_global_in(ix, m, e->usr);
+    const char *callee_file;
+    if (strcmp(e->caller_usr, caller) == 0 && strcmp(e->usr, except) != 0 &&
+        (callee_file = function_file(ix, e->usr)))
+      s = freed_global_in(ix, m, e->usr, callee_file);
   }
   return s;
 }
@@ -289,7 +336,7 @@ int gm_program_freed_global_sibling(const gm_program *p, const gm_member_summary
     const gm_unit_member_use *at = m->allocs.items[a].use;
     if (!at->function_usr)
       continue;
-    const gm_member_summary *s = freed_global_in(ix, m, at->function_usr);
+    const gm_member_summary *s = freed_global_in(ix, m, at->function_usr, at->loc.file);
     if (s) {
       *out = (gm_global_sibling){s, at, NULL};
       return 1;
@@ -297,7 +344,9 @@ int gm_program_freed_global_sibling(const gm_program *p, const gm_member_summary
   }
   for (size_t a = 0; a < m->allocs.len; a++) {
     const gm_unit_member_use *at = m->allocs.items[a].use;
-    for (size_t k = 0; k < ix->nedges && at->function_usr; k++) {
+    if (!at->function_usr || !function_file(ix, at->function_usr))
+      continue;
+    for (size_t k = 0; k < ix->nedges; k++) {
       const gm_unit_edge *e = ix->edges[k];
       if (strcmp(e->usr, at->function_usr) != 0)
         continue;
@@ -314,6 +363,8 @@ int gm_program_freed_global_sibling(const gm_program *p, const gm_member_summary
 int gm_program_sees_global(const gm_program *p, const gm_member_summary *m) {
   if (m->internal)
     return 1;
+  if (m->defined_twice)
+    return 0; /* two programs' globals of one name, each used by some of the files */
   for (size_t i = 0; i < p->nunits; i++)
     if (!p->units[i])
       return 0; /* a file with no summary may use it */

@@ -41,8 +41,10 @@ typedef struct gm_member_use_ref {
 
 typedef struct gm_member_summary {
   const char *record, *record_name, *member;
-  int global;   /* a global variable (unit.h), `member` its name */
-  int internal; /* a global seen by one file alone */
+  int global;        /* a global variable (unit.h), `member` its name */
+  int internal;      /* a global seen by one file alone */
+  int defined_twice; /* a global two files define: two programs linted together, each its own */
+  size_t defined_in; /* the first unit seen to define it, plus one; 0: none */
   GM_VEC(gm_member_use_ref) allocs;
   GM_VEC(gm_member_use_ref) frees;
   int handed_off;

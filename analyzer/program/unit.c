@@ -220,7 +220,7 @@ static void add_loop_call(const gm_node *n, void *arg) {
 /* Who a use is of: a struct or class member, or a global variable (unit.h). */
 typedef struct member_id {
   const char *record, *record_name, *name;
-  int global, internal;
+  int global, internal, defines;
   int plain_pointer; /* known to point at memory, not at a table of pointers (a borrowing
                         callee may still free what such a table holds) */
 } member_id;
@@ -238,6 +238,7 @@ static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, co
       .member = keep(b->u, name ? name : id->name),
       .global = id->global,
       .internal = id->internal,
+      .defines = id->defines,
       .via_arg = -1,
       .loc = keep_loc(b->u, (call && kind != GM_MEMBER_HANDOFF ? call->loc : at)),
       .function = keep(b->u, b->fn->name),
@@ -281,7 +282,9 @@ static int arg_index(const gm_node *call, const gm_node *kid) {
  * file has one of the same name: its identity carries the file. */
 static int member_of(struct build_ctx *b, const gm_node *n, member_id *id) {
   if (n->kind == GM_N_FIELD && n->record) {
-    *id = (member_id){n->record, n->record_name ? n->record_name : n->record, n->name, 0, 0, 0};
+    *id = (member_id){.record = n->record,
+                      .record_name = n->record_name ? n->record_name : n->record,
+                      .name = n->name};
     return 1;
   }
   if (n->kind != GM_N_VAR || n->var < 0)
@@ -289,8 +292,12 @@ static int member_of(struct build_ctx *b, const gm_node *n, member_id *id) {
   const gm_var *v = &b->fn->vars[n->var];
   if (v->kind != GM_VAR_GLOBAL || !v->usr || !*v->usr)
     return 0;
-  *id = (member_id){v->usr, NULL,        v->name,
-                    1,      v->internal, v->is_pointer && !v->is_pointer_to_pointer};
+  *id = (member_id){.record = v->usr,
+                    .name = v->name,
+                    .global = 1,
+                    .internal = v->internal,
+                    .defines = v->defined_here,
+                    .plain_pointer = v->is_pointer && !v->is_pointer_to_pointer};
   if (v->internal) {
     char *own = gm_xasprintf("%s|%s", b->u->path, v->usr);
     id->record = keep(b->u, own);

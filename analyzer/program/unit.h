@@ -77,6 +77,7 @@ typedef struct gm_unit_member_use {
   const char *member;
   int global;   /* a variable, not a struct or class member */
   int internal; /* a global seen by its file alone: the file holds its whole life */
+  int defines;  /* a global this file defines: two files that define it are two programs */
   /* handoff to a call: the callee (by USR) and the argument, so that the program can look up
    * what the callee does with it; NULL, -1 otherwise */
   const char *via_usr;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNIT_FORMAT = 5 };
+enum { UNIT_FORMAT = 6 };
 
 static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
@@ -90,11 +90,11 @@ char *gm_unit_to_json(const gm_unit *u) {
       json_array_append_new(frees, json_string(m->frees[k]));
     json_array_append_new(
         members,
-        json_pack("{s:i,s:s,s:o,s:s,s:b,s:b,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "kind", (int)m->kind,
-                  "record", m->record, "record_name", str_or_null(m->record_name), "member",
-                  m->member, "global", m->global, "internal", m->internal, "via_usr",
-                  str_or_null(m->via_usr), "via_arg", m->via_arg, "loc", loc_json(m->loc),
-                  "function", str_or_null(m->function), "function_usr",
+        json_pack("{s:i,s:s,s:o,s:s,s:b,s:b,s:b,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "kind",
+                  (int)m->kind, "record", m->record, "record_name", str_or_null(m->record_name),
+                  "member", m->member, "global", m->global, "internal", m->internal, "defines",
+                  m->defines, "via_usr", str_or_null(m->via_usr), "via_arg", m->via_arg, "loc",
+                  loc_json(m->loc), "function", str_or_null(m->function), "function_usr",
                   str_or_null(m->function_usr), "api", str_or_null(m->api), "family",
                   family_json(&m->family), "frees", frees));
   }
@@ -280,11 +280,12 @@ static int read_members(gm_unit *u, json_t *members) {
     int kind;
     json_t *record, *record_name, *member, *via_usr, *loc, *function, *function_usr, *api, *family,
         *frees;
-    if (json_unpack(v, "{s:i,s:o,s:o,s:o,s:b,s:b,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "kind", &kind,
-                    "record", &record, "record_name", &record_name, "member", &member, "global",
-                    &m.global, "internal", &m.internal, "via_usr", &via_usr, "via_arg", &m.via_arg,
-                    "loc", &loc, "function", &function, "function_usr", &function_usr, "api", &api,
-                    "family", &family, "frees", &frees) != 0 ||
+    if (json_unpack(v, "{s:i,s:o,s:o,s:o,s:b,s:b,s:b,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "kind",
+                    &kind, "record", &record, "record_name", &record_name, "member", &member,
+                    "global", &m.global, "internal", &m.internal, "defines", &m.defines, "via_usr",
+                    &via_usr, "via_arg", &m.via_arg, "loc", &loc, "function", &function,
+                    "function_usr", &function_usr, "api", &api, "family", &family, "frees",
+                    &frees) != 0 ||
         !get_str(u, via_usr, &m.via_usr) || kind < GM_MEMBER_ALLOC || kind > GM_MEMBER_ASSIGN ||
         !get_str(u, record, &m.record) || !m.record || !get_str(u, record_name, &m.record_name) ||
         !get_str(u, member, &m.member) || !m.member || !get_loc(u, loc, &m.loc) ||
