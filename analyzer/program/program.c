@@ -248,34 +248,44 @@ static int same_file(const char *a, const char *b) {
   return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-/* Where m is first allocated in this function, in this file; NULL when it is not. Two programs
- * linted together may each have their own `init`: a function is one body, in one file. */
-static const gm_unit_member_use *first_alloc_in(const gm_member_summary *m,
-                                                const char *function_usr, const char *file) {
+/* One body of a function: its file, and the unit that compiled it (GM_ANY_UNIT: any). Two
+ * programs linted together may each have their own `init`, and a header's function that
+ * allocates into the file's own globals is a body per file that includes it. */
+typedef struct body {
+  const char *usr, *file;
+  size_t unit;
+} body;
+
+/* Where m is first allocated in this body; NULL when it is not. */
+static const gm_unit_member_use *first_alloc_in(const gm_member_summary *m, body in) {
   const gm_unit_member_use *first = NULL;
   for (size_t i = 0; i < m->allocs.len; i++) {
     const gm_unit_member_use *a = m->allocs.items[i].use;
-    if (a->function_usr && strcmp(a->function_usr, function_usr) == 0 &&
-        same_file(a->loc.file, file) && (!first || loc_cmp(a->loc, first->loc) < 0))
+    if (a->function_usr && strcmp(a->function_usr, in.usr) == 0 &&
+        same_file(a->loc.file, in.file) &&
+        (in.unit == GM_ANY_UNIT || m->allocs.items[i].unit == in.unit) &&
+        (!first || loc_cmp(a->loc, first->loc) < 0))
       first = a;
   }
   return first;
 }
 
-/* The file of the function's allocations into globals, or NULL when there are none or they are
- * in several files (two programs' functions of one name). */
-static const char *function_file(const gm_program_index *ix, const char *function_usr) {
-  const char *file = NULL;
+/* The one body of a function that allocates into globals; 0 when there is none, or several
+ * (in several files, or compiled by several units). */
+static int function_body(const gm_program_index *ix, const char *function_usr, body *out) {
+  *out = (body){function_usr, NULL, GM_ANY_UNIT};
   for (size_t i = 0; i < ix->nmembers; i++)
     for (size_t k = 0; ix->members[i].global && k < ix->members[i].allocs.len; k++) {
-      const gm_unit_member_use *a = ix->members[i].allocs.items[k].use;
-      if (!a->function_usr || strcmp(a->function_usr, function_usr) != 0 || !a->loc.file)
+      const gm_member_use_ref *r = &ix->members[i].allocs.items[k];
+      if (!r->use->function_usr || strcmp(r->use->function_usr, function_usr) != 0 ||
+          !r->use->loc.file)
         continue;
-      if (file && !same_file(file, a->loc.file))
-        return NULL;
-      file = a->loc.file;
+      if (out->file && (!same_file(out->file, r->use->loc.file) || out->unit != r->unit))
+        return 0;
+      out->file = r->use->loc.file;
+      out->unit = r->unit;
     }
-  return file;
+  return out->file != NULL;
 }
 
 /* The file holding a caller's calls, or NULL when they are in several files. */
@@ -295,8 +305,7 @@ static const char *caller_file(const gm_program_index *ix, const char *caller_us
 /* Of the globals other than m that are freed somewhere, the one allocated first in this
  * function (what a reader meets first); NULL if none. */
 static const gm_member_summary *freed_global_in(const gm_program_index *ix,
-                                                const gm_member_summary *m, const char *fn,
-                                                const char *file) {
+                                                const gm_member_summary *m, body in) {
   const gm_member_summary *best = NULL;
   const gm_unit_member_use *best_at = NULL;
   for (size_t i = 0; i < ix->nmembers; i++) {
@@ -304,7 +313,7 @@ static const gm_member_summary *freed_global_in(const gm_program_index *ix,
     if (!s->global || !s->frees.len || s->defined_twice ||
         (strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) == 0))
       continue;
-    const gm_unit_member_use *at = first_alloc_in(s, fn, file);
+    const gm_unit_member_use *at = first_alloc_in(s, in);
     if (at && (!best_at || loc_cmp(at->loc, best_at->loc) < 0))
       best = s, best_at = at;
   }
@@ -318,13 +327,13 @@ static const gm_member_summary *freed_global_under(const gm_program_index *ix,
   const char *file = caller_file(ix, caller);
   if (!file)
     return NULL;
-  const gm_member_summary *s = freed_global_in(ix, m, caller, file);
+  const gm_member_summary *s = freed_global_in(ix, m, (body){caller, file, GM_ANY_UNIT});
   for (size_t k = 0; k < ix->nedges && !s; k++) {
     const gm_unit_edge *e = ix->edges[k];
-    const char *callee_file;
+    body callee;
     if (strcmp(e->caller_usr, caller) == 0 && strcmp(e->usr, except) != 0 &&
-        (callee_file = function_file(ix, e->usr)))
-      s = freed_global_in(ix, m, e->usr, callee_file);
+        function_body(ix, e->usr, &callee))
+      s = freed_global_in(ix, m, callee);
   }
   return s;
 }
@@ -336,7 +345,8 @@ int gm_program_freed_global_sibling(const gm_program *p, const gm_member_summary
     const gm_unit_member_use *at = m->allocs.items[a].use;
     if (!at->function_usr)
       continue;
-    const gm_member_summary *s = freed_global_in(ix, m, at->function_usr, at->loc.file);
+    const gm_member_summary *s =
+        freed_global_in(ix, m, (body){at->function_usr, at->loc.file, m->allocs.items[a].unit});
     if (s) {
       *out = (gm_global_sibling){s, at, NULL};
       return 1;
@@ -344,7 +354,8 @@ int gm_program_freed_global_sibling(const gm_program *p, const gm_member_summary
   }
   for (size_t a = 0; a < m->allocs.len; a++) {
     const gm_unit_member_use *at = m->allocs.items[a].use;
-    if (!at->function_usr || !function_file(ix, at->function_usr))
+    body home;
+    if (!at->function_usr || !function_body(ix, at->function_usr, &home))
       continue;
     for (size_t k = 0; k < ix->nedges; k++) {
       const gm_unit_edge *e = ix->edges[k];
