@@ -320,22 +320,14 @@ static const gm_member_summary *freed_global_in(const gm_program_index *ix,
   return best;
 }
 
-/* A freed sibling allocated by `caller` itself, or by another function it calls. */
+/* A freed sibling the caller allocates itself (`scan() { cudaMalloc(&d_hash[t]); init(t); }`).
+ * One its other callees allocate is not taken: a dispatcher that calls every module (a
+ * thread's loop over algorithms, a main that sets up a cache and runs a job) sets up nothing of
+ * its own, and what it calls need not live and die together. */
 static const gm_member_summary *freed_global_under(const gm_program_index *ix,
-                                                   const gm_member_summary *m, const char *caller,
-                                                   const char *except) {
+                                                   const gm_member_summary *m, const char *caller) {
   const char *file = caller_file(ix, caller);
-  if (!file)
-    return NULL;
-  const gm_member_summary *s = freed_global_in(ix, m, (body){caller, file, GM_ANY_UNIT});
-  for (size_t k = 0; k < ix->nedges && !s; k++) {
-    const gm_unit_edge *e = ix->edges[k];
-    body callee;
-    if (strcmp(e->caller_usr, caller) == 0 && strcmp(e->usr, except) != 0 &&
-        function_body(ix, e->usr, &callee))
-      s = freed_global_in(ix, m, callee);
-  }
-  return s;
+  return file ? freed_global_in(ix, m, (body){caller, file, GM_ANY_UNIT}) : NULL;
 }
 
 int gm_program_freed_global_sibling(const gm_program *p, const gm_member_summary *m,
@@ -361,7 +353,7 @@ int gm_program_freed_global_sibling(const gm_program *p, const gm_member_summary
       const gm_unit_edge *e = ix->edges[k];
       if (strcmp(e->usr, at->function_usr) != 0)
         continue;
-      const gm_member_summary *s = freed_global_under(ix, m, e->caller_usr, e->usr);
+      const gm_member_summary *s = freed_global_under(ix, m, e->caller_usr);
       if (s) {
         *out = (gm_global_sibling){s, at, e};
         return 1;

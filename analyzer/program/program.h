@@ -59,9 +59,8 @@ const gm_member_summary *gm_program_members(const gm_program *p, size_t *n);
 const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_member_summary *m);
 
 /* For a global allocated somewhere: a sibling, another global set up with it and freed
- * somewhere. Set up with it: allocated in the same function, or under one caller: the caller
- * allocates the sibling, or calls another function that does, and calls the function that
- * allocates this one (`scan() { cudaMalloc(&d_hash[t]); module_init(t); }`). */
+ * somewhere. Set up with it: allocated in the same function, or by a caller of that function
+ * (`scan() { cudaMalloc(&d_hash[t]); module_init(t); }`). */
 typedef struct gm_global_sibling {
   const gm_member_summary *sibling;
   const gm_unit_member_use *alloc; /* the allocation of the global the relation rests on */

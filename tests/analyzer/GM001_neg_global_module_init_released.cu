@@ -1,7 +1,8 @@
 // expected-no-diagnostics
 // The clean twin of GM001_global_module_init_under_caller.cu: the module has a free function and
 // the algorithm's release calls it. A second module's table, set up by a caller that frees
-// nothing, lives for the process and is left alone.
+// nothing, lives for the process and is left alone, and so does a cache set up by a dispatcher
+// that allocates nothing itself, beside a scan whose own buffer is freed.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -42,4 +43,13 @@ void lookup_init(int thr) { cudaMalloc(&d_lookup[thr], 1024 * sizeof(float)); }
 void model_setup(int thr) {
   cudaMalloc(&d_weights[thr], 4096 * sizeof(float));
   lookup_init(thr);
+}
+
+static float *d_cache[MAX_THREADS];
+
+void cache_init(int thr) { cudaMalloc(&d_cache[thr], 1024 * sizeof(float)); }
+
+void run_all(int thr) {
+  algo_scan(thr, 1024);
+  cache_init(thr);
 }
