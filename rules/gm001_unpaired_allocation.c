@@ -118,7 +118,7 @@ void gm_report_member_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int 
   for (size_t i = 0; i < n; i++) {
     const gm_member_summary *m = &members[i];
     const gm_unit_member_use *a = m->allocs.items[0].use;
-    if (m->frees.len || m->handed_off || !a->family.name || a->family.heap != heap ||
+    if (m->global || m->frees.len || m->handed_off || !a->family.name || a->family.heap != heap ||
         (!heap && !a->family.gpu))
       continue;
     const gm_member_summary *sibling = gm_program_freed_sibling(ctx->program, m);
@@ -140,8 +140,52 @@ void gm_report_member_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int 
   }
 }
 
+/* A global is a member of the program's global object, and the globals one function sets up
+ * together (an init(thr_id) filling per-thread tables, directly or through the module inits it
+ * calls) are its siblings: one of them freed in a release function that forgets another is that
+ * release function's bug. A global none of whose siblings is freed lives for the process, on
+ * purpose or not: left alone. */
+void gm_report_global_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int heap) {
+  size_t n;
+  const gm_member_summary *members = gm_program_members(ctx->program, &n);
+  for (size_t i = 0; i < n; i++) {
+    const gm_member_summary *m = &members[i];
+    if (!m->global || m->frees.len || m->handed_off || !gm_program_sees_global(ctx->program, m))
+      continue;
+    gm_global_sibling sib;
+    if (!gm_program_freed_global_sibling(ctx->program, m, &sib))
+      continue;
+    const gm_unit_member_use *a = sib.alloc;
+    if (!a->family.name || a->family.heap != heap || (!heap && !a->family.gpu))
+      continue;
+    size_t unit = 0;
+    for (size_t k = 0; k < m->allocs.len; k++)
+      if (m->allocs.items[k].use == a)
+        unit = m->allocs.items[k].unit;
+    gm_report *r = ctx->report_for(ctx->arg, unit, rule);
+    if (!r)
+      continue;
+    const gm_member_summary *sibling = sib.sibling;
+    const gm_unit_member_use *freed = sibling->frees.items[0].use;
+    const char *freer = freed->function ? freed->function : "?";
+    const char *setup =
+        sib.via ? (sib.via->caller ? sib.via->caller : "?") : (a->function ? a->function : "?");
+    gm_finding *f = gm_report_add(
+        r, rule, a->loc, a->function ? a->function : "",
+        "'%s' (%s from %s) is never freed: no function in the program releases it, while "
+        "'%s', allocated with it %s '%s', is freed in '%s'; free it there with %s",
+        m->member, a->family.description, a->api, sibling->member, sib.via ? "under" : "in", setup,
+        freer, a->family.free_fn ? a->family.free_fn : "the matching free");
+    if (sib.via)
+      gm_finding_note(f, sib.via->loc, "'%s' calls '%s' here, which allocates '%s'", setup,
+                      sib.via->name ? sib.via->name : "?", m->member);
+    gm_finding_note(f, freed->loc, "'%s' is freed here, in '%s'", sibling->member, freer);
+  }
+}
+
 static void check_program(const gm_program_ctx *ctx) {
   gm_report_member_leaks(ctx, &gm001_unpaired_allocation, 0);
+  gm_report_global_leaks(ctx, &gm001_unpaired_allocation, 0);
 }
 
 static gm_verdict judge(gm_judge_ctx *c) {

@@ -87,6 +87,13 @@ static int allocated_in(const gm_member_summary *m, const char *function_usr) {
   return 0;
 }
 
+/* An element of a table (`bufs[]`): the flow engine follows no element, so a free of one is
+ * judged here even in the function that allocates it. */
+static int is_element(const gm_member_summary *m) {
+  size_t n = strlen(m->member);
+  return n > 2 && strcmp(m->member + n - 2, "[]") == 0;
+}
+
 static void check_program(const gm_program_ctx *ctx) {
   size_t n;
   const gm_member_summary *members = gm_program_members(ctx->program, &n);
@@ -94,24 +101,28 @@ static void check_program(const gm_program_ctx *ctx) {
     const gm_member_summary *m = &members[i];
     /* what else it may hold (a new[] the table could not type, a borrowed pointer) could be
      * what this free releases */
+    if (m->global && !gm_program_sees_global(ctx->program, m))
+      continue; /* another file the run does not see may store other memory in it */
     for (size_t k = 0; k < m->frees.len && !m->assigned_other; k++) {
       const gm_unit_member_use *fr = m->frees.items[k].use;
       int released = fr->nfrees == 0; /* a free of no known family: nothing to judge */
       for (size_t a = 0; a < m->allocs.len && !released; a++)
         released = gm_member_free_releases(fr, m->allocs.items[a].use->family.name);
-      if (released || allocated_in(m, fr->function_usr))
+      if (released || (allocated_in(m, fr->function_usr) && !is_element(m)))
         continue;
       gm_report *r = ctx->report_for(ctx->arg, m->frees.items[k].unit, &gm002_mismatched_free);
       if (!r)
         continue;
       const gm_unit_member_use *al = m->allocs.items[0].use;
+      char *who =
+          m->global ? gm_xstrdup(m->member) : gm_xasprintf("%s::%s", m->record_name, m->member);
       gm_finding *f = gm_report_add(
           r, &gm002_mismatched_free, fr->loc, fr->function ? fr->function : "",
-          "'%s::%s' (%s from %s, allocated in '%s') is released with %s, which does not free "
-          "it; use %s",
-          m->record_name, m->member, al->family.description, al->api,
-          al->function ? al->function : "?", fr->api,
+          "'%s' (%s from %s, allocated in '%s') is released with %s, which does not free it; "
+          "use %s",
+          who, al->family.description, al->api, al->function ? al->function : "?", fr->api,
           al->family.free_fn ? al->family.free_fn : "the matching free");
+      free(who);
       gm_finding_note(f, al->loc, "allocated here with %s", al->api);
     }
   }

@@ -25,6 +25,7 @@ static void check(const gm_check_ctx *ctx) {
 
 static void check_program(const gm_program_ctx *ctx) {
   gm_report_member_leaks(ctx, &gm004_unpaired_host_allocation, 1);
+  gm_report_global_leaks(ctx, &gm004_unpaired_host_allocation, 1);
 }
 
 const gm_rule gm004_unpaired_host_allocation = {

@@ -21,4 +21,7 @@ void gm_report_leak(const gm_check_ctx *ctx, const gm_rule *rule, const gm_fact 
  * family and that nothing in the program frees or hands on, while a sibling member of the same
  * struct or class is freed somewhere (a destructor or cleanup that forgot one): GM001, GM004. */
 void gm_report_member_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int heap);
+/* The same for globals (a per-thread table `static float *d_buf[MAX_GPUS]`): one that nothing
+ * frees or hands on, while another global allocated in the same function is freed somewhere. */
+void gm_report_global_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int heap);
 #endif

@@ -124,6 +124,9 @@ int fe_var_index(builder *b, CXCursor decl) {
   } else if (clang_Cursor_hasVarDeclGlobalStorage(decl) == 1 ||
              !fe_is_function_kind(clang_getCursorKind(clang_getCursorSemanticParent(decl)))) {
     v.kind = GM_VAR_GLOBAL;
+    v.usr = fe_arena_cxstring(b, clang_getCursorUSR(decl));
+    v.internal = clang_getCursorLinkage(decl) != CXLinkage_External;
+    v.defined_here = !clang_Cursor_isNull(clang_getCursorDefinition(decl));
   } else {
     v.kind = is_reference_type(t) ? GM_VAR_REF : GM_VAR_LOCAL;
   }

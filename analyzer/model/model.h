@@ -118,6 +118,11 @@ typedef struct gm_var {
   unsigned is_handle : 1; /* a pointer, or an integer handle such as CUdeviceptr */
   unsigned is_array : 1;  /* an array object (not a parameter, whose array type is a pointer) */
   unsigned space : 2;     /* enum gm_var_space */
+  /* GM_VAR_GLOBAL: the variable's USR, which names it across the program's files, and whether
+   * it is seen by this file alone (`static`, an anonymous namespace, a function's static) */
+  const char *usr;
+  unsigned internal : 1;
+  unsigned defined_here : 1; /* the file defines it (not only an `extern` declaration) */
 } gm_var;
 
 typedef struct gm_func {

@@ -41,6 +41,10 @@ typedef struct gm_member_use_ref {
 
 typedef struct gm_member_summary {
   const char *record, *record_name, *member;
+  int global;        /* a global variable (unit.h), `member` its name */
+  int internal;      /* a global seen by one file alone */
+  int defined_twice; /* a global two files define: two programs linted together, each its own */
+  size_t defined_in; /* the first unit seen to define it, plus one; 0: none */
   GM_VEC(gm_member_use_ref) allocs;
   GM_VEC(gm_member_use_ref) frees;
   int handed_off;
@@ -53,6 +57,25 @@ const gm_member_summary *gm_program_members(const gm_program *p, size_t *n);
 
 /* A member of the same record as m, other than m, that some function frees; NULL if none. */
 const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_member_summary *m);
+
+/* For a global allocated somewhere: a sibling, another global set up with it and freed
+ * somewhere. Set up with it: allocated in the same function, or by a caller of that function
+ * (`scan() { cudaMalloc(&d_hash[t]); module_init(t); }`). */
+typedef struct gm_global_sibling {
+  const gm_member_summary *sibling;
+  const gm_unit_member_use *alloc; /* the allocation of the global the relation rests on */
+  const gm_unit_edge *via;         /* the caller's call of the function holding `alloc`;
+                                      NULL when the sibling is allocated in that function */
+} gm_global_sibling;
+
+/* 0 when the global has no freed sibling. */
+int gm_program_freed_global_sibling(const gm_program *p, const gm_member_summary *m,
+                                    gm_global_sibling *out);
+
+/* Whether the program holds every use of the global: one seen by a file alone, or any global
+ * when the run is over several files (the program as the user named it), each with its
+ * summary. A single file's other globals may be released by files the run does not see. */
+int gm_program_sees_global(const gm_program *p, const gm_member_summary *m);
 
 /* Whether a free releases a family (by name). */
 int gm_member_free_releases(const gm_unit_member_use *free_use, const char *family);

@@ -218,27 +218,44 @@ static void add_loop_call(const gm_node *n, void *arg) {
   GM_PUSH(b->u->loop_calls, c);
 }
 
+/* Who a use is of: a struct or class member, or a global variable (unit.h). */
+typedef struct member_id {
+  const char *record, *record_name, *name;
+  int global, internal, defines;
+  int plain_pointer; /* known to point at memory, not at a table of pointers (a borrowing
+                        callee may still free what such a table holds) */
+} member_id;
+
 /* `element`: the use is of one of the member's elements (`s->bufs[i]`), which is named
- * "bufs[]": a table and the buffers in it are allocated and freed apart. */
-static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, const gm_node *m,
-                           int element, const gm_node *call) {
-  char *name = element ? gm_xasprintf("%s[]", m->name) : NULL;
-  gm_unit_member_use use = {kind,
-                            keep(b->u, m->record),
-                            keep(b->u, m->record_name ? m->record_name : m->record),
-                            keep(b->u, name ? name : m->name),
-                            keep_loc(b->u, (call ? call : m)->loc),
-                            keep(b->u, b->fn->name),
-                            keep(b->u, b->fn->usr),
-                            call ? keep(b->u, call->fn ? call->fn->name : call->name) : NULL,
-                            {0},
-                            {0},
-                            0};
+ * "bufs[]": a table and the buffers in it are allocated and freed apart. `arg`: the argument
+ * of `call` it is handed to, for a handoff. */
+static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, const member_id *id,
+                           gm_loc at, int element, const gm_node *call, int arg) {
+  char *name = element ? gm_xasprintf("%s[]", id->name) : NULL;
+  gm_unit_member_use use = {
+      .kind = kind,
+      .record = keep(b->u, id->record),
+      .record_name = keep(b->u, id->record_name),
+      .member = keep(b->u, name ? name : id->name),
+      .global = id->global,
+      .internal = id->internal,
+      .defines = id->defines,
+      .via_arg = -1,
+      .loc = keep_loc(b->u, (call && kind != GM_MEMBER_HANDOFF ? call->loc : at)),
+      .function = keep(b->u, b->fn->name),
+      .function_usr = keep(b->u, b->fn->usr)};
+  if (call && kind != GM_MEMBER_HANDOFF)
+    use.api = keep(b->u, call->fn ? call->fn->name : call->name);
   if (kind == GM_MEMBER_ALLOC)
     use.family = keep_family(b->u, call->fn->family);
   if (kind == GM_MEMBER_FREE)
     for (int i = 0; i < call->fn->nfrees && i < 8; i++)
       use.frees[use.nfrees++] = keep(b->u, call->fn->frees[i]->name);
+  if (kind == GM_MEMBER_HANDOFF && call && call->callee_usr && arg >= 0 &&
+      (element || id->plain_pointer)) {
+    use.via_usr = keep(b->u, call->callee_usr);
+    use.via_arg = arg;
+  }
   GM_PUSH(b->u->members, use);
   free(name);
 }
@@ -262,10 +279,40 @@ static int arg_index(const gm_node *call, const gm_node *kid) {
   return -1;
 }
 
-/* Classifies one member access by what its parent does with it. */
+/* Who the node is a use of: a member access, or a global variable (a function's statics too);
+ * 0 for anything else. A variable seen by this file alone is this file's own, whatever other
+ * file has one of the same name: its identity carries the file. */
+static int member_of(struct build_ctx *b, const gm_node *n, member_id *id) {
+  if (n->kind == GM_N_FIELD && n->record) {
+    *id = (member_id){.record = n->record,
+                      .record_name = n->record_name ? n->record_name : n->record,
+                      .name = n->name};
+    return 1;
+  }
+  if (n->kind != GM_N_VAR || n->var < 0)
+    return 0;
+  const gm_var *v = &b->fn->vars[n->var];
+  if (v->kind != GM_VAR_GLOBAL || !v->usr || !*v->usr)
+    return 0;
+  *id = (member_id){.record = v->usr,
+                    .name = v->name,
+                    .global = 1,
+                    .internal = v->internal,
+                    .defines = v->defined_here,
+                    .plain_pointer = v->is_pointer && !v->is_pointer_to_pointer};
+  if (v->internal) {
+    char *own = gm_xasprintf("%s|%s", b->u->path, v->usr);
+    id->record = keep(b->u, own);
+    free(own);
+  }
+  return 1;
+}
+
+/* Classifies one member access (or use of a global) by what its parent does with it. */
 static void add_member(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
-  if (n->kind != GM_N_FIELD || !n->record)
+  member_id id;
+  if (!member_of(b, n, &id))
     return;
   /* the value moves as the member itself, or as one of its elements */
   const gm_node *v = n;
@@ -288,24 +335,24 @@ static void add_member(const gm_node *n, void *arg) {
     int k = arg_index(up, v);
     if (up->fn && up->fn->kind == GM_FN_ALLOC && k == up->fn->ptr_arg && addr && up->fn->family &&
         !up->fn->ptr_field)
-      add_member_use(b, GM_MEMBER_ALLOC, n, element, up);
+      add_member_use(b, GM_MEMBER_ALLOC, &id, n->loc, element, up, -1);
     else if (up->fn && up->fn->kind == GM_FN_FREE && k == up->fn->ptr_arg && !addr)
-      add_member_use(b, GM_MEMBER_FREE, n, element, up);
+      add_member_use(b, GM_MEMBER_FREE, &id, n->loc, element, up, -1);
     else if (!borrows_args(up))
-      add_member_use(b, GM_MEMBER_HANDOFF, n, element, NULL);
+      add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, addr ? NULL : up, k);
     break;
   }
   case GM_N_ASSIGN:
     if (up->kids[0] == v && !addr) {
       const gm_node *rhs = up->kids[1];
       if (is_call_of(rhs, GM_FN_ALLOC) && rhs->fn->ptr_arg == GM_ARG_RETURN && rhs->fn->family)
-        add_member_use(b, GM_MEMBER_ALLOC, n, element, rhs);
+        add_member_use(b, GM_MEMBER_ALLOC, &id, n->loc, element, rhs, -1);
       else if (rhs->kind != GM_N_NULL &&
                !(rhs->kind == GM_N_ASSIGN && rhs->kids[1]->kind == GM_N_NULL))
-        add_member_use(b, GM_MEMBER_ASSIGN, n, element, NULL);
+        add_member_use(b, GM_MEMBER_ASSIGN, &id, n->loc, element, NULL, -1);
       break;
     }
-    add_member_use(b, GM_MEMBER_HANDOFF, n, element, NULL);
+    add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, NULL, -1);
     break;
   case GM_N_DECL:
   case GM_N_RETURN:
@@ -314,7 +361,7 @@ static void add_member(const gm_node *n, void *arg) {
   case GM_N_COND:
   case GM_N_OTHER:
   case GM_N_COMMA:
-    add_member_use(b, GM_MEMBER_HANDOFF, n, element, NULL);
+    add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, NULL, -1);
     break;
   default:
     break; /* read: compared, dereferenced, indexed, offset */
@@ -332,6 +379,23 @@ static void add_called(const gm_node *n, void *arg) {
     if (strcmp(b->u->called.items[i], n->callee_usr) == 0)
       return;
   GM_PUSH(b->u->called, keep(b->u, n->callee_usr));
+}
+
+static void add_edge(const gm_node *n, void *arg) {
+  struct build_ctx *b = arg;
+  if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
+      n->is_kernel_callee || strcmp(n->callee_usr, b->fn->usr) == 0)
+    return;
+  for (size_t i = b->u->edges.len; i-- > 0;) {
+    const gm_unit_edge *e = &b->u->edges.items[i];
+    if (strcmp(e->caller_usr, b->fn->usr) != 0)
+      break; /* the caller's edges are the last ones */
+    if (strcmp(e->usr, n->callee_usr) == 0)
+      return;
+  }
+  gm_unit_edge e = {keep(b->u, b->fn->usr), keep(b->u, b->fn->name), keep(b->u, n->callee_usr),
+                    keep(b->u, n->name), keep_loc(b->u, n->loc)};
+  GM_PUSH(b->u->edges, e);
 }
 
 static int str_cmp(const void *a, const void *b) {
@@ -384,6 +448,7 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
       GM_PUSH(u->funcs, f);
     gm_walk(fn->body, add_loop_call, &b);
     gm_walk(fn->body, add_called, &b);
+    gm_walk(fn->body, add_edge, &b);
   }
   if (u->called.len)
     qsort(u->called.items, u->called.len, sizeof *u->called.items, str_cmp);
@@ -403,6 +468,7 @@ void gm_unit_free(gm_unit *u) {
   GM_VEC_FREE(u->summaries);
   GM_VEC_FREE(u->loop_calls);
   GM_VEC_FREE(u->members);
+  GM_VEC_FREE(u->edges);
   gm_arena_free(u->arena);
   free(u);
 }

@@ -66,11 +66,22 @@ enum gm_member_use_kind {
   GM_MEMBER_ASSIGN   /* assigned a value that is no allocation the table knows (not null) */
 };
 
+/* A file-scope or static variable is a member of the program's global object: its use is
+ * recorded like a member's, with the variable's USR as `record` (prefixed by the file for one
+ * seen by that file alone, of which each file has its own), its name as `member` and
+ * `record_name` NULL. */
 typedef struct gm_unit_member_use {
   enum gm_member_use_kind kind;
-  const char *record;      /* the struct or class, by USR */
-  const char *record_name; /* as written for people: "Ctx" */
+  const char *record;      /* the struct or class, by USR; a global: the variable's identity */
+  const char *record_name; /* as written for people: "Ctx"; NULL for a global */
   const char *member;
+  int global;   /* a variable, not a struct or class member */
+  int internal; /* a global seen by its file alone: the file holds its whole life */
+  int defines;  /* a global this file defines: two files that define it are two programs */
+  /* handoff to a call: the callee (by USR) and the argument, so that the program can look up
+   * what the callee does with it; NULL, -1 otherwise */
+  const char *via_usr;
+  int via_arg;
   gm_loc loc;
   const char *function, *function_usr;
   const char *api;       /* alloc, free: the function called */
@@ -78,6 +89,15 @@ typedef struct gm_unit_member_use {
   const char *frees[8];  /* free: the families that function releases (names) */
   int nfrees;
 } gm_unit_member_use;
+
+/* A call from a host function of the file to a function of the program (none of the table's or
+ * the system's), once per caller and callee: which functions set up together what they
+ * allocate into globals. */
+typedef struct gm_unit_edge {
+  const char *caller_usr, *caller;
+  const char *usr, *name;
+  gm_loc loc;
+} gm_unit_edge;
 
 typedef struct gm_unit {
   const char *path;             /* the source file as named */
@@ -89,6 +109,7 @@ typedef struct gm_unit {
   GM_VEC(gm_unit_func) funcs;
   GM_VEC(gm_unit_loop_call) loop_calls;
   GM_VEC(gm_unit_member_use) members;
+  GM_VEC(gm_unit_edge) edges;
 } gm_unit;
 
 /* The summary of one parsed file, with the flow engine's exported summaries (copied). */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNIT_FORMAT = 3 };
+enum { UNIT_FORMAT = 6 };
 
 static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
@@ -90,16 +90,25 @@ char *gm_unit_to_json(const gm_unit *u) {
       json_array_append_new(frees, json_string(m->frees[k]));
     json_array_append_new(
         members,
-        json_pack("{s:i,s:s,s:o,s:s,s:o,s:o,s:o,s:o,s:o,s:o}", "kind", (int)m->kind, "record",
-                  m->record, "record_name", str_or_null(m->record_name), "member", m->member, "loc",
+        json_pack("{s:i,s:s,s:o,s:s,s:b,s:b,s:b,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "kind",
+                  (int)m->kind, "record", m->record, "record_name", str_or_null(m->record_name),
+                  "member", m->member, "global", m->global, "internal", m->internal, "defines",
+                  m->defines, "via_usr", str_or_null(m->via_usr), "via_arg", m->via_arg, "loc",
                   loc_json(m->loc), "function", str_or_null(m->function), "function_usr",
                   str_or_null(m->function_usr), "api", str_or_null(m->api), "family",
                   family_json(&m->family), "frees", frees));
   }
+  json_t *edges = json_array();
+  for (size_t i = 0; i < u->edges.len; i++) {
+    const gm_unit_edge *e = &u->edges.items[i];
+    json_array_append_new(edges, json_pack("{s:s,s:o,s:s,s:o,s:o}", "caller_usr", e->caller_usr,
+                                           "caller", str_or_null(e->caller), "usr", e->usr, "name",
+                                           str_or_null(e->name), "loc", loc_json(e->loc)));
+  }
   json_t *root =
-      json_pack("{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", UNIT_FORMAT, "allocates",
+      json_pack("{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", UNIT_FORMAT, "allocates",
                 u->allocates, "defined", defined, "called", called, "summaries", summaries, "funcs",
-                funcs, "loop_calls", calls, "members", members);
+                funcs, "loop_calls", calls, "members", members, "edges", edges);
   char *text = json_dumps(root, JSON_COMPACT);
   json_decref(root);
   return text;
@@ -192,6 +201,23 @@ static int read_loop_calls(gm_unit *u, json_t *calls) {
   return 1;
 }
 
+static int read_edges(gm_unit *u, json_t *edges) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(edges, i, v) {
+    gm_unit_edge e = {0};
+    json_t *caller_usr, *caller, *usr, *name, *loc;
+    if (json_unpack(v, "{s:o,s:o,s:o,s:o,s:o}", "caller_usr", &caller_usr, "caller", &caller, "usr",
+                    &usr, "name", &name, "loc", &loc) != 0 ||
+        !get_str(u, caller_usr, &e.caller_usr) || !e.caller_usr || !get_str(u, caller, &e.caller) ||
+        !get_str(u, usr, &e.usr) || !e.usr || !get_str(u, name, &e.name) ||
+        !get_loc(u, loc, &e.loc))
+      return 0;
+    GM_PUSH(u->edges, e);
+  }
+  return 1;
+}
+
 static int read_strings(gm_unit *u, json_t *array, int called) {
   size_t i;
   json_t *v;
@@ -252,16 +278,19 @@ static int read_members(gm_unit *u, json_t *members) {
   json_array_foreach(members, i, v) {
     gm_unit_member_use m = {0};
     int kind;
-    json_t *record, *record_name, *member, *loc, *function, *function_usr, *api, *family, *frees;
-    if (json_unpack(v, "{s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "kind", &kind, "record",
-                    &record, "record_name", &record_name, "member", &member, "loc", &loc,
-                    "function", &function, "function_usr", &function_usr, "api", &api, "family",
-                    &family, "frees", &frees) != 0 ||
-        kind < GM_MEMBER_ALLOC || kind > GM_MEMBER_ASSIGN || !get_str(u, record, &m.record) ||
-        !m.record || !get_str(u, record_name, &m.record_name) || !get_str(u, member, &m.member) ||
-        !m.member || !get_loc(u, loc, &m.loc) || !get_str(u, function, &m.function) ||
-        !get_str(u, function_usr, &m.function_usr) || !get_str(u, api, &m.api) ||
-        !get_family(u, family, &m.family) || !json_is_array(frees))
+    json_t *record, *record_name, *member, *via_usr, *loc, *function, *function_usr, *api, *family,
+        *frees;
+    if (json_unpack(v, "{s:i,s:o,s:o,s:o,s:b,s:b,s:b,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "kind",
+                    &kind, "record", &record, "record_name", &record_name, "member", &member,
+                    "global", &m.global, "internal", &m.internal, "defines", &m.defines, "via_usr",
+                    &via_usr, "via_arg", &m.via_arg, "loc", &loc, "function", &function,
+                    "function_usr", &function_usr, "api", &api, "family", &family, "frees",
+                    &frees) != 0 ||
+        !get_str(u, via_usr, &m.via_usr) || kind < GM_MEMBER_ALLOC || kind > GM_MEMBER_ASSIGN ||
+        !get_str(u, record, &m.record) || !m.record || !get_str(u, record_name, &m.record_name) ||
+        !get_str(u, member, &m.member) || !m.member || !get_loc(u, loc, &m.loc) ||
+        !get_str(u, function, &m.function) || !get_str(u, function_usr, &m.function_usr) ||
+        !get_str(u, api, &m.api) || !get_family(u, family, &m.family) || !json_is_array(frees))
       return 0;
     m.kind = (enum gm_member_use_kind)kind;
     json_array_foreach(frees, k, f) {
@@ -281,17 +310,17 @@ gm_unit *gm_unit_from_json(const char *text, const char *path) {
   u->arena = gm_arena_new();
   u->path = gm_arena_strdup(u->arena, path);
   int format = 0;
-  json_t *defined, *called, *summaries, *funcs, *calls, *members;
-  int ok =
-      json_unpack(root, "{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", &format, "allocates",
-                  &u->allocates, "defined", &defined, "called", &called, "summaries", &summaries,
-                  "funcs", &funcs, "loop_calls", &calls, "members", &members) == 0 &&
-      format == UNIT_FORMAT && json_is_array(defined) && json_is_array(called) &&
-      json_is_array(summaries) && json_is_array(funcs) && json_is_array(calls) &&
-      json_is_array(members);
+  json_t *defined, *called, *summaries, *funcs, *calls, *members, *edges;
+  int ok = json_unpack(root, "{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", &format,
+                       "allocates", &u->allocates, "defined", &defined, "called", &called,
+                       "summaries", &summaries, "funcs", &funcs, "loop_calls", &calls, "members",
+                       &members, "edges", &edges) == 0 &&
+           format == UNIT_FORMAT && json_is_array(defined) && json_is_array(called) &&
+           json_is_array(summaries) && json_is_array(funcs) && json_is_array(calls) &&
+           json_is_array(members) && json_is_array(edges);
   ok = ok && read_strings(u, defined, 0) && read_strings(u, called, 1) &&
        read_summaries(u, summaries) && read_funcs(u, funcs) && read_loop_calls(u, calls) &&
-       read_members(u, members);
+       read_members(u, members) && read_edges(u, edges);
   json_decref(root);
   if (!ok) {
     gm_unit_free(u);

@@ -1,0 +1,9 @@
+// expected-no-diagnostics
+#include "worker.h"
+
+__global__ void step(uint32_t *state, uint32_t *found) { found[0] = state[threadIdx.x]; }
+
+void launch_step(uint32_t *state, uint32_t *found) { step<<<1, 32>>>(state, found); }
+
+static uint32_t *kept_history;
+void keep_history(uint32_t *history) { kept_history = history; }
