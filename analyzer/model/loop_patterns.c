@@ -140,31 +140,92 @@ int gm_depends_on_loop(const gm_node *loop, const gm_node *e) {
   return 0;
 }
 
-/* 1: an integer expression of +, -, *, shifts over variables the loop changes (it steps
- * regularly); 0: the same every iteration; -1: it reads memory or calls something while
- * depending on the loop (a table lookup or data-dependent index: not a regular stride). */
-static int stride_kind(const gm_node *loop, const gm_node *e) {
+static int stride_kind_at(const gm_node *loop, const gm_node *e, int depth);
+
+/* Whether e loads from memory or calls a function: its value may change whenever the program
+ * writes memory, whatever the variables it names. */
+static int reads_memory(const gm_node *e) {
+  if (!e)
+    return 0;
+  if (e->kind == GM_N_INDEX || e->kind == GM_N_DEREF || e->kind == GM_N_CALL ||
+      (e->kind == GM_N_FIELD && e->nkids))
+    return 1;
+  for (int i = 0; i < e->nkids; i++)
+    if (reads_memory(e->kids[i]))
+      return 1;
+  return 0;
+}
+
+struct int_updates {
+  const gm_node *loop;
+  int var, depth;
+  int steps, loads;
+};
+
+/* How the loop changes an integer variable: `i++`, `i += k`, `off = i * 4` step regularly;
+ * `off = found - base` with `found` read back from memory or returned by a call does not (the
+ * loop cannot know where that value points until it has it). */
+static void classify_int_updates(const gm_node *n, void *arg) {
+  struct int_updates *u = arg;
+  const gm_node *rhs;
+  if (n->kind == GM_N_INCDEC && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == u->var) {
+    u->steps++;
+    return;
+  }
+  if (n->kind == GM_N_DECL && n->var == u->var)
+    rhs = gm_kid(n, 0);
+  else if (n->kind == GM_N_ASSIGN && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == u->var)
+    rhs = n->kids[1];
+  else
+    return;
+  if (!rhs)
+    return; /* declared without a value: set elsewhere, or through its address */
+  int k = stride_kind_at(u->loop, rhs, u->depth + 1);
+  if (k < 0 || (k == 0 && reads_memory(rhs)))
+    u->loads++;
+  else
+    u->steps++;
+}
+
+/* 1: an integer expression of +, -, *, shifts over variables the loop steps regularly; 0: the
+ * same every iteration; -1: it reads memory or calls something while depending on the loop (a
+ * table lookup or data-dependent index: not a regular stride), or reads a variable the loop
+ * sets from memory. */
+static int stride_kind_at(const gm_node *loop, const gm_node *e, int depth) {
   if (!e)
     return 0;
   switch (e->kind) {
   case GM_N_CONST:
   case GM_N_NULL:
     return 0;
-  case GM_N_VAR:
-    return e->var >= 0 && loop->modified[e->var];
+  case GM_N_VAR: {
+    if (e->var < 0 || !loop->modified[e->var])
+      return 0;
+    if (depth > 4)
+      return 1;
+    struct int_updates u = {loop, e->var, depth, 0, 0};
+    for (int i = 1; i < 4; i++) /* the init runs once: it sets where the variable starts */
+      gm_walk(gm_kid(loop, i), classify_int_updates, &u);
+    return u.loads || !u.steps ? -1 : 1; /* no step seen: set through its address */
+  }
   case GM_N_ARITH: {
     if (e->op != '+' && e->op != '-' && e->op != '*' && e->op != 'l')
       return gm_depends_on_loop(loop, e) ? -1 : 0;
-    int a = stride_kind(loop, gm_kid(e, 0)), b = stride_kind(loop, gm_kid(e, 1));
+    int a = stride_kind_at(loop, gm_kid(e, 0), depth),
+        b = stride_kind_at(loop, gm_kid(e, 1), depth);
     return a < 0 || b < 0 ? -1 : a || b;
   }
   case GM_N_OTHER:
     if (e->nkids == 1)
-      return stride_kind(loop, e->kids[0]);
+      return stride_kind_at(loop, e->kids[0], depth);
     return gm_depends_on_loop(loop, e) ? -1 : 0;
   default:
     return gm_depends_on_loop(loop, e) ? -1 : 0;
   }
+}
+
+static int stride_kind(const gm_node *loop, const gm_node *e) {
+  return stride_kind_at(loop, e, 0);
 }
 
 struct var_updates {
