@@ -52,6 +52,7 @@ struct free_search {
   int var;
   const gm_node *found;
   int count;
+  const gm_node *loop; /* when set: frees after which the path leaves this loop do not count */
 };
 static void find_frees(const gm_node *n, void *arg);
 
@@ -65,6 +66,48 @@ static int size_invariant(const gm_func *fn, const gm_node *loop, const gm_node 
   return 1;
 }
 
+/* The innermost loop or switch around n (where a `break` in n goes). */
+static const gm_node *break_target(const gm_node *n) {
+  for (const gm_node *p = n->parent; p; p = p->parent)
+    if (p->kind == GM_N_LOOP || p->kind == GM_N_SWITCH)
+      return p;
+  return NULL;
+}
+
+/* Whether a statement, once reached, leaves `loop` for good: a return, a throw, a goto, a call
+ * that does not return, or a break out of `loop` itself. */
+static int exits_loop(const gm_node *stmt, const gm_node *loop) {
+  switch (stmt->kind) {
+  case GM_N_RETURN:
+  case GM_N_THROW:
+  case GM_N_GOTO:
+    return 1;
+  case GM_N_BREAK:
+    return break_target(stmt) == loop;
+  case GM_N_CALL:
+    return stmt->noreturn;
+  default:
+    return 0;
+  }
+}
+
+/* Whether every path through n goes on to leave `loop`: a statement after it, in one of the
+ * blocks between n and the loop, exits the loop. The cleanup of a failed setup (`for (k < j)
+ * cudaFree(t[k]); return err;`) runs once, not on every iteration. */
+static int leaves_loop_after(const gm_node *n, const gm_node *loop) {
+  for (const gm_node *kid = n, *p = n->parent; p && kid != loop; kid = p, p = p->parent) {
+    if (p->kind != GM_N_SEQ)
+      continue;
+    int after = 0;
+    for (int i = 0; i < p->nkids; i++) {
+      if (after && p->kids[i] && exits_loop(p->kids[i], loop))
+        return 1;
+      after |= p->kids[i] == kid;
+    }
+  }
+  return 0;
+}
+
 /* Setup loops fill a table: `cudaMalloc(&bufs[i], ...)`, `&plan[i].buf`, `&ctx->bufs[i]`,
  * `bufs + i` give each element its own buffer that outlives the loop (often one per device,
  * after cudaSetDevice(i)). That is churn only when a loop around the allocation also frees
@@ -76,16 +119,103 @@ static const gm_node *churn_loop(const gm_func *fn, const gm_node *call, const g
     return loop;
   int through = gm_root_var(gm_arg(call, call->fn->ptr_arg));
   for (const gm_node *l = loop; l; l = gm_enclosing_loop(l)) {
-    struct free_search frees = {table, NULL, 0};
+    struct free_search frees = {table, NULL, 0, l};
     if (table >= 0)
       gm_walk(l, find_frees, &frees);
-    struct free_search alias = {through, NULL, 0};
+    struct free_search alias = {through, NULL, 0, l};
     if (through >= 0 && through != table)
       gm_walk(l, find_frees, &alias);
     if (frees.count || alias.count)
       return l;
   }
   return NULL;
+}
+
+/* Per-element buffers at most this large, one per element of data, are a table one allocation
+ * would hold (each cudaMalloc pays its fixed cost and rounds the block up). */
+enum { SMALL_SLOT_BYTES = 64 * 1024, MAX_DEVICE_COUNT = 64 };
+
+static int names_one_of(const gm_node *n, const char *const *names) {
+  if (n->kind != GM_N_CALL || !n->name)
+    return 0;
+  for (; *names; names++)
+    if (strcmp(n->name, *names) == 0)
+      return 1;
+  return 0;
+}
+
+/* Calls that give each iteration its own device, context or stream: the loop walks devices. */
+static const char *const per_device_calls[] = {"cudaSetDevice",
+                                               "cuCtxSetCurrent",
+                                               "cuCtxPushCurrent",
+                                               "cuCtxPushCurrent_v2",
+                                               "cuCtxCreate",
+                                               "cuCtxCreate_v2",
+                                               "cudaStreamCreate",
+                                               "cudaStreamCreateWithFlags",
+                                               "cudaStreamCreateWithPriority",
+                                               "cuStreamCreate",
+                                               "cudaEventCreate",
+                                               "cudaEventCreateWithFlags",
+                                               "ncclCommInitRank",
+                                               NULL};
+/* Calls that count devices through their out-parameter. */
+static const char *const device_count_calls[] = {"cudaGetDeviceCount", "cuDeviceGetCount", NULL};
+
+static void find_per_device_call(const gm_node *n, void *arg) {
+  if (names_one_of(n, per_device_calls))
+    *(int *)arg = 1;
+}
+
+struct count_search {
+  int var;
+  int found;
+};
+
+static void find_device_count(const gm_node *n, void *arg) {
+  struct count_search *c = arg;
+  if (names_one_of(n, device_count_calls) && n->nkids && gm_root_var(gm_arg(n, 0)) == c->var)
+    c->found = 1;
+}
+
+/* Whether a bound counts devices: a small constant (MAX_GPUS), or a variable that a device-count
+ * query fills in this function. */
+static int device_count_bound(const gm_func *fn, const gm_node *bound) {
+  if (bound->has_value)
+    return bound->value <= MAX_DEVICE_COUNT;
+  int var = gm_root_var(bound);
+  if (var < 0)
+    return 0;
+  struct count_search c = {var, 0};
+  gm_walk(fn->body, find_device_count, &c);
+  return c.found;
+}
+
+/* Whether a table-filling loop walks the elements of data rather than devices or streams: its
+ * condition compares a variable the loop steps with a bound that is no device count, and its
+ * body selects no device and creates no stream. Unknown (a range-for, a compound condition):
+ * not data. */
+static int loops_over_data(const gm_func *fn, const gm_node *loop) {
+  const gm_node *cond = loop->kids[1];
+  if (!cond || cond->kind != GM_N_CMP || cond->nkids != 2 || cond->op == '=' || cond->op == '!')
+    return 0;
+  const gm_node *bound = NULL;
+  for (int i = 0; i < 2; i++)
+    if (!gm_depends_on_loop(loop, cond->kids[i]))
+      bound = cond->kids[i];
+  if (!bound || device_count_bound(fn, bound))
+    return 0;
+  int per_device = 0;
+  gm_walk(loop, find_per_device_call, &per_device);
+  return !per_device;
+}
+
+/* The constant size of an allocation, when it has one within SMALL_SLOT_BYTES; 0 otherwise. */
+static long long small_slot_size(const gm_node *call) {
+  const gm_node *size = call->fn->size_arg >= 0 ? gm_arg(call, call->fn->size_arg) : NULL;
+  if (!size || !size->has_value || size->value <= 0 || size->value > SMALL_SLOT_BYTES)
+    return 0;
+  return size->value;
 }
 
 struct caller_ctx {
@@ -112,7 +242,8 @@ struct visit_ctx {
 static void find_frees(const gm_node *n, void *arg) {
   struct free_search *f = arg;
   if (n->kind == GM_N_CALL && n->fn && n->fn->kind == GM_FN_FREE &&
-      gm_root_var(gm_arg(n, n->fn->ptr_arg)) == f->var) {
+      gm_root_var(gm_arg(n, n->fn->ptr_arg)) == f->var &&
+      !(f->loop && leaves_loop_after(n, f->loop))) {
     f->found = n;
     f->count++;
   }
@@ -178,9 +309,9 @@ static void add_hoist_fix(const gm_check_ctx *ctx, gm_finding *f, const gm_node 
   int var = gm_alloc_target_var(call);
   if (var < 0)
     return;
-  struct free_search frees = {var, NULL, 0};
+  struct free_search frees = {var, NULL, 0, NULL};
   gm_walk(body, find_frees, &frees);
-  struct free_search stores = {var, NULL, 0};
+  struct free_search stores = {var, NULL, 0, NULL};
   gm_walk(loop, count_stores, &stores);
   if (frees.count != 1 || stores.count != 0 || size_reads_loop_local(call, loop))
     return;
@@ -239,7 +370,20 @@ static void visit(const gm_node *call, void *arg) {
   if (gm_alloc_guarded(call, loop) || gm_retry_loop(loop, call))
     return;
   const gm_node *inner = loop;
-  if (!(loop = churn_loop(ctx->fn, call, loop)) || (loop != inner && gm_alloc_guarded(call, loop)))
+  if (!(loop = churn_loop(ctx->fn, call, loop))) {
+    long long bytes = small_slot_size(call);
+    if (!bytes || !loops_over_data(ctx->fn, inner))
+      return; /* setup: one buffer per device, stream or large element */
+    gm_finding *f = gm_report_add(
+        ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
+        "%s gives each element of this loop its own %lld-byte buffer, one allocation per "
+        "element of data rather than per device or stream; %s. Allocate one buffer for all "
+        "the elements and point each element at its slice",
+        what, bytes, cost_of(call));
+    gm_finding_note(f, inner->loc, "the loop");
+    return;
+  }
+  if (loop != inner && gm_alloc_guarded(call, loop))
     return;
   const gm_node *copy, *free_call;
   if (gm_growing_concat(ctx->fn, call, loop, &copy, &free_call))
