@@ -220,19 +220,37 @@ static long long small_slot_size(const gm_node *call) {
 
 struct caller_ctx {
   const char *usr;
-  const gm_node *call; /* a call to the function, inside a loop of its caller */
+  int into_member;       /* the allocation is stored into a member of the object called on */
+  const gm_func *caller; /* the function being searched */
+  const gm_node *call;   /* a call to the function, inside a loop of its caller */
   const gm_node *loop;
 };
+
+/* Whether an allocation stores its pointer into a member of the object its function was called
+ * on (`cudaMalloc(&ptr, n)` or `&this->ptr` in a member function). */
+static int stores_into_member(const gm_node *call) {
+  const gm_node *arg = call->fn->ptr_arg >= 0 ? gm_arg(call, call->fn->ptr_arg) : NULL;
+  while (arg && arg->kind == GM_N_OTHER && arg->nkids == 1)
+    arg = arg->kids[0];
+  const gm_node *lv = arg && arg->kind == GM_N_ADDR ? gm_kid(arg, 0) : NULL;
+  if (!lv || lv->kind != GM_N_FIELD)
+    return 0;
+  const gm_node *base = gm_kid(lv, 0);
+  return !base || (base->kind == GM_N_CONST && !base->has_value); /* implicit this, or this-> */
+}
 
 static void find_call_in_loop(const gm_node *n, void *arg) {
   struct caller_ctx *c = arg;
   if (c->call || n->kind != GM_N_CALL || !n->callee_usr || strcmp(n->callee_usr, c->usr) != 0)
     return;
   const gm_node *loop = gm_enclosing_loop(n);
-  if (loop && !gm_retry_loop(loop, n)) {
-    c->call = n;
-    c->loop = loop;
-  }
+  int table;
+  if (!loop || gm_retry_loop(loop, n))
+    return;
+  if (c->into_member && n->object && gm_element_slot(c->caller, loop, n->object, &table))
+    return; /* bufs[dev].alloc(n): each iteration fills another object's member, setup */
+  c->call = n;
+  c->loop = loop;
 }
 
 struct visit_ctx {
@@ -353,10 +371,12 @@ static void visit(const gm_node *call, void *arg) {
   const char *what = gm_call_display_name(call);
   if (!loop) {
     /* allocated once per call: is the function itself called in a loop? */
-    struct caller_ctx c = {ctx->fn->usr, NULL, NULL};
+    struct caller_ctx c = {ctx->fn->usr, stores_into_member(call), NULL, NULL, NULL};
     for (int i = 0; i < ctx->tu->nfuncs && !c.call; i++)
-      if (ctx->tu->funcs[i] != ctx->fn)
+      if (ctx->tu->funcs[i] != ctx->fn) {
+        c.caller = ctx->tu->funcs[i];
         gm_walk(ctx->tu->funcs[i]->body, find_call_in_loop, &c);
+      }
     if (!c.call)
       return;
     gm_finding *f = gm_report_add(

@@ -131,6 +131,8 @@ gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   int is_member = rk == CXCursor_CXXMethod || rk == CXCursor_Constructor ||
                   rk == CXCursor_Destructor || rk == CXCursor_ConversionFunction;
   n->is_method = is_member && !clang_CXXMethod_isStatic(ref);
+  if (n->is_method && kids->len && clang_getCursorKind(kids->items[0]) == CXCursor_MemberRefExpr)
+    n->object = fe_conv_expr(b, kids->items[0]);
   if (!launch && !is_member)
     n->fn = gm_table_lookup(b->table, name);
   if (n->fn && n->fn->kind == GM_FN_NORETURN)

@@ -654,6 +654,12 @@ int gm_table_slot(const gm_func *fn, const gm_node *loop, const gm_node *call, i
   return pointer_moves(&c, gm_arg(call, call->fn->ptr_arg), 0);
 }
 
+int gm_element_slot(const gm_func *fn, const gm_node *loop, const gm_node *lv, int *table) {
+  *table = -1;
+  struct slot_ctx c = {fn, loop, table};
+  return slot_moves(&c, lv, 0);
+}
+
 static void find_launch(const gm_node *n, void *arg) {
   int *found = arg;
   if (n->kind == GM_N_CALL &&

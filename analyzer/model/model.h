@@ -84,6 +84,9 @@ typedef struct gm_node {
   unsigned offset, end_offset; /* byte extent in loc.file (expansion range), for fix-its */
   int id;                      /* unique within the function, for state keys */
   struct gm_node *parent;      /* set by gm_model_finish */
+  /* GM_N_CALL of a member function: the callee as written, a GM_N_FIELD whose kid is the
+   * object (`bufs[i].alloc`); or NULL */
+  const struct gm_node *object;
   /* GM_N_LOOP only, set by gm_model_finish: */
   unsigned char *modified; /* per var: assigned somewhere in the loop (cond, inc, body) */
   unsigned runs_once : 1;  /* provably runs at most once (do-while(0), i < 1, always exits) */

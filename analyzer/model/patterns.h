@@ -30,6 +30,10 @@ int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loo
  * elements are reached through, or -1. */
 int gm_table_slot(const gm_func *fn, const gm_node *loop, const gm_node *call, int *table);
 
+/* Whether lvalue lv (a member reached through an object: `bufs[i].alloc`, `p->buf`) is a
+ * different element of a table on each iteration of `loop`, as gm_table_slot judges it. */
+int gm_element_slot(const gm_func *fn, const gm_node *loop, const gm_node *lv, int *table);
+
 /* Whether expression e reads a variable that `loop` modifies. */
 int gm_depends_on_loop(const gm_node *loop, const gm_node *e);
 
