@@ -363,6 +363,122 @@ static void add_hoist_fix(const gm_check_ctx *ctx, gm_finding *f, const gm_node 
   free(indent);
 }
 
+enum { MAX_CALLER_DEPTH = 3 };
+
+/* How a loop reaches the function holding an allocation: a loop in some function calls
+ * via_fn[depth - 1] (or the function itself when depth is 0), which calls via_fn[depth - 2] at
+ * via_call[depth - 1], and so on down to the function. */
+struct reach {
+  const gm_node *call, *loop; /* the call in the loop */
+  const gm_func *via_fn[MAX_CALLER_DEPTH];
+  const gm_node *via_call[MAX_CALLER_DEPTH];
+  int depth;
+  unsigned char *explored; /* per function of the file: its callers were searched already */
+};
+
+struct any_call {
+  const char *usr;
+  const gm_node *found;
+};
+
+static void find_any_call(const gm_node *n, void *arg) {
+  struct any_call *a = arg;
+  if (!a->found && n->kind == GM_N_CALL && n->callee_usr && strcmp(n->callee_usr, a->usr) == 0)
+    a->found = n;
+}
+
+static int on_chain(const struct reach *r, int depth, const gm_func *g) {
+  for (int i = 0; i < depth; i++)
+    if (r->via_fn[i] == g)
+      return 1;
+  return 0;
+}
+
+/* Whether a loop of the file calls `usr`, directly or through up to MAX_CALLER_DEPTH callers
+ * (a call on the way may be conditional: `if (sm5) helper();` still allocates on the iterations
+ * that take it). */
+static int reached_from_loop(const gm_check_ctx *ctx, const char *usr, int into_member, int depth,
+                             struct reach *r) {
+  struct caller_ctx c = {usr, depth == 0 && into_member, NULL, NULL, NULL};
+  for (int i = 0; i < ctx->tu->nfuncs && !c.call; i++)
+    if (ctx->tu->funcs[i] != ctx->fn && !on_chain(r, depth, ctx->tu->funcs[i])) {
+      c.caller = ctx->tu->funcs[i];
+      gm_walk(ctx->tu->funcs[i]->body, find_call_in_loop, &c);
+    }
+  if (c.call) {
+    r->call = c.call;
+    r->loop = c.loop;
+    r->depth = depth;
+    return 1;
+  }
+  if (depth == MAX_CALLER_DEPTH)
+    return 0;
+  for (int i = 0; i < ctx->tu->nfuncs; i++) {
+    const gm_func *g = ctx->tu->funcs[i];
+    if (g == ctx->fn || !g->usr || !g->body || g->is_kernel || g->is_device || r->explored[i])
+      continue;
+    struct any_call a = {usr, NULL};
+    gm_walk(g->body, find_any_call, &a);
+    if (!a.found)
+      continue;
+    r->explored[i] = 1;
+    r->via_fn[depth] = g;
+    r->via_call[depth] = a.found;
+    if (reached_from_loop(ctx, g->usr, into_member, depth + 1, r))
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether an allocation plainly churns on each call of its function: the buffer is freed again
+ * in the function, or stored into a global whose previous block it overwrites. */
+static int churns_per_call(const gm_func *fn, const gm_node *call) {
+  int var = gm_alloc_target_var(call);
+  if (var < 0)
+    return 0;
+  if (fn->vars[var].kind == GM_VAR_GLOBAL)
+    return 1;
+  struct free_search frees = {var, NULL, 0, NULL};
+  gm_walk(fn->body, find_frees, &frees);
+  return fn->vars[var].kind == GM_VAR_LOCAL && frees.count;
+}
+
+/* An allocation outside the function's own loops: is the function called in a loop, directly
+ * or through other functions of the file? Past the direct caller only plain churn is reported
+ * (a chain can as well be per-device setup). */
+static void report_from_callers(const gm_check_ctx *ctx, const gm_node *call) {
+  if (gm_alloc_guarded(call, NULL))
+    return; /* if (!buf) cudaMalloc(&buf, ..): made once, whoever calls */
+  struct reach r = {0};
+  r.explored = gm_xcalloc((size_t)ctx->tu->nfuncs + 1, 1);
+  int reached = reached_from_loop(ctx, ctx->fn->usr, stores_into_member(call), 0, &r);
+  free(r.explored);
+  if (!reached)
+    return;
+  const char *what = gm_call_display_name(call);
+  const char *looped = r.depth ? r.via_fn[r.depth - 1]->name : ctx->fn->name;
+  gm_finding *f;
+  if (!r.depth)
+    f = gm_report_add(ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
+                      "%s in '%s' runs on every iteration of a loop that calls '%s'; %s. Allocate "
+                      "once outside the loop and pass the buffer in, or use cudaMallocAsync from "
+                      "a memory pool",
+                      what, ctx->fn->name, ctx->fn->name, cost_of(call));
+  else if (churns_per_call(ctx->fn, call))
+    f = gm_report_add(ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
+                      "%s in '%s' runs each time '%s' is called, and a loop calls '%s', which "
+                      "reaches '%s' (on the iterations where the calls on the way run); %s. "
+                      "Allocate once outside the loop and pass the buffer in, or use "
+                      "cudaMallocAsync from a memory pool",
+                      what, ctx->fn->name, ctx->fn->name, looped, ctx->fn->name, cost_of(call));
+  else
+    return;
+  gm_finding_note(f, r.call->loc, "'%s' is called in a loop here", looped);
+  for (int i = r.depth - 1; i >= 0; i--)
+    gm_finding_note(f, r.via_call[i]->loc, "'%s' calls '%s' here", r.via_fn[i]->name,
+                    i ? r.via_fn[i - 1]->name : ctx->fn->name);
+}
+
 static void visit(const gm_node *call, void *arg) {
   const gm_check_ctx *ctx = ((struct visit_ctx *)arg)->ctx;
   if (!in_loop_candidate(call))
@@ -370,21 +486,7 @@ static void visit(const gm_node *call, void *arg) {
   const gm_node *loop = gm_enclosing_loop(call);
   const char *what = gm_call_display_name(call);
   if (!loop) {
-    /* allocated once per call: is the function itself called in a loop? */
-    struct caller_ctx c = {ctx->fn->usr, stores_into_member(call), NULL, NULL, NULL};
-    for (int i = 0; i < ctx->tu->nfuncs && !c.call; i++)
-      if (ctx->tu->funcs[i] != ctx->fn) {
-        c.caller = ctx->tu->funcs[i];
-        gm_walk(ctx->tu->funcs[i]->body, find_call_in_loop, &c);
-      }
-    if (!c.call)
-      return;
-    gm_finding *f = gm_report_add(
-        ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
-        "%s in '%s' runs on every iteration of a loop that calls '%s'; %s. Allocate once "
-        "outside the loop and pass the buffer in, or use cudaMallocAsync from a memory pool",
-        what, ctx->fn->name, ctx->fn->name, cost_of(call));
-    gm_finding_note(f, c.call->loc, "'%s' is called in a loop here", ctx->fn->name);
+    report_from_callers(ctx, call);
     return;
   }
   if (gm_alloc_guarded(call, loop) || gm_retry_loop(loop, call))
