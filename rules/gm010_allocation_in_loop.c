@@ -436,8 +436,12 @@ static int churns_per_call(const gm_func *fn, const gm_node *call) {
   int var = gm_alloc_target_var(call);
   if (var < 0)
     return 0;
+  const gm_node *arg = call->fn->ptr_arg >= 0 ? gm_arg(call, call->fn->ptr_arg) : NULL;
+  while (arg && arg->kind == GM_N_OTHER && arg->nkids == 1)
+    arg = arg->kids[0];
+  const gm_node *target = arg && arg->kind == GM_N_ADDR ? gm_kid(arg, 0) : NULL;
   if (fn->vars[var].kind == GM_VAR_GLOBAL)
-    return 1;
+    return target && target->kind == GM_N_VAR; /* g_buf itself, not d_hash[thr_id] */
   struct free_search frees = {var, NULL, 0, NULL};
   gm_walk(fn->body, find_frees, &frees);
   return fn->vars[var].kind == GM_VAR_LOCAL && frees.count;
@@ -565,6 +569,14 @@ struct chain {
   GM_VEC(struct reported) done;
 };
 
+/* Whether a call on the chain down to path[depth] is made under a condition. */
+static int conditional_chain(const struct chain *ch, int depth) {
+  for (int i = 1; i <= depth; i++)
+    if (ch->via[i]->conditional)
+      return 1;
+  return 0;
+}
+
 static void report_alloc(struct chain *ch, int depth, const gm_unit_alloc *a) {
   const gm_unit_func *fn = ch->path[depth];
   const gm_unit_loop_call *c = ch->loop_call;
@@ -583,11 +595,19 @@ static void report_alloc(struct chain *ch, int depth, const gm_unit_alloc *a) {
                         "Allocate once outside the loop and pass the buffer in, or use "
                         "cudaMallocAsync from a memory pool",
                         a->api, fn->name, fn->name, c->call.file, cost_of_family(a->family.name));
-    else if (rep)
+    else if (rep && !conditional_chain(ch, depth))
       f = gm_report_add(rep, &gm010_allocation_in_loop, a->loc, fn->name,
                         "%s in '%s' runs on every call, and '%s' is reached on every iteration of "
                         "a loop in %s (through '%s'); %s. Allocate once outside the loop and pass "
                         "the buffer in, or use cudaMallocAsync from a memory pool",
+                        a->api, fn->name, fn->name, c->call.file, ch->path[0]->name,
+                        cost_of_family(a->family.name));
+    else if (rep)
+      f = gm_report_add(rep, &gm010_allocation_in_loop, a->loc, fn->name,
+                        "%s in '%s' runs on every call, and '%s' is reached from a loop in %s "
+                        "(through '%s', on the iterations where the calls on the way run); %s. "
+                        "Allocate once outside the loop and pass the buffer in, or use "
+                        "cudaMallocAsync from a memory pool",
                         a->api, fn->name, fn->name, c->call.file, ch->path[0]->name,
                         cost_of_family(a->family.name));
     GM_PUSH(ch->done, ((struct reported){a, f, 0}));
@@ -599,7 +619,9 @@ static void report_alloc(struct chain *ch, int depth, const gm_unit_alloc *a) {
                   c->caller);
   gm_finding_note(r->finding, c->loop, "the loop");
   for (int i = 1; i <= depth && r->notes == 0; i++)
-    gm_finding_note(r->finding, ch->via[i]->loc, "'%s' calls '%s' on every call",
+    gm_finding_note(r->finding, ch->via[i]->loc,
+                    ch->via[i]->conditional ? "'%s' calls '%s' here, under a condition"
+                                            : "'%s' calls '%s' on every call",
                     ch->path[i - 1]->name, ch->path[i]->name);
   r->notes++;
 }
@@ -609,8 +631,9 @@ static void follow(struct chain *ch, int depth) {
   const gm_unit_func *fn = ch->path[depth];
   for (size_t i = 0; i < fn->per_call.len; i++) {
     const gm_unit_alloc *a = &fn->per_call.items[i];
-    /* deeper down, only churn is plain: memory allocated and freed within the call */
-    if (a->family.gpu && (depth ? a->freed : !fills_table(ch->loop_call, a)))
+    /* deeper down, only churn is plain: memory allocated and freed within the call, or
+     * overwriting a global's previous block */
+    if (a->family.gpu && (depth ? a->freed || a->global : !fills_table(ch->loop_call, a)))
       report_alloc(ch, depth, a);
   }
   if (depth == MAX_CALL_DEPTH)
