@@ -221,6 +221,7 @@ static long long small_slot_size(const gm_node *call) {
 struct caller_ctx {
   const char *usr;
   int into_member;       /* the allocation is stored into a member of the object called on */
+  int out_param;         /* the parameter the allocation is stored through, or -1 */
   const gm_func *caller; /* the function being searched */
   const gm_node *call;   /* a call to the function, inside a loop of its caller */
   const gm_node *loop;
@@ -239,6 +240,59 @@ static int stores_into_member(const gm_node *call) {
   return !base || (base->kind == GM_N_CONST && !base->has_value); /* implicit this, or this-> */
 }
 
+/* The parameter through which an allocation hands its pointer out (`cudaMalloc(out, n)`,
+ * `cudaMalloc(&s->buf, n)`, `cudaMalloc(&ref, n)`), or -1. */
+static int out_param_of(const gm_func *fn, const gm_node *call) {
+  const gm_node *arg = call->fn->ptr_arg >= 0 ? gm_arg(call, call->fn->ptr_arg) : NULL;
+  while (arg && arg->kind == GM_N_OTHER && arg->nkids == 1)
+    arg = arg->kids[0];
+  if (!arg)
+    return -1;
+  const gm_node *lv = arg->kind == GM_N_ADDR ? gm_kid(arg, 0) : arg;
+  int var = gm_root_var(lv);
+  if (var < 0 || fn->vars[var].param_index < 0)
+    return -1;
+  if (arg->kind == GM_N_ADDR && lv && lv->kind == GM_N_VAR && fn->vars[var].kind != GM_VAR_REF)
+    return -1; /* &p of a by-value parameter: a local copy */
+  return fn->vars[var].param_index;
+}
+
+struct slot_store {
+  const gm_func *fn;
+  const gm_node *loop;
+  int var;
+  int found;
+};
+
+static void find_slot_store(const gm_node *n, void *arg) {
+  struct slot_store *s = arg;
+  int table;
+  if (n->kind == GM_N_ASSIGN && !n->op && gm_root_var(n->kids[1]) == s->var &&
+      n->kids[1]->kind != GM_N_INDEX && gm_element_slot(s->fn, s->loop, n->kids[0], &table))
+    s->found = 1;
+}
+
+/* Whether a call in a loop receives the allocation for a different table element on each
+ * iteration: `make(&bufs[i])`, `make(bufs + i)`, or `make(&buf); ...; bufs[i] = buf;`. */
+static int fills_slot(const gm_func *caller, const gm_node *loop, const gm_node *call, int param) {
+  const gm_node *arg = param >= 0 && param < call->nkids ? call->kids[param] : NULL;
+  while (arg && arg->kind == GM_N_OTHER && arg->nkids == 1)
+    arg = arg->kids[0];
+  int table;
+  if (!arg)
+    return 0;
+  if (arg->kind != GM_N_ADDR)
+    return gm_address_stride(loop, arg) == 1;
+  const gm_node *lv = gm_kid(arg, 0);
+  if (gm_element_slot(caller, loop, lv, &table))
+    return 1;
+  if (!lv || lv->kind != GM_N_VAR || lv->var < 0)
+    return 0;
+  struct slot_store st = {caller, loop, lv->var, 0};
+  gm_walk(loop, find_slot_store, &st);
+  return st.found;
+}
+
 static void find_call_in_loop(const gm_node *n, void *arg) {
   struct caller_ctx *c = arg;
   if (c->call || n->kind != GM_N_CALL || !n->callee_usr || strcmp(n->callee_usr, c->usr) != 0)
@@ -249,6 +303,8 @@ static void find_call_in_loop(const gm_node *n, void *arg) {
     return;
   if (c->into_member && n->object && gm_element_slot(c->caller, loop, n->object, &table))
     return; /* bufs[dev].alloc(n): each iteration fills another object's member, setup */
+  if (c->out_param >= 0 && fills_slot(c->caller, loop, n, c->out_param))
+    return; /* make(&bufs[dev], n): the same, through an out-parameter */
   c->call = n;
   c->loop = loop;
 }
@@ -397,9 +453,10 @@ static int on_chain(const struct reach *r, int depth, const gm_func *g) {
 /* Whether a loop of the file calls `usr`, directly or through up to MAX_CALLER_DEPTH callers
  * (a call on the way may be conditional: `if (sm5) helper();` still allocates on the iterations
  * that take it). */
-static int reached_from_loop(const gm_check_ctx *ctx, const char *usr, int into_member, int depth,
-                             struct reach *r) {
-  struct caller_ctx c = {usr, depth == 0 && into_member, NULL, NULL, NULL};
+static int reached_from_loop(const gm_check_ctx *ctx, const char *usr, int into_member,
+                             int out_param, int depth, struct reach *r) {
+  struct caller_ctx c = {usr, depth == 0 && into_member, depth == 0 ? out_param : -1, NULL, NULL,
+                         NULL};
   for (int i = 0; i < ctx->tu->nfuncs && !c.call; i++)
     if (ctx->tu->funcs[i] != ctx->fn && !on_chain(r, depth, ctx->tu->funcs[i])) {
       c.caller = ctx->tu->funcs[i];
@@ -424,7 +481,7 @@ static int reached_from_loop(const gm_check_ctx *ctx, const char *usr, int into_
     r->explored[i] = 1;
     r->via_fn[depth] = g;
     r->via_call[depth] = a.found;
-    if (reached_from_loop(ctx, g->usr, into_member, depth + 1, r))
+    if (reached_from_loop(ctx, g->usr, into_member, out_param, depth + 1, r))
       return 1;
   }
   return 0;
@@ -455,7 +512,8 @@ static void report_from_callers(const gm_check_ctx *ctx, const gm_node *call) {
     return; /* if (!buf) cudaMalloc(&buf, ..): made once, whoever calls */
   struct reach r = {0};
   r.explored = gm_xcalloc((size_t)ctx->tu->nfuncs + 1, 1);
-  int reached = reached_from_loop(ctx, ctx->fn->usr, stores_into_member(call), 0, &r);
+  int reached = reached_from_loop(ctx, ctx->fn->usr, stores_into_member(call),
+                                  out_param_of(ctx->fn, call), 0, &r);
   free(r.explored);
   if (!reached)
     return;
