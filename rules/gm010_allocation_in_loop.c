@@ -109,13 +109,13 @@ static int leaves_loop_after(const gm_node *n, const gm_node *loop) {
 }
 
 /* Setup loops fill a table: `cudaMalloc(&bufs[i], ...)`, `&plan[i].buf`, `&ctx->bufs[i]`,
- * `bufs + i` give each element its own buffer that outlives the loop (often one per device,
- * after cudaSetDevice(i)). That is churn only when a loop around the allocation also frees
- * through the table; the innermost such loop is the one to report. Returns the loop to report,
- * or NULL for a setup loop. */
+ * `bufs + i`, or a local then kept (`bufs[i] = p`, `bufs.push_back(p)`) give each element its own
+ * buffer that outlives the loop (often one per device, after cudaSetDevice(i)). That is churn only
+ * when a loop around the allocation also frees through the table; the innermost such loop is the
+ * one to report. Returns the loop to report, or NULL for a setup loop. */
 static const gm_node *churn_loop(const gm_func *fn, const gm_node *call, const gm_node *loop) {
   int table;
-  if (!gm_table_slot(fn, loop, call, &table))
+  if (!gm_table_slot(fn, loop, call, &table) && !gm_kept_in_table(fn, loop, call, &table))
     return loop;
   int through = gm_root_var(gm_arg(call, call->fn->ptr_arg));
   for (const gm_node *l = loop; l; l = gm_enclosing_loop(l)) {
@@ -133,82 +133,7 @@ static const gm_node *churn_loop(const gm_func *fn, const gm_node *call, const g
 
 /* Per-element buffers at most this large, one per element of data, are a table one allocation
  * would hold (each cudaMalloc pays its fixed cost and rounds the block up). */
-enum { SMALL_SLOT_BYTES = 64 * 1024, MAX_DEVICE_COUNT = 64 };
-
-static int names_one_of(const gm_node *n, const char *const *names) {
-  if (n->kind != GM_N_CALL || !n->name)
-    return 0;
-  for (; *names; names++)
-    if (strcmp(n->name, *names) == 0)
-      return 1;
-  return 0;
-}
-
-/* Calls that give each iteration its own device, context or stream: the loop walks devices. */
-static const char *const per_device_calls[] = {"cudaSetDevice",
-                                               "cuCtxSetCurrent",
-                                               "cuCtxPushCurrent",
-                                               "cuCtxPushCurrent_v2",
-                                               "cuCtxCreate",
-                                               "cuCtxCreate_v2",
-                                               "cudaStreamCreate",
-                                               "cudaStreamCreateWithFlags",
-                                               "cudaStreamCreateWithPriority",
-                                               "cuStreamCreate",
-                                               "cudaEventCreate",
-                                               "cudaEventCreateWithFlags",
-                                               "ncclCommInitRank",
-                                               NULL};
-/* Calls that count devices through their out-parameter. */
-static const char *const device_count_calls[] = {"cudaGetDeviceCount", "cuDeviceGetCount", NULL};
-
-static void find_per_device_call(const gm_node *n, void *arg) {
-  if (names_one_of(n, per_device_calls))
-    *(int *)arg = 1;
-}
-
-struct count_search {
-  int var;
-  int found;
-};
-
-static void find_device_count(const gm_node *n, void *arg) {
-  struct count_search *c = arg;
-  if (names_one_of(n, device_count_calls) && n->nkids && gm_root_var(gm_arg(n, 0)) == c->var)
-    c->found = 1;
-}
-
-/* Whether a bound counts devices: a small constant (MAX_GPUS), or a variable that a device-count
- * query fills in this function. */
-static int device_count_bound(const gm_func *fn, const gm_node *bound) {
-  if (bound->has_value)
-    return bound->value <= MAX_DEVICE_COUNT;
-  int var = gm_root_var(bound);
-  if (var < 0)
-    return 0;
-  struct count_search c = {var, 0};
-  gm_walk(fn->body, find_device_count, &c);
-  return c.found;
-}
-
-/* Whether a table-filling loop walks the elements of data rather than devices or streams: its
- * condition compares a variable the loop steps with a bound that is no device count, and its
- * body selects no device and creates no stream. Unknown (a range-for, a compound condition):
- * not data. */
-static int loops_over_data(const gm_func *fn, const gm_node *loop) {
-  const gm_node *cond = loop->kids[1];
-  if (!cond || cond->kind != GM_N_CMP || cond->nkids != 2 || cond->op == '=' || cond->op == '!')
-    return 0;
-  const gm_node *bound = NULL;
-  for (int i = 0; i < 2; i++)
-    if (!gm_depends_on_loop(loop, cond->kids[i]))
-      bound = cond->kids[i];
-  if (!bound || device_count_bound(fn, bound))
-    return 0;
-  int per_device = 0;
-  gm_walk(loop, find_per_device_call, &per_device);
-  return !per_device;
-}
+enum { SMALL_SLOT_BYTES = 64 * 1024 };
 
 /* The constant size of an allocation, when it has one within SMALL_SLOT_BYTES; 0 otherwise. */
 static long long small_slot_size(const gm_node *call) {
@@ -556,7 +481,7 @@ static void visit(const gm_node *call, void *arg) {
   const gm_node *inner = loop;
   if (!(loop = churn_loop(ctx->fn, call, loop))) {
     long long bytes = small_slot_size(call);
-    if (!bytes || !loops_over_data(ctx->fn, inner))
+    if (!bytes || !gm_loop_over_data(ctx->fn, inner))
       return; /* setup: one buffer per device, stream or large element */
     gm_finding *f = gm_report_add(
         ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,

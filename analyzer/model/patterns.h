@@ -34,6 +34,17 @@ int gm_table_slot(const gm_func *fn, const gm_node *loop, const gm_node *call, i
  * different element of a table on each iteration of `loop`, as gm_table_slot judges it. */
 int gm_element_slot(const gm_func *fn, const gm_node *loop, const gm_node *lv, int *table);
 
+/* Whether allocation `call` fills a local that the loop then keeps in a different element of a
+ * table on each iteration (`bufs[i] = buf;`, `bufs.push_back(buf);`); *table is the table's
+ * variable. */
+int gm_kept_in_table(const gm_func *fn, const gm_node *loop, const gm_node *call, int *table);
+
+/* Whether a loop walks the elements of data rather than devices or streams: its condition
+ * compares a variable the loop steps with a bound that is no device count (a constant above
+ * 64, a variable no cudaGetDeviceCount/cuDeviceGetCount fills in fn), and its body selects no
+ * device and creates no stream or event. Unknown (a range-for, a compound condition): 0. */
+int gm_loop_over_data(const gm_func *fn, const gm_node *loop);
+
 /* Whether expression e reads a variable that `loop` modifies. */
 int gm_depends_on_loop(const gm_node *loop, const gm_node *e);
 
