@@ -224,7 +224,7 @@ static void find_call_in_loop(const gm_node *n, void *arg) {
     return;
   const gm_node *loop = gm_enclosing_loop(n);
   int table;
-  if (!loop || gm_retry_loop(loop, n))
+  if (!loop || gm_retry_loop(loop, n) || gm_alloc_guarded(n, loop))
     return;
   if (c->into_member && n->object && gm_element_slot(c->caller, loop, n->object, &table))
     return; /* bufs[dev].alloc(n): each iteration fills another object's member, setup */
@@ -364,8 +364,9 @@ struct any_call {
 
 static void find_any_call(const gm_node *n, void *arg) {
   struct any_call *a = arg;
-  if (!a->found && n->kind == GM_N_CALL && n->callee_usr && strcmp(n->callee_usr, a->usr) == 0)
-    a->found = n;
+  if (!a->found && n->kind == GM_N_CALL && n->callee_usr && strcmp(n->callee_usr, a->usr) == 0 &&
+      !gm_alloc_guarded(n, NULL))
+    a->found = n; /* (a call under a once-only guard runs once, whoever loops) */
 }
 
 static int on_chain(const struct reach *r, int depth, const gm_func *g) {

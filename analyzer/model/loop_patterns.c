@@ -90,9 +90,8 @@ static int mentions_var(const gm_node *e, int var) {
 static int assigns_var(const gm_node *n, int var) {
   if (!n)
     return 0;
-  if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC) && n->kids[0]->kind == GM_N_VAR &&
-      n->kids[0]->var == var)
-    return 1;
+  if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC) && gm_root_var(n->kids[0]) == var)
+    return 1; /* ready = 1; or init[thr_id] = true; */
   for (int i = 0; i < n->nkids; i++)
     if (assigns_var(n->kids[i], var))
       return 1;

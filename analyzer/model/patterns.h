@@ -13,7 +13,9 @@ int gm_alloc_target_var(const gm_node *call);
 
 /* Whether an allocation inside `loop` runs only now and then: under a null test of its own
  * pointer (lazy initialisation), or under a size test whose branch also updates the variable it
- * compares against (capacity-guarded regrowth). */
+ * compares against (capacity-guarded regrowth, `if (!init[t]) { ...; init[t] = true; }`). Any
+ * call may be asked about (a call that allocates on the way); loop NULL: anywhere in its
+ * function. */
 int gm_alloc_guarded(const gm_node *call, const gm_node *loop);
 
 /* The regrow-and-copy pattern (GM020): in `loop`, `call` allocates a buffer whose size the loop

@@ -179,9 +179,9 @@ static int outside_loops(const gm_node *n, const gm_node *body) {
 static void add_every_call(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
   if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
-      n->is_kernel_callee || !outside_loops(n, b->fn->body) ||
+      n->is_kernel_callee || !outside_loops(n, b->fn->body) || gm_alloc_guarded(n, NULL) ||
       strcmp(n->callee_usr, b->fn->usr) == 0)
-    return;
+    return; /* if (!init[t]) { setup(t); init[t] = true; } runs once */
   gm_unit_call c = {keep(b->u, n->callee_usr), keep(b->u, n->name), keep_loc(b->u, n->loc),
                     !runs_every_call(n, b->fn->body)};
   GM_PUSH(b->out->calls, c);

@@ -2,7 +2,8 @@
 // The clean twin of GM010_conditional_call_chain_per_step: the same chain of
 // calls from a loop, but what the helpers allocate is made once (a global
 // under a test of itself) or handed out to the caller's table, one buffer per
-// device: nothing is allocated and dropped on each iteration.
+// device, or made by a call under a once-only flag: nothing is allocated and
+// dropped on each iteration.
 #include <cuda_runtime.h>
 
 static int use_sm5_path;
@@ -19,9 +20,18 @@ static void smooth_lazily(const float* d_in, int n) {
   smooth<<<(n + 255) / 256, 256>>>(d_in, g_scratch, n);
 }
 
+static float* g_frame;
+static int frame_ready[8];
+
+static void make_frame(int n) { cudaMalloc(&g_frame, n * sizeof(float)); }
+
 static void advance(const float* d_in, int n) {
   if (use_sm5_path)
     smooth_lazily(d_in, n);
+  if (!frame_ready[0]) {
+    make_frame(n);
+    frame_ready[0] = 1;
+  }
 }
 
 int run(const float* d_in, int n, int steps) {
