@@ -108,13 +108,50 @@ static void compared_vars(const gm_node *c, int *vars, int *n, int max) {
     compared_vars(c->kids[i], vars, n, max);
 }
 
+struct counter_updates {
+  int var;
+  int steps, others;
+};
+
+static void classify_counter(const gm_node *n, void *arg) {
+  struct counter_updates *c = arg;
+  if ((n->kind != GM_N_ASSIGN && n->kind != GM_N_INCDEC) || n->kids[0]->kind != GM_N_VAR ||
+      n->kids[0]->var != c->var)
+    return;
+  if (n->kind == GM_N_INCDEC || (n->op && n->name && strcmp(n->name, "+=") == 0))
+    c->steps++;
+  else
+    c->others++;
+}
+
+/* Whether a condition tests one value of a counter that its function only ever increases
+ * (`if (iter == 0)` with `iter++` later and no reset): true at most once per count. */
+static int one_value_of_counter(const gm_node *cond, const gm_node *root) {
+  if (!cond || cond->kind != GM_N_CMP || cond->op != '=' || cond->nkids != 2)
+    return 0;
+  for (int i = 0; i < 2; i++) {
+    const gm_node *v = cond->kids[i], *k = cond->kids[1 - i];
+    if (v->kind != GM_N_VAR || v->var < 0 || !k->has_value)
+      continue;
+    struct counter_updates c = {v->var, 0, 0};
+    gm_walk(root, classify_counter, &c);
+    if (c.steps && !c.others)
+      return 1;
+  }
+  return 0;
+}
+
 int gm_alloc_guarded(const gm_node *call, const gm_node *loop) {
   int target = gm_alloc_target_var(call);
-  const gm_node *child = call;
+  const gm_node *child = call, *root = call;
+  while (root->parent)
+    root = root->parent;
   for (const gm_node *p = call->parent; p && p != loop; child = p, p = p->parent) {
     if (p->kind != GM_N_IF || child != p->kids[1])
       continue;
     const gm_node *cond = p->kids[0];
+    if (one_value_of_counter(cond, root))
+      return 1; /* if (iter == 0) ...; iter++; */
     if (target >= 0 && mentions_var(cond, target))
       return 1; /* if (!buf) cudaMalloc(&buf, ...) */
     int vars[16], n = 0;

@@ -13,7 +13,8 @@ int gm_alloc_target_var(const gm_node *call);
 
 /* Whether an allocation inside `loop` runs only now and then: under a null test of its own
  * pointer (lazy initialisation), or under a size test whose branch also updates the variable it
- * compares against (capacity-guarded regrowth, `if (!init[t]) { ...; init[t] = true; }`). Any
+ * compares against (capacity-guarded regrowth, `if (!init[t]) { ...; init[t] = true; }`), or
+ * under a test for one value of a counter its function only increases (`if (iter == 0)`). Any
  * call may be asked about (a call that allocates on the way); loop NULL: anywhere in its
  * function. */
 int gm_alloc_guarded(const gm_node *call, const gm_node *loop);
