@@ -115,7 +115,9 @@ static int leaves_loop_after(const gm_node *n, const gm_node *loop) {
  * one to report. Returns the loop to report, or NULL for a setup loop. */
 static const gm_node *churn_loop(const gm_func *fn, const gm_node *call, const gm_node *loop) {
   int table;
-  if (!gm_table_slot(fn, loop, call, &table) && !gm_kept_in_table(fn, loop, call, &table))
+  /* a local kept in a table: setup when the loop walks devices or streams, not requests */
+  if (!gm_table_slot(fn, loop, call, &table) &&
+      !(gm_kept_in_table(fn, loop, call, &table) && gm_loop_selects_device(loop)))
     return loop;
   int through = gm_root_var(gm_arg(call, call->fn->ptr_arg));
   for (const gm_node *l = loop; l; l = gm_enclosing_loop(l)) {

@@ -48,6 +48,9 @@ int gm_kept_in_table(const gm_func *fn, const gm_node *loop, const gm_node *call
  * device and creates no stream or event. Unknown (a range-for, a compound condition): 0. */
 int gm_loop_over_data(const gm_func *fn, const gm_node *loop);
 
+/* Whether a loop's body selects a device or context, or creates a stream or event. */
+int gm_loop_selects_device(const gm_node *loop);
+
 /* Whether expression e reads a variable that `loop` modifies. */
 int gm_depends_on_loop(const gm_node *loop, const gm_node *e);
 

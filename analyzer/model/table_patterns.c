@@ -207,6 +207,12 @@ static int device_count_bound(const gm_func *fn, const gm_node *bound) {
  * condition compares a variable the loop steps with a bound that is no device count, and its
  * body selects no device and creates no stream. Unknown (a range-for, a compound condition):
  * not data. */
+int gm_loop_selects_device(const gm_node *loop) {
+  int per_device = 0;
+  gm_walk(loop, find_per_device_call, &per_device);
+  return per_device;
+}
+
 int gm_loop_over_data(const gm_func *fn, const gm_node *loop) {
   const gm_node *cond = loop->kids[1];
   if (!cond || cond->kind != GM_N_CMP || cond->nkids != 2 || cond->op == '=' || cond->op == '!')

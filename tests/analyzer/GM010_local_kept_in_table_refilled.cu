@@ -2,6 +2,7 @@
 // buffers kept in a table through a local, but allocated again on every step
 // and freed through the table at the end of the step: the step loop churns.
 #include <cuda_runtime.h>
+#include <vector>
 
 void per_step(float** bufs, int ndev, int steps, size_t bytes) {
   for (int s = 0; s < steps; ++s) { // expected-note {{the loop}}
@@ -13,5 +14,15 @@ void per_step(float** bufs, int ndev, int steps, size_t bytes) {
     }
     for (int dev = 0; dev < ndev; ++dev)
       cudaFree(bufs[dev]);
+  }
+}
+
+// A loop over requests (data, not devices) that gives each request its own
+// block through a local kept in a vector: per-element allocation, reported.
+void per_request(std::vector<float*>& blocks, const size_t* sizes, int nreq) {
+  for (int r = 0; r < nreq; ++r) { // expected-note {{the loop}}
+    float* kv;
+    cudaMalloc(&kv, sizes[r]); // expected-warning {{cudaMalloc runs on every iteration of this loop and its size varies, which also fragments device memory; on an H200 a cudaMalloc+cudaFree pair costs about 70-140 us and cudaFree synchronises the device, while cudaMallocAsync+cudaFreeAsync from a stream-ordered pool costs about 1 us. Allocate the largest size once before the loop, or use cudaMallocAsync from a stream-ordered memory pool}}
+    blocks.push_back(kv);
   }
 }
