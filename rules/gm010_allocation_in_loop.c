@@ -53,6 +53,7 @@ struct free_search {
   int var;
   const gm_node *found;
   int count;
+  const gm_node *loop; /* when set: frees after which the path leaves this loop do not count */
 };
 static void find_frees(const gm_node *n, void *arg);
 
@@ -66,21 +67,65 @@ static int size_invariant(const gm_func *fn, const gm_node *loop, const gm_node 
   return 1;
 }
 
+/* The innermost loop or switch around n (where a `break` in n goes). */
+static const gm_node *break_target(const gm_node *n) {
+  for (const gm_node *p = n->parent; p; p = p->parent)
+    if (p->kind == GM_N_LOOP || p->kind == GM_N_SWITCH)
+      return p;
+  return NULL;
+}
+
+/* Whether a statement, once reached, leaves `loop` for good: a return, a throw, a goto, a call
+ * that does not return, or a break out of `loop` itself. */
+static int exits_loop(const gm_node *stmt, const gm_node *loop) {
+  switch (stmt->kind) {
+  case GM_N_RETURN:
+  case GM_N_THROW:
+  case GM_N_GOTO:
+    return 1;
+  case GM_N_BREAK:
+    return break_target(stmt) == loop;
+  case GM_N_CALL:
+    return stmt->noreturn;
+  default:
+    return 0;
+  }
+}
+
+/* Whether every path through n goes on to leave `loop`: a statement after it, in one of the
+ * blocks between n and the loop, exits the loop. The cleanup of a failed setup (`for (k < j)
+ * cudaFree(t[k]); return err;`) runs once, not on every iteration. */
+static int leaves_loop_after(const gm_node *n, const gm_node *loop) {
+  for (const gm_node *kid = n, *p = n->parent; p && kid != loop; kid = p, p = p->parent) {
+    if (p->kind != GM_N_SEQ)
+      continue;
+    int after = 0;
+    for (int i = 0; i < p->nkids; i++) {
+      if (after && p->kids[i] && exits_loop(p->kids[i], loop))
+        return 1;
+      after |= p->kids[i] == kid;
+    }
+  }
+  return 0;
+}
+
 /* Setup loops fill a table: `cudaMalloc(&bufs[i], ...)`, `&plan[i].buf`, `&ctx->bufs[i]`,
- * `bufs + i` give each element its own buffer that outlives the loop (often one per device,
- * after cudaSetDevice(i)). That is churn only when a loop around the allocation also frees
- * through the table; the innermost such loop is the one to report. Returns the loop to report,
- * or NULL for a setup loop. */
+ * `bufs + i`, or a local then kept (`bufs[i] = p`, `bufs.push_back(p)`) give each element its own
+ * buffer that outlives the loop (often one per device, after cudaSetDevice(i)). That is churn only
+ * when a loop around the allocation also frees through the table; the innermost such loop is the
+ * one to report. Returns the loop to report, or NULL for a setup loop. */
 static const gm_node *churn_loop(const gm_func *fn, const gm_node *call, const gm_node *loop) {
   int table;
-  if (!gm_table_slot(fn, loop, call, &table))
+  /* a local kept in a table: setup when the loop walks devices or streams, not requests */
+  if (!gm_table_slot(fn, loop, call, &table) &&
+      !(gm_kept_in_table(fn, loop, call, &table) && gm_loop_selects_device(loop)))
     return loop;
   int through = gm_root_var(gm_arg(call, call->fn->ptr_arg));
   for (const gm_node *l = loop; l; l = gm_enclosing_loop(l)) {
-    struct free_search frees = {table, NULL, 0};
+    struct free_search frees = {table, NULL, 0, l};
     if (table >= 0)
       gm_walk(l, find_frees, &frees);
-    struct free_search alias = {through, NULL, 0};
+    struct free_search alias = {through, NULL, 0, l};
     if (through >= 0 && through != table)
       gm_walk(l, find_frees, &alias);
     if (frees.count || alias.count)
@@ -89,21 +134,108 @@ static const gm_node *churn_loop(const gm_func *fn, const gm_node *call, const g
   return NULL;
 }
 
+/* Per-element buffers at most this large, one per element of data, are a table one allocation
+ * would hold (each cudaMalloc pays its fixed cost and rounds the block up). */
+enum { SMALL_SLOT_BYTES = 64 * 1024 };
+
+/* The constant size of an allocation, when it has one within SMALL_SLOT_BYTES; 0 otherwise. */
+static long long small_slot_size(const gm_node *call) {
+  const gm_node *size = call->fn->size_arg >= 0 ? gm_arg(call, call->fn->size_arg) : NULL;
+  if (!size || !size->has_value || size->value <= 0 || size->value > SMALL_SLOT_BYTES)
+    return 0;
+  return size->value;
+}
+
 struct caller_ctx {
   const char *usr;
-  const gm_node *call; /* a call to the function, inside a loop of its caller */
+  int into_member;       /* the allocation is stored into a member of the object called on */
+  int out_param;         /* the parameter the allocation is stored through, or -1 */
+  const gm_func *caller; /* the function being searched */
+  const gm_node *call;   /* a call to the function, inside a loop of its caller */
   const gm_node *loop;
 };
+
+/* Whether an allocation stores its pointer into a member of the object its function was called
+ * on (`cudaMalloc(&ptr, n)` or `&this->ptr` in a member function). */
+static int stores_into_member(const gm_node *call) {
+  const gm_node *arg = call->fn->ptr_arg >= 0 ? gm_arg(call, call->fn->ptr_arg) : NULL;
+  while (arg && arg->kind == GM_N_OTHER && arg->nkids == 1)
+    arg = arg->kids[0];
+  const gm_node *lv = arg && arg->kind == GM_N_ADDR ? gm_kid(arg, 0) : NULL;
+  if (!lv || lv->kind != GM_N_FIELD)
+    return 0;
+  const gm_node *base = gm_kid(lv, 0);
+  return !base || (base->kind == GM_N_CONST && !base->has_value); /* implicit this, or this-> */
+}
+
+/* The parameter through which an allocation hands its pointer out (`cudaMalloc(out, n)`,
+ * `cudaMalloc(&s->buf, n)`, `cudaMalloc(&ref, n)`), or -1. */
+static int out_param_of(const gm_func *fn, const gm_node *call) {
+  const gm_node *arg = call->fn->ptr_arg >= 0 ? gm_arg(call, call->fn->ptr_arg) : NULL;
+  while (arg && arg->kind == GM_N_OTHER && arg->nkids == 1)
+    arg = arg->kids[0];
+  if (!arg)
+    return -1;
+  const gm_node *lv = arg->kind == GM_N_ADDR ? gm_kid(arg, 0) : arg;
+  int var = gm_root_var(lv);
+  if (var < 0 || fn->vars[var].param_index < 0)
+    return -1;
+  if (arg->kind == GM_N_ADDR && lv && lv->kind == GM_N_VAR && fn->vars[var].kind != GM_VAR_REF)
+    return -1; /* &p of a by-value parameter: a local copy */
+  return fn->vars[var].param_index;
+}
+
+struct slot_store {
+  const gm_func *fn;
+  const gm_node *loop;
+  int var;
+  int found;
+};
+
+static void find_slot_store(const gm_node *n, void *arg) {
+  struct slot_store *s = arg;
+  int table;
+  if (n->kind == GM_N_ASSIGN && !n->op && gm_root_var(n->kids[1]) == s->var &&
+      n->kids[1]->kind != GM_N_INDEX && gm_element_slot(s->fn, s->loop, n->kids[0], &table))
+    s->found = 1;
+}
+
+/* Whether a call in a loop receives the allocation for a different table element on each
+ * iteration: `make(&bufs[i])`, `make(bufs + i)`, or `make(&buf); ...; bufs[i] = buf;`. */
+static int fills_slot(const gm_func *caller, const gm_node *loop, const gm_node *call, int param) {
+  const gm_node *arg = param >= 0 && param < call->nkids ? call->kids[param] : NULL;
+  while (arg && arg->kind == GM_N_OTHER && arg->nkids == 1)
+    arg = arg->kids[0];
+  int table;
+  if (!arg)
+    return 0;
+  if (arg->kind != GM_N_ADDR)
+    return gm_address_stride(loop, arg) == 1;
+  const gm_node *lv = gm_kid(arg, 0);
+  if (gm_element_slot(caller, loop, lv, &table))
+    return 1;
+  if (!lv || lv->kind != GM_N_VAR || lv->var < 0)
+    return 0;
+  struct slot_store st = {caller, loop, lv->var, 0};
+  gm_walk(loop, find_slot_store, &st);
+  return st.found;
+}
 
 static void find_call_in_loop(const gm_node *n, void *arg) {
   struct caller_ctx *c = arg;
   if (c->call || n->kind != GM_N_CALL || !n->callee_usr || strcmp(n->callee_usr, c->usr) != 0)
     return;
   const gm_node *loop = gm_enclosing_loop(n);
-  if (loop && !gm_retry_loop(loop, n) && !gm_counter_once(n, loop)) {
-    c->call = n;
-    c->loop = loop;
-  }
+  int table;
+  if (!loop || gm_retry_loop(loop, n) || gm_alloc_guarded(n, loop) || gm_counter_once(n, loop))
+    return;
+  if (c->into_member && n->callee_member &&
+      gm_element_slot(c->caller, loop, n->callee_member, &table))
+    return; /* bufs[dev].alloc(n): each iteration fills another object's member, setup */
+  if (c->out_param >= 0 && fills_slot(c->caller, loop, n, c->out_param))
+    return; /* make(&bufs[dev], n): the same, through an out-parameter */
+  c->call = n;
+  c->loop = loop;
 }
 
 struct visit_ctx {
@@ -113,7 +245,8 @@ struct visit_ctx {
 static void find_frees(const gm_node *n, void *arg) {
   struct free_search *f = arg;
   if (n->kind == GM_N_CALL && n->fn && n->fn->kind == GM_FN_FREE &&
-      gm_root_var(gm_arg(n, n->fn->ptr_arg)) == f->var) {
+      gm_root_var(gm_arg(n, n->fn->ptr_arg)) == f->var &&
+      !(f->loop && leaves_loop_after(n, f->loop))) {
     f->found = n;
     f->count++;
   }
@@ -179,9 +312,9 @@ static void add_hoist_fix(const gm_check_ctx *ctx, gm_finding *f, const gm_node 
   int var = gm_alloc_target_var(call);
   if (var < 0)
     return;
-  struct free_search frees = {var, NULL, 0};
+  struct free_search frees = {var, NULL, 0, NULL};
   gm_walk(body, find_frees, &frees);
-  struct free_search stores = {var, NULL, 0};
+  struct free_search stores = {var, NULL, 0, NULL};
   gm_walk(loop, count_stores, &stores);
   if (frees.count != 1 || stores.count != 0 || size_reads_loop_local(call, loop))
     return;
@@ -215,6 +348,129 @@ static void add_hoist_fix(const gm_check_ctx *ctx, gm_finding *f, const gm_node 
   free(indent);
 }
 
+enum { MAX_CALLER_DEPTH = 3 };
+
+/* How a loop reaches the function holding an allocation: a loop in some function calls
+ * via_fn[depth - 1] (or the function itself when depth is 0), which calls via_fn[depth - 2] at
+ * via_call[depth - 1], and so on down to the function. */
+struct reach {
+  const gm_node *call, *loop; /* the call in the loop */
+  const gm_func *via_fn[MAX_CALLER_DEPTH];
+  const gm_node *via_call[MAX_CALLER_DEPTH];
+  int depth;
+  unsigned char *explored; /* per function of the file: its callers were searched already */
+};
+
+struct any_call {
+  const char *usr;
+  const gm_node *found;
+};
+
+static void find_any_call(const gm_node *n, void *arg) {
+  struct any_call *a = arg;
+  if (!a->found && n->kind == GM_N_CALL && n->callee_usr && strcmp(n->callee_usr, a->usr) == 0 &&
+      !gm_alloc_guarded(n, NULL))
+    a->found = n; /* (a call under a once-only guard runs once, whoever loops) */
+}
+
+static int on_chain(const struct reach *r, int depth, const gm_func *g) {
+  for (int i = 0; i < depth; i++)
+    if (r->via_fn[i] == g)
+      return 1;
+  return 0;
+}
+
+/* Whether a loop of the file calls `usr`, directly or through up to MAX_CALLER_DEPTH callers
+ * (a call on the way may be conditional: `if (sm5) helper();` still allocates on the iterations
+ * that take it). */
+static int reached_from_loop(const gm_check_ctx *ctx, const char *usr, int into_member,
+                             int out_param, int depth, struct reach *r) {
+  struct caller_ctx c = {usr, depth == 0 && into_member, depth == 0 ? out_param : -1, NULL, NULL,
+                         NULL};
+  for (int i = 0; i < ctx->tu->nfuncs && !c.call; i++)
+    if (ctx->tu->funcs[i] != ctx->fn && !on_chain(r, depth, ctx->tu->funcs[i])) {
+      c.caller = ctx->tu->funcs[i];
+      gm_walk(ctx->tu->funcs[i]->body, find_call_in_loop, &c);
+    }
+  if (c.call) {
+    r->call = c.call;
+    r->loop = c.loop;
+    r->depth = depth;
+    return 1;
+  }
+  if (depth == MAX_CALLER_DEPTH)
+    return 0;
+  for (int i = 0; i < ctx->tu->nfuncs; i++) {
+    const gm_func *g = ctx->tu->funcs[i];
+    if (g == ctx->fn || !g->usr || !g->body || g->is_kernel || g->is_device || r->explored[i])
+      continue;
+    struct any_call a = {usr, NULL};
+    gm_walk(g->body, find_any_call, &a);
+    if (!a.found)
+      continue;
+    r->explored[i] = 1;
+    r->via_fn[depth] = g;
+    r->via_call[depth] = a.found;
+    if (reached_from_loop(ctx, g->usr, into_member, out_param, depth + 1, r))
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether an allocation plainly churns on each call of its function: the buffer is freed again
+ * in the function, or stored into a global whose previous block it overwrites. */
+static int churns_per_call(const gm_func *fn, const gm_node *call) {
+  int var = gm_alloc_target_var(call);
+  if (var < 0)
+    return 0;
+  const gm_node *arg = call->fn->ptr_arg >= 0 ? gm_arg(call, call->fn->ptr_arg) : NULL;
+  while (arg && arg->kind == GM_N_OTHER && arg->nkids == 1)
+    arg = arg->kids[0];
+  const gm_node *target = arg && arg->kind == GM_N_ADDR ? gm_kid(arg, 0) : NULL;
+  if (fn->vars[var].kind == GM_VAR_GLOBAL)
+    return target && target->kind == GM_N_VAR; /* g_buf itself, not d_hash[thr_id] */
+  struct free_search frees = {var, NULL, 0, NULL};
+  gm_walk(fn->body, find_frees, &frees);
+  return fn->vars[var].kind == GM_VAR_LOCAL && frees.count;
+}
+
+/* An allocation outside the function's own loops: is the function called in a loop, directly
+ * or through other functions of the file? Past the direct caller only plain churn is reported
+ * (a chain can as well be per-device setup). */
+static void report_from_callers(const gm_check_ctx *ctx, const gm_node *call) {
+  if (gm_alloc_guarded(call, NULL))
+    return; /* if (!buf) cudaMalloc(&buf, ..): made once, whoever calls */
+  struct reach r = {0};
+  r.explored = gm_xcalloc((size_t)ctx->tu->nfuncs + 1, 1);
+  int reached = reached_from_loop(ctx, ctx->fn->usr, stores_into_member(call),
+                                  out_param_of(ctx->fn, call), 0, &r);
+  free(r.explored);
+  if (!reached)
+    return;
+  const char *what = gm_call_display_name(call);
+  const char *looped = r.depth ? r.via_fn[r.depth - 1]->name : ctx->fn->name;
+  gm_finding *f;
+  if (!r.depth)
+    f = gm_report_add(ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
+                      "%s in '%s' runs on every iteration of a loop that calls '%s'; %s. Allocate "
+                      "once outside the loop and pass the buffer in, or use cudaMallocAsync from "
+                      "a memory pool",
+                      what, ctx->fn->name, ctx->fn->name, cost_of(call));
+  else if (churns_per_call(ctx->fn, call))
+    f = gm_report_add(ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
+                      "%s in '%s' runs each time '%s' is called, and a loop calls '%s', which "
+                      "reaches '%s' (on the iterations where the calls on the way run); %s. "
+                      "Allocate once outside the loop and pass the buffer in, or use "
+                      "cudaMallocAsync from a memory pool",
+                      what, ctx->fn->name, ctx->fn->name, looped, ctx->fn->name, cost_of(call));
+  else
+    return;
+  gm_finding_note(f, r.call->loc, "'%s' is called in a loop here", looped);
+  for (int i = r.depth - 1; i >= 0; i--)
+    gm_finding_note(f, r.via_call[i]->loc, "'%s' calls '%s' here", r.via_fn[i]->name,
+                    i ? r.via_fn[i - 1]->name : ctx->fn->name);
+}
+
 static void visit(const gm_node *call, void *arg) {
   const gm_check_ctx *ctx = ((struct visit_ctx *)arg)->ctx;
   if (!in_loop_candidate(call))
@@ -222,25 +478,26 @@ static void visit(const gm_node *call, void *arg) {
   const gm_node *loop = gm_enclosing_loop(call);
   const char *what = gm_call_display_name(call);
   if (!loop) {
-    /* allocated once per call: is the function itself called in a loop? */
-    struct caller_ctx c = {ctx->fn->usr, NULL, NULL};
-    for (int i = 0; i < ctx->tu->nfuncs && !c.call; i++)
-      if (ctx->tu->funcs[i] != ctx->fn)
-        gm_walk(ctx->tu->funcs[i]->body, find_call_in_loop, &c);
-    if (!c.call)
-      return;
-    gm_finding *f = gm_report_add(
-        ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
-        "%s in '%s' runs on every iteration of a loop that calls '%s'; %s. Allocate once "
-        "outside the loop and pass the buffer in, or use cudaMallocAsync from a memory pool",
-        what, ctx->fn->name, ctx->fn->name, cost_of(call));
-    gm_finding_note(f, c.call->loc, "'%s' is called in a loop here", ctx->fn->name);
+    report_from_callers(ctx, call);
     return;
   }
   if (gm_alloc_guarded(call, loop) || gm_retry_loop(loop, call))
     return;
   const gm_node *inner = loop;
-  if (!(loop = churn_loop(ctx->fn, call, loop)) || (loop != inner && gm_alloc_guarded(call, loop)))
+  if (!(loop = churn_loop(ctx->fn, call, loop))) {
+    long long bytes = small_slot_size(call);
+    if (!bytes || !gm_loop_over_data(ctx->fn, inner))
+      return; /* setup: one buffer per device, stream or large element */
+    gm_finding *f = gm_report_add(
+        ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
+        "%s gives each element of this loop its own %lld-byte buffer, one allocation per "
+        "element of data rather than per device or stream; %s. Allocate one buffer for all "
+        "the elements and point each element at its slice",
+        what, bytes, cost_of(call));
+    gm_finding_note(f, inner->loc, "the loop");
+    return;
+  }
+  if (loop != inner && gm_alloc_guarded(call, loop))
     return;
   const gm_node *copy, *free_call;
   if (gm_growing_concat(ctx->fn, call, loop, &copy, &free_call))
@@ -300,6 +557,14 @@ struct chain {
   GM_VEC(struct reported) done;
 };
 
+/* Whether a call on the chain down to path[depth] is made under a condition. */
+static int conditional_chain(const struct chain *ch, int depth) {
+  for (int i = 1; i <= depth; i++)
+    if (ch->via[i]->conditional)
+      return 1;
+  return 0;
+}
+
 static void report_alloc(struct chain *ch, int depth, const gm_unit_alloc *a) {
   const gm_unit_func *fn = ch->path[depth];
   const gm_unit_loop_call *c = ch->loop_call;
@@ -318,11 +583,19 @@ static void report_alloc(struct chain *ch, int depth, const gm_unit_alloc *a) {
                         "Allocate once outside the loop and pass the buffer in, or use "
                         "cudaMallocAsync from a memory pool",
                         a->api, fn->name, fn->name, c->call.file, cost_of_family(a->family.name));
-    else if (rep)
+    else if (rep && !conditional_chain(ch, depth))
       f = gm_report_add(rep, &gm010_allocation_in_loop, a->loc, fn->name,
                         "%s in '%s' runs on every call, and '%s' is reached on every iteration of "
                         "a loop in %s (through '%s'); %s. Allocate once outside the loop and pass "
                         "the buffer in, or use cudaMallocAsync from a memory pool",
+                        a->api, fn->name, fn->name, c->call.file, ch->path[0]->name,
+                        cost_of_family(a->family.name));
+    else if (rep)
+      f = gm_report_add(rep, &gm010_allocation_in_loop, a->loc, fn->name,
+                        "%s in '%s' runs on every call, and '%s' is reached from a loop in %s "
+                        "(through '%s', on the iterations where the calls on the way run); %s. "
+                        "Allocate once outside the loop and pass the buffer in, or use "
+                        "cudaMallocAsync from a memory pool",
                         a->api, fn->name, fn->name, c->call.file, ch->path[0]->name,
                         cost_of_family(a->family.name));
     GM_PUSH(ch->done, ((struct reported){a, f, 0}));
@@ -334,7 +607,9 @@ static void report_alloc(struct chain *ch, int depth, const gm_unit_alloc *a) {
                   c->caller);
   gm_finding_note(r->finding, c->loop, "the loop");
   for (int i = 1; i <= depth && r->notes == 0; i++)
-    gm_finding_note(r->finding, ch->via[i]->loc, "'%s' calls '%s' on every call",
+    gm_finding_note(r->finding, ch->via[i]->loc,
+                    ch->via[i]->conditional ? "'%s' calls '%s' here, under a condition"
+                                            : "'%s' calls '%s' on every call",
                     ch->path[i - 1]->name, ch->path[i]->name);
   r->notes++;
 }
@@ -344,8 +619,9 @@ static void follow(struct chain *ch, int depth) {
   const gm_unit_func *fn = ch->path[depth];
   for (size_t i = 0; i < fn->per_call.len; i++) {
     const gm_unit_alloc *a = &fn->per_call.items[i];
-    /* deeper down, only churn is plain: memory allocated and freed within the call */
-    if (a->family.gpu && (depth ? a->freed : !fills_table(ch->loop_call, a)))
+    /* deeper down, only churn is plain: memory allocated and freed within the call, or
+     * overwriting a global's previous block */
+    if (a->family.gpu && (depth ? a->freed || a->global : !fills_table(ch->loop_call, a)))
       report_alloc(ch, depth, a);
   }
   if (depth == MAX_CALL_DEPTH)

@@ -255,6 +255,8 @@ gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   n->is_method = is_member && !clang_CXXMethod_isStatic(ref);
   if (n->is_method && strncmp(name, "operator", 8) != 0) /* `a = b`: a is among the kids */
     n->object = named_object(b, kids);
+  if (n->is_method && kids->len && clang_getCursorKind(kids->items[0]) == CXCursor_MemberRefExpr)
+    n->callee_member = fe_conv_expr(b, kids->items[0]);
   if (!launch && !is_member && callee_is_named_function(ref, kids))
     n->fn = table_row(b, ref, name);
   if (n->fn && n->fn->kind == GM_FN_NORETURN)

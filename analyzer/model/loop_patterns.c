@@ -91,9 +91,8 @@ static int mentions_var(const gm_node *e, int var) {
 static int assigns_var(const gm_node *n, int var) {
   if (!n)
     return 0;
-  if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC) && n->kids[0]->kind == GM_N_VAR &&
-      n->kids[0]->var == var)
-    return 1;
+  if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC) && gm_root_var(n->kids[0]) == var)
+    return 1; /* ready = 1; or init[thr_id] = true; */
   for (int i = 0; i < n->nkids; i++)
     if (assigns_var(n->kids[i], var))
       return 1;
@@ -110,15 +109,52 @@ static void compared_vars(const gm_node *c, int *vars, int *n, int max) {
     compared_vars(c->kids[i], vars, n, max);
 }
 
+struct counter_updates {
+  int var;
+  int steps, others;
+};
+
+static void classify_counter(const gm_node *n, void *arg) {
+  struct counter_updates *c = arg;
+  if ((n->kind != GM_N_ASSIGN && n->kind != GM_N_INCDEC) || n->kids[0]->kind != GM_N_VAR ||
+      n->kids[0]->var != c->var)
+    return;
+  if (n->kind == GM_N_INCDEC || (n->op && n->name && strcmp(n->name, "+=") == 0))
+    c->steps++;
+  else
+    c->others++;
+}
+
+/* Whether a condition tests one value of a counter that its function only ever increases
+ * (`if (iter == 0)` with `iter++` later and no reset): true at most once per count. */
+static int one_value_of_counter(const gm_node *cond, const gm_node *root) {
+  if (!cond || cond->kind != GM_N_CMP || cond->op != '=' || cond->nkids != 2)
+    return 0;
+  for (int i = 0; i < 2; i++) {
+    const gm_node *v = cond->kids[i], *k = cond->kids[1 - i];
+    if (v->kind != GM_N_VAR || v->var < 0 || !k->has_value)
+      continue;
+    struct counter_updates c = {v->var, 0, 0};
+    gm_walk(root, classify_counter, &c);
+    if (c.steps && !c.others)
+      return 1;
+  }
+  return 0;
+}
+
 int gm_alloc_guarded(const gm_node *call, const gm_node *loop) {
   if (gm_counter_once(call, loop))
     return 1; /* if (dev == 0) cudaMallocHost(...): on one iteration at most */
   int target = gm_alloc_target_var(call);
-  const gm_node *child = call;
+  const gm_node *child = call, *root = call;
+  while (root->parent)
+    root = root->parent;
   for (const gm_node *p = call->parent; p && p != loop; child = p, p = p->parent) {
     if (p->kind != GM_N_IF || child != p->kids[1])
       continue;
     const gm_node *cond = p->kids[0];
+    if (one_value_of_counter(cond, root))
+      return 1; /* if (iter == 0) ...; iter++; */
     if (target >= 0 && mentions_var(cond, target))
       return 1; /* if (!buf) cudaMalloc(&buf, ...) */
     int vars[16], n = 0;
@@ -143,31 +179,92 @@ int gm_depends_on_loop(const gm_node *loop, const gm_node *e) {
   return 0;
 }
 
-/* 1: an integer expression of +, -, *, shifts over variables the loop changes (it steps
- * regularly); 0: the same every iteration; -1: it reads memory or calls something while
- * depending on the loop (a table lookup or data-dependent index: not a regular stride). */
-static int stride_kind(const gm_node *loop, const gm_node *e) {
+static int stride_kind_at(const gm_node *loop, const gm_node *e, int depth);
+
+/* Whether e loads from memory or calls a function: its value may change whenever the program
+ * writes memory, whatever the variables it names. */
+static int reads_memory(const gm_node *e) {
+  if (!e)
+    return 0;
+  if (e->kind == GM_N_INDEX || e->kind == GM_N_DEREF || e->kind == GM_N_CALL ||
+      (e->kind == GM_N_FIELD && e->nkids))
+    return 1;
+  for (int i = 0; i < e->nkids; i++)
+    if (reads_memory(e->kids[i]))
+      return 1;
+  return 0;
+}
+
+struct int_updates {
+  const gm_node *loop;
+  int var, depth;
+  int steps, loads;
+};
+
+/* How the loop changes an integer variable: `i++`, `i += k`, `off = i * 4` step regularly;
+ * `off = found - base` with `found` read back from memory or returned by a call does not (the
+ * loop cannot know where that value points until it has it). */
+static void classify_int_updates(const gm_node *n, void *arg) {
+  struct int_updates *u = arg;
+  const gm_node *rhs;
+  if (n->kind == GM_N_INCDEC && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == u->var) {
+    u->steps++;
+    return;
+  }
+  if (n->kind == GM_N_DECL && n->var == u->var)
+    rhs = gm_kid(n, 0);
+  else if (n->kind == GM_N_ASSIGN && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == u->var)
+    rhs = n->kids[1];
+  else
+    return;
+  if (!rhs)
+    return; /* declared without a value: set elsewhere, or through its address */
+  int k = stride_kind_at(u->loop, rhs, u->depth + 1);
+  if (k < 0 || (k == 0 && reads_memory(rhs)))
+    u->loads++;
+  else
+    u->steps++;
+}
+
+/* 1: an integer expression of +, -, *, shifts over variables the loop steps regularly; 0: the
+ * same every iteration; -1: it reads memory or calls something while depending on the loop (a
+ * table lookup or data-dependent index: not a regular stride), or reads a variable the loop
+ * sets from memory. */
+static int stride_kind_at(const gm_node *loop, const gm_node *e, int depth) {
   if (!e)
     return 0;
   switch (e->kind) {
   case GM_N_CONST:
   case GM_N_NULL:
     return 0;
-  case GM_N_VAR:
-    return e->var >= 0 && loop->modified[e->var];
+  case GM_N_VAR: {
+    if (e->var < 0 || !loop->modified[e->var])
+      return 0;
+    if (depth > 4)
+      return 1;
+    struct int_updates u = {loop, e->var, depth, 0, 0};
+    for (int i = 1; i < 4; i++) /* the init runs once: it sets where the variable starts */
+      gm_walk(gm_kid(loop, i), classify_int_updates, &u);
+    return u.loads || !u.steps ? -1 : 1; /* no step seen: set through its address */
+  }
   case GM_N_ARITH: {
     if (e->op != '+' && e->op != '-' && e->op != '*' && e->op != 'l')
       return gm_depends_on_loop(loop, e) ? -1 : 0;
-    int a = stride_kind(loop, gm_kid(e, 0)), b = stride_kind(loop, gm_kid(e, 1));
+    int a = stride_kind_at(loop, gm_kid(e, 0), depth),
+        b = stride_kind_at(loop, gm_kid(e, 1), depth);
     return a < 0 || b < 0 ? -1 : a || b;
   }
   case GM_N_OTHER:
     if (e->nkids == 1)
-      return stride_kind(loop, e->kids[0]);
+      return stride_kind_at(loop, e->kids[0], depth);
     return gm_depends_on_loop(loop, e) ? -1 : 0;
   default:
     return gm_depends_on_loop(loop, e) ? -1 : 0;
   }
+}
+
+static int stride_kind(const gm_node *loop, const gm_node *e) {
+  return stride_kind_at(loop, e, 0);
 }
 
 struct var_updates {
@@ -462,138 +559,6 @@ int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loo
   *copy = r.copy;
   *free_call = r.free_call;
   return 1;
-}
-
-/* ---- table slots (GM010's setup loops) ---- */
-
-struct one_def {
-  int var;
-  const gm_node *rhs;
-  int defs;
-};
-
-static void find_defs(const gm_node *n, void *arg) {
-  struct one_def *d = arg;
-  if (n->kind == GM_N_DECL && n->var == d->var) {
-    d->defs++;
-    d->rhs = gm_kid(n, 0);
-  } else if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC) && n->kids[0]->kind == GM_N_VAR &&
-             n->kids[0]->var == d->var) {
-    d->defs++;
-    d->rhs = n->kind == GM_N_ASSIGN && !n->op ? n->kids[1] : NULL;
-  }
-}
-
-struct slot_ctx {
-  const gm_func *fn;
-  const gm_node *loop;
-  int *table;
-};
-
-static int slot_moves(const struct slot_ctx *c, const gm_node *lv, int depth);
-
-/* The value a variable the loop sets exactly once per iteration gets (`Plan *p = &plan[i];`),
- * or NULL. */
-static const gm_node *single_def(const gm_node *loop, int var) {
-  struct one_def d = {var, NULL, 0};
-  gm_walk(loop, find_defs, &d);
-  return d.defs == 1 ? d.rhs : NULL;
-}
-
-/* Whether pointer expression p points at a different element on each iteration: `bufs + i`,
- * `&plan[i]`, a pointer the loop steps (`++it`), or a local set once per iteration to one of
- * those (`Plan *p = &plan[i];`). */
-static int pointer_moves(const struct slot_ctx *c, const gm_node *p, int depth) {
-  p = strip(p);
-  if (!p || depth > 8)
-    return 0;
-  switch (p->kind) {
-  case GM_N_ADDR:
-    return slot_moves(c, gm_kid(p, 0), depth + 1);
-  case GM_N_ARITH:
-    if (p->op != '+' && p->op != '-')
-      return 0;
-    if (gm_depends_on_loop(c->loop, gm_kid(p, 1)) && !gm_depends_on_loop(c->loop, gm_kid(p, 0))) {
-      *c->table = gm_root_var(gm_kid(p, 0)); /* bufs + i */
-      return 1;
-    }
-    return pointer_moves(c, gm_kid(p, 0), depth + 1);
-  case GM_N_VAR: {
-    if (p->var < 0 || !c->loop->modified[p->var])
-      return 0;
-    if (c->fn->vars[p->var].kind == GM_VAR_REF)
-      return slot_moves(c, p, depth + 1);
-    const gm_node *def = single_def(c->loop, p->var);
-    if (def && pointer_moves(c, def, depth + 1))
-      return 1; /* Plan *p = &plan[i]; */
-    if (gm_address_stride(c->loop, p) == 1) {
-      *c->table = p->var; /* for (Plan *it = plan; it != end; ++it) */
-      return 1;
-    }
-    return 0;
-  }
-  default:
-    return 0;
-  }
-}
-
-/* Whether lvalue lv is a different element of a table on each iteration: `bufs[i]` (an array or
- * a container), `plan[i].buf`, `ctx->bufs[i]`, `p->buf` with p moving, `*(bufs + i)`, a reference
- * bound to an element (`Plan &q = plan[i];`, the variable of `for (auto &q : plans)`). */
-static int slot_moves(const struct slot_ctx *c, const gm_node *lv, int depth) {
-  lv = strip(lv);
-  if (!lv || depth > 8)
-    return 0;
-  switch (lv->kind) {
-  case GM_N_INDEX:
-    if (gm_depends_on_loop(c->loop, gm_kid(lv, 1))) {
-      *c->table = gm_root_var(gm_kid(lv, 0));
-      return 1;
-    }
-    return slot_moves(c, gm_kid(lv, 0), depth + 1);
-  case GM_N_FIELD: {
-    const gm_node *base = strip(gm_kid(lv, 0));
-    if (!base)
-      return 0;
-    if ((base->kind == GM_N_VAR && c->fn->vars[base->var].kind != GM_VAR_REF) ||
-        base->kind == GM_N_ARITH)
-      return pointer_moves(c, base, depth + 1); /* p->buf (s.buf: a local, never moves) */
-    return slot_moves(c, base, depth + 1);
-  }
-  case GM_N_DEREF:
-    return pointer_moves(c, gm_kid(lv, 0), depth + 1);
-  case GM_N_CALL: /* a container's element: plans[i] on a std::vector */
-    if (!lv->name || strcmp(lv->name, "operator[]") != 0 || lv->nkids != 2)
-      return 0;
-    if (gm_depends_on_loop(c->loop, lv->kids[1])) {
-      *c->table = gm_root_var(lv->kids[0]);
-      return 1;
-    }
-    return slot_moves(c, lv->kids[0], depth + 1);
-  case GM_N_VAR: {
-    if (lv->var < 0 || c->fn->vars[lv->var].kind != GM_VAR_REF || !c->loop->modified[lv->var])
-      return 0;
-    const gm_node *body = c->loop->kids[3];
-    const gm_node *first = body && body->kind == GM_N_SEQ ? gm_kid(body, 0) : NULL;
-    if (c->loop->op == GM_LOOP_RANGE && first && first->kind == GM_N_DECL &&
-        first->var == lv->var) {
-      *c->table = gm_root_var(c->loop->kids[0]); /* for (auto &q : plans) */
-      return 1;
-    }
-    const gm_node *def = single_def(c->loop, lv->var);
-    return def && slot_moves(c, def, depth + 1); /* Plan &q = plan[i]; */
-  }
-  default:
-    return 0;
-  }
-}
-
-int gm_table_slot(const gm_func *fn, const gm_node *loop, const gm_node *call, int *table) {
-  *table = -1;
-  if (!call->fn || call->fn->ptr_arg < 0)
-    return 0;
-  struct slot_ctx c = {fn, loop, table};
-  return pointer_moves(&c, gm_arg(call, call->fn->ptr_arg), 0);
 }
 
 static void find_launch(const gm_node *n, void *arg) {

@@ -93,6 +93,9 @@ typedef struct gm_node {
   /* GM_N_CALL of a member function on a variable or its member (`desc.run()`): that object,
    * which is not among the kids; NULL otherwise */
   const struct gm_node *object;
+  /* GM_N_CALL of a member function: the callee as written, a GM_N_FIELD whose kid is the
+   * object (`bufs[i].alloc`, `bufs.push_back`); NULL otherwise */
+  const struct gm_node *callee_member;
   /* GM_N_LOOP only, set by gm_model_finish: */
   unsigned char *modified; /* per var: assigned somewhere in the loop (cond, inc, body) */
   unsigned runs_once : 1;  /* provably runs at most once (do-while(0), i < 1, always exits) */

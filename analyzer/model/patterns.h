@@ -13,7 +13,10 @@ int gm_alloc_target_var(const gm_node *call);
 
 /* Whether an allocation inside `loop` runs only now and then: under a null test of its own
  * pointer (lazy initialisation), or under a size test whose branch also updates the variable it
- * compares against (capacity-guarded regrowth). */
+ * compares against (capacity-guarded regrowth, `if (!init[t]) { ...; init[t] = true; }`), or
+ * under a test for one value of a counter its function only increases (`if (iter == 0)`). Any
+ * call may be asked about (a call that allocates on the way); loop NULL: anywhere in its
+ * function. */
 int gm_alloc_guarded(const gm_node *call, const gm_node *loop);
 
 /* The regrow-and-copy pattern (GM020): in `loop`, `call` allocates a buffer whose size the loop
@@ -29,6 +32,24 @@ int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loo
  * or `++p` in the loop, `&q.buf` with `for (auto &q : plans)`); *table is the variable the
  * elements are reached through, or -1. */
 int gm_table_slot(const gm_func *fn, const gm_node *loop, const gm_node *call, int *table);
+
+/* Whether lvalue lv (a member reached through an object: `bufs[i].alloc`, `p->buf`) is a
+ * different element of a table on each iteration of `loop`, as gm_table_slot judges it. */
+int gm_element_slot(const gm_func *fn, const gm_node *loop, const gm_node *lv, int *table);
+
+/* Whether allocation `call` fills a local that the loop then keeps in a different element of a
+ * table on each iteration (`bufs[i] = buf;`, `bufs.push_back(buf);`); *table is the table's
+ * variable. */
+int gm_kept_in_table(const gm_func *fn, const gm_node *loop, const gm_node *call, int *table);
+
+/* Whether a loop walks the elements of data rather than devices or streams: its condition
+ * compares a variable the loop steps with a bound that is no device count (a constant above
+ * 64, a variable no cudaGetDeviceCount/cuDeviceGetCount fills in fn), and its body selects no
+ * device and creates no stream or event. Unknown (a range-for, a compound condition): 0. */
+int gm_loop_over_data(const gm_func *fn, const gm_node *loop);
+
+/* Whether a loop's body selects a device or context, or creates a stream or event. */
+int gm_loop_selects_device(const gm_node *loop);
 
 /* Whether expression e reads a variable that `loop` modifies. */
 int gm_depends_on_loop(const gm_node *loop, const gm_node *e);

@@ -146,6 +146,7 @@ static void add_per_call(const gm_node *n, void *arg) {
                      keep_family(b->u, n->fn->family),
                      out_param_of(b->fn, t, through_ptr),
                      0,
+                     0,
                      0};
   const gm_node *up = n->parent;
   a.returned = up && up->kind == GM_N_RETURN;
@@ -159,19 +160,31 @@ static void add_per_call(const gm_node *n, void *arg) {
     struct var_search freed = {v, 0};
     gm_walk(b->fn->body, find_free_of, &freed);
     a.freed = freed.found;
+  } else if (v >= 0 && t->kind == GM_N_VAR && b->fn->vars[v].kind == GM_VAR_GLOBAL) {
+    a.global = 1; /* g_buf itself, on every call: the previous block is overwritten */
   } else if (!a.returned) {
-    return; /* kept in a global or a member: long-lived, not this summary's business */
+    return; /* kept in a member or a global's element: long-lived, not this summary's business */
   }
   GM_PUSH(b->out->per_call, a);
+}
+
+/* Whether n runs at most once per call of the function: in no loop (but a check macro's) and no
+ * lambda. */
+static int outside_loops(const gm_node *n, const gm_node *body) {
+  for (const gm_node *up = n->parent; up && up != body; up = up->parent)
+    if ((up->kind == GM_N_LOOP && !up->runs_once) || up->kind == GM_N_LAMBDA)
+      return 0;
+  return 1;
 }
 
 static void add_every_call(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
   if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
-      n->is_kernel_callee || !runs_every_call(n, b->fn->body) ||
+      n->is_kernel_callee || !outside_loops(n, b->fn->body) || gm_alloc_guarded(n, NULL) ||
       strcmp(n->callee_usr, b->fn->usr) == 0)
-    return;
-  gm_unit_call c = {keep(b->u, n->callee_usr), keep(b->u, n->name), keep_loc(b->u, n->loc)};
+    return; /* if (!init[t]) { setup(t); init[t] = true; } runs once */
+  gm_unit_call c = {keep(b->u, n->callee_usr), keep(b->u, n->name), keep_loc(b->u, n->loc),
+                    !runs_every_call(n, b->fn->body)};
   GM_PUSH(b->out->calls, c);
 }
 

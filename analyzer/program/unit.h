@@ -33,19 +33,21 @@ typedef struct gm_unit_alloc {
   int out_param; /* stored through this parameter (`cudaMalloc(p, ..)`, `&s->buf`), or -1 */
   int returned;  /* returned to the caller */
   int freed;     /* freed again before the function returns: a churn source */
+  int global;    /* stored into a global variable itself, overwriting the previous block */
 } gm_unit_alloc;
 
-/* A call a function makes on every call of its own, to a function that is not in the table. */
+/* A call a function makes outside its own loops, to a function that is not in the table. */
 typedef struct gm_unit_call {
   const char *usr, *name;
   gm_loc loc;
+  int conditional; /* under a branch: made on some calls only */
 } gm_unit_call;
 
 typedef struct gm_unit_func {
   const char *usr, *name;
   gm_loc loc;
   GM_VEC(gm_unit_alloc) per_call; /* allocations made on every call */
-  GM_VEC(gm_unit_call) calls;     /* functions called on every call */
+  GM_VEC(gm_unit_call) calls;     /* functions called outside its loops */
 } gm_unit_func;
 
 /* A call, inside a loop, to a function that has no body in this file. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNIT_FORMAT = 6 };
+enum { UNIT_FORMAT = 7 };
 
 static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
@@ -58,16 +58,18 @@ char *gm_unit_to_json(const gm_unit *u) {
     json_t *per_call = json_array();
     for (size_t k = 0; k < f->per_call.len; k++) {
       const gm_unit_alloc *a = &f->per_call.items[k];
-      json_array_append_new(
-          per_call, json_pack("{s:o,s:o,s:o,s:i,s:b,s:b}", "loc", loc_json(a->loc), "api",
-                              str_or_null(a->api), "family", family_json(&a->family), "out_param",
-                              a->out_param, "returned", a->returned, "freed", a->freed));
+      json_array_append_new(per_call,
+                            json_pack("{s:o,s:o,s:o,s:i,s:b,s:b,s:b}", "loc", loc_json(a->loc),
+                                      "api", str_or_null(a->api), "family", family_json(&a->family),
+                                      "out_param", a->out_param, "returned", a->returned, "freed",
+                                      a->freed, "global", a->global));
     }
     json_t *every = json_array();
     for (size_t k = 0; k < f->calls.len; k++)
-      json_array_append_new(every, json_pack("{s:s,s:o,s:o}", "usr", f->calls.items[k].usr, "name",
-                                             str_or_null(f->calls.items[k].name), "loc",
-                                             loc_json(f->calls.items[k].loc)));
+      json_array_append_new(every, json_pack("{s:s,s:o,s:o,s:b}", "usr", f->calls.items[k].usr,
+                                             "name", str_or_null(f->calls.items[k].name), "loc",
+                                             loc_json(f->calls.items[k].loc), "conditional",
+                                             f->calls.items[k].conditional));
     json_array_append_new(funcs, json_pack("{s:o,s:s,s:o,s:o,s:o}", "calls", every, "usr", f->usr,
                                            "name", str_or_null(f->name), "loc", loc_json(f->loc),
                                            "per_call", per_call));
@@ -158,7 +160,8 @@ static int read_funcs(gm_unit *u, json_t *funcs) {
     json_array_foreach(every, k, c) {
       gm_unit_call call = {0};
       json_t *cusr, *cname, *cloc;
-      if (json_unpack(c, "{s:o,s:o,s:o}", "usr", &cusr, "name", &cname, "loc", &cloc) != 0 ||
+      if (json_unpack(c, "{s:o,s:o,s:o,s:b}", "usr", &cusr, "name", &cname, "loc", &cloc,
+                      "conditional", &call.conditional) != 0 ||
           !get_str(u, cusr, &call.usr) || !call.usr || !get_str(u, cname, &call.name) ||
           !get_loc(u, cloc, &call.loc)) {
         GM_VEC_FREE(f.calls);
@@ -171,9 +174,9 @@ static int read_funcs(gm_unit *u, json_t *funcs) {
     json_array_foreach(per_call, k, a) {
       gm_unit_alloc al = {0};
       json_t *aloc, *api, *family;
-      if (json_unpack(a, "{s:o,s:o,s:o,s:i,s:b,s:b}", "loc", &aloc, "api", &api, "family", &family,
-                      "out_param", &al.out_param, "returned", &al.returned, "freed",
-                      &al.freed) != 0 ||
+      if (json_unpack(a, "{s:o,s:o,s:o,s:i,s:b,s:b,s:b}", "loc", &aloc, "api", &api, "family",
+                      &family, "out_param", &al.out_param, "returned", &al.returned, "freed",
+                      &al.freed, "global", &al.global) != 0 ||
           !get_loc(u, aloc, &al.loc) || !get_str(u, api, &al.api) ||
           !get_family(u, family, &al.family))
         return 0;

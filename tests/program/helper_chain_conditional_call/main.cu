@@ -1,0 +1,14 @@
+// expected-no-diagnostics
+#include <cuda_runtime.h>
+
+#include "steps.cuh"
+
+int main() {
+  const size_t n = 1 << 20;
+  float *d_in;
+  cudaMalloc(&d_in, n * sizeof(float));
+  for (int step = 0; step < 1000; ++step)
+    advance(d_in, n);
+  cudaFree(d_in);
+  return 0;
+}
