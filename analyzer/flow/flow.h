@@ -55,10 +55,10 @@ typedef struct gm_fact {
   int latent; /* leak, mismatch, double or interior free: only on paths that rest on a decision
                  the engine could not keep (a call it does not follow may have changed a value
                  tested twice) or on a condition clang could not type; reported with --latent */
-  const char *storage;          /* unallocated free: what was freed ("a __device__ array"); var
-                                   names it (NULL for a string literal) */
-  const char *through;          /* unallocated free: the pointer variable given to the free, when
-                                   it is not the object itself */
+  const char *storage; /* unallocated free: what was freed ("a __device__ array"); var
+                          names it (NULL for a string literal) */
+  const char *through; /* unallocated free: the pointer variable given to the free, when
+                          it is not the object itself */
 } gm_fact;
 
 enum { GM_CUT_PATHS = 1, GM_CUT_STEPS = 2 };
