@@ -201,21 +201,35 @@ struct int_updates {
   int steps, loads;
 };
 
+enum var_update { UPDATE_NONE, UPDATE_STEP, UPDATE_SET };
+
+/* What node n does to variable var: `var++`/`var--` steps it; an assignment or a declaration
+ * sets it (*rhs: the value, NULL for a declaration without one). */
+static enum var_update update_of(const gm_node *n, int var, const gm_node **rhs) {
+  *rhs = NULL;
+  if (n->kind == GM_N_INCDEC && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == var)
+    return UPDATE_STEP;
+  if (n->kind == GM_N_DECL && n->var == var)
+    *rhs = gm_kid(n, 0);
+  else if (n->kind == GM_N_ASSIGN && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == var)
+    *rhs = n->kids[1];
+  else
+    return UPDATE_NONE;
+  return UPDATE_SET;
+}
+
 /* How the loop changes an integer variable: `i++`, `i += k`, `off = i * 4` step regularly;
  * `off = found - base` with `found` read back from memory or returned by a call does not (the
  * loop cannot know where that value points until it has it). */
 static void classify_int_updates(const gm_node *n, void *arg) {
   struct int_updates *u = arg;
   const gm_node *rhs;
-  if (n->kind == GM_N_INCDEC && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == u->var) {
+  enum var_update what = update_of(n, u->var, &rhs);
+  if (what == UPDATE_STEP) {
     u->steps++;
     return;
   }
-  if (n->kind == GM_N_DECL && n->var == u->var)
-    rhs = gm_kid(n, 0);
-  else if (n->kind == GM_N_ASSIGN && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == u->var)
-    rhs = n->kids[1];
-  else
+  if (what == UPDATE_NONE)
     return;
   if (!rhs)
     return; /* declared without a value: set elsewhere, or through its address */
@@ -277,16 +291,13 @@ struct var_updates {
  * `p = table[i]` does not. */
 static void classify_updates(const gm_node *n, void *arg) {
   struct var_updates *u = arg;
-  const gm_node *rhs = NULL;
-  if (n->kind == GM_N_INCDEC && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == u->var) {
+  const gm_node *rhs;
+  enum var_update what = update_of(n, u->var, &rhs);
+  if (what == UPDATE_STEP) {
     u->regular++;
     return;
   }
-  if (n->kind == GM_N_DECL && n->var == u->var)
-    rhs = gm_kid(n, 0);
-  else if (n->kind == GM_N_ASSIGN && n->kids[0]->kind == GM_N_VAR && n->kids[0]->var == u->var)
-    rhs = n->kids[1];
-  else
+  if (what == UPDATE_NONE)
     return;
   if (n->kind == GM_N_ASSIGN && n->op) {
     u->regular++; /* p += k */
