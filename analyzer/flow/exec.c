@@ -7,38 +7,15 @@
 
 /* `for (i = 0; i < 4; i++)`: a counter set to a constant and compared with a constant that
  * lets it in, so the body runs at least once. */
-/* The counter a for loop's init sets to a constant: its variable and start, or -1. */
-static int loop_counter(const gm_node *loop, long long *start_value) {
-  const gm_node *init = gm_kid(loop, 0);
-  if (loop->op != GM_LOOP_FOR || !init)
-    return -1;
-  while (init && (init->kind == GM_N_SEQ || init->kind == GM_N_COMMA) && init->nkids == 1)
-    init = init->kids[0];
-  int var;
-  const gm_node *start;
-  if (init && init->kind == GM_N_DECL && init->nkids == 1)
-    var = init->var, start = init->kids[0];
-  else if (init && init->kind == GM_N_ASSIGN && !init->op && gm_kid(init, 0) &&
-           init->kids[0]->kind == GM_N_VAR)
-    var = init->kids[0]->var, start = gm_kid(init, 1);
-  else
-    return -1;
-  if (!start || !start->has_value)
-    return -1;
-  *start_value = start->value;
-  return var;
-}
-
 static int counted_loop_enters(const gm_node *loop) {
-  const gm_node *cond = gm_kid(loop, 1);
-  long long start_value;
-  int var = loop_counter(loop, &start_value);
-  if (var < 0 || !cond || cond->kind != GM_N_CMP || !cond->name)
+  const gm_node *cond = gm_kid(loop, 1), *start;
+  int var = gm_loop_init(loop, &start);
+  if (var < 0 || !start || !start->has_value || !cond || cond->kind != GM_N_CMP || !cond->name)
     return 0;
   const gm_node *lhs = gm_kid(cond, 0), *rhs = gm_kid(cond, 1);
   if (!lhs || lhs->kind != GM_N_VAR || lhs->var != var || !rhs || !rhs->has_value)
     return 0;
-  long long a = start_value, b = rhs->value;
+  long long a = start->value, b = rhs->value;
   const char *op = cond->name;
   return (strcmp(op, "<") == 0 && a < b) || (strcmp(op, "<=") == 0 && a <= b) ||
          (strcmp(op, ">") == 0 && a > b) || (strcmp(op, ">=") == 0 && a >= b) ||

@@ -21,17 +21,6 @@ static int writes_var(const gm_node *n, int var) {
   return 0;
 }
 
-static int reads_var(const gm_node *n, int var) {
-  if (!n)
-    return 0;
-  if (n->kind == GM_N_VAR && n->var == var)
-    return 1;
-  for (int i = 0; i < n->nkids; i++)
-    if (reads_var(n->kids[i], var))
-      return 1;
-  return 0;
-}
-
 /* The direction and size of the increment: ++c, c--, c += K, c -= K with K a nonzero constant. */
 static int step_of(const gm_node *inc, int var, int *unit) {
   if (!inc || !is_var(gm_kid(inc, 0), var))
@@ -58,21 +47,29 @@ static const char *flipped(const char *op) {
   return NULL;
 }
 
-int gm_loop_counter(const gm_node *loop, gm_counter *out) {
+int gm_loop_init(const gm_node *loop, const gm_node **start) {
   const gm_node *init = gm_kid(loop, 0);
+  *start = NULL;
   if (!loop || loop->kind != GM_N_LOOP || loop->op != GM_LOOP_FOR || !init)
-    return 0;
+    return -1;
   while (init && (init->kind == GM_N_SEQ || init->kind == GM_N_COMMA) && init->nkids == 1)
     init = init->kids[0];
+  if (init && init->kind == GM_N_DECL && init->nkids == 1) {
+    *start = init->kids[0];
+    return init->var;
+  }
+  if (init && init->kind == GM_N_ASSIGN && !init->op && gm_kid(init, 0) &&
+      init->kids[0]->kind == GM_N_VAR) {
+    *start = gm_kid(init, 1);
+    return init->kids[0]->var;
+  }
+  return -1;
+}
+
+int gm_loop_counter(const gm_node *loop, gm_counter *out) {
   memset(out, 0, sizeof *out);
-  if (init && init->kind == GM_N_DECL && init->nkids == 1)
-    out->var = init->var, out->start = init->kids[0];
-  else if (init && init->kind == GM_N_ASSIGN && !init->op && gm_kid(init, 0) &&
-           init->kids[0]->kind == GM_N_VAR)
-    out->var = init->kids[0]->var, out->start = gm_kid(init, 1);
-  else
-    return 0;
-  if (!out->start || reads_var(out->start, out->var))
+  out->var = gm_loop_init(loop, &out->start);
+  if (out->var < 0 || !out->start || gm_mentions_var(out->start, out->var))
     return 0;
   out->dir = step_of(gm_kid(loop, 2), out->var, &out->unit);
   if (!out->dir || writes_var(gm_kid(loop, 3), out->var) || writes_var(gm_kid(loop, 1), out->var))
@@ -80,10 +77,10 @@ int gm_loop_counter(const gm_node *loop, gm_counter *out) {
   const gm_node *cond = gm_kid(loop, 1);
   if (cond && cond->kind == GM_N_CMP && cond->name && cond->op != '=') {
     const gm_node *a = gm_kid(cond, 0), *b = gm_kid(cond, 1);
-    if (is_var(a, out->var) && !reads_var(b, out->var)) {
+    if (is_var(a, out->var) && !gm_mentions_var(b, out->var)) {
       out->bound = b;
       out->cmp = flipped(cond->name) ? cond->name : NULL;
-    } else if (is_var(b, out->var) && !reads_var(a, out->var)) {
+    } else if (is_var(b, out->var) && !gm_mentions_var(a, out->var)) {
       out->bound = a;
       out->cmp = flipped(cond->name);
     }
@@ -98,7 +95,7 @@ int gm_counter_test(const gm_counter *c, const gm_node *cond, const gm_node **va
     return 0;
   const gm_node *a = gm_kid(cond, 0), *b = gm_kid(cond, 1);
   const gm_node *v = is_var(a, c->var) ? b : is_var(b, c->var) ? a : NULL;
-  if (!v || reads_var(v, c->var))
+  if (!v || gm_mentions_var(v, c->var))
     return 0;
   *value = v;
   *eq = cond->op == '=';

@@ -16,6 +16,10 @@ typedef struct gm_counter {
   const char *cmp;      /* how, the counter on the left: "<", "<=", ">", ">=" or "!=" */
 } gm_counter;
 
+/* The variable a for loop's init sets (`for (int c = S; ...)`, `for (c = S; ...)`) and *start,
+ * what it sets it to (NULL if nothing); -1 for another loop or init. */
+int gm_loop_init(const gm_node *loop, const gm_node **start);
+
 /* Whether `loop` is a for loop whose init sets a variable c and whose increment steps it one way
  * by a nonzero constant (++c, c--, c += 2), with a condition and body that never write c. */
 int gm_loop_counter(const gm_node *loop, gm_counter *out);

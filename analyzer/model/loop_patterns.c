@@ -77,17 +77,6 @@ int gm_alloc_target_var(const gm_node *call) {
   return -1;
 }
 
-static int mentions_var(const gm_node *e, int var) {
-  if (!e)
-    return 0;
-  if (e->kind == GM_N_VAR && e->var == var)
-    return 1;
-  for (int i = 0; i < e->nkids; i++)
-    if (mentions_var(e->kids[i], var))
-      return 1;
-  return 0;
-}
-
 static int assigns_var(const gm_node *n, int var) {
   if (!n)
     return 0;
@@ -155,7 +144,7 @@ int gm_alloc_guarded(const gm_node *call, const gm_node *loop) {
     const gm_node *cond = p->kids[0];
     if (one_value_of_counter(cond, root))
       return 1; /* if (iter == 0) ...; iter++; */
-    if (target >= 0 && mentions_var(cond, target))
+    if (target >= 0 && gm_mentions_var(cond, target))
       return 1; /* if (!buf) cudaMalloc(&buf, ...) */
     int vars[16], n = 0;
     compared_vars(cond, vars, &n, 16);
@@ -362,7 +351,7 @@ int gm_retry_loop(const gm_node *loop, const gm_node *call) {
       var = p->var;
     else if (p->kind == GM_N_COMMA || p->kind == GM_N_OTHER)
       continue;
-    return var >= 0 && mentions_var(cond, var);
+    return var >= 0 && gm_mentions_var(cond, var);
   }
   return 0;
 }
@@ -506,7 +495,7 @@ static void classify_growth(const gm_node *n, void *arg) {
       (strcmp(n->name, "+=") == 0 || strcmp(n->name, "*=") == 0 || strcmp(n->name, "<<=") == 0))
     g->grows++;
   else if (!n->op && n->kids[1]->kind == GM_N_ARITH && n->kids[1]->op == '+' &&
-           mentions_var(n->kids[1], g->var))
+           gm_mentions_var(n->kids[1], g->var))
     g->grows++; /* total = total + len */
   else
     g->other++;

@@ -203,6 +203,17 @@ gm_node *gm_enclosing_loop(const gm_node *n) {
   return NULL;
 }
 
+int gm_mentions_var(const gm_node *e, int var) {
+  if (!e)
+    return 0;
+  if (e->kind == GM_N_VAR && e->var == var)
+    return 1;
+  for (int i = 0; i < e->nkids; i++)
+    if (gm_mentions_var(e->kids[i], var))
+      return 1;
+  return 0;
+}
+
 int gm_root_var(const gm_node *e) {
   while (e) {
     switch (e->kind) {
