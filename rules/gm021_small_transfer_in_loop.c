@@ -36,20 +36,6 @@ static int host_to_device(const gm_node *call) {
   return kind && kind->has_value && kind->value == 1; /* cudaMemcpyHostToDevice */
 }
 
-static void find_device_switch(const gm_node *n, void *arg) {
-  if (n->kind == GM_N_CALL && n->name &&
-      (strcmp(n->name, "cudaSetDevice") == 0 || strcmp(n->name, "cuCtxSetCurrent") == 0 ||
-       strcmp(n->name, "cuCtxPushCurrent") == 0 || strcmp(n->name, "cuCtxPushCurrent_v2") == 0))
-    *(int *)arg = 1;
-}
-
-/* Whether the loop selects a device on each iteration: one copy per GPU, nothing to batch. */
-static int switches_device(const gm_node *loop) {
-  int found = 0;
-  gm_walk(loop, find_device_switch, &found);
-  return found;
-}
-
 static void visit(const gm_node *call, void *arg) {
   const gm_check_ctx *ctx = arg;
   if (call->kind != GM_N_CALL || !call->fn || call->fn->kind != GM_FN_COPY ||
@@ -79,7 +65,7 @@ static void visit(const gm_node *call, void *arg) {
   int launches = gm_loop_launches(loop);
   /* scattered host pieces of one size packed into an advancing destination: stage them */
   int staged = invariant && dst_stride == 1 && src_stride < 0 && host_to_device(call) &&
-               !launches && !switches_device(loop);
+               !launches && !gm_loop_switches_device(loop) /* one copy per GPU */;
   if (!small && !(invariant && !irregular && !launches) && !staged)
     return;
   gm_finding *f;

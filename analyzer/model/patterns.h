@@ -42,6 +42,10 @@ int gm_element_slot(const gm_func *fn, const gm_node *loop, const gm_node *lv, i
  * variable. */
 int gm_kept_in_table(const gm_func *fn, const gm_node *loop, const gm_node *call, int *table);
 
+/* Whether a loop makes a device current on each iteration (cudaSetDevice, cuCtxSetCurrent,
+ * cuCtxPushCurrent): one operation per GPU. */
+int gm_loop_switches_device(const gm_node *loop);
+
 /* Whether a loop walks the elements of data rather than devices or streams: its condition
  * compares a variable the loop steps with a bound that is no device count (a constant above
  * 64, a variable no cudaGetDeviceCount/cuDeviceGetCount fills in fn), and its body selects no

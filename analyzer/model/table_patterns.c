@@ -156,12 +156,12 @@ static int names_one_of(const gm_node *n, const char *const *names) {
   return 0;
 }
 
+/* Calls that make a device current: a loop calling one selects a device on each iteration. */
+static const char *const device_switch_calls[] = {"cudaSetDevice", "cuCtxSetCurrent",
+                                                  "cuCtxPushCurrent", "cuCtxPushCurrent_v2", NULL};
+
 /* Calls that give each iteration its own device, context or stream: the loop walks devices. */
-static const char *const per_device_calls[] = {"cudaSetDevice",
-                                               "cuCtxSetCurrent",
-                                               "cuCtxPushCurrent",
-                                               "cuCtxPushCurrent_v2",
-                                               "cuCtxCreate",
+static const char *const per_device_calls[] = {"cuCtxCreate",
                                                "cuCtxCreate_v2",
                                                "cudaStreamCreate",
                                                "cudaStreamCreateWithFlags",
@@ -175,8 +175,19 @@ static const char *const per_device_calls[] = {"cudaSetDevice",
 static const char *const device_count_calls[] = {"cudaGetDeviceCount", "cuDeviceGetCount", NULL};
 
 static void find_per_device_call(const gm_node *n, void *arg) {
-  if (names_one_of(n, per_device_calls))
+  if (names_one_of(n, device_switch_calls) || names_one_of(n, per_device_calls))
     *(int *)arg = 1;
+}
+
+static void find_device_switch(const gm_node *n, void *arg) {
+  if (names_one_of(n, device_switch_calls))
+    *(int *)arg = 1;
+}
+
+int gm_loop_switches_device(const gm_node *loop) {
+  int found = 0;
+  gm_walk(loop, find_device_switch, &found);
+  return found;
 }
 
 struct count_search {
