@@ -190,12 +190,6 @@ static int is_null_node(const gm_node *n) {
   return n && n->kind == GM_N_NULL;
 }
 
-/* cudaSuccess, CUDA_SUCCESS, CUBLAS_STATUS_SUCCESS, ncclSuccess: a status that says it worked. */
-int is_success_status(const gm_node *n) {
-  return n && n->kind == GM_N_NULL && n->name &&
-         (strstr(n->name, "Success") || strstr(n->name, "SUCCESS"));
-}
-
 /* `x == K` / `x != K` with K a nonzero constant and x free of side effects: remembered as an
  * equality, so a later test of x against K or another constant agrees with it. */
 static int split_on_equality(engine *e, state *s, const gm_node *c, state_list *t, state_list *f) {
@@ -527,7 +521,7 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
         const gm_node *other_node = a_null ? b : a;
         state_list nonzero = {0}, zero = {0};
         branch_on_value(e, s, other, other_node, &nonzero, &zero);
-        if (is_success_status(a_null ? a : b))
+        if (gm_is_success_status(a_null ? a : b))
           for (size_t i = 0; i < nonzero.len; i++)
             nonzero.items[i]->error_path = 1; /* `err != cudaSuccess` */
         list_move_all(e, c->op == '=' ? f : t, &nonzero);

@@ -291,7 +291,6 @@ void escape_val(state *s, val v);
 val flow_eval(engine *e, state *s, const gm_node *n);
 
 /* cond.c: branch conditions and the decisions remembered */
-int is_success_status(const gm_node *n); /* cudaSuccess, CUDA_SUCCESS, ncclSuccess, ... */
 int is_pure(const gm_node *n, uint64_t *deps, const engine *e);
 uint64_t node_key(const gm_node *n, uint64_t h);
 void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f);
@@ -308,7 +307,6 @@ void loop_end(engine *e, state_list *exits);
 int counter_passed(const engine *e, const state *s, fact_rec *out, int max);
 
 /* errpath.c: which paths are error paths */
-int may_set_runtime_status(const gm_node *call);
 void forget_last_status(state *s);
 void set_last_status(state *s, int id);
 val read_last_status(state *s);

@@ -9,14 +9,6 @@
 
 /* ---- the runtime's last status (cudaGetLastError) ---- */
 
-/* A call that may change the status cudaGetLastError() reports: another runtime or driver
- * call, a kernel launch, or code the engine does not see into. */
-int may_set_runtime_status(const gm_node *n) {
-  if (n->is_launch || !n->in_system)
-    return 1;
-  return n->name && strncmp(n->name, "cu", 2) == 0;
-}
-
 void forget_last_status(state *s) {
   for (int i = 0; i < s->nobjs; i++)
     s->objs[i].last_status = 0;
@@ -46,7 +38,7 @@ val status_comparison(const gm_node *call, const val *args) {
   int status = -1, truth = -1, success = 0, others = 0;
   for (int i = 0; i < call->nkids; i++) {
     const gm_node *k = call->kids[i];
-    if (is_success_status(k))
+    if (gm_is_success_status(k))
       success = 1;
     else if (args[i].kind == V_RESULT)
       status = status == -1 ? i : -2;

@@ -153,7 +153,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     args[i] = flow_eval(e, s, n->kids[i]);
   }
   val result = mk(V_UNKNOWN, 0);
-  if (!(row && row->kind == GM_FN_LAST_ERROR) && may_set_runtime_status(n))
+  if (!(row && row->kind == GM_FN_LAST_ERROR) && gm_may_set_runtime_status(n))
     forget_last_status(s);
   call_hands_over(e, s, n);
   if (n->noreturn || (sum && sum->noreturn)) {
@@ -503,8 +503,8 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
     /* an allocation's status compared with success, kept as a value (an assertion's argument) */
     val a = flow_eval(e, s, gm_kid(n, 0));
     val b = flow_eval(e, s, gm_kid(n, 1));
-    val status = is_success_status(gm_kid(n, 1))   ? a
-                 : is_success_status(gm_kid(n, 0)) ? b
+    val status = gm_is_success_status(gm_kid(n, 1))   ? a
+                 : gm_is_success_status(gm_kid(n, 0)) ? b
                                                    : unknown;
     if (status.kind == V_RESULT && (n->op == '=' || n->op == '!'))
       return n->op == '=' ? mk(V_OK, status.ref) : status;

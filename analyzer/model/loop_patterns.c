@@ -337,12 +337,134 @@ int gm_address_stride(const gm_node *loop, const gm_node *e) {
   }
 }
 
+static int reads_last_status(const gm_node *n) {
+  n = strip(n);
+  if (n && n->kind == GM_N_ASSIGN) /* (err = cudaGetLastError()) != cudaSuccess */
+    n = strip(gm_kid(n, 1));
+  return n && n->kind == GM_N_CALL && n->fn && n->fn->kind == GM_FN_LAST_ERROR;
+}
+
+static int is_gpu_allocation(const gm_node *n) {
+  n = strip(n);
+  if (n && n->kind == GM_N_ASSIGN)
+    n = strip(gm_kid(n, 1));
+  return n && n->kind == GM_N_CALL && n->fn &&
+         (n->fn->kind == GM_FN_ALLOC || n->fn->kind == GM_FN_REALLOC) && n->fn->family &&
+         n->fn->family->gpu;
+}
+
+struct status_var_search {
+  int var;
+  int found;
+};
+
+/* `cudaMalloc(&a, n); err = cudaGetLastError();` (or `cudaError_t err = ...`) in the loop. */
+static void find_status_var(const gm_node *n, void *arg) {
+  struct status_var_search *s = arg;
+  if (n->kind != GM_N_SEQ)
+    return;
+  for (int i = 1; i < n->nkids; i++) {
+    const gm_node *k = n->kids[i];
+    int assigned = k && k->kind == GM_N_DECL ? k->var
+                   : k && k->kind == GM_N_ASSIGN && strip(k->kids[0])->kind == GM_N_VAR
+                       ? strip(k->kids[0])->var
+                       : -1;
+    const gm_node *from = !k ? NULL : k->kind == GM_N_DECL ? gm_kid(k, 0) : gm_kid(k, 1);
+    if (assigned == s->var && from && reads_last_status(from) && n->kids[i - 1] &&
+        is_gpu_allocation(n->kids[i - 1]))
+      s->found = 1;
+  }
+}
+
+struct status_setter_search {
+  const gm_node *except;
+  int found;
+};
+
+static void find_status_setter(const gm_node *n, void *arg) {
+  struct status_setter_search *s = arg;
+  if (n != s->except && n->kind == GM_N_CALL && gm_may_set_runtime_status(n))
+    s->found = 1;
+}
+
+/* Whether `call`, directly in `loop`'s body (no inner loop between), is the last call on its
+ * way back to the loop's condition that may set the runtime's status: nothing after it in the
+ * blocks it sits in, up to the body, calls the runtime, launches or calls unseen code. */
+static int last_status_before_cond(const gm_node *loop, const gm_node *call) {
+  for (const gm_node *kid = call, *p = call->parent; kid != loop; kid = p, p = p->parent) {
+    if (!p || (p->kind == GM_N_LOOP && p != loop) || p->kind == GM_N_SWITCH)
+      return 0;
+    if (p == loop) {
+      struct status_setter_search step = {call, 0}; /* a for loop's increment runs in between */
+      if (loop->kids[2])
+        gm_walk(loop->kids[2], find_status_setter, &step);
+      return kid == loop->kids[3] && !step.found;
+    }
+    struct status_setter_search after = {call, 0};
+    int past = 0;
+    for (int i = 0; i < p->nkids && p->kind == GM_N_SEQ; i++) {
+      if (past && p->kids[i])
+        gm_walk(p->kids[i], find_status_setter, &after);
+      past |= p->kids[i] == kid;
+    }
+    if (after.found)
+      return 0;
+  }
+  return 0;
+}
+
+/* Whether a status tested in a loop condition is one an allocation of the loop's body set. */
+static int set_in_loop(const gm_node *status, const gm_node *loop, const gm_node *call) {
+  if (reads_last_status(status))
+    return last_status_before_cond(loop, call);
+  if (status->kind != GM_N_VAR || status->var < 0)
+    return 0;
+  struct status_var_search search = {status->var, 0};
+  gm_walk(loop->kids[3], find_status_var, &search);
+  return search.found;
+}
+
+/* Whether a loop condition, when it holds, says an allocation of this iteration failed: the
+ * runtime's last status, which `call` set, or a variable the loop sets from the status right
+ * after an allocation, is not success (`cudaGetLastError() != cudaSuccess`, `!(err ==
+ * cudaSuccess)`, the bare call); `A && B` when either does, `A || B` when both do. */
+static int continues_on_failure(const gm_node *cond, const gm_node *loop, const gm_node *call) {
+  cond = strip(cond);
+  if (!cond)
+    return 0;
+  if (cond->kind == GM_N_LAND)
+    return continues_on_failure(cond->kids[0], loop, call) ||
+           continues_on_failure(cond->kids[1], loop, call);
+  if (cond->kind == GM_N_LOR)
+    return continues_on_failure(cond->kids[0], loop, call) &&
+           continues_on_failure(cond->kids[1], loop, call);
+  int negated = 0;
+  while (cond && cond->kind == GM_N_NOT) {
+    negated = !negated;
+    cond = strip(gm_kid(cond, 0));
+  }
+  const gm_node *status = cond;
+  int failed_when_true = !negated;
+  if (cond && cond->kind == GM_N_CMP && (cond->op == '=' || cond->op == '!')) {
+    const gm_node *a = strip(cond->kids[0]), *b = strip(cond->kids[1]);
+    status = gm_is_success_status(b) ? a : gm_is_success_status(a) ? b : NULL;
+    failed_when_true = (cond->op == '!') != negated;
+  }
+  if (!status || !failed_when_true)
+    return 0;
+  return set_in_loop(status, loop, call);
+}
+
 int gm_retry_loop(const gm_node *loop, const gm_node *call) {
   const gm_node *cond = loop->kids[1];
   if (!cond)
     return 0;
   if (gm_inside(call, cond))
     return 1; /* while (cudaMalloc(&p, n) != cudaSuccess) n /= 2; */
+  /* cudaMalloc(&p, n); while (cudaGetLastError() != cudaSuccess) { n /= 2; cudaMalloc(&p, n); }:
+   * the loop goes round again only when the allocation failed, so it succeeds at most once */
+  if (continues_on_failure(cond, loop, call))
+    return 1;
   for (const gm_node *p = call->parent; p && p != loop; p = p->parent) {
     int var = -1;
     if (p->kind == GM_N_ASSIGN && p->kids[0]->kind == GM_N_VAR)

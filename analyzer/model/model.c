@@ -1,5 +1,7 @@
 #include "model/model.h"
 
+#include <string.h>
+
 static const char *const kind_names[] = {
     [GM_N_SEQ] = "seq",
     [GM_N_IF] = "if",
@@ -309,6 +311,17 @@ void gm_walk(const gm_node *n, void (*visit)(const gm_node *, void *), void *ctx
   visit(n, ctx);
   for (int i = 0; i < n->nkids; i++)
     gm_walk(n->kids[i], visit, ctx);
+}
+
+int gm_is_success_status(const gm_node *n) {
+  return n && n->kind == GM_N_NULL && n->name &&
+         (strstr(n->name, "Success") || strstr(n->name, "SUCCESS"));
+}
+
+int gm_may_set_runtime_status(const gm_node *call) {
+  if (call->is_launch || !call->in_system)
+    return 1;
+  return call->name && strncmp(call->name, "cu", 2) == 0;
 }
 
 int gm_call_borrows(const gm_node *call) {

@@ -177,6 +177,13 @@ void gm_walk(const gm_node *n, void (*visit)(const gm_node *, void *), void *ctx
  * list as anything else. Member functions of system classes (push_back, reset) may keep what
  * they get, so they are not borrowers. */
 int gm_call_borrows(const gm_node *call);
+
+/* cudaSuccess, CUDA_SUCCESS, CUBLAS_STATUS_SUCCESS, ncclSuccess: a status that says it worked. */
+int gm_is_success_status(const gm_node *n);
+
+/* Whether a call may change the status cudaGetLastError() reports: another runtime or driver
+ * call, a kernel launch, or code the analysis does not see into. */
+int gm_may_set_runtime_status(const gm_node *call);
 /* A call's argument with conversions seen through, or NULL. */
 const gm_node *gm_arg(const gm_node *call, int i);
 void gm_model_dump(const gm_func *fn, FILE *out);
