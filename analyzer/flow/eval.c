@@ -505,7 +505,7 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
     val b = flow_eval(e, s, gm_kid(n, 1));
     val status = gm_is_success_status(gm_kid(n, 1))   ? a
                  : gm_is_success_status(gm_kid(n, 0)) ? b
-                                                   : unknown;
+                                                      : unknown;
     if (status.kind == V_RESULT && (n->op == '=' || n->op == '!'))
       return n->op == '=' ? mk(V_OK, status.ref) : status;
     return unknown;
