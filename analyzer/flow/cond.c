@@ -463,11 +463,54 @@ static int addresses_compared(val a, val b) {
   return a_known && b_known && (a.kind != V_OBJ || b.kind != V_OBJ);
 }
 
+/* `a || b || c` tested again later: besides the decisions on each operand, the whole
+ * condition's outcome is remembered. Paths that took it for different reasons (a, or b) may
+ * merge and keep only the facts they share; the whole outcome is one of them, so the second
+ * test still agrees with the first (`if (a || b) cudaMallocManaged(&p, n); else p = malloc(n);
+ * ...; if (a || b) cudaFree(p); else free(p);`). */
+static int split_remembering_whole(engine *e, state *s, const gm_node *c, state_list *t,
+                                   state_list *f) {
+  uint64_t deps = 0;
+  if (!is_pure(c, &deps, e))
+    return 0;
+  uint64_t key = node_key(c, 0);
+  if (!retested(e, key))
+    return 0;
+  int known = fact_find(s, key);
+  if (known >= 0) {
+    route(e, s, known, t, f);
+    return 1;
+  }
+  state_list taken[2] = {{0}, {0}};
+  const gm_node *kid[2] = {c->kids[0], c->kids[1]};
+  if (c->kind == GM_N_LAND) {
+    state_list t1 = {0};
+    cond_split(e, s, kid[0], &t1, &taken[0]);
+    for (size_t i = 0; i < t1.len; i++)
+      cond_split(e, t1.items[i], kid[1], &taken[1], &taken[0]);
+    GM_VEC_FREE(t1);
+  } else {
+    state_list f1 = {0};
+    cond_split(e, s, kid[0], &taken[1], &f1);
+    for (size_t i = 0; i < f1.len; i++)
+      cond_split(e, f1.items[i], kid[1], &taken[1], &taken[0]);
+    GM_VEC_FREE(f1);
+  }
+  for (int truth = 0; truth < 2; truth++) {
+    for (size_t i = 0; i < taken[truth].len; i++)
+      fact_add(taken[truth].items[i], key, deps, truth);
+    list_move_all(e, truth ? t : f, &taken[truth]);
+  }
+  return 1;
+}
+
 void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f) {
   if (!c) {
     route(e, s, 1, t, f);
     return;
   }
+  if ((c->kind == GM_N_LAND || c->kind == GM_N_LOR) && split_remembering_whole(e, s, c, t, f))
+    return;
   switch (c->kind) {
   case GM_N_LAND: {
     state_list t1 = {0};
@@ -571,53 +614,86 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
   branch_on_value(e, s, v, c, t, f);
 }
 
+uint64_t member_bit(const char *name) {
+  return 1ULL << (gm_hash64(name, strlen(name), 0) % 64);
+}
+
+static uint64_t members_of(const engine *e, const gm_node *n) {
+  if (!n)
+    return 0;
+  if (n->kind == GM_N_DEREF || n->kind == GM_N_INDEX)
+    return ALL_MEMBERS; /* `*p`, `a[i]`: any store through a pointer may write it */
+  if (n->kind == GM_N_VAR && n->var >= 0 && e->fn->vars[n->var].kind == GM_VAR_REF)
+    return ALL_MEMBERS; /* a reference may name a member */
+  uint64_t m = n->kind == GM_N_FIELD && n->name ? member_bit(n->name) : 0;
+  for (int i = 0; i < n->nkids; i++)
+    m |= members_of(e, n->kids[i]);
+  return m;
+}
+
+uint64_t members_read_by(const engine *e, const fact_rec *f) {
+  uint64_t key = f->is_eq ? f->base : f->key;
+  for (size_t i = 0; i < e->reads.len; i++)
+    if (e->reads.items[i].key == key)
+      return e->reads.items[i].members;
+  return ALL_MEMBERS;
+}
+
+static void push_key(engine *e, key_vec *out, const gm_node *n) {
+  uint64_t key = node_key(n, 0);
+  GM_PUSH(*out, key);
+  if (e)
+    GM_PUSH(e->reads, ((decision_reads){key, members_of(e, n)}));
+}
+
 /* What a condition decides about: the keys under which branch_on_value, split_on_equality and
- * a switch remember it. */
-static void decision_keys(const gm_node *c, key_vec *out) {
+ * a switch remember it (and, given an engine, what each reads). */
+static void decision_keys(engine *e, const gm_node *c, key_vec *out) {
   if (!c)
     return;
   switch (c->kind) {
   case GM_N_LAND:
   case GM_N_LOR:
-    decision_keys(gm_kid(c, 0), out);
-    decision_keys(gm_kid(c, 1), out);
+    push_key(e, out, c); /* the whole outcome, as split_remembering_whole keeps it */
+    decision_keys(e, gm_kid(c, 0), out);
+    decision_keys(e, gm_kid(c, 1), out);
     return;
   case GM_N_NOT:
-    decision_keys(gm_kid(c, 0), out);
+    decision_keys(e, gm_kid(c, 0), out);
     return;
   case GM_N_COMMA:
-    decision_keys(c->nkids ? c->kids[c->nkids - 1] : NULL, out);
+    decision_keys(e, c->nkids ? c->kids[c->nkids - 1] : NULL, out);
     return;
   case GM_N_CMP: {
     const gm_node *a = gm_kid(c, 0), *b = gm_kid(c, 1);
-    GM_PUSH(*out, node_key(c, 0));
+    push_key(e, out, c);
     if (a && b && (is_null_node(a) || b->has_value))
-      GM_PUSH(*out, node_key(is_null_node(a) ? b : a, 0));
+      push_key(e, out, is_null_node(a) ? b : a);
     if (a && b && (is_null_node(b) || a->has_value))
-      GM_PUSH(*out, node_key(is_null_node(b) ? a : b, 0));
+      push_key(e, out, is_null_node(b) ? a : b);
     return;
   }
   default:
-    GM_PUSH(*out, node_key(c, 0));
+    push_key(e, out, c);
     return;
   }
 }
 
-static void collect_decisions(const gm_node *n, key_vec *out) {
+static void collect_decisions(engine *e, const gm_node *n, key_vec *out) {
   if (!n)
     return;
   if (n->kind == GM_N_IF || n->kind == GM_N_COND)
-    decision_keys(gm_kid(n, 0), out);
+    decision_keys(e, gm_kid(n, 0), out);
   else if (n->kind == GM_N_LOOP) {
-    decision_keys(gm_kid(n, 1), out);
+    decision_keys(e, gm_kid(n, 1), out);
     gm_counter c;
     uint64_t range;
     if (gm_loop_counter(n, &c) && range_key(&c, &range))
       GM_PUSH(*out, range);
   } else if (n->kind == GM_N_SWITCH && gm_kid(n, 0))
-    GM_PUSH(*out, node_key(gm_kid(n, 0), 0));
+    push_key(e, out, gm_kid(n, 0));
   for (int i = 0; i < n->nkids; i++)
-    collect_decisions(n->kids[i], out);
+    collect_decisions(e, n->kids[i], out);
 }
 
 static int key_cmp(const void *a, const void *b) {
@@ -637,7 +713,7 @@ static void give_bits(engine *e, const gm_node *n, int *next) {
 
 static int decided_again(const engine *e, const gm_node *c) {
   key_vec keys = {0};
-  decision_keys(c, &keys);
+  decision_keys(NULL, c, &keys);
   int again = 0;
   for (size_t i = 0; i < keys.len && !again; i++)
     again = retested(e, keys.items[i]);
@@ -680,7 +756,8 @@ static void bits_for_decisions(engine *e, const gm_node *n, int *next) {
  * that remembers a decision nobody asks about again only keeps equal paths from merging. */
 void find_retested(engine *e, const gm_node *body) {
   key_vec all = {0};
-  collect_decisions(body, &all);
+  e->reads.len = 0;
+  collect_decisions(e, body, &all);
   if (all.len)
     qsort(all.items, all.len, sizeof(uint64_t), key_cmp);
   e->retested.len = 0;
@@ -689,6 +766,16 @@ void find_retested(engine *e, const gm_node *body) {
         (!e->retested.len || e->retested.items[e->retested.len - 1] != all.items[i]))
       GM_PUSH(e->retested, all.items[i]);
   GM_VEC_FREE(all);
+  size_t kept = 0; /* what only the remembered decisions read, once each */
+  for (size_t i = 0; i < e->reads.len; i++) {
+    decision_reads r = e->reads.items[i];
+    int seen = 0;
+    for (size_t j = 0; j < kept && !seen; j++)
+      seen = e->reads.items[j].key == r.key;
+    if (!seen && retested(e, r.key))
+      e->reads.items[kept++] = r;
+  }
+  e->reads.len = kept;
   e->dep_bit.len = 0;
   for (int v = 0; v < e->fn->nvars; v++)
     GM_PUSH(e->dep_bit, SHARED_BIT);

@@ -160,6 +160,14 @@ typedef struct summary_obs {
 typedef GM_VEC(long long) value_vec;
 typedef GM_VEC(uint64_t) key_vec;
 
+/* The members a remembered decision's condition reads, as a 64-bit Bloom filter of their names
+ * (member_bit), or ALL_MEMBERS when it reads through a pointer or an index. */
+typedef struct decision_reads {
+  uint64_t key;
+  uint64_t members;
+} decision_reads;
+#define ALL_MEMBERS (~0ULL)
+
 /* The switch being followed: its entry states, and what its case labels may assume. */
 struct switch_ctx {
   state_list *entries;
@@ -209,6 +217,7 @@ typedef struct engine {
   GM_VEC(gm_fact) facts;
   long steps;
   key_vec retested;                   /* sorted: conditions tested at two places or more */
+  GM_VEC(decision_reads) reads;       /* what the conditions of remembered decisions read */
   GM_VEC(struct active_loop) loops;   /* the loops being followed, innermost last */
   GM_VEC(unsigned char) dep_bit;      /* per variable: its bit in fact dependencies (slot_bit) */
   const struct active_loop *stepping; /* the loop whose increment is being followed */
@@ -297,6 +306,9 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
 void split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, state_list *f);
 void find_retested(engine *e, const gm_node *body);
 int retested(const engine *e, uint64_t key);
+uint64_t member_bit(const char *name);
+/* The members decision f read (ALL_MEMBERS when unknown): a store to another member keeps it. */
+uint64_t members_read_by(const engine *e, const fact_rec *f);
 /* A loop's counter (cond.c): loop_begin after its init (the counter equals its start), loop_test
  * for each test of its condition (first: the test before the first iteration), loop_end with the
  * states that leave it. counter_passed: the facts that survive a step of the counter (`c == V`

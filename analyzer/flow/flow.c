@@ -297,6 +297,7 @@ void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_fa
   GM_VEC_FREE(e.gotos);
   GM_VEC_FREE(e.switch_entries);
   GM_VEC_FREE(e.retested);
+  GM_VEC_FREE(e.reads);
   GM_VEC_FREE(e.loops);
   GM_VEC_FREE(e.dep_bit);
   GM_VEC_FREE(e.imported);

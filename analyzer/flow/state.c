@@ -160,13 +160,25 @@ int ghost_find(const state *s, uint64_t key) {
 
 static void fact_push(state *s, fact_rec f);
 
+/* The member a path slot names last (`v2.out` names out), or NULL (`*v2`, a variable). */
+static const char *member_written(const engine *e, int slot) {
+  if (slot < e->fn->nvars || (size_t)(slot - e->fn->nvars) >= e->paths.len)
+    return NULL;
+  const char *text = e->paths.items[slot - e->fn->nvars];
+  const char *dot = strrchr(text, '.');
+  return dot && !strpbrk(dot, "*[]()") ? dot + 1 : NULL;
+}
+
 void facts_invalidate(const engine *e, state *s, int slot) {
   uint64_t bit = slot_bit(e, slot) | (slot_is_memory(e, slot) ? MEMORY_DEP | GLOBAL_DEP : 0);
   fact_rec passed[16]; /* a loop's increment: what its counter has moved past stays known */
   int npassed = e->stepping && e->stepping->c.var == slot ? counter_passed(e, s, passed, 16) : 0;
+  /* a store to member `out` leaves decisions on other members (`l->out_pinned`) standing */
+  const char *member = member_written(e, slot);
   int w = 0;
   for (int i = 0; i < s->nfacts; i++)
-    if (!(s->facts[i].deps & bit))
+    if (!(s->facts[i].deps & bit) ||
+        (member && !(members_read_by(e, &s->facts[i]) & member_bit(member))))
       s->facts[w++] = s->facts[i];
   s->nfacts = w;
   for (int i = 0; i < npassed; i++)
