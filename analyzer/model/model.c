@@ -1,5 +1,6 @@
 #include "model/model.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const kind_names[] = {
@@ -140,7 +141,51 @@ static int always_leaves(const gm_node *n) {
   }
 }
 
-static int loop_runs_once(const gm_node *loop) {
+/* Locals set once, by their declaration, to a constant and never written or lent out again
+ * (`int numRuns = 1;`): their value is that constant everywhere. */
+typedef struct fixed_locals {
+  unsigned char *known;
+  long long *value;
+} fixed_locals;
+
+static void find_fixed_locals(const gm_node *n, const gm_func *fn, fixed_locals *fx,
+                              unsigned char *written) {
+  if (!n)
+    return;
+  if (n->kind == GM_N_DECL && n->var >= 0 && n->var < fn->nvars) {
+    const gm_node *init = gm_kid(n, 0);
+    if (fn->vars[n->var].kind == GM_VAR_LOCAL && !fn->vars[n->var].is_array && init &&
+        (init->has_value || init->kind == GM_N_NULL) && !fx->known[n->var]) {
+      fx->known[n->var] = 1;
+      fx->value[n->var] = init->has_value ? init->value : 0;
+    } else {
+      written[n->var] = 1; /* declared again (a loop body), or from a value we do not know */
+    }
+  }
+  const gm_node *target = NULL;
+  if (n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC || n->kind == GM_N_ADDR)
+    target = n->kids[0];
+  int v = target ? gm_root_var(target) : -1;
+  if (v >= 0 && v < fn->nvars)
+    written[v] = 1;
+  for (int i = 0; i < n->nkids; i++)
+    find_fixed_locals(n->kids[i], fn, fx, written);
+}
+
+/* Whether e's value is known: a constant, or a fixed local. */
+static int known_value(const gm_node *e, const fixed_locals *fx, long long *out) {
+  if (e && (e->has_value || e->kind == GM_N_NULL)) {
+    *out = e->has_value ? e->value : 0;
+    return 1;
+  }
+  if (e && e->kind == GM_N_VAR && e->var >= 0 && fx->known[e->var]) {
+    *out = fx->value[e->var];
+    return 1;
+  }
+  return 0;
+}
+
+static int loop_runs_once(const gm_node *loop, const fixed_locals *fx) {
   const gm_node *cond = loop->kids[1];
   if (loop->op == GM_LOOP_DO && cond && (cond->kind == GM_N_NULL))
     return 1; /* do { ... } while (0) */
@@ -162,24 +207,24 @@ static int loop_runs_once(const gm_node *loop) {
       start = init->kids[1];
     }
     const gm_node *lhs = cond->kids[0], *rhs = cond->kids[1];
-    long long a = start && start->has_value ? start->value : 0;
-    int have_a = start && (start->has_value || start->kind == GM_N_NULL);
-    if (have_a && lhs->kind == GM_N_VAR && lhs->var == var && rhs->has_value && rhs->value - a <= 1)
+    long long a, b;
+    if (known_value(start, fx, &a) && lhs->kind == GM_N_VAR && lhs->var == var &&
+        known_value(rhs, fx, &b) && b - a <= 1)
       return 1;
   }
   return 0;
 }
 
-static void finish_loops(gm_node *n, const gm_func *fn, gm_arena *arena) {
+static void finish_loops(gm_node *n, const gm_func *fn, const fixed_locals *fx, gm_arena *arena) {
   if (!n)
     return;
   if (n->kind == GM_N_LOOP) {
     n->modified = gm_arena_alloc(arena, (size_t)(fn->nvars ? fn->nvars : 1));
     mark_modified(n, n->modified, fn->nvars);
-    n->runs_once = loop_runs_once(n);
+    n->runs_once = loop_runs_once(n, fx);
   }
   for (int i = 0; i < n->nkids; i++)
-    finish_loops(n->kids[i], fn, arena);
+    finish_loops(n->kids[i], fn, fx, arena);
 }
 
 void gm_model_finish(gm_func *fn, gm_arena *arena) {
@@ -187,7 +232,16 @@ void gm_model_finish(gm_func *fn, gm_arena *arena) {
     return;
   fn->body->parent = NULL;
   set_parents(fn->body);
-  finish_loops(fn->body, fn, arena);
+  size_t n = (size_t)(fn->nvars ? fn->nvars : 1);
+  fixed_locals fx = {gm_xcalloc(n, 1), gm_xcalloc(n, sizeof(long long))};
+  unsigned char *written = gm_xcalloc(n, 1);
+  find_fixed_locals(fn->body, fn, &fx, written);
+  for (int v = 0; v < fn->nvars; v++)
+    fx.known[v] &= !written[v];
+  finish_loops(fn->body, fn, &fx, arena);
+  free(fx.known);
+  free(fx.value);
+  free(written);
 }
 
 gm_node *gm_enclosing_loop(const gm_node *n) {
