@@ -207,20 +207,53 @@ static int element_per_iteration(const gm_node *loop, const gm_node *lv) {
   return 0;
 }
 
+struct element_pointer {
+  int var;
+  const gm_node *addr; /* the declaration's `&elem`, or NULL */
+  int sets;            /* how many times the loop sets the variable */
+};
+
+static void find_element_pointer(const gm_node *n, void *arg) {
+  struct element_pointer *ep = arg;
+  if (n->kind == GM_N_DECL && n->var == ep->var) {
+    const gm_node *init = gm_kid(n, 0);
+    while (init && init->kind == GM_N_OTHER && init->nkids == 1)
+      init = init->kids[0];
+    ep->addr = init && init->kind == GM_N_ADDR ? init : NULL;
+    ep->sets++;
+  } else if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC) &&
+             gm_root_var(n->kids[0]) == ep->var) {
+    ep->sets++;
+  }
+}
+
+/* `Layer *l = &net.layers[j];` declared in the loop and left alone: the element's address. */
+static const gm_node *element_address(const gm_node *loop, const gm_node *a) {
+  while (a && a->kind == GM_N_OTHER && a->nkids == 1)
+    a = a->kids[0];
+  if (a && a->kind == GM_N_ADDR)
+    return a;
+  if (!a || a->kind != GM_N_VAR || a->var < 0)
+    return NULL;
+  struct element_pointer ep = {a->var, NULL, 0};
+  gm_walk(gm_kid(loop, 3), find_element_pointer, &ep);
+  return ep.sets == 1 ? ep.addr : NULL;
+}
+
 static void add_loop_call(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
   if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
       n->is_kernel_callee || defined_here(b->u, n->callee_usr))
     return;
   const gm_node *loop = gm_enclosing_loop(n);
-  if (!loop || gm_retry_loop(loop, n) || gm_counter_once(n, loop))
-    return; /* retried, or called on one iteration at most (`if (dev == 0) init()`) */
+  if (!loop || gm_retry_loop(loop, n) || gm_alloc_guarded(n, loop))
+    return; /* retried, on one iteration at most (`if (dev == 0) init()`), lazily or by capacity */
   gm_unit_loop_call c = {keep(b->u, b->fn->name), keep(b->u, n->callee_usr), keep(b->u, n->name),
                          keep_loc(b->u, n->loc),  keep_loc(b->u, loop->loc), 0};
   for (int k = 0; k < n->nkids && k < 31; k++) {
     const gm_node *a = n->kids[k];
-    if (gm_address_stride(loop, a) == 1 ||
-        (a->kind == GM_N_ADDR && element_per_iteration(loop, gm_kid(a, 0))))
+    const gm_node *addr = element_address(loop, a);
+    if (gm_address_stride(loop, a) == 1 || (addr && element_per_iteration(loop, gm_kid(addr, 0))))
       c.per_element |= 1u << k;
   }
   const gm_node *up = n->parent;
