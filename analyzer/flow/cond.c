@@ -186,7 +186,18 @@ void split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, stat
   route(e, other, 0, t, f);
 }
 
-static int is_null_node(const gm_node *n) {
+/* `(status = call(...))` compared with a constant decides about `status` itself: a later test of
+ * the variable must agree with it. */
+const gm_node *decided_node(const gm_node *n) {
+  const gm_node *in = n;
+  while (in && in->kind == GM_N_OTHER && in->nkids == 1)
+    in = in->kids[0];
+  if (in && in->kind == GM_N_ASSIGN && !in->op && in->kids[0]->kind == GM_N_VAR)
+    return in->kids[0];
+  return n;
+}
+
+int is_null_node(const gm_node *n) {
   return n && n->kind == GM_N_NULL;
 }
 
@@ -256,7 +267,7 @@ static uint64_t mix3(uint64_t a, uint64_t b, long long k, uint64_t salt) {
 /* `the loop runs at least once`: its first test, `S < B` for a loop counting up from S while
  * c < B, written as L < H and keyed by L's and H's bases and the gap between their offsets, so a
  * loop down from B - 1 while c >= S has the same key. */
-static int range_key(const gm_counter *c, uint64_t *key) {
+int range_key(const gm_counter *c, uint64_t *key) {
   if (!c->bound)
     return 0;
   uint64_t sx, bx;
@@ -456,11 +467,16 @@ int counter_passed(const engine *e, const state *s, fact_rec *out, int max) {
 }
 
 /* Two addresses the engine knows, one of them storage no allocator made (`p != buf`, where a
- * small buffer is used until a larger one is allocated): equal only when they are the same. */
-static int addresses_compared(val a, val b) {
+ * small buffer is used until a larger one is allocated), or both the same allocation, or two
+ * allocations both still held (`if (T != T_f) cudaFree(T);` after `T_f = T` on some paths):
+ * equal only when they are the same. */
+static int addresses_compared(const state *s, val a, val b) {
   int a_known = a.kind == V_STATIC || a.kind == V_ADDR || a.kind == V_OBJ;
   int b_known = b.kind == V_STATIC || b.kind == V_ADDR || b.kind == V_OBJ;
-  return a_known && b_known && (a.kind != V_OBJ || b.kind != V_OBJ);
+  if (a.kind == V_OBJ && b.kind == V_OBJ)
+    return (a.ref == b.ref && a.offset == b.offset) ||
+           (s->objs[a.ref].state == OBJ_LIVE && s->objs[b.ref].state == OBJ_LIVE);
+  return a_known && b_known;
 }
 
 /* `a || b || c` tested again later: besides the decisions on each operand, the whole
@@ -561,7 +577,7 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
       int b_null = is_null_node(b) || vb.kind == V_NULL;
       if (a_null || b_null) {
         val other = a_null ? vb : va;
-        const gm_node *other_node = a_null ? b : a;
+        const gm_node *other_node = decided_node(a_null ? b : a);
         state_list nonzero = {0}, zero = {0};
         branch_on_value(e, s, other, other_node, &nonzero, &zero);
         if (gm_is_success_status(a_null ? a : b))
@@ -583,7 +599,7 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
         route(e, s, 0, t, f);
         return;
       }
-      if (addresses_compared(va, vb)) {
+      if (addresses_compared(s, va, vb)) {
         int same = va.kind == vb.kind && va.ref == vb.ref && va.offset == vb.offset;
         route(e, s, same == (c->op == '='), t, f);
         return;
@@ -612,177 +628,4 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
     return;
   }
   branch_on_value(e, s, v, c, t, f);
-}
-
-uint64_t member_bit(const char *name) {
-  return 1ULL << (gm_hash64(name, strlen(name), 0) % 64);
-}
-
-static uint64_t members_of(const engine *e, const gm_node *n) {
-  if (!n)
-    return 0;
-  if (n->kind == GM_N_DEREF || n->kind == GM_N_INDEX)
-    return ALL_MEMBERS; /* `*p`, `a[i]`: any store through a pointer may write it */
-  if (n->kind == GM_N_VAR && n->var >= 0 && e->fn->vars[n->var].kind == GM_VAR_REF)
-    return ALL_MEMBERS; /* a reference may name a member */
-  uint64_t m = n->kind == GM_N_FIELD && n->name ? member_bit(n->name) : 0;
-  for (int i = 0; i < n->nkids; i++)
-    m |= members_of(e, n->kids[i]);
-  return m;
-}
-
-uint64_t members_read_by(const engine *e, const fact_rec *f) {
-  uint64_t key = f->is_eq ? f->base : f->key;
-  for (size_t i = 0; i < e->reads.len; i++)
-    if (e->reads.items[i].key == key)
-      return e->reads.items[i].members;
-  return ALL_MEMBERS;
-}
-
-static void push_key(engine *e, key_vec *out, const gm_node *n) {
-  uint64_t key = node_key(n, 0);
-  GM_PUSH(*out, key);
-  if (e)
-    GM_PUSH(e->reads, ((decision_reads){key, members_of(e, n)}));
-}
-
-/* What a condition decides about: the keys under which branch_on_value, split_on_equality and
- * a switch remember it (and, given an engine, what each reads). */
-static void decision_keys(engine *e, const gm_node *c, key_vec *out) {
-  if (!c)
-    return;
-  switch (c->kind) {
-  case GM_N_LAND:
-  case GM_N_LOR:
-    push_key(e, out, c); /* the whole outcome, as split_remembering_whole keeps it */
-    decision_keys(e, gm_kid(c, 0), out);
-    decision_keys(e, gm_kid(c, 1), out);
-    return;
-  case GM_N_NOT:
-    decision_keys(e, gm_kid(c, 0), out);
-    return;
-  case GM_N_COMMA:
-    decision_keys(e, c->nkids ? c->kids[c->nkids - 1] : NULL, out);
-    return;
-  case GM_N_CMP: {
-    const gm_node *a = gm_kid(c, 0), *b = gm_kid(c, 1);
-    push_key(e, out, c);
-    if (a && b && (is_null_node(a) || b->has_value))
-      push_key(e, out, is_null_node(a) ? b : a);
-    if (a && b && (is_null_node(b) || a->has_value))
-      push_key(e, out, is_null_node(b) ? a : b);
-    return;
-  }
-  default:
-    push_key(e, out, c);
-    return;
-  }
-}
-
-static void collect_decisions(engine *e, const gm_node *n, key_vec *out) {
-  if (!n)
-    return;
-  if (n->kind == GM_N_IF || n->kind == GM_N_COND)
-    decision_keys(e, gm_kid(n, 0), out);
-  else if (n->kind == GM_N_LOOP) {
-    decision_keys(e, gm_kid(n, 1), out);
-    gm_counter c;
-    uint64_t range;
-    if (gm_loop_counter(n, &c) && range_key(&c, &range))
-      GM_PUSH(*out, range);
-  } else if (n->kind == GM_N_SWITCH && gm_kid(n, 0))
-    push_key(e, out, gm_kid(n, 0));
-  for (int i = 0; i < n->nkids; i++)
-    collect_decisions(e, n->kids[i], out);
-}
-
-static int key_cmp(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-static void give_bits(engine *e, const gm_node *n, int *next) {
-  if (!n)
-    return;
-  if (n->kind == GM_N_VAR && n->var >= 0 && (size_t)n->var < e->dep_bit.len &&
-      e->dep_bit.items[n->var] == SHARED_BIT && *next < SHARED_BIT)
-    e->dep_bit.items[n->var] = (unsigned char)(*next)++;
-  for (int i = 0; i < n->nkids; i++)
-    give_bits(e, n->kids[i], next);
-}
-
-static int decided_again(const engine *e, const gm_node *c) {
-  key_vec keys = {0};
-  decision_keys(NULL, c, &keys);
-  int again = 0;
-  for (size_t i = 0; i < keys.len && !again; i++)
-    again = retested(e, keys.items[i]);
-  GM_VEC_FREE(keys);
-  return again;
-}
-
-/* The variables that remembered decisions read get bits of their own (slot_bit): those of
- * conditions tested twice, and loop counters with what they are compared with. */
-static void bits_for_decisions(engine *e, const gm_node *n, int *next) {
-  if (!n)
-    return;
-  gm_counter c;
-  if ((n->kind == GM_N_IF || n->kind == GM_N_COND) && decided_again(e, gm_kid(n, 0)))
-    give_bits(e, gm_kid(n, 0), next);
-  else if (n->kind == GM_N_SWITCH && gm_kid(n, 0) && retested(e, node_key(gm_kid(n, 0), 0)))
-    give_bits(e, gm_kid(n, 0), next);
-  if (n->kind == GM_N_LOOP && gm_loop_counter(n, &c)) {
-    gm_node ref = {0};
-    ref.kind = GM_N_VAR;
-    ref.var = c.var;
-    give_bits(e, &ref, next);
-    give_bits(e, c.start, next);
-    give_bits(e, c.bound, next);
-  }
-  if (n->kind == GM_N_LOOP && decided_again(e, gm_kid(n, 1)))
-    give_bits(e, gm_kid(n, 1), next);
-  if (n->kind == GM_N_CMP && (n->op == '=' || n->op == '!'))
-    for (int i = 0; i < 2; i++) {
-      const gm_node *side = gm_kid(n, i);
-      if (side && side->kind == GM_N_VAR && side->var < (int)e->dep_bit.len &&
-          e->dep_bit.items[side->var] != SHARED_BIT)
-        give_bits(e, n, next); /* `c == V` with c a counter given a bit above */
-    }
-  for (int i = 0; i < n->nkids; i++)
-    bits_for_decisions(e, n->kids[i], next);
-}
-
-/* Branch decisions are remembered only for conditions tested at two places or more: a state
- * that remembers a decision nobody asks about again only keeps equal paths from merging. */
-void find_retested(engine *e, const gm_node *body) {
-  key_vec all = {0};
-  e->reads.len = 0;
-  collect_decisions(e, body, &all);
-  if (all.len)
-    qsort(all.items, all.len, sizeof(uint64_t), key_cmp);
-  e->retested.len = 0;
-  for (size_t i = 1; i < all.len; i++)
-    if (all.items[i] == all.items[i - 1] &&
-        (!e->retested.len || e->retested.items[e->retested.len - 1] != all.items[i]))
-      GM_PUSH(e->retested, all.items[i]);
-  GM_VEC_FREE(all);
-  size_t kept = 0; /* what only the remembered decisions read, once each */
-  for (size_t i = 0; i < e->reads.len; i++) {
-    decision_reads r = e->reads.items[i];
-    int seen = 0;
-    for (size_t j = 0; j < kept && !seen; j++)
-      seen = e->reads.items[j].key == r.key;
-    if (!seen && retested(e, r.key))
-      e->reads.items[kept++] = r;
-  }
-  e->reads.len = kept;
-  e->dep_bit.len = 0;
-  for (int v = 0; v < e->fn->nvars; v++)
-    GM_PUSH(e->dep_bit, SHARED_BIT);
-  int next = 0;
-  bits_for_decisions(e, body, &next);
-}
-
-int retested(const engine *e, uint64_t key) {
-  return bsearch(&key, e->retested.items, e->retested.len, sizeof(uint64_t), key_cmp) != NULL;
 }

@@ -304,6 +304,14 @@ int is_pure(const gm_node *n, uint64_t *deps, const engine *e);
 uint64_t node_key(const gm_node *n, uint64_t h);
 void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f);
 void split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, state_list *f);
+/* cond.c: shared with decisions.c */
+int is_null_node(const gm_node *n);
+/* `(status = call(...))` compared with a constant decides about `status` itself */
+const gm_node *decided_node(const gm_node *n);
+/* a counted loop's `it runs at least once` decision (its first test) */
+int range_key(const gm_counter *c, uint64_t *key);
+
+/* decisions.c: remembered decisions */
 void find_retested(engine *e, const gm_node *body);
 int retested(const engine *e, uint64_t key);
 uint64_t member_bit(const char *name);
