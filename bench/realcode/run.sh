@@ -206,9 +206,12 @@ configure_cmake() { # name recipe -> build/NAME/{make,ninja}/compile_commands.js
     rm -rf "$dir"
     local G="Unix Makefiles"
     [ $gen = ninja ] && G=Ninja
-    "$cmake_bin" -S "$realcode/src/$name" -B "$dir" -G "$G" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+    # run from the source, so that a recipe's own -S DIR (the last -S wins) names a
+    # subdirectory holding the CMakeLists.txt of a project that has none at its top
+    (cd "$realcode/src/$name" && "$cmake_bin" -S . -B "$dir" -G "$G" \
+      -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
       -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DCMAKE_CUDA_ARCHITECTURES=90 \
-      "${fc_args[@]}" "${args[@]}" >"$out/logs/configure-$name-$gen.log" 2>&1 ||
+      "${fc_args[@]}" "${args[@]}") >"$out/logs/configure-$name-$gen.log" 2>&1 ||
       note "$name ($gen): configure failed (see $out/logs/configure-$name-$gen.log); using what it wrote"
     [ -f "$dir/compile_commands.json" ] || {
       note "$name ($gen): no compile_commands.json"
