@@ -145,7 +145,8 @@ mirror_of() { # owner/name -> its git directory in the mirror
 # needs: comma-separated apt:PKG, cmake>=3.26 (CMAKE4), sub:PATH=owner/name@commit (a submodule
 # from its snapshot), fc:NAME=owner/name@commit (a FetchContent dependency given to CMake as
 # FETCHCONTENT_SOURCE_DIR_NAME, so that configure fetches nothing), fcdir:NAME=DIR (the same
-# with a directory of this machine, e.g. the toolkit's own copy of a library)
+# with a directory of this machine, e.g. the toolkit's own copy of a library), run:CMD (a command
+# run in the checkout, without commas: a header the build generates before compiling)
 prepare_needs() {
   local name=$1 needs=$2 item
   fc_args=()
@@ -166,6 +167,14 @@ prepare_needs() {
         return 1
       }
       cmake_bin=$cmake4
+      ;;
+    run:*)
+      # a file the build would generate before compiling (a protoc header every source
+      # includes), made in the checkout since no build runs here
+      (cd "$realcode/src/$name" && bash -c "${item#run:}") >"$out/logs/run-$name.log" 2>&1 || {
+        note "$name: '${item#run:}' failed (see $out/logs/run-$name.log)"
+        return 1
+      }
       ;;
     fcdir:*)
       local spec=${item#fcdir:}
