@@ -145,7 +145,8 @@ mirror_of() { # owner/name -> its git directory in the mirror
 # needs: comma-separated apt:PKG, cmake>=3.26 (CMAKE4), sub:PATH=owner/name@commit (a submodule
 # from its snapshot), fc:NAME=owner/name@commit (a FetchContent dependency given to CMake as
 # FETCHCONTENT_SOURCE_DIR_NAME, so that configure fetches nothing), fcdir:NAME=DIR (the same
-# with a directory of this machine, e.g. the toolkit's own copy of a library)
+# with a directory of this machine, e.g. the toolkit's own copy of a library), run:CMD (a command
+# run in the checkout, without commas: a header the build generates before compiling)
 prepare_needs() {
   local name=$1 needs=$2 item
   fc_args=()
@@ -166,6 +167,14 @@ prepare_needs() {
         return 1
       }
       cmake_bin=$cmake4
+      ;;
+    run:*)
+      # a file the build would generate before compiling (a protoc header every source
+      # includes), made in the checkout since no build runs here
+      (cd "$realcode/src/$name" && bash -c "${item#run:}") >"$out/logs/run-$name.log" 2>&1 || {
+        note "$name: '${item#run:}' failed (see $out/logs/run-$name.log)"
+        return 1
+      }
       ;;
     fcdir:*)
       local spec=${item#fcdir:}
@@ -206,9 +215,12 @@ configure_cmake() { # name recipe -> build/NAME/{make,ninja}/compile_commands.js
     rm -rf "$dir"
     local G="Unix Makefiles"
     [ $gen = ninja ] && G=Ninja
-    "$cmake_bin" -S "$realcode/src/$name" -B "$dir" -G "$G" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+    # run from the source, so that a recipe's own -S DIR (the last -S wins) names a
+    # subdirectory holding the CMakeLists.txt of a project that has none at its top
+    (cd "$realcode/src/$name" && "$cmake_bin" -S . -B "$dir" -G "$G" \
+      -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
       -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DCMAKE_CUDA_ARCHITECTURES=90 \
-      "${fc_args[@]}" "${args[@]}" >"$out/logs/configure-$name-$gen.log" 2>&1 ||
+      "${fc_args[@]}" "${args[@]}") >"$out/logs/configure-$name-$gen.log" 2>&1 ||
       note "$name ($gen): configure failed (see $out/logs/configure-$name-$gen.log); using what it wrote"
     [ -f "$dir/compile_commands.json" ] || {
       note "$name ($gen): no compile_commands.json"
