@@ -30,10 +30,25 @@ static int step_of(const gm_node *inc, int var, int *unit) {
     return inc->op == '+' ? 1 : -1;
   }
   const gm_node *k = gm_kid(inc, 1);
-  if (inc->kind != GM_N_ASSIGN || !inc->op || !inc->name || !k || !k->has_value || !k->value)
-    return 0;
-  int sign = strcmp(inc->name, "+=") == 0 ? 1 : strcmp(inc->name, "-=") == 0 ? -1 : 0;
-  long long by = sign * k->value;
+  long long by = 0;
+  if (inc->kind == GM_N_ASSIGN && !inc->op) { /* c = c + K, c = (T)((int)c + K) */
+    const gm_node *sum = k;
+    while (sum && sum->kind == GM_N_OTHER && sum->nkids == 1)
+      sum = sum->kids[0];
+    if (!sum || sum->kind != GM_N_ARITH || (sum->op != '+' && sum->op != '-'))
+      return 0;
+    const gm_node *c = sum->kids[0], *d = sum->kids[1];
+    while (c && c->kind == GM_N_OTHER && c->nkids == 1)
+      c = c->kids[0];
+    if (!is_var(c, var) || !d->has_value || !d->value)
+      return 0;
+    by = sum->op == '+' ? d->value : -d->value;
+  } else {
+    if (inc->kind != GM_N_ASSIGN || !inc->op || !inc->name || !k || !k->has_value || !k->value)
+      return 0;
+    int sign = strcmp(inc->name, "+=") == 0 ? 1 : strcmp(inc->name, "-=") == 0 ? -1 : 0;
+    by = sign * k->value;
+  }
   *unit = by == 1 || by == -1;
   return by > 0 ? 1 : by < 0 ? -1 : 0;
 }

@@ -1,5 +1,7 @@
 #include "model/model.h"
 
+#include "model/loop_counter.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,35 +143,39 @@ static int always_leaves(const gm_node *n) {
   }
 }
 
-/* Locals set once, by their declaration, to a constant and never written or lent out again
- * (`int numRuns = 1;`): their value is that constant everywhere. */
+/* Locals whose declaration sets them to a constant: `fixed` when nothing writes or lends them
+ * out again (`int numRuns = 1;`: that value everywhere), else how many times code writes them
+ * (an attempts counter `unsigned tries = 0;` stepped only by `++tries < K`). */
 typedef struct fixed_locals {
-  unsigned char *known;
+  unsigned char *declared_constant;
   long long *value;
+  int *writes;
 } fixed_locals;
 
-static void find_fixed_locals(const gm_node *n, const gm_func *fn, fixed_locals *fx,
-                              unsigned char *written) {
+static void find_fixed_locals(const gm_node *n, const gm_func *fn, fixed_locals *fx) {
   if (!n)
     return;
   if (n->kind == GM_N_DECL && n->var >= 0 && n->var < fn->nvars) {
     const gm_node *init = gm_kid(n, 0);
     if (fn->vars[n->var].kind == GM_VAR_LOCAL && !fn->vars[n->var].is_array && init &&
-        (init->has_value || init->kind == GM_N_NULL) && !fx->known[n->var]) {
-      fx->known[n->var] = 1;
+        (init->has_value || init->kind == GM_N_NULL) && !fx->declared_constant[n->var]) {
+      fx->declared_constant[n->var] = 1;
       fx->value[n->var] = init->has_value ? init->value : 0;
     } else {
-      written[n->var] = 1; /* declared again (a loop body), or from a value we do not know */
+      fx->writes[n->var] += 2; /* declared again (a loop body), or from a value we do not know */
     }
   }
-  const gm_node *target = NULL;
-  if (n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC || n->kind == GM_N_ADDR)
-    target = n->kids[0];
-  int v = target ? gm_root_var(target) : -1;
-  if (v >= 0 && v < fn->nvars)
-    written[v] = 1;
+  if (n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC || n->kind == GM_N_ADDR) {
+    int v = gm_root_var(n->kids[0]);
+    if (v >= 0 && v < fn->nvars) /* lent out by address: written who knows how often */
+      fx->writes[v] += n->kind == GM_N_ADDR ? 2 : 1;
+  }
   for (int i = 0; i < n->nkids; i++)
-    find_fixed_locals(n->kids[i], fn, fx, written);
+    find_fixed_locals(n->kids[i], fn, fx);
+}
+
+static int is_fixed(const fixed_locals *fx, int var) {
+  return fx->declared_constant[var] && !fx->writes[var];
 }
 
 /* Whether e's value is known: a constant, or a fixed local. */
@@ -178,7 +184,7 @@ static int known_value(const gm_node *e, const fixed_locals *fx, long long *out)
     *out = e->has_value ? e->value : 0;
     return 1;
   }
-  if (e && e->kind == GM_N_VAR && e->var >= 0 && fx->known[e->var]) {
+  if (e && e->kind == GM_N_VAR && e->var >= 0 && is_fixed(fx, e->var)) {
     *out = fx->value[e->var];
     return 1;
   }
@@ -215,6 +221,51 @@ static int loop_runs_once(const gm_node *loop, const fixed_locals *fx) {
   return 0;
 }
 
+/* The iterations of a counted loop whose start and bound are known when compiled, or -1. */
+static long long known_trips(const gm_node *loop, const fixed_locals *fx) {
+  gm_counter c;
+  long long start, bound;
+  if (!gm_loop_counter(loop, &c) || !c.unit || !c.bound || !c.cmp ||
+      !known_value(c.start, fx, &start) || !known_value(c.bound, fx, &bound))
+    return -1;
+  long long gap = c.dir > 0 ? bound - start : start - bound;
+  int to_bound = c.dir > 0 ? c.cmp[0] == '<' : c.cmp[0] == '>';
+  if (strcmp(c.cmp, "!=") == 0)
+    return gap >= 0 ? gap : -1;
+  if (!to_bound)
+    return -1; /* counts away from its bound */
+  long long trips = gap + (c.cmp[1] == '=' ? 1 : 0);
+  return trips > 0 ? trips : 0;
+}
+
+/* `while (failed && ++attempts < K)`: a conjunct of the condition steps a counter that starts
+ * at a constant and is written nowhere else, towards a known bound. The loop runs at most that
+ * many times (or -1 when no conjunct bounds it). */
+static long long attempts_bound(const gm_node *cond, const fixed_locals *fx) {
+  while (cond && cond->kind == GM_N_OTHER && cond->nkids == 1)
+    cond = cond->kids[0];
+  if (!cond)
+    return -1;
+  if (cond->kind == GM_N_LAND) {
+    long long a = attempts_bound(cond->kids[0], fx), b = attempts_bound(cond->kids[1], fx);
+    return a < 0 ? b : b < 0 ? a : a < b ? a : b;
+  }
+  if (cond->kind != GM_N_CMP || !cond->name || cond->name[0] != '<')
+    return -1;
+  const gm_node *step = cond->kids[0];
+  while (step && step->kind == GM_N_OTHER && step->nkids == 1)
+    step = step->kids[0];
+  long long bound;
+  if (!step || step->kind != GM_N_INCDEC || step->op != '+' || step->kids[0]->kind != GM_N_VAR ||
+      !known_value(cond->kids[1], fx, &bound))
+    return -1;
+  int var = step->kids[0]->var;
+  if (var < 0 || !fx->declared_constant[var] || fx->writes[var] != 1)
+    return -1;
+  long long trips = bound - fx->value[var] + (cond->name[1] == '=' ? 1 : 0);
+  return trips > 0 ? trips : 0;
+}
+
 static void finish_loops(gm_node *n, const gm_func *fn, const fixed_locals *fx, gm_arena *arena) {
   if (!n)
     return;
@@ -222,6 +273,10 @@ static void finish_loops(gm_node *n, const gm_func *fn, const fixed_locals *fx, 
     n->modified = gm_arena_alloc(arena, (size_t)(fn->nvars ? fn->nvars : 1));
     mark_modified(n, n->modified, fn->nvars);
     n->runs_once = loop_runs_once(n, fx);
+    long long trips = known_trips(n, fx);
+    if (trips < 0)
+      trips = attempts_bound(gm_kid(n, 1), fx);
+    n->few_trips = trips >= 0 && trips <= GM_FEW_TRIPS;
   }
   for (int i = 0; i < n->nkids; i++)
     finish_loops(n->kids[i], fn, fx, arena);
@@ -233,20 +288,22 @@ void gm_model_finish(gm_func *fn, gm_arena *arena) {
   fn->body->parent = NULL;
   set_parents(fn->body);
   size_t n = (size_t)(fn->nvars ? fn->nvars : 1);
-  fixed_locals fx = {gm_xcalloc(n, 1), gm_xcalloc(n, sizeof(long long))};
-  unsigned char *written = gm_xcalloc(n, 1);
-  find_fixed_locals(fn->body, fn, &fx, written);
-  for (int v = 0; v < fn->nvars; v++)
-    fx.known[v] &= !written[v];
+  fixed_locals fx = {gm_xcalloc(n, 1), gm_xcalloc(n, sizeof(long long)),
+                     gm_xcalloc(n, sizeof(int))};
+  find_fixed_locals(fn->body, fn, &fx);
   finish_loops(fn->body, fn, &fx, arena);
-  free(fx.known);
+  free(fx.declared_constant);
   free(fx.value);
-  free(written);
+  free(fx.writes);
+}
+
+int gm_loop_repeats(const gm_node *loop) {
+  return !loop->runs_once && !loop->few_trips;
 }
 
 gm_node *gm_enclosing_loop(const gm_node *n) {
   for (gm_node *p = n ? n->parent : NULL; p; p = p->parent) {
-    if (p->kind != GM_N_LOOP || p->runs_once)
+    if (p->kind != GM_N_LOOP || !gm_loop_repeats(p))
       continue;
     /* a loop's init runs once: only its condition, increment and body repeat */
     const gm_node *child = n;

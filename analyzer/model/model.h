@@ -99,6 +99,7 @@ typedef struct gm_node {
   /* GM_N_LOOP only, set by gm_model_finish: */
   unsigned char *modified; /* per var: assigned somewhere in the loop (cond, inc, body) */
   unsigned runs_once : 1;  /* provably runs at most once (do-while(0), i < 1, always exits) */
+  unsigned few_trips : 1;  /* a counted loop of a handful of iterations known when compiled */
 } gm_node;
 
 enum gm_var_kind {
@@ -161,7 +162,16 @@ const char *gm_node_kind_name(enum gm_node_kind k);
  * links, and for each loop what it modifies and whether it provably runs at most once. */
 void gm_model_finish(gm_func *fn, gm_arena *arena);
 
-/* The innermost loop around n (within its function) that can run more than once, or NULL. */
+/* Loops of at most this many iterations, known when compiled (`for (f = 0; f < 3; ++f)`, a walk
+ * over an enumeration's values), repeat what they hold a handful of times: like straight-line
+ * code, not per step. */
+enum { GM_FEW_TRIPS = 16 };
+
+/* Whether a loop repeats its body per step: it may run more than once, and more than a handful
+ * of times known when compiled. */
+int gm_loop_repeats(const gm_node *loop);
+
+/* The innermost loop around n (within its function) that repeats (gm_loop_repeats), or NULL. */
 gm_node *gm_enclosing_loop(const gm_node *n);
 /* Whether expression e reads only what `loop` leaves unchanged (and calls nothing); a local
  * declared once in the loop and never written there counts as its initialiser. */

@@ -42,7 +42,7 @@ static int runs_every_call(const gm_node *n, const gm_node *body) {
   for (const gm_node *kid = n, *up = n->parent; up && kid != body; kid = up, up = up->parent) {
     switch (up->kind) {
     case GM_N_LOOP:
-      if (!up->runs_once) /* do { ... } while (0) of a check macro runs once */
+      if (gm_loop_repeats(up)) /* not a check macro's do-while (0), nor a known handful */
         return 0;
       break;
     case GM_N_LAMBDA:
@@ -172,7 +172,7 @@ static void add_per_call(const gm_node *n, void *arg) {
  * lambda. */
 static int outside_loops(const gm_node *n, const gm_node *body) {
   for (const gm_node *up = n->parent; up && up != body; up = up->parent)
-    if ((up->kind == GM_N_LOOP && !up->runs_once) || up->kind == GM_N_LAMBDA)
+    if ((up->kind == GM_N_LOOP && gm_loop_repeats(up)) || up->kind == GM_N_LAMBDA)
       return 0;
   return 1;
 }
