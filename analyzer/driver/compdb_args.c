@@ -430,5 +430,8 @@ static gm_compdb_lang parser_flags(char *const *args, size_t n, size_t first, co
 
 gm_compdb_lang gm_compdb_parser_flags(char *const *args, size_t nargs, const char *dir,
                                       gm_str_vec *flags) {
+  const gm_str_vec *wrapper = nargs ? gm_compdb_wrapper_flags(args[0]) : NULL;
+  if (wrapper && wrapper->len)
+    parser_flags(wrapper->items, wrapper->len, 0, dir, flags, 0);
   return parser_flags(args, nargs, 1, dir, flags, 0);
 }

@@ -23,4 +23,8 @@ void gm_compdb_expand(gm_str_vec *args, const char *dir, const char *source, FIL
 gm_compdb_lang gm_compdb_parser_flags(char *const *args, size_t nargs, const char *dir,
                                       gm_str_vec *flags);
 
+/* The flags an MPI compiler wrapper adds (its include directories), asked once per wrapper
+ * (compdb_wrapper.c); NULL when compiler is no MPI wrapper. */
+const gm_str_vec *gm_compdb_wrapper_flags(const char *compiler);
+
 #endif
