@@ -218,10 +218,18 @@ def sources_of(db_path, src_root):
     return out
 
 
+def compiled_as_cuda(entry):
+    """Whether ENTRY compiles its file as CUDA whatever the file's name (nvcc's `-x cu`, clang's
+    `-x cuda`): a project whose CUDA sources are now `.cpp` files still has flags for an old `.cu`."""
+    args = entry["arguments"] if "arguments" in entry else entry["command"].split()
+    return any(a == "-x" and b in ("cu", "cuda") for a, b in zip(args, args[1:])) or \
+        any(a in ("-xcu", "-xcuda", "--x=cu") for a in args)
+
+
 def parent_database(db_path, src_root, tree, files, out_path, extra=()):
     """The HEAD database's entries for FILES (relative to the project root), paths moved from
     SRC_ROOT to TREE. A file the database lacks borrows the flags of an entry of its directory
-    (else of any entry with its extension)."""
+    (else of any entry with its extension; for a `.cu` file, else of an entry compiled as CUDA)."""
     entries = json.load(open(db_path, encoding="utf-8"))
     src_root = src_root.rstrip("/")
 
@@ -244,7 +252,8 @@ def parent_database(db_path, src_root, tree, files, out_path, extra=()):
         if e is None:
             d, ext = os.path.dirname(f), os.path.splitext(f)[1]
             near = [r for r in by_rel if os.path.dirname(r) == d and r.endswith(ext)] or \
-                [r for r in by_rel if r.endswith(ext)]
+                [r for r in by_rel if r.endswith(ext)] or \
+                ([r for r in by_rel if compiled_as_cuda(by_rel[r])] if ext == ".cu" else [])
             if not near:
                 continue
             e = dict(by_rel[near[0]])

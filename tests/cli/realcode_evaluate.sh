@@ -134,6 +134,25 @@ grep -q "^evaluate.py: tiny@${parent:0:12}: linted 2 file(s)" "$WORK/err" || fai
 "$PY" -c 'import json, sys; sys.exit(0 if all(e["arguments"][-1] == "-DOLD_BUILD=1" for e in json.load(open(sys.argv[1]))) else 1)' \
   "$REALCODE/parents/out/tiny-${parent:0:12}/compile_commands.json" || fail "evaluate.py: the label's flags are not in the parent's database"
 
+# A `.cu` file of a parent whose pinned database has no `.cu` entry (its CUDA sources became `.cpp`
+# files compiled with `-x cu`) borrows the flags of such an entry, never those of a C++ entry.
+"$PY" - "$tools" "$WORK/xcu" <<'EOF' || fail "evaluate.py: a .cu file did not borrow a -x cu entry's flags"
+import json, os, sys
+sys.path.insert(0, sys.argv[1])
+import evaluate
+w = sys.argv[2]
+src, tree = w + "/src", w + "/tree"
+db = [{"directory": w, "arguments": ["c++", "-c", src + "/host.cpp"], "file": src + "/host.cpp"},
+      {"directory": w, "arguments": ["nvcc", "-x", "cu", "-c", src + "/gpu/dev.cpp"], "file": src + "/gpu/dev.cpp"}]
+os.makedirs(w, exist_ok=True)
+json.dump(db, open(w + "/db.json", "w"))
+files = evaluate.parent_database(w + "/db.json", src, tree, ["old/kernels.cu"], w + "/out/cc.json")
+want = [{"directory": w, "file": tree + "/old/kernels.cu",
+         "arguments": ["nvcc", "-x", "cu", "-c", tree + "/old/kernels.cu"]}]
+got = json.load(open(w + "/out/cc.json"))
+sys.exit(0 if files == [tree + "/old/kernels.cu"] and got == want else print(json.dumps(got), file=sys.stderr) or 1)
+EOF
+
 # Bad input: a label of a project the repos table lacks, a verdict not in the list.
 printf 'project\thalf\tsource\tparent\tfile\tline\tfunction\tkind\trule\tnote\nnope\tmeasured\treading\t-\ta.cu\t1\tf\tleak\tGM001\tx\n' >"$WORK/bad.tsv"
 "$PY" "$tools/evaluate.py" --repos="$WORK/repos.tsv" --labels="$WORK/bad.tsv" --ledger="$WORK/ledger.tsv" \
