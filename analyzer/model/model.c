@@ -221,12 +221,15 @@ static int loop_runs_once(const gm_node *loop, const fixed_locals *fx) {
   return 0;
 }
 
-/* The iterations of a counted loop whose start and bound are known when compiled, or -1. */
+/* The iterations of a counted loop whose start and bound are known when compiled, or -1. Only
+ * a walk over distinct items counts (the body reads the counter: a field, a data type); a loop
+ * that repeats the same work (`for (i = 0; i < TEST; i++) run();`) is repetitions, not setup. */
 static long long known_trips(const gm_node *loop, const fixed_locals *fx) {
   gm_counter c;
   long long start, bound;
   if (!gm_loop_counter(loop, &c) || !c.unit || !c.bound || !c.cmp ||
-      !known_value(c.start, fx, &start) || !known_value(c.bound, fx, &bound))
+      !gm_mentions_var(gm_kid(loop, 3), c.var) || !known_value(c.start, fx, &start) ||
+      !known_value(c.bound, fx, &bound))
     return -1;
   long long gap = c.dir > 0 ? bound - start : start - bound;
   int to_bound = c.dir > 0 ? c.cmp[0] == '<' : c.cmp[0] == '>';

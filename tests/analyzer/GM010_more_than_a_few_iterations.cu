@@ -1,6 +1,6 @@
 // Loops that repeat per step though their bound is known or looks bounded: a hundred steps, an
-// attempts counter the body resets, and three fields inside a per-step loop (the step loop is
-// the one that repeats).
+// attempts counter the body resets, three fields inside a per-step loop (the step loop is the
+// one that repeats), and a benchmark's four repetitions of the same work (the counter unused).
 #include <cuda_runtime.h>
 
 __global__ void fill(float *p, int n) {
@@ -42,5 +42,16 @@ void fields_per_step(float **fields, int n, int steps) {
       cudaMemcpy(fields[f], staging, n * sizeof(float), cudaMemcpyDeviceToDevice);
       cudaFree(staging);
     }
+  }
+}
+
+#define REPETITIONS 4
+
+void four_repetitions(int n) {
+  for (int rep = 0; rep < REPETITIONS; ++rep) { // expected-note {{the loop}}
+    float *tmp = nullptr;
+    cudaMalloc(&tmp, n * sizeof(float)); // expected-warning {{cudaMalloc runs on every iteration of this loop with a loop-invariant size; on an H200 a cudaMalloc+cudaFree pair costs about 70-140 us and cudaFree synchronises the device, while cudaMallocAsync+cudaFreeAsync from a stream-ordered pool costs about 1 us. Hoist it: allocate once before the loop and free once after it}}
+    fill<<<(n + 255) / 256, 256>>>(tmp, n);
+    cudaFree(tmp);
   }
 }
