@@ -16,7 +16,7 @@ cudaError_t square_async(float* h, int n, cudaStream_t s) {
   square<<<(n + 255) / 256, 256, 0, s>>>(d, n);
   err = cudaGetLastError();
   if (err != cudaSuccess)
-    return err;
+    return err; // expected-note {{this return after a failed call leaves without freeing 'd'}}
   cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, s);
   cudaFreeAsync(d, s);
   return cudaStreamSynchronize(s);

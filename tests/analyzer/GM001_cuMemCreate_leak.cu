@@ -14,7 +14,7 @@ CUresult map_physical(CUdeviceptr va, size_t size, int device) {
     return r;
   r = cuMemMap(va, size, 0, handle, 0);
   if (r != CUDA_SUCCESS)
-    return r;
+    return r; // expected-note {{this return after a failed call leaves without freeing 'handle'}}
   CUmemAccessDesc access = {};
   access.location = prop.location;
   access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;

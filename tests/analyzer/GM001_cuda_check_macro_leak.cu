@@ -24,4 +24,4 @@ void reset_accumulators(int n) {
   zero<<<(n + 255) / 256, 256>>>(d_acc, n);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
-}
+} // expected-note {{'reset_accumulators' ends here without freeing 'd_acc'}}

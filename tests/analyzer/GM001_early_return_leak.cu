@@ -15,7 +15,7 @@ int run_saxpy(const float* hx, float* hy, int n) {
   if (cudaMalloc(&dx, bytes) != cudaSuccess) // expected-warning {{GM001}}
     return -1;
   if (cudaMalloc(&dy, bytes) != cudaSuccess)
-    return -1; // dx leaks here
+    return -1; // dx leaks here expected-note {{this return after a failed call leaves without freeing 'dx'}}
   cudaMemcpy(dx, hx, bytes, cudaMemcpyHostToDevice);
   cudaMemcpy(dy, hy, bytes, cudaMemcpyHostToDevice);
   saxpy<<<(n + 255) / 256, 256>>>(n, 2.0f, dx, dy);

@@ -18,4 +18,4 @@ void fill_and_report(int n, bool verbose) {
     printf("first = %d\n", first);
     cudaFree(d_out);
   }
-}
+} // expected-note {{'fill_and_report' ends here without freeing 'd_out'}}

@@ -28,5 +28,5 @@ int vector_add(const float* ha, const float* hb, float* hc, int n) {
 cleanup:
   cudaFree(d_a);
   cudaFree(d_b);
-  return rc;
+  return rc; // expected-note {{this return leaves without freeing 'd_out'}}
 }

@@ -12,4 +12,4 @@ void seed_generators(int n, unsigned int seed) {
   cudaMalloc(&d_state, n * sizeof(unsigned int)); // expected-warning {{GM001}}
   init_rng_state<<<(n + 127) / 128, 128>>>(d_state, n, seed);
   cudaDeviceSynchronize();
-}
+} // expected-note {{'seed_generators' ends here without freeing 'd_state'}}

@@ -16,7 +16,7 @@ int negate_all(int* h, int n) {
     cudaMemcpy(d, host, count * sizeof(int), cudaMemcpyHostToDevice);
     negate<<<(count + 255) / 256, 256>>>(d, count);
     if (cudaGetLastError() != cudaSuccess)
-      return -2;
+      return -2; // expected-note {{this return after a failed call leaves without freeing 'd'}}
     cudaMemcpy(host, d, count * sizeof(int), cudaMemcpyDeviceToHost);
     cudaFree(d);
     return 0;

@@ -13,4 +13,4 @@ void roundtrip(const char* msg) {
   memset(back, 0, sizeof back);
   cudaMemcpy(back, d_msg, len < sizeof back ? len : sizeof back, cudaMemcpyDeviceToHost);
   printf("device copy at %p: %s\n", (void*)d_msg, back);
-}
+} // expected-note {{'roundtrip' ends here without freeing 'd_msg'}}

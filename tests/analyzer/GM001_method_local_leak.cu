@@ -12,7 +12,7 @@ public:
     if (cudaMalloc(&d_tmp, n_ * sizeof(float)) != cudaSuccess) // expected-warning {{GM001}}
       return -1;
     if (cudaMemcpy(d_tmp, d_x_, n_ * sizeof(float), cudaMemcpyDeviceToDevice) != cudaSuccess)
-      return -1;
+      return -1; // expected-note {{this return after a failed call leaves without freeing 'd_tmp'}}
     cudaMemcpy(out, d_tmp, sizeof(float), cudaMemcpyDeviceToHost);
     cudaFree(d_tmp);
     return 0;

@@ -11,7 +11,7 @@ int upload_image(const unsigned char* h_img, int width, int height) {
                                cudaMemcpyHostToDevice);
   if (e != cudaSuccess) {
     fprintf(stderr, "copy failed: %s\n", cudaGetErrorString(e));
-    return -1;
+    return -1; // expected-note {{this return after a failed call leaves without freeing 'd_img'}}
   }
   printf("pitch %zu\n", pitch);
   cudaFree(d_img);

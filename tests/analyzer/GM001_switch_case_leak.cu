@@ -22,6 +22,6 @@ int apply_mode(float* h, int n, int mode) {
     return 0;
   default:
     fprintf(stderr, "unsupported mode %d\n", mode);
-    return -2;
+    return -2; // expected-note {{this return leaves without freeing 'd'}}
   }
 }

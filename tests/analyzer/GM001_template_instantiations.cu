@@ -10,7 +10,7 @@ template <typename T> struct Staging {
     T *d = nullptr;
     cudaMalloc(&d, n * sizeof(T)); // expected-warning {{GM001}}
     if (n == 0)
-      return nullptr;
+      return nullptr; // expected-note {{this return leaves without freeing 'd'}}
     cudaFree(d);
     return nullptr;
   }
@@ -19,7 +19,7 @@ template <typename T> struct Staging {
     U *d = nullptr;
     cudaMalloc(&d, n * sizeof(U)); // expected-warning {{GM001}}
     if (src == nullptr)
-      return;
+      return; // expected-note {{this return after a failed call leaves without freeing 'd'}}
     cudaMemcpy(d, src, n * sizeof(U), cudaMemcpyHostToDevice);
     cudaFree(d);
   }
@@ -29,7 +29,7 @@ template <typename T> void Staging<T>::upload(const std::vector<T> &host) {
   T *d = nullptr;
   cudaMalloc(&d, host.size() * sizeof(T)); // expected-warning {{GM001}}
   if (host.empty())
-    return;
+    return; // expected-note {{this return leaves without freeing 'd'}}
   cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
   cudaFree(d);
 }
@@ -38,7 +38,7 @@ template <> void Staging<char>::upload(const std::vector<char> &host) {
   char *d = nullptr;
   cudaMalloc(&d, host.size()); // expected-warning {{GM001}}
   if (host.size() < 16)
-    return;
+    return; // expected-note {{this return leaves without freeing 'd'}}
   cudaFree(d);
 }
 
@@ -46,7 +46,7 @@ template <typename T> T *fill(size_t n) {
   T *d = nullptr;
   cudaMalloc(&d, n * sizeof(T)); // expected-warning {{GM001}}
   if (n > 1024)
-    return nullptr;
+    return nullptr; // expected-note {{this return leaves without freeing 'd'}}
   cudaMemset(d, 0, n * sizeof(T));
   cudaFree(d);
   return nullptr;

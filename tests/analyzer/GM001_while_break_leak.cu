@@ -20,7 +20,7 @@ int wait_for_flag(const int* d_flag, int max_polls) {
   }
   if (!done) {
     fprintf(stderr, "timed out after %d polls\n", polls);
-    return -2;
+    return -2; // expected-note {{this return leaves without freeing 'h_flag'}}
   }
   cudaFreeHost(h_flag);
   return polls;

@@ -3,7 +3,7 @@
 
 int upload_lut(const float* lut, int n) {
   float* d_lut = nullptr;
-  if (cudaMalloc(&d_lut, n * sizeof(float)) != cudaSuccess)
+  if (cudaMalloc(&d_lut, n * sizeof(float)) != cudaSuccess) // expected-note {{allocated here with cudaMalloc}}
     return -1;
   cudaMemcpy(d_lut, lut, n * sizeof(float), cudaMemcpyHostToDevice);
   cudaDeviceSynchronize();

@@ -6,7 +6,7 @@ struct Frame { int w, h; };
 int blank_frame(const Frame& f, unsigned char* out) {
   size_t bytes = (size_t)f.w * f.h * 4;
   unsigned char* d_rgba = nullptr;
-  if (cudaMalloc(&d_rgba, bytes) != cudaSuccess)
+  if (cudaMalloc(&d_rgba, bytes) != cudaSuccess) // expected-note {{allocated here with cudaMalloc}}
     return -1;
   cudaMemset(d_rgba, 0xff, bytes);
   cudaMemcpy(out, d_rgba, bytes, cudaMemcpyDeviceToHost);

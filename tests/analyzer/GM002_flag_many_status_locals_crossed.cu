@@ -12,9 +12,9 @@
 int stage(bool pinned, size_t bytes, cudaStream_t stream) {
   float* h = nullptr;
   if (pinned)
-    CHECK(cudaMallocHost(&h, bytes))
+    CHECK(cudaMallocHost(&h, bytes)) // expected-note {{allocated here with cudaMallocHost}}
   else
-    h = new float[bytes / sizeof(float)];
+    h = new float[bytes / sizeof(float)]; // expected-note {{allocated here with new[]}}
   CHECK(cudaStreamSynchronize(stream))
   CHECK(cudaStreamSynchronize(stream))
   CHECK(cudaStreamSynchronize(stream))

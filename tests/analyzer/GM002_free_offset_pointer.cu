@@ -6,7 +6,7 @@
 struct Header { int count; int pad; };
 
 void send_records(float* d_dst, const float* src, int count) {
-  char* block = (char*)malloc(sizeof(Header) + count * sizeof(float));
+  char* block = (char*)malloc(sizeof(Header) + count * sizeof(float)); // expected-note {{allocated here with malloc}}
   if (!block)
     return;
   Header h = {count, 0};

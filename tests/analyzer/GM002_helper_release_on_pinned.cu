@@ -9,7 +9,7 @@ static void release(float* p) {
 
 int stage_and_copy(float* d_dst, const float* src, int n) {
   float* h = nullptr;
-  if (cudaMallocHost(&h, n * sizeof(float)) != cudaSuccess)
+  if (cudaMallocHost(&h, n * sizeof(float)) != cudaSuccess) // expected-note {{allocated here with cudaMallocHost}}
     return -1;
   memcpy(h, src, n * sizeof(float));
   cudaMemcpy(d_dst, h, n * sizeof(float), cudaMemcpyHostToDevice);

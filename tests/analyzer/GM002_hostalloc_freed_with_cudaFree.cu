@@ -8,7 +8,7 @@ __global__ void write_mapped(int* p, int n) {
 
 int zero_copy_demo(int n) {
   int* h = nullptr;
-  if (cudaHostAlloc((void**)&h, n * sizeof(int), cudaHostAllocMapped) != cudaSuccess)
+  if (cudaHostAlloc((void**)&h, n * sizeof(int), cudaHostAllocMapped) != cudaSuccess) // expected-note {{allocated here with cudaHostAlloc}}
     return -1;
   int* d_alias = nullptr;
   cudaHostGetDevicePointer((void**)&d_alias, h, 0);

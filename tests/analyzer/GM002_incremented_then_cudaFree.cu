@@ -8,7 +8,7 @@ __global__ void mark(int* v, int n) {
 
 void mark_with_guard(int n) {
   int* d = nullptr;
-  if (cudaMalloc(&d, (n + 1) * sizeof(int)) != cudaSuccess)
+  if (cudaMalloc(&d, (n + 1) * sizeof(int)) != cudaSuccess) // expected-note {{allocated here with cudaMalloc}}
     return;
   cudaMemset(d, 0, sizeof(int));
   d++;

@@ -2,7 +2,7 @@
 #include <cuda_runtime.h>
 
 float mean_of_device(const float* d, int n) {
-  float* h = new float[n];
+  float* h = new float[n]; // expected-note {{allocated here with new[]}}
   cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
   float s = 0.f;
   for (int i = 0; i < n; ++i) s += h[i];

@@ -7,7 +7,7 @@ struct LaunchStats {
 };
 
 float time_empty_launch() {
-  LaunchStats* stats = new LaunchStats();
+  LaunchStats* stats = new LaunchStats(); // expected-note {{allocated here with new}}
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);

@@ -5,7 +5,7 @@
 int upload_pinned(float* d_dst, const float* src, int n, cudaStream_t s) {
   size_t bytes = (size_t)n * sizeof(float);
   float* staging = nullptr;
-  if (cudaMallocHost(&staging, bytes) != cudaSuccess)
+  if (cudaMallocHost(&staging, bytes) != cudaSuccess) // expected-note {{allocated here with cudaMallocHost}}
     return -1;
   memcpy(staging, src, bytes);
   cudaMemcpyAsync(d_dst, staging, bytes, cudaMemcpyHostToDevice, s);

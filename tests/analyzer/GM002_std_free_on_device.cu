@@ -4,7 +4,7 @@
 
 int managed_scratch(int n) {
   float* m = nullptr;
-  if (cudaMallocManaged(&m, n * sizeof(float)) != cudaSuccess)
+  if (cudaMallocManaged(&m, n * sizeof(float)) != cudaSuccess) // expected-note {{allocated here with cudaMallocManaged}}
     return -1;
   for (int i = 0; i < n; ++i) m[i] = 1.f;
   cudaDeviceSynchronize();

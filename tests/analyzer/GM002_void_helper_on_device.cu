@@ -8,7 +8,7 @@ static void host_release(void* p) {
 
 int scratch(int n) {
   float* d = nullptr;
-  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess) // expected-note {{allocated here with cudaMalloc}}
     return -1;
   cudaMemset(d, 0, n * sizeof(float));
   host_release(d); // expected-warning {{GM002}}

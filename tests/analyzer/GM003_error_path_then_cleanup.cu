@@ -6,11 +6,11 @@
 int transform(float* h, int n) {
   int rc = 0;
   float* d = nullptr;
-  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess) // expected-note {{allocated here with cudaMalloc}}
     return -1;
   if (cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice) != cudaSuccess) {
     fprintf(stderr, "upload failed\n");
-    cudaFree(d);
+    cudaFree(d); // expected-note {{first freed here}}
     rc = -1;
   } else {
     cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);

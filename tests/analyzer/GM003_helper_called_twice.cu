@@ -8,12 +8,12 @@ static void release_staging(float* p) {
 
 int copy_out(const float* d_src, int n, bool dump) {
   float* h = nullptr;
-  if (cudaMallocHost(&h, n * sizeof(float)) != cudaSuccess)
+  if (cudaMallocHost(&h, n * sizeof(float)) != cudaSuccess) // expected-note {{allocated here with cudaMallocHost}}
     return -1;
   cudaMemcpy(h, d_src, n * sizeof(float), cudaMemcpyDeviceToHost);
   if (dump) {
     printf("h[0] = %f\n", h[0]);
-    release_staging(h);
+    release_staging(h); // expected-note {{first freed here}}
   }
   release_staging(h); // expected-warning {{GM003}}
   return 0;

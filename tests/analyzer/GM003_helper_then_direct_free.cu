@@ -7,10 +7,10 @@ static void free_dev(float* p) {
 
 int fill_ones(int n) {
   float* d = nullptr;
-  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess) // expected-note {{allocated here with cudaMalloc}}
     return -1;
   cudaMemset(d, 0, n * sizeof(float));
-  free_dev(d);
+  free_dev(d); // expected-note {{first freed here}}
   cudaDeviceSynchronize();
   cudaFree(d); // expected-warning {{GM003}}
   return 0;

@@ -6,9 +6,9 @@ static void release_buffer(float* p) { device_release(p); }
 
 int twice(int n) {
   float* d = nullptr;
-  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess)
+  if (cudaMalloc(&d, n * sizeof(float)) != cudaSuccess) // expected-note {{allocated here with cudaMalloc}}
     return -1;
-  release_buffer(d);
+  release_buffer(d); // expected-note {{first freed here}}
   cudaDeviceSynchronize();
   cudaFree(d); // expected-warning {{GM003}}
   return 0;

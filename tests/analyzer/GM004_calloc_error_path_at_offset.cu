@@ -12,7 +12,7 @@ int build_tables(Tables* t, int n) {
     return -1;
   float* vals = (float*)calloc(n, sizeof(float));
   if (!vals)
-    return -1;
+    return -1; // expected-note {{this return after a failed call leaves without freeing 'keys'}}
   for (int i = 0; i < n; ++i) { keys[i] = i; vals[i] = 0.5f * i; }
   t->keys = keys;
   t->vals = vals;

@@ -16,4 +16,4 @@ void upload_maybe_staged(float* d, const float* src, int n, int want_staging) {
   staged = n > 4096;
   if (staged)
     free(stage);
-}
+} // expected-note {{'upload_maybe_staged' ends here without freeing 'stage'}}

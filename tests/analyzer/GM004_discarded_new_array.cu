@@ -7,7 +7,7 @@ static int reserve_host_pool(int n) {
   int dev = 0;
   cudaGetDevice(&dev);
   printf("reserved %d bytes next to device %d\n", n, dev);
-  return dev;
+  return dev; // expected-note {{this return leaves without freeing it}}
 }
 
 int main() { return reserve_host_pool(1 << 16) < 0; }

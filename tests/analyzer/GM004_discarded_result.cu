@@ -8,7 +8,7 @@ static void warm_up_allocator(size_t bytes) {
   void* d = nullptr;
   cudaMalloc(&d, bytes);
   cudaFree(d);
-}
+} // expected-note {{'warm_up_allocator' ends here without freeing it}}
 
 int main() {
   warm_up_allocator(1 << 20);

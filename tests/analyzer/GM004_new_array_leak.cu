@@ -8,7 +8,7 @@ bool validate_device_copy(const int* d_vals, int n, int expected) {
   for (int i = 0; i < n; ++i) {
     if (mirror[i] != expected) {
       printf("mismatch at %d\n", i);
-      return false;
+      return false; // expected-note {{this return leaves without freeing 'mirror'}}
     }
   }
   delete[] mirror;

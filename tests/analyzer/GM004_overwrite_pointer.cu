@@ -10,7 +10,7 @@ int stage_twice(const float* d_src, int n) {
   if (!staging)
     return -1;
   cudaMemcpy(staging, d_src, bytes, cudaMemcpyDeviceToHost);
-  staging = (float*)malloc(2 * bytes);
+  staging = (float*)malloc(2 * bytes); // expected-note {{overwritten here while it still owns the memory}}
   if (!staging)
     return -1;
   memset(staging, 0, 2 * bytes);

@@ -9,7 +9,7 @@ int find_value(const int* d_vals, int n, int needle) {
   cudaMemcpy(h, d_vals, n * sizeof(int), cudaMemcpyDeviceToHost);
   for (int i = 0; i < n; ++i) {
     if (h[i] == needle)
-      return i;
+      return i; // expected-note {{this return leaves without freeing 'h'}}
   }
   free(h);
   return -1;

@@ -10,4 +10,4 @@ void print_head(const float* d_v, int n) {
   cudaMemcpy(h, d_v, n * sizeof(float), cudaMemcpyDeviceToHost);
   for (int i = 0; i < n && i < 4; ++i)
     std::printf("%f\n", h[i]);
-}
+} // expected-note {{'print_head' ends here without freeing 'h'}}

@@ -19,7 +19,7 @@ enum { PAD = 64 };
 
 void upload_frames(const Frame* frames, int nframes, float* h_out) {
   size_t done = 0;
-  for (int f = 0; f < nframes; ++f) {
+  for (int f = 0; f < nframes; ++f) { // expected-note {{the loop}}
     const int n = frames[f].width * frames[f].height;
     float* h_stage = (float*)malloc((n + PAD) * sizeof(float));
     memcpy(h_stage, frames[f].pixels, n * sizeof(float));
@@ -37,7 +37,7 @@ void upload_frames(const Frame* frames, int nframes, float* h_out) {
 
 void upload_chunks(const int* const* chunks, const int* lens, int nchunks, int* d_all) {
   int offset = 0;
-  for (int c = 0; c < nchunks; ++c) {
+  for (int c = 0; c < nchunks; ++c) { // expected-note 2 {{the loop}}
     int* h_pinned = nullptr;
     cudaMallocHost(&h_pinned, (lens[c] + PAD) * sizeof(int)); // expected-warning {{GM010}}
     memcpy(h_pinned, chunks[c], lens[c] * sizeof(int));

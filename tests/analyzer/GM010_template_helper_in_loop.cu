@@ -21,5 +21,5 @@ void scale_tile(const T* h_tile, T* h_out, T a, int n) {
 
 void scale_all(const double* h_in, double* h_out, int ntiles, int tile) {
   for (int t = 0; t < ntiles; ++t)
-    scale_tile<double>(h_in + (size_t)t * tile, h_out + (size_t)t * tile, 0.5, tile);
+    scale_tile<double>(h_in + (size_t)t * tile, h_out + (size_t)t * tile, 0.5, tile); // expected-note {{'scale_tile' is called in a loop here}}
 }

@@ -13,9 +13,9 @@ void decode(int max_tokens, int dim, cudaStream_t s, float* h_last) {
   for (int t = 0; t < max_tokens; ++t) {
     float* kv_new = nullptr;
     cudaMalloc(&kv_new, (size_t)(t + 1) * dim * sizeof(float)); // expected-warning {{GM020}}
-    cudaMemcpyAsync(kv_new, kv, (size_t)t * dim * sizeof(float), cudaMemcpyDeviceToDevice, s);
+    cudaMemcpyAsync(kv_new, kv, (size_t)t * dim * sizeof(float), cudaMemcpyDeviceToDevice, s); // expected-note {{the old contents are copied here}}
     cudaStreamSynchronize(s);
-    cudaFree(kv);
+    cudaFree(kv); // expected-note {{and the old buffer is freed here}}
     kv = kv_new;
     write_token<<<1, dim, 0, s>>>(kv, t, dim);
   }

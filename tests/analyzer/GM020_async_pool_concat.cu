@@ -14,9 +14,9 @@ float* gather(cudaStream_t s, int* total_out) {
   while ((got = produce(d_part, 1024, s)) > 0) {
     float* grown = nullptr;
     cudaMallocAsync(&grown, (total + got) * sizeof(float), s); // expected-warning {{GM020}}
-    cudaMemcpyAsync(grown, acc, total * sizeof(float), cudaMemcpyDeviceToDevice, s);
+    cudaMemcpyAsync(grown, acc, total * sizeof(float), cudaMemcpyDeviceToDevice, s); // expected-note {{the old contents are copied here}}
     cudaMemcpyAsync(grown + total, d_part, got * sizeof(float), cudaMemcpyDeviceToDevice, s);
-    cudaFreeAsync(acc, s);
+    cudaFreeAsync(acc, s); // expected-note {{and the old buffer is freed here}}
     acc = grown;
     total += got;
   }

@@ -24,9 +24,9 @@ void gather_hits(int** out, size_t* out_n) {
   while ((got = poll_hits(d_hits, 1024)) > 0) {
     int* bigger = nullptr;
     CUDA_CHECK(cudaMalloc(&bigger, (n + got) * sizeof(int))); // expected-warning {{GM020}}
-    CUDA_CHECK(cudaMemcpy(bigger, all, n * sizeof(int), cudaMemcpyDeviceToDevice));
+    CUDA_CHECK(cudaMemcpy(bigger, all, n * sizeof(int), cudaMemcpyDeviceToDevice)); // expected-note {{the old contents are copied here}}
     CUDA_CHECK(cudaMemcpy(bigger + n, d_hits, got * sizeof(int), cudaMemcpyDeviceToDevice));
-    CUDA_CHECK(cudaFree(all));
+    CUDA_CHECK(cudaFree(all)); // expected-note {{and the old buffer is freed here}}
     all = bigger;
     n += got;
   }

@@ -12,10 +12,10 @@ CUdeviceptr append_samples(const float* const* h_samples, const size_t* bytes, i
     CUdeviceptr grown = 0;
     cuMemAlloc(&grown, total + bytes[k]); // expected-warning {{GM020}}
     if (all)
-      cuMemcpyDtoD(grown, all, total);
+      cuMemcpyDtoD(grown, all, total); // expected-note {{the old contents are copied here}}
     cuMemcpyHtoD(grown + total, h_samples[k], bytes[k]);
     if (all)
-      cuMemFree(all);
+      cuMemFree(all); // expected-note {{and the old buffer is freed here}}
     all = grown;
     total += bytes[k];
   }

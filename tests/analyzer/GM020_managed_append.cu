@@ -14,9 +14,9 @@ int* build_edges(int nverts, int* nedges_out) {
     int deg = neighbours_of(v, tmp, 64);
     int* grown = nullptr;
     cudaMallocManaged(&grown, (nedges + deg) * sizeof(int)); // expected-warning {{GM020}}
-    memcpy(grown, edges, nedges * sizeof(int));
+    memcpy(grown, edges, nedges * sizeof(int)); // expected-note {{the old contents are copied here}}
     memcpy(grown + nedges, tmp, deg * sizeof(int));
-    cudaFree(edges);
+    cudaFree(edges); // expected-note {{and the old buffer is freed here}}
     edges = grown;
     nedges += deg;
   }

@@ -16,9 +16,9 @@ char* build_log(size_t* len_out) {
     size_t m = strlen(msg);
     char* bigger = nullptr;
     cudaMallocHost(&bigger, len + m + 1); // expected-warning {{GM020}}
-    memcpy(bigger, log, len);
+    memcpy(bigger, log, len); // expected-note {{the old contents are copied here}}
     memcpy(bigger + len, msg, m + 1);
-    cudaFreeHost(log);
+    cudaFreeHost(log); // expected-note {{and the old buffer is freed here}}
     log = bigger;
     len += m;
   }

@@ -13,7 +13,7 @@ struct alignas(16) Particle {
 void push_particles(Particle* d_dst, const Particle* h_src, int n, cudaStream_t stream) {
   const char* src = (const char*)h_src;
   char* dst = (char*)d_dst;
-  for (int k = 0; k < n; ++k) {
+  for (int k = 0; k < n; ++k) { // expected-note {{the loop}}
     cudaMemcpyAsync(dst, src, 64, cudaMemcpyHostToDevice, stream); // expected-warning {{GM021}}
     dst += 64;
     src += 64;

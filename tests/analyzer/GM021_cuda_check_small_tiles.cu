@@ -14,7 +14,7 @@
   } while (0)
 
 void download_boxes(int* h_boxes, const int* d_boxes, int nboxes) {
-  for (int b = 0; b < nboxes; ++b) {
+  for (int b = 0; b < nboxes; ++b) { // expected-note {{the loop}}
     CUDA_CHECK(cudaMemcpy(h_boxes + 4 * b, d_boxes + 4 * b, 4 * sizeof(int), // expected-warning {{GM021}}
                           cudaMemcpyDeviceToHost));
   }

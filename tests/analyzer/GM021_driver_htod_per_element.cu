@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 CUresult upload_weights(CUdeviceptr d_w, const float* h_w, int n) {
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < n; ++i) { // expected-note {{the loop}}
     CUresult r = cuMemcpyHtoD(d_w + i * sizeof(float), &h_w[i], sizeof(float)); // expected-warning {{GM021}}
     if (r != CUDA_SUCCESS)
       return r;

@@ -14,7 +14,7 @@ int count_until_sentinel(int n) {
   int i = 1;
   int v = 0;
   int found = 0;
-  while (i < n) {
+  while (i < n) { // expected-note {{the loop}}
     cudaMemcpy(&v, d + i, sizeof(int), cudaMemcpyDeviceToHost); // expected-warning {{GM021}}
     if (v < 0)
       break;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 void upload_matrix(float* d, const float* h, int rows, int cols) {
-  for (int r = 0; r < rows; ++r) {
+  for (int r = 0; r < rows; ++r) { // expected-note {{the loop}}
     cudaMemcpy(d + (size_t)r * cols, h + (size_t)r * cols, cols * sizeof(float), // expected-warning {{GM021}}
                cudaMemcpyHostToDevice);
   }

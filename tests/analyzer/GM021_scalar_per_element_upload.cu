@@ -10,7 +10,7 @@ __global__ void square(float* v, int n) {
 void square_on_gpu(float* h, int n) {
   float* d = nullptr;
   cudaMalloc(&d, n * sizeof(float));
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < n; ++i) // expected-note {{the loop}}
     cudaMemcpy(&d[i], &h[i], sizeof(float), cudaMemcpyHostToDevice); // expected-warning {{GM021}}
   square<<<(n + 255) / 256, 256>>>(d, n);
   cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);

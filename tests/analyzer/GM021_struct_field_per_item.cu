@@ -20,7 +20,7 @@ float best_score(int n) {
   cudaMalloc(&d_hits, n * sizeof(Hit));
   score<<<(n + 255) / 256, 256>>>(d_hits, n);
   float best = 0.f;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < n; ++i) { // expected-note {{the loop}}
     Hit h;
     cudaMemcpy(&h, &d_hits[i], sizeof(Hit), cudaMemcpyDeviceToHost); // expected-warning {{GM021}}
     if (h.score > best)

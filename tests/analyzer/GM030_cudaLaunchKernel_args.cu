@@ -4,7 +4,7 @@
 
 __global__ void clamp01(float* v, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) v[i] = fminf(fmaxf(v[i], 0.f), 1.f);
+  if (i < n) v[i] = fminf(fmaxf(v[i], 0.f), 1.f); // expected-note {{'clamp01' indexes it by thread here}}
 }
 
 int main() {
@@ -16,7 +16,7 @@ int main() {
   cudaStream_t stream;
   cudaStreamCreate(&stream);
   void* args[] = {&p, &n};
-  cudaLaunchKernel((void*)clamp01, dim3((n + 255) / 256), dim3(256), args, 0, stream);
+  cudaLaunchKernel((void*)clamp01, dim3((n + 255) / 256), dim3(256), args, 0, stream); // expected-note {{launched here without a prefetch}}
   cudaStreamSynchronize(stream);
   printf("%f\n", p[1]);
   cudaStreamDestroy(stream);

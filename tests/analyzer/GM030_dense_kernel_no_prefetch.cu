@@ -5,7 +5,7 @@
 
 __global__ void saxpy(int n, float a, const float* x, float* y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = a * x[i] + y[i];
+  if (i < n) y[i] = a * x[i] + y[i]; // expected-note 2 {{'saxpy' indexes it by thread here}}
 }
 
 int main() {
@@ -18,7 +18,7 @@ int main() {
     x[i] = 1.f;
     y[i] = 2.f;
   }
-  saxpy<<<(n + 255) / 256, 256>>>(n, 3.f, x, y);
+  saxpy<<<(n + 255) / 256, 256>>>(n, 3.f, x, y); // expected-note 2 {{launched here without a prefetch}}
   cudaDeviceSynchronize();
   printf("%f\n", y[0]);
   cudaFree(x);

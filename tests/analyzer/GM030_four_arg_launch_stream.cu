@@ -15,7 +15,7 @@ __global__ void block_prefix(const int* in, int* out, int n) {
     tile[threadIdx.x] += v;
     __syncthreads();
   }
-  if (i < n) out[i] = tile[threadIdx.x];
+  if (i < n) out[i] = tile[threadIdx.x]; // expected-note {{'block_prefix' indexes it by thread here}}
 }
 
 void scan_blocks(const int* d_in, int n, int* h_out) {
@@ -25,7 +25,7 @@ void scan_blocks(const int* d_in, int n, int* h_out) {
   cudaMallocManaged(&out, n * sizeof(int)); // expected-warning {{GM030}}
   memset(out, 0, n * sizeof(int));
   const int block = 256;
-  block_prefix<<<(n + block - 1) / block, block, block * sizeof(int), stream>>>(d_in, out, n);
+  block_prefix<<<(n + block - 1) / block, block, block * sizeof(int), stream>>>(d_in, out, n); // expected-note {{launched here without a prefetch}}
   cudaStreamSynchronize(stream);
   for (int i = 0; i < n; ++i)
     h_out[i] = out[i];

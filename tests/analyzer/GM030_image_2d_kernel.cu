@@ -8,7 +8,7 @@ __global__ void invert(unsigned char* img, int width, int height) {
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < width && y < height) {
     int idx = y * width + x;
-    img[idx] = 255 - img[idx];
+    img[idx] = 255 - img[idx]; // expected-note {{'invert' indexes it by thread here}}
   }
 }
 
@@ -18,7 +18,7 @@ void process(const unsigned char* src, int width, int height, unsigned char* dst
   for (int i = 0; i < width * height; ++i) img[i] = src[i];
   dim3 block(16, 16);
   dim3 grid((width + 15) / 16, (height + 15) / 16);
-  invert<<<grid, block>>>(img, width, height);
+  invert<<<grid, block>>>(img, width, height); // expected-note {{launched here without a prefetch}}
   cudaDeviceSynchronize();
   for (int i = 0; i < width * height; ++i) dst[i] = img[i];
   cudaFree(img);

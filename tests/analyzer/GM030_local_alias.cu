@@ -4,7 +4,7 @@
 
 __global__ void add(const float* a, const float* b, float* c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) c[i] = a[i] + b[i];
+  if (i < n) c[i] = a[i] + b[i]; // expected-note {{'add' indexes it by thread here}}
 }
 
 void vector_add(const float* d_a, const float* d_b, int n) {
@@ -12,7 +12,7 @@ void vector_add(const float* d_a, const float* d_b, int n) {
   cudaMallocManaged(&result, n * sizeof(float)); // expected-warning {{GM030}}
   for (int i = 0; i < n; ++i) result[i] = 0.f;
   float* out = result;
-  add<<<(n + 127) / 128, 128>>>(d_a, d_b, out, n);
+  add<<<(n + 127) / 128, 128>>>(d_a, d_b, out, n); // expected-note {{launched here without a prefetch}}
   cudaDeviceSynchronize();
   double s = 0;
   for (int i = 0; i < n; ++i) s += result[i];

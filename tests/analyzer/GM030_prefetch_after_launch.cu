@@ -5,14 +5,14 @@
 
 __global__ void decay(float* v, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) v[i] *= 0.99f;
+  if (i < n) v[i] *= 0.99f; // expected-note {{'decay' indexes it by thread here}}
 }
 
 void run(int n) {
   float* v = nullptr;
   cudaMallocManaged(&v, n * sizeof(float)); // expected-warning {{GM030}}
   for (int i = 0; i < n; ++i) v[i] = 1.f;
-  decay<<<(n + 255) / 256, 256>>>(v, n);
+  decay<<<(n + 255) / 256, 256>>>(v, n); // expected-note {{launched here without a prefetch}}
   cudaMemLocation host = {};
   host.type = cudaMemLocationTypeHost;
   cudaMemPrefetchAsync(v, n * sizeof(float), host, 0, 0);

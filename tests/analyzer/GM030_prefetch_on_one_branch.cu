@@ -5,7 +5,7 @@
 
 __global__ void scale(float* v, float s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) v[i] *= s;
+  if (i < n) v[i] *= s; // expected-note {{'scale' indexes it by thread here}}
 }
 
 void run(int n, bool prefetch, cudaStream_t stream) {
@@ -18,7 +18,7 @@ void run(int n, bool prefetch, cudaStream_t stream) {
     loc.id = 0;
     cudaMemPrefetchAsync(v, n * sizeof(float), loc, 0, stream);
   }
-  scale<<<(n + 255) / 256, 256, 0, stream>>>(v, 2.f, n);
+  scale<<<(n + 255) / 256, 256, 0, stream>>>(v, 2.f, n); // expected-note {{launched here without a prefetch}}
   cudaStreamSynchronize(stream);
   cudaFree(v);
 }

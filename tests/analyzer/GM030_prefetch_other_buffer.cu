@@ -5,7 +5,7 @@
 
 __global__ void copy_scaled(const float* in, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = 2.f * in[i];
+  if (i < n) out[i] = 2.f * in[i]; // expected-note {{'copy_scaled' indexes it by thread here}}
 }
 
 void run(int n) {
@@ -20,7 +20,7 @@ void run(int n) {
   loc.type = cudaMemLocationTypeDevice;
   loc.id = dev;
   cudaMemPrefetchAsync(in, n * sizeof(float), loc, 0, 0);
-  copy_scaled<<<(n + 255) / 256, 256>>>(in, out, n);
+  copy_scaled<<<(n + 255) / 256, 256>>>(in, out, n); // expected-note {{launched here without a prefetch}}
   cudaDeviceSynchronize();
   cudaFree(in);
   cudaFree(out);

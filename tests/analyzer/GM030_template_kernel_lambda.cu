@@ -6,7 +6,7 @@
 template <typename T, int BLOCK>
 __global__ void fill_value(T* v, T value, int n) {
   int i = blockIdx.x * BLOCK + threadIdx.x;
-  if (i < n) v[i] = value;
+  if (i < n) v[i] = value; // expected-note {{'fill_value' indexes it by thread here}}
 }
 
 int main() {
@@ -14,8 +14,8 @@ int main() {
   float* buf = nullptr;
   cudaMallocManaged(&buf, n * sizeof(float)); // expected-warning {{GM030}}
   for (int i = 0; i < n; ++i) buf[i] = 0.f;
-  auto launch = [&](float value) {
-    fill_value<float, 128><<<(n + 127) / 128, 128>>>(buf, value, n);
+  auto launch = [&](float value) { // expected-note {{captured by a lambda that launches the kernel}}
+    fill_value<float, 128><<<(n + 127) / 128, 128>>>(buf, value, n); // expected-note {{launched here without a prefetch}}
   };
   launch(3.f);
   cudaDeviceSynchronize();

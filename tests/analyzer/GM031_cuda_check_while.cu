@@ -24,9 +24,9 @@ int main() {
   CUDA_CHECK(cudaMallocManaged(&state, n * sizeof(float))); // expected-warning {{GM031}}
   for (int i = 0; i < n; ++i) state[i] = 0.f;
   int step = 0;
-  while (step < 100) {
-    state[step % n] += 1.f;
-    evolve<<<n / 256, 256>>>(state, n);
+  while (step < 100) { // expected-note {{the loop}}
+    state[step % n] += 1.f; // expected-note {{and host code touches it here, in the same loop}}
+    evolve<<<n / 256, 256>>>(state, n); // expected-note {{a kernel uses it here}}
     CUDA_CHECK(cudaDeviceSynchronize());
     ++step;
   }

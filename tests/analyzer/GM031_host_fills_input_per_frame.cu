@@ -11,10 +11,10 @@ void pipeline(int nframes, int w, int h, void (*show)(const unsigned char*)) {
   int n = w * h;
   unsigned char* frame = nullptr;
   cudaMallocManaged(&frame, n); // expected-warning {{GM031}}
-  for (int f = 0; f < nframes; ++f) {
+  for (int f = 0; f < nframes; ++f) { // expected-note {{the loop}}
     for (int i = 0; i < n; ++i)
-      frame[i] = (unsigned char)((i + f) & 0xff);
-    brighten<<<(n + 255) / 256, 256>>>(frame, n);
+      frame[i] = (unsigned char)((i + f) & 0xff); // expected-note {{and host code touches it here, in the same loop}}
+    brighten<<<(n + 255) / 256, 256>>>(frame, n); // expected-note {{a kernel uses it here}}
     cudaDeviceSynchronize();
     show(frame);
   }

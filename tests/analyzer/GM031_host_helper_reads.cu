@@ -18,10 +18,10 @@ int iterate(int n) {
   cudaMallocManaged(&x, n * sizeof(float)); // expected-warning {{GM031}}
   cudaMemset(x, 0, n * sizeof(float));
   int it = 0;
-  for (; it < 1000; ++it) {
-    step<<<(n + 255) / 256, 256>>>(x, n);
+  for (; it < 1000; ++it) { // expected-note {{the loop}}
+    step<<<(n + 255) / 256, 256>>>(x, n); // expected-note {{a kernel uses it here}}
     cudaDeviceSynchronize();
-    if (norm1(x, n) > 1.9f * n) break;
+    if (norm1(x, n) > 1.9f * n) break; // expected-note {{and host code touches it here, in the same loop}}
   }
   cudaFree(x);
   return it;

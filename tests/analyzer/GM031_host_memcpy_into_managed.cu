@@ -14,9 +14,9 @@ unsigned long long run(const int* const* h_batches, int nbatch, int n,
                        unsigned long long* d_sum) {
   int* buf = nullptr;
   cudaMallocManaged(&buf, n * sizeof(int)); // expected-warning {{GM031}}
-  for (int b = 0; b < nbatch; ++b) {
-    memcpy(buf, h_batches[b], n * sizeof(int));
-    checksum<<<(n + 255) / 256, 256>>>(buf, d_sum, n);
+  for (int b = 0; b < nbatch; ++b) { // expected-note {{the loop}}
+    memcpy(buf, h_batches[b], n * sizeof(int)); // expected-note {{and host code touches it here, in the same loop}}
+    checksum<<<(n + 255) / 256, 256>>>(buf, d_sum, n); // expected-note {{a kernel uses it here}}
     cudaDeviceSynchronize();
   }
   unsigned long long s = 0;

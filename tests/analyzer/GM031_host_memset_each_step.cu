@@ -11,9 +11,9 @@ __global__ void hist(const unsigned char* data, unsigned* bins, int n) {
 void histograms(const unsigned char* const* d_batches, int nbatch, int n, unsigned* h_out) {
   unsigned* bins = nullptr;
   cudaMallocManaged(&bins, 256 * sizeof(unsigned)); // expected-warning {{GM031}}
-  for (int b = 0; b < nbatch; ++b) {
-    memset(bins, 0, 256 * sizeof(unsigned));
-    hist<<<(n + 255) / 256, 256>>>(d_batches[b], bins, n);
+  for (int b = 0; b < nbatch; ++b) { // expected-note {{the loop}}
+    memset(bins, 0, 256 * sizeof(unsigned)); // expected-note {{and host code touches it here, in the same loop}}
+    hist<<<(n + 255) / 256, 256>>>(d_batches[b], bins, n); // expected-note {{a kernel uses it here}}
     cudaDeviceSynchronize();
     h_out[b] = bins[255];
   }

@@ -18,12 +18,12 @@ int solve(float* d_u, int n, float tol) {
   float* resid = nullptr;
   cudaMallocManaged(&resid, n * sizeof(float)); // expected-warning {{GM031}}
   int it = 0;
-  for (; it < 10000; ++it) {
-    sweep<<<(n + 255) / 256, 256>>>(d_u, resid, n);
+  for (; it < 10000; ++it) { // expected-note {{the loop}}
+    sweep<<<(n + 255) / 256, 256>>>(d_u, resid, n); // expected-note {{a kernel uses it here}}
     cudaDeviceSynchronize();
     float sum = 0.f;
     for (int i = 1; i < n - 1; ++i)
-      sum += resid[i];
+      sum += resid[i]; // expected-note {{and host code touches it here, in the same loop}}
     if (sum < tol)
       break;
   }

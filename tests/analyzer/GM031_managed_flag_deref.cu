@@ -19,12 +19,12 @@ int components(const int* d_row_ptr, const int* d_col, int* d_label, int n) {
   int* changed = nullptr;
   cudaMallocManaged(&changed, sizeof(int)); // expected-warning {{GM031}}
   int rounds = 0;
-  do {
+  do { // expected-note {{the loop}}
     *changed = 0;
-    propagate<<<(n + 255) / 256, 256>>>(d_row_ptr, d_col, d_label, changed, n);
+    propagate<<<(n + 255) / 256, 256>>>(d_row_ptr, d_col, d_label, changed, n); // expected-note {{a kernel uses it here}}
     cudaDeviceSynchronize();
     ++rounds;
-  } while (*changed);
+  } while (*changed); // expected-note {{and host code touches it here, in the same loop}}
   cudaFree(changed);
   return rounds;
 }

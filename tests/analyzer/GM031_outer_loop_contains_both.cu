@@ -13,13 +13,13 @@ void train(const float* const* d_batches, int nbatch, int nepochs, int n) {
   float* stats = nullptr;
   cudaMallocManaged(&stats, n * sizeof(float)); // expected-warning {{GM031}}
   cudaMemset(stats, 0, n * sizeof(float));
-  for (int e = 0; e < nepochs; ++e) {
+  for (int e = 0; e < nepochs; ++e) { // expected-note {{the loop}}
     for (int b = 0; b < nbatch; ++b)
-      accumulate<<<(n + 255) / 256, 256>>>(stats, d_batches[b], n);
+      accumulate<<<(n + 255) / 256, 256>>>(stats, d_batches[b], n); // expected-note {{a kernel uses it here}}
     cudaDeviceSynchronize();
     float mx = 0.f;
     for (int i = 0; i < n; ++i)
-      if (stats[i] > mx) mx = stats[i];
+      if (stats[i] > mx) mx = stats[i]; // expected-note {{and host code touches it here, in the same loop}}
     printf("epoch %d max %f\n", e, mx);
   }
   cudaFree(stats);

@@ -15,11 +15,11 @@ int greedy(const float* d_w, int n, int steps, cudaStream_t stream) {
   float* out = nullptr;
   cudaMallocManaged(&out, n * sizeof(float)); // expected-warning {{GM031}}
   int best = 0;
-  for (int t = 0; t < steps; ++t) {
-    scores<<<(n + 255) / 256, 256, 256 * sizeof(float), stream>>>(d_w, out, n, t);
+  for (int t = 0; t < steps; ++t) { // expected-note {{the loop}}
+    scores<<<(n + 255) / 256, 256, 256 * sizeof(float), stream>>>(d_w, out, n, t); // expected-note {{a kernel uses it here}}
     cudaStreamSynchronize(stream);
     for (int i = 0; i < n; ++i)
-      if (out[i] > out[best]) best = i;
+      if (out[i] > out[best]) best = i; // expected-note {{and host code touches it here, in the same loop}}
   }
   cudaFree(out);
   return best;

@@ -31,7 +31,7 @@ void serve(const int* const* h_ids, const int* lens, int nbatch, const float* d_
   cudaMallocHost(&h_stage, max_len * sizeof(int));
   float* all = nullptr;
   int nout = 0;
-  for (int b = 0; b < nbatch; ++b) {
+  for (int b = 0; b < nbatch; ++b) { // expected-note {{the loop}}
     const int len = lens[b];
     memcpy(h_stage, h_ids[b], len * sizeof(int));
     int* d_ids = nullptr;
@@ -42,16 +42,16 @@ void serve(const int* const* h_ids, const int* lens, int nbatch, const float* d_
     embed<<<len, dim, 0, s>>>(d_ids, d_table, act, len, dim);
     float* grown = nullptr;
     cudaMalloc(&grown, (size_t)(nout + 1) * dim * sizeof(float)); // expected-warning {{GM020}}
-    cudaMemcpyAsync(grown, all, (size_t)nout * dim * sizeof(float), cudaMemcpyDeviceToDevice, s);
+    cudaMemcpyAsync(grown, all, (size_t)nout * dim * sizeof(float), cudaMemcpyDeviceToDevice, s); // expected-note {{the old contents are copied here}}
     pool_rows<<<(dim + 127) / 128, 128, 0, s>>>(act, grown + (size_t)nout * dim, len, dim);
     cudaStreamSynchronize(s);
-    cudaFree(all);
+    cudaFree(all); // expected-note {{and the old buffer is freed here}}
     all = grown;
     ++nout;
     cudaFreeAsync(d_ids, s);
     cudaFree(act);
   }
-  for (int r = 0; r < nout; ++r)
+  for (int r = 0; r < nout; ++r) // expected-note {{the loop}}
     cudaMemcpy(h_logits + (size_t)r * dim, all + (size_t)r * dim, dim * sizeof(float), // expected-warning {{GM021}}
                cudaMemcpyDeviceToHost);
   cudaFree(all);

@@ -17,7 +17,7 @@ __global__ void pr_step(const int* row_ptr, const int* col, const float* inv_deg
       int u = col[j];
       s += rank[u] * inv_deg[u];
     }
-    next[v] = 0.15f / n + 0.85f * s;
+    next[v] = 0.15f / n + 0.85f * s; // expected-note {{'pr_step' indexes it by thread here}}
   }
 }
 
@@ -53,12 +53,12 @@ int pagerank(const int* h_row_ptr, const int* h_col, const int* h_outdeg, int n,
   prefetch_to_gpu(inv_deg, n * sizeof(float), s);
 
   int it = 0;
-  for (; it < 100; ++it) {
-    pr_step<<<(n + 255) / 256, 256, 0, s>>>(row_ptr, col, inv_deg, rank, next, n);
+  for (; it < 100; ++it) { // expected-note 2 {{the loop}}
+    pr_step<<<(n + 255) / 256, 256, 0, s>>>(row_ptr, col, inv_deg, rank, next, n); // expected-note 2 {{a kernel uses it here}} expected-note {{launched here without a prefetch}}
     cudaStreamSynchronize(s);
     float diff = 0.f;
     for (int v = 0; v < n; ++v) {
-      diff += fabsf(next[v] - rank[v]);
+      diff += fabsf(next[v] - rank[v]); // expected-note 2 {{and host code touches it here, in the same loop}}
       rank[v] = next[v];
     }
     if (diff < 1e-6f) break;

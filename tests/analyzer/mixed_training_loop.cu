@@ -34,7 +34,7 @@ __global__ void sgd(float* w, const float* grad, float lr, int n) {
 
 __global__ void sample_error(const float* w, const float* x, float* err, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) err[i] = w[i] * x[i] - 1.f;
+  if (i < n) err[i] = w[i] * x[i] - 1.f; // expected-note {{'sample_error' indexes it by thread here}}
 }
 
 static void prefetch_to_device(const void* p, size_t bytes, cudaStream_t s) {
@@ -64,7 +64,7 @@ int main() {
   auto update = [&](const float* g, float lr) { sgd<<<grid, block, 0, s>>>(w, g, lr, n); };
 
   float loss = 0.f;
-  for (int step = 0; step < steps; ++step) {
+  for (int step = 0; step < steps; ++step) { // expected-note {{the loop}}
     for (int i = 0; i < n; ++i) h_x[i] = 1.f + 0.001f * ((i + step) % 17);
     CUDA_CHECK(cudaMemcpyAsync(d_x, h_x, bytes, cudaMemcpyHostToDevice, s));
     float *grad = nullptr, *mask = nullptr;
@@ -84,7 +84,7 @@ int main() {
   float* err = nullptr;
   CUDA_CHECK(cudaMallocManaged(&err, bytes)); // expected-warning {{GM030}}
   memset(err, 0, bytes);
-  sample_error<<<grid, block, 0, s>>>(w, d_x, err, n);
+  sample_error<<<grid, block, 0, s>>>(w, d_x, err, n); // expected-note {{launched here without a prefetch}}
   CUDA_CHECK(cudaStreamSynchronize(s));
   printf("w[0]=%f err[0]=%f\n", w[0], err[0]);
 

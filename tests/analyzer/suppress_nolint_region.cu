@@ -13,7 +13,7 @@ void legacy_release(int n) {
 
 void current_release(int n) {
   float *h = nullptr;
-  if (cudaMallocHost(&h, n) != cudaSuccess)
+  if (cudaMallocHost(&h, n) != cudaSuccess) // expected-note {{allocated here with cudaMallocHost}}
     return;
   cudaFree(h); // expected-warning {{GM002}}
 }

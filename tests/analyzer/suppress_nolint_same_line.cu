@@ -17,7 +17,7 @@ int warm_up_again(int n) {
   if (cudaMalloc(&a, n) != cudaSuccess) // NOLINT(GM002): names another rule, so GM001 stays // expected-warning {{GM001}}
     return -1;
   if (cudaMalloc(&b, n) != cudaSuccess)
-    return -1;
+    return -1; // expected-note {{this return after a failed call leaves without freeing 'a'}}
   cudaFree(a);
   cudaFree(b);
   return 0;

@@ -11,7 +11,7 @@ void stage(int n) {
 
 void stage_twice(int n) {
   float *h = nullptr;
-  if (cudaMallocHost(&h, n) != cudaSuccess)
+  if (cudaMallocHost(&h, n) != cudaSuccess) // expected-note {{allocated here with cudaMallocHost}}
     return;
   // NOLINTNEXTLINE(GM003)
   cudaFree(h); // expected-warning {{GM002}}
@@ -19,7 +19,7 @@ void stage_twice(int n) {
 
 void stage_far(int n) {
   float *h = nullptr;
-  if (cudaMallocHost(&h, n) != cudaSuccess)
+  if (cudaMallocHost(&h, n) != cudaSuccess) // expected-note {{allocated here with cudaMallocHost}}
     return;
   // NOLINTNEXTLINE(GM002)
 
