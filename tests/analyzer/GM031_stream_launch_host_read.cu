@@ -24,3 +24,4 @@ int greedy(const float* d_w, int n, int steps, cudaStream_t stream) {
   cudaFree(out);
   return best;
 }
+// expected-rules-unchecked GM030: the managed memory is launched on without a prefetch as the shape needs; GM030's own tests cover that
