@@ -6,7 +6,7 @@
 void roundtrip(const char* msg) {
   size_t len = strlen(msg) + 1;
   char* d_msg = nullptr;
-  cudaMalloc(&d_msg, len); // expected-warning {{GM001}}
+  cudaMalloc(&d_msg, len); // expected-warning {{'d_msg' (device memory from cudaMalloc) is not freed on every path through 'roundtrip'; call cudaFree when it is no longer needed [GM001 unpaired-allocation]}}
   cudaMemset(d_msg, 0, len);
   cudaMemcpy(d_msg, msg, len, cudaMemcpyHostToDevice);
   char back[256];

@@ -7,6 +7,6 @@ int upload_lut(const float* lut, int n) {
     return -1;
   cudaMemcpy(d_lut, lut, n * sizeof(float), cudaMemcpyHostToDevice);
   cudaDeviceSynchronize();
-  cudaFreeArray((cudaArray_t)d_lut); // expected-warning {{GM002}}
+  cudaFreeArray((cudaArray_t)d_lut); // expected-warning {{'d_lut' (device memory from cudaMalloc) is released with cudaFreeArray, which frees CUDA array; use cudaFree [GM002 mismatched-free]}}
   return 0;
 }

@@ -10,6 +10,6 @@ int blank_frame(const Frame& f, unsigned char* out) {
     return -1;
   cudaMemset(d_rgba, 0xff, bytes);
   cudaMemcpy(out, d_rgba, bytes, cudaMemcpyDeviceToHost);
-  cudaFreeHost(d_rgba); // expected-warning {{GM002}}
+  cudaFreeHost(d_rgba); // expected-warning {{'d_rgba' (device memory from cudaMalloc) is released with cudaFreeHost, which frees pinned host memory; use cudaFree [GM002 mismatched-free]}}
   return 0;
 }

@@ -14,5 +14,5 @@ void clamp_on_device(float* h, int n) {
   cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
   clamp01<<<(n + 255) / 256, 256>>>(d, n);
   cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost);
-  free(d); // expected-warning {{GM002}}
+  free(d); // expected-warning {{'d' (device memory from cudaMalloc) is released with free, which frees host heap memory; use cudaFree [GM002 mismatched-free]}}
 }

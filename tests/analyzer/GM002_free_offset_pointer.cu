@@ -13,5 +13,5 @@ void send_records(float* d_dst, const float* src, int count) {
   memcpy(block, &h, sizeof h);
   memcpy(block + sizeof(Header), src, count * sizeof(float));
   cudaMemcpy(d_dst, block + sizeof(Header), count * sizeof(float), cudaMemcpyHostToDevice);
-  free(block + sizeof(Header)); // expected-warning {{GM002}}
+  free(block + sizeof(Header)); // expected-warning {{'block' (host heap memory from malloc) is given to free at an offset from the pointer the allocation returned; pass the original pointer [GM002 mismatched-free]}}
 }

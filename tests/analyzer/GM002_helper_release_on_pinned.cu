@@ -13,6 +13,6 @@ int stage_and_copy(float* d_dst, const float* src, int n) {
     return -1;
   memcpy(h, src, n * sizeof(float));
   cudaMemcpy(d_dst, h, n * sizeof(float), cudaMemcpyHostToDevice);
-  release(h); // expected-warning {{GM002}}
+  release(h); // expected-warning {{'h' (pinned host memory from cudaMallocHost) is released with release (which calls cudaFree), which frees device memory; use cudaFreeHost [GM002 mismatched-free]}}
   return 0;
 }

@@ -15,6 +15,6 @@ int zero_copy_demo(int n) {
   write_mapped<<<(n + 127) / 128, 128>>>(d_alias, n);
   cudaDeviceSynchronize();
   int last = h[n - 1];
-  cudaFree(h); // expected-warning {{GM002}}
+  cudaFree(h); // expected-warning {{'h' (pinned host memory from cudaHostAlloc) is released with cudaFree, which frees device memory; use cudaFreeHost [GM002 mismatched-free]}}
   return last;
 }

@@ -14,5 +14,5 @@ void mark_with_guard(int n) {
   d++;
   mark<<<(n + 255) / 256, 256>>>(d, n);
   cudaDeviceSynchronize();
-  cudaFree(d); // expected-warning {{GM002}}
+  cudaFree(d); // expected-warning {{'d' (device memory from cudaMalloc) is given to cudaFree at an offset from the pointer the allocation returned; pass the original pointer [GM002 mismatched-free]}}
 }

@@ -13,6 +13,6 @@ size_t query_free_memory(int id) {
   cudaSetDevice(info->id);
   cudaMemGetInfo(&info->free_bytes, &info->total_bytes);
   size_t f = info->free_bytes;
-  free(info); // expected-warning {{GM002}}
+  free(info); // expected-warning {{'info' (heap object from new) is released with free, which frees host heap memory; use delete [GM002 mismatched-free]}}
   return f;
 }

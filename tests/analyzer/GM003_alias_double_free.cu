@@ -14,6 +14,6 @@ float upload_and_sum(float* d_dst, const float* src, int n) {
     s += cursor[i];
   cudaMemcpy(d_dst, buf, n * sizeof(float), cudaMemcpyHostToDevice);
   free(buf); // expected-note {{first freed here}}
-  free(cursor); // expected-warning {{GM003}}
+  free(cursor); // expected-warning {{'buf' (host heap memory from malloc) is freed twice: free already released it on this path; set the pointer to null after freeing it, or free it in one place [GM003 double-free]}}
   return s;
 }

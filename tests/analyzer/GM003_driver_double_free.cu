@@ -11,6 +11,6 @@ CUresult clear_buffer(size_t bytes, CUstream s) {
     cuMemFree(d); // expected-note {{first freed here}}
   }
   cuStreamSynchronize(s);
-  cuMemFree(d); // expected-warning {{GM003}}
+  cuMemFree(d); // expected-warning {{'d' (device memory (driver API) from cuMemAlloc) is freed twice: cuMemFree already released it on this path; set the pointer to null after freeing it, or free it in one place [GM003 double-free]}}
   return r;
 }

@@ -16,6 +16,6 @@ void iterate(int n, int steps) {
   do {
     step<<<(n + 255) / 256, 256>>>(scratch, n);
     cudaDeviceSynchronize();
-    cudaFree(scratch); // expected-warning {{GM003}} expected-note {{first freed here}}
+    cudaFree(scratch); // expected-warning {{'scratch' (device memory from cudaMalloc) is freed twice: cudaFree already released it on this path; set the pointer to null after freeing it, or free it in one place [GM003 double-free]}} expected-note {{first freed here}}
   } while (++k < steps);
 }

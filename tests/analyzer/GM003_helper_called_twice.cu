@@ -15,6 +15,6 @@ int copy_out(const float* d_src, int n, bool dump) {
     printf("h[0] = %f\n", h[0]);
     release_staging(h); // expected-note {{first freed here}}
   }
-  release_staging(h); // expected-warning {{GM003}}
+  release_staging(h); // expected-warning {{'h' (pinned host memory from cudaMallocHost) is freed twice: release_staging already released it on this path; set the pointer to null after freeing it, or free it in one place [GM003 double-free]}}
   return 0;
 }

@@ -14,5 +14,5 @@ void relu_inplace(float* h, int n) {
   cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
   cudaFree(d); // expected-note {{first freed here}}
   cudaDeviceSynchronize();
-  cudaFree(d); // expected-warning {{GM003}}
+  cudaFree(d); // expected-warning {{'d' (device memory from cudaMalloc) is freed twice: cudaFree already released it on this path; set the pointer to null after freeing it, or free it in one place [GM003 double-free]}}
 }

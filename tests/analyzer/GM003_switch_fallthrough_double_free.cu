@@ -11,7 +11,7 @@ int by_level(int level, int n) {
     cudaFree(d); // expected-note {{first freed here}}
     [[fallthrough]];
   case 0:
-    cudaFree(d); // expected-warning {{GM003}}
+    cudaFree(d); // expected-warning {{'d' (device memory from cudaMalloc) is freed twice: cudaFree already released it on this path; set the pointer to null after freeing it, or free it in one place [GM003 double-free]}}
     break;
   default:
     cudaFree(d);

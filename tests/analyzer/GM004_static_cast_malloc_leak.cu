@@ -4,7 +4,7 @@
 #include <cstdio>
 
 void print_head(const float* d_v, int n) {
-  float* h = static_cast<float*>(std::malloc(n * sizeof(float))); // expected-warning {{GM004}}
+  float* h = static_cast<float*>(std::malloc(n * sizeof(float))); // expected-warning {{'h' (host heap memory from malloc) is not freed on every path through 'print_head'; call free when it is no longer needed [GM004 unpaired-host-allocation]}}
   if (!h)
     return;
   cudaMemcpy(h, d_v, n * sizeof(float), cudaMemcpyDeviceToHost);

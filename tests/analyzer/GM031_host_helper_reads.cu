@@ -15,7 +15,7 @@ static float norm1(const float* x, int n) {
 
 int iterate(int n) {
   float* x = nullptr;
-  cudaMallocManaged(&x, n * sizeof(float)); // expected-warning {{GM031}}
+  cudaMallocManaged(&x, n * sizeof(float)); // expected-warning {{'x' (managed memory from cudaMallocManaged) is used by a kernel and by host code in the same loop, so its pages migrate to the GPU and back on every iteration; keep the data on the device and copy back only what the host needs, or prefetch it explicitly each way (cudaMemPrefetchAsync) [GM031 managed-ping-pong]}}
   cudaMemset(x, 0, n * sizeof(float));
   int it = 0;
   for (; it < 1000; ++it) { // expected-note {{the loop}}

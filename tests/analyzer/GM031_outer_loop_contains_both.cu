@@ -11,7 +11,7 @@ __global__ void accumulate(float* stats, const float* batch, int n) {
 
 void train(const float* const* d_batches, int nbatch, int nepochs, int n) {
   float* stats = nullptr;
-  cudaMallocManaged(&stats, n * sizeof(float)); // expected-warning {{GM031}}
+  cudaMallocManaged(&stats, n * sizeof(float)); // expected-warning {{'stats' (managed memory from cudaMallocManaged) is used by a kernel and by host code in the same loop, so its pages migrate to the GPU and back on every iteration; keep the data on the device and copy back only what the host needs, or prefetch it explicitly each way (cudaMemPrefetchAsync) [GM031 managed-ping-pong]}}
   cudaMemset(stats, 0, n * sizeof(float));
   for (int e = 0; e < nepochs; ++e) { // expected-note {{the loop}}
     for (int b = 0; b < nbatch; ++b)

@@ -13,7 +13,7 @@ __global__ void scores(const float* w, float* out, int n, int step) {
 
 int greedy(const float* d_w, int n, int steps, cudaStream_t stream) {
   float* out = nullptr;
-  cudaMallocManaged(&out, n * sizeof(float)); // expected-warning {{GM031}}
+  cudaMallocManaged(&out, n * sizeof(float)); // expected-warning {{'out' (managed memory from cudaMallocManaged) is used by a kernel and by host code in the same loop, so its pages migrate to the GPU and back on every iteration; keep the data on the device and copy back only what the host needs, or prefetch it explicitly each way (cudaMemPrefetchAsync) [GM031 managed-ping-pong]}}
   int best = 0;
   for (int t = 0; t < steps; ++t) { // expected-note {{the loop}}
     scores<<<(n + 255) / 256, 256, 256 * sizeof(float), stream>>>(d_w, out, n, t); // expected-note {{a kernel uses it here}}

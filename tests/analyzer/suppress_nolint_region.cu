@@ -15,7 +15,7 @@ void current_release(int n) {
   float *h = nullptr;
   if (cudaMallocHost(&h, n) != cudaSuccess) // expected-note {{allocated here with cudaMallocHost}}
     return;
-  cudaFree(h); // expected-warning {{GM002}}
+  cudaFree(h); // expected-warning {{'h' (pinned host memory from cudaMallocHost) is released with cudaFree, which frees device memory; use cudaFreeHost [GM002 mismatched-free]}}
 }
 
 /* NOLINTBEGIN */

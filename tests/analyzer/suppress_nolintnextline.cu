@@ -14,7 +14,7 @@ void stage_twice(int n) {
   if (cudaMallocHost(&h, n) != cudaSuccess) // expected-note {{allocated here with cudaMallocHost}}
     return;
   // NOLINTNEXTLINE(GM003)
-  cudaFree(h); // expected-warning {{GM002}}
+  cudaFree(h); // expected-warning {{'h' (pinned host memory from cudaMallocHost) is released with cudaFree, which frees device memory; use cudaFreeHost [GM002 mismatched-free]}}
 }
 
 void stage_far(int n) {
@@ -23,5 +23,5 @@ void stage_far(int n) {
     return;
   // NOLINTNEXTLINE(GM002)
 
-  cudaFree(h); // expected-warning {{GM002}}
+  cudaFree(h); // expected-warning {{'h' (pinned host memory from cudaMallocHost) is released with cudaFree, which frees device memory; use cudaFreeHost [GM002 mismatched-free]}}
 }
