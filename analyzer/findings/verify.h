@@ -2,12 +2,18 @@
  *   // expected-warning {{GM001}}          a finding on this line whose text contains GM001
  *   // expected-warning@+1 {{leaks}}       ... on the next line (@-N, @N for absolute lines)
  *   // expected-warning 2 {{GM003}}        two such findings
- *   // expected-note@+3 {{first freed}}    a related location (checked only if a file has one)
+ *   // expected-note@+3 {{first freed}}    a related location of a finding; checked in every
+ *                                          file, so a note nobody states fails the test
+ *   // expected-note@init.cu:7 {{...}}     a related location in another file (a path, or its
+ *                                          last components)
  *   // expected-note {{was cut short}}     a notice about the analysis on this line (a function
- *                                          whose paths were cut short: its first line); notices
- *                                          are always checked
+ *                                          whose paths were cut short: its first line)
  *   // expected-no-diagnostics             no findings and no notices at all
- * and verification fails on any missing or unexpected finding, naming each. */
+ *   // expected-notes-unchecked: REASON    opt out of checking related notes (not notices)
+ *   // expected-rules-unchecked GM010 GM030: REASON
+ *                                          leave these rules' findings and notes out (for the
+ *                                          run with every rule enabled)
+ * and verification fails on any missing or unexpected finding or note, naming each. */
 #ifndef GM_VERIFY_H
 #define GM_VERIFY_H
 

@@ -7,7 +7,7 @@ int export_buffer(cudaIpcMemHandle_t *handle, size_t n) {
   if (cudaMalloc(&d, n) != cudaSuccess) // expected-warning {{'d' (device memory from cudaMalloc) is not freed on an error path}}
     return -1;
   if (cudaIpcGetMemHandle(handle, d) != cudaSuccess)
-    return -1;
+    return -1; // expected-note {{this return after a failed call leaves without freeing 'd'}}
   cudaFree(d);
   return 0;
 }

@@ -20,8 +20,8 @@ __global__ void zero(double* v, int n) {
 
 void reset_accumulators(int n) {
   double* d_acc = nullptr;
-  CUDA_CHECK(cudaMalloc(&d_acc, n * sizeof(double))); // expected-warning {{GM001}}
+  CUDA_CHECK(cudaMalloc(&d_acc, n * sizeof(double))); // expected-warning {{'d_acc' (device memory from cudaMalloc) is not freed on every path through 'reset_accumulators'; call cudaFree when it is no longer needed [GM001 unpaired-allocation]}}
   zero<<<(n + 255) / 256, 256>>>(d_acc, n);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
-}
+} // expected-note {{'reset_accumulators' ends here without freeing 'd_acc'}}

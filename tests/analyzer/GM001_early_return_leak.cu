@@ -12,10 +12,10 @@ int run_saxpy(const float* hx, float* hy, int n) {
   size_t bytes = (size_t)n * sizeof(float);
   float* dx = nullptr;
   float* dy = nullptr;
-  if (cudaMalloc(&dx, bytes) != cudaSuccess) // expected-warning {{GM001}}
+  if (cudaMalloc(&dx, bytes) != cudaSuccess) // expected-warning {{'dx' (device memory from cudaMalloc) is not freed on an error path: a return after a failed call leaves 'run_saxpy' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
     return -1;
   if (cudaMalloc(&dy, bytes) != cudaSuccess)
-    return -1; // dx leaks here
+    return -1; // dx leaks here expected-note {{this return after a failed call leaves without freeing 'dx'}}
   cudaMemcpy(dx, hx, bytes, cudaMemcpyHostToDevice);
   cudaMemcpy(dy, hy, bytes, cudaMemcpyHostToDevice);
   saxpy<<<(n + 255) / 256, 256>>>(n, 2.0f, dx, dy);

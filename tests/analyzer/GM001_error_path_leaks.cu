@@ -63,3 +63,4 @@ int leak_on_both(int n, int early) {
   cudaFree(b);
   return 0;
 }
+// expected-rules-unchecked GM010: the loop allocates on every iteration as the shape needs; GM010's own tests cover that

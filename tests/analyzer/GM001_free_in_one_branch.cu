@@ -9,7 +9,7 @@ __global__ void fill(int* out, int n, int v) {
 
 void fill_and_report(int n, bool verbose) {
   int* d_out = nullptr;
-  cudaMalloc(&d_out, n * sizeof(int)); // expected-warning {{GM001}}
+  cudaMalloc(&d_out, n * sizeof(int)); // expected-warning {{'d_out' (device memory from cudaMalloc) is not freed on every path through 'fill_and_report'; call cudaFree when it is no longer needed [GM001 unpaired-allocation]}}
   fill<<<(n + 127) / 128, 128>>>(d_out, n, 7);
   cudaDeviceSynchronize();
   if (verbose) {
@@ -18,4 +18,4 @@ void fill_and_report(int n, bool verbose) {
     printf("first = %d\n", first);
     cudaFree(d_out);
   }
-}
+} // expected-note {{'fill_and_report' ends here without freeing 'd_out'}}

@@ -17,7 +17,7 @@ int vector_add(const float* ha, const float* hb, float* hc, int n) {
     goto cleanup;
   if (cudaMalloc(&d_b, bytes) != cudaSuccess)
     goto cleanup;
-  if (cudaMalloc(&d_out, bytes) != cudaSuccess) // expected-warning {{GM001}}
+  if (cudaMalloc(&d_out, bytes) != cudaSuccess) // expected-warning {{'d_out' (device memory from cudaMalloc) is not freed on every path: a return leaves 'vector_add' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
     goto cleanup;
   cudaMemcpy(d_a, ha, bytes, cudaMemcpyHostToDevice);
   cudaMemcpy(d_b, hb, bytes, cudaMemcpyHostToDevice);
@@ -28,5 +28,5 @@ int vector_add(const float* ha, const float* hb, float* hc, int n) {
 cleanup:
   cudaFree(d_a);
   cudaFree(d_b);
-  return rc;
+  return rc; // expected-note {{this return leaves without freeing 'd_out'}}
 }

@@ -10,14 +10,14 @@ void other_range(int ndev, int nused, size_t bytes) {
   for (int dev = 0; dev < nused; ++dev)
     if (dev == 0)
       cudaFreeHost(h);
-}
+} // expected-note {{'other_range' ends here without freeing 'h'}}
 
 void never_freed(int ndev, size_t bytes) {
   float* h = nullptr;
   for (int dev = 0; dev < ndev; ++dev)
     if (dev == 0)
       cudaMallocHost(&h, bytes); // expected-warning {{'h' (pinned host memory from cudaMallocHost) is not freed on every path through 'never_freed'; call cudaFreeHost when it is no longer needed [GM001 unpaired-allocation]}}
-}
+} // expected-note {{'never_freed' ends here without freeing 'h'}}
 
 void bound_changes(int ndev, size_t bytes) {
   float* h = nullptr;
@@ -28,4 +28,4 @@ void bound_changes(int ndev, size_t bytes) {
   for (int dev = 0; dev < ndev; ++dev)
     if (dev == ndev - 1)
       cudaFreeHost(h);
-}
+} // expected-note {{'bound_changes' ends here without freeing 'h'}}

@@ -9,10 +9,10 @@ public:
 
   int residual_norm(float* out) {
     float* d_tmp = nullptr;
-    if (cudaMalloc(&d_tmp, n_ * sizeof(float)) != cudaSuccess) // expected-warning {{GM001}}
+    if (cudaMalloc(&d_tmp, n_ * sizeof(float)) != cudaSuccess) // expected-warning {{'d_tmp' (device memory from cudaMalloc) is not freed on an error path: a return after a failed call leaves 'residual_norm' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
       return -1;
     if (cudaMemcpy(d_tmp, d_x_, n_ * sizeof(float), cudaMemcpyDeviceToDevice) != cudaSuccess)
-      return -1;
+      return -1; // expected-note {{this return after a failed call leaves without freeing 'd_tmp'}}
     cudaMemcpy(out, d_tmp, sizeof(float), cudaMemcpyDeviceToHost);
     cudaFree(d_tmp);
     return 0;

@@ -27,5 +27,5 @@ int callback_gets_other(cudaStream_t stream, size_t n, void *ctx) {
   if (cudaMalloc(&d, n) != cudaSuccess) // expected-warning {{'d' (device memory from cudaMalloc) is not freed on every path}}
     return -1;
   cudaLaunchHostFunc(stream, release_later, ctx);
-  return 0;
+  return 0; // expected-note {{this return leaves without freeing 'd'}}
 }

@@ -7,7 +7,7 @@ enum Mode { MODE_COPY = 0, MODE_ZERO = 1, MODE_OTHER = 2 };
 int apply_mode(float* h, int n, int mode) {
   size_t bytes = (size_t)n * sizeof(float);
   float* d = nullptr;
-  if (cudaMalloc(&d, bytes) != cudaSuccess) // expected-warning {{GM001}}
+  if (cudaMalloc(&d, bytes) != cudaSuccess) // expected-warning {{'d' (device memory from cudaMalloc) is not freed on every path: a return leaves 'apply_mode' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
     return -1;
   switch (mode) {
   case MODE_COPY:
@@ -22,6 +22,6 @@ int apply_mode(float* h, int n, int mode) {
     return 0;
   default:
     fprintf(stderr, "unsupported mode %d\n", mode);
-    return -2;
+    return -2; // expected-note {{this return leaves without freeing 'd'}}
   }
 }

@@ -8,18 +8,18 @@
 template <typename T> struct Staging {
   T *scratch(size_t n) {
     T *d = nullptr;
-    cudaMalloc(&d, n * sizeof(T)); // expected-warning {{GM001}}
+    cudaMalloc(&d, n * sizeof(T)); // expected-warning {{'d' (device memory from cudaMalloc) is not freed on every path: a return leaves 'scratch' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
     if (n == 0)
-      return nullptr;
+      return nullptr; // expected-note {{this return leaves without freeing 'd'}}
     cudaFree(d);
     return nullptr;
   }
   void upload(const std::vector<T> &host);
   template <typename U> void convert(const U *src, size_t n) {
     U *d = nullptr;
-    cudaMalloc(&d, n * sizeof(U)); // expected-warning {{GM001}}
+    cudaMalloc(&d, n * sizeof(U)); // expected-warning {{'d' (device memory from cudaMalloc) is not freed on an error path: a return after a failed call leaves 'convert' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
     if (src == nullptr)
-      return;
+      return; // expected-note {{this return after a failed call leaves without freeing 'd'}}
     cudaMemcpy(d, src, n * sizeof(U), cudaMemcpyHostToDevice);
     cudaFree(d);
   }
@@ -27,26 +27,26 @@ template <typename T> struct Staging {
 
 template <typename T> void Staging<T>::upload(const std::vector<T> &host) {
   T *d = nullptr;
-  cudaMalloc(&d, host.size() * sizeof(T)); // expected-warning {{GM001}}
+  cudaMalloc(&d, host.size() * sizeof(T)); // expected-warning {{'d' (device memory from cudaMalloc) is not freed on every path: a return leaves 'upload' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
   if (host.empty())
-    return;
+    return; // expected-note {{this return leaves without freeing 'd'}}
   cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice);
   cudaFree(d);
 }
 
 template <> void Staging<char>::upload(const std::vector<char> &host) {
   char *d = nullptr;
-  cudaMalloc(&d, host.size()); // expected-warning {{GM001}}
+  cudaMalloc(&d, host.size()); // expected-warning {{'d' (device memory from cudaMalloc) is not freed on every path: a return leaves 'upload' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
   if (host.size() < 16)
-    return;
+    return; // expected-note {{this return leaves without freeing 'd'}}
   cudaFree(d);
 }
 
 template <typename T> T *fill(size_t n) {
   T *d = nullptr;
-  cudaMalloc(&d, n * sizeof(T)); // expected-warning {{GM001}}
+  cudaMalloc(&d, n * sizeof(T)); // expected-warning {{'d' (device memory from cudaMalloc) is not freed on every path: a return leaves 'fill' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
   if (n > 1024)
-    return nullptr;
+    return nullptr; // expected-note {{this return leaves without freeing 'd'}}
   cudaMemset(d, 0, n * sizeof(T));
   cudaFree(d);
   return nullptr;

@@ -11,9 +11,9 @@ __global__ void reduce_sum(const T* in, T* out, int n) {
 template <typename T>
 T device_sum(const T* d_in, int n) {
   T* d_out = nullptr;
-  cudaMalloc(&d_out, sizeof(T)); // expected-warning {{GM001}}
+  cudaMalloc(&d_out, sizeof(T)); // expected-warning {{'d_out' (device memory from cudaMalloc) is not freed on every path: a return leaves 'device_sum' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
   if (n == 0)
-    return T(0);
+    return T(0); // expected-note {{this return leaves without freeing 'd_out'}}
   cudaMemset(d_out, 0, sizeof(T));
   reduce_sum<T><<<1, 256>>>(d_in, d_out, n);
   T h = T(0);

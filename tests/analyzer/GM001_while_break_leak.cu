@@ -5,7 +5,7 @@
 
 int wait_for_flag(const int* d_flag, int max_polls) {
   int* h_flag = nullptr;
-  if (cudaMallocHost(&h_flag, sizeof(int)) != cudaSuccess) // expected-warning {{GM001}}
+  if (cudaMallocHost(&h_flag, sizeof(int)) != cudaSuccess) // expected-warning {{'h_flag' (pinned host memory from cudaMallocHost) is not freed on every path: a return leaves 'wait_for_flag' without releasing it; call cudaFreeHost before returning [GM001 unpaired-allocation]}}
     return -1;
   int polls = 0;
   bool done = false;
@@ -20,7 +20,7 @@ int wait_for_flag(const int* d_flag, int max_polls) {
   }
   if (!done) {
     fprintf(stderr, "timed out after %d polls\n", polls);
-    return -2;
+    return -2; // expected-note {{this return leaves without freeing 'h_flag'}}
   }
   cudaFreeHost(h_flag);
   return polls;

@@ -16,11 +16,11 @@ __global__ void iota(float* v, int n) {
 }
 
 float last_element(int n) {
-  float* d = alloc_dev(n); // expected-warning {{GM001}}
+  float* d = alloc_dev(n); // expected-warning {{'d' (device memory from alloc_dev) is not freed on every path: a return leaves 'last_element' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
   if (!d)
     return -1.0f;
   iota<<<(n + 255) / 256, 256>>>(d, n);
   float h = 0.0f;
   cudaMemcpy(&h, d + (n - 1), sizeof(float), cudaMemcpyDeviceToHost);
-  return h;
+  return h; // expected-note {{this return leaves without freeing 'd'}}
 }

@@ -10,9 +10,9 @@ __global__ void clamp01(float* v, int n) {
 void clamp_on_device(float* h, int n) {
   size_t bytes = (size_t)n * sizeof(float);
   float* d = nullptr;
-  cudaMalloc(&d, bytes);
+  cudaMalloc(&d, bytes); // expected-note {{allocated here with cudaMalloc}}
   cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
   clamp01<<<(n + 255) / 256, 256>>>(d, n);
   cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost);
-  free(d); // expected-warning {{GM002}}
+  free(d); // expected-warning {{'d' (device memory from cudaMalloc) is released with free, which frees host heap memory; use cudaFree [GM002 mismatched-free]}}
 }

@@ -6,9 +6,9 @@ int upload(int type, const float* host, size_t n) {
   if (type == 0)
     cudaMalloc(&p, n * sizeof(float));
   else if (type == 1)
-    cudaMallocManaged(&p, n * sizeof(float));
+    cudaMallocManaged(&p, n * sizeof(float)); // expected-note {{allocated here with cudaMallocManaged}}
   else if (type == 2)
-    cudaMallocHost(&p, n * sizeof(float));
+    cudaMallocHost(&p, n * sizeof(float)); // expected-note {{allocated here with cudaMallocHost}}
   else
     return -1;
   cudaMemcpy(p, host, n * sizeof(float), cudaMemcpyDefault);

@@ -13,9 +13,9 @@ void step(size_t n) {
   reload_options(&opt);
   float* data;
   if (opt.use_host)
-    data = (float*)malloc(n);
+    data = (float*)malloc(n); // expected-note {{allocated here with malloc}}
   else
-    cudaMalloc(&data, n);
+    cudaMalloc(&data, n); // expected-note {{allocated here with cudaMalloc}}
   reload_options(&opt);
   if (opt.use_host)
     free(data); // expected-warning {{device memory}}

@@ -9,10 +9,10 @@ static void release(float* p) {
 
 int stage_and_copy(float* d_dst, const float* src, int n) {
   float* h = nullptr;
-  if (cudaMallocHost(&h, n * sizeof(float)) != cudaSuccess)
+  if (cudaMallocHost(&h, n * sizeof(float)) != cudaSuccess) // expected-note {{allocated here with cudaMallocHost}}
     return -1;
   memcpy(h, src, n * sizeof(float));
   cudaMemcpy(d_dst, h, n * sizeof(float), cudaMemcpyHostToDevice);
-  release(h); // expected-warning {{GM002}}
+  release(h); // expected-warning {{'h' (pinned host memory from cudaMallocHost) is released with release (which calls cudaFree), which frees device memory; use cudaFreeHost [GM002 mismatched-free]}}
   return 0;
 }

@@ -8,13 +8,13 @@ __global__ void write_mapped(int* p, int n) {
 
 int zero_copy_demo(int n) {
   int* h = nullptr;
-  if (cudaHostAlloc((void**)&h, n * sizeof(int), cudaHostAllocMapped) != cudaSuccess)
+  if (cudaHostAlloc((void**)&h, n * sizeof(int), cudaHostAllocMapped) != cudaSuccess) // expected-note {{allocated here with cudaHostAlloc}}
     return -1;
   int* d_alias = nullptr;
   cudaHostGetDevicePointer((void**)&d_alias, h, 0);
   write_mapped<<<(n + 127) / 128, 128>>>(d_alias, n);
   cudaDeviceSynchronize();
   int last = h[n - 1];
-  cudaFree(h); // expected-warning {{GM002}}
+  cudaFree(h); // expected-warning {{'h' (pinned host memory from cudaHostAlloc) is released with cudaFree, which frees device memory; use cudaFreeHost [GM002 mismatched-free]}}
   return last;
 }

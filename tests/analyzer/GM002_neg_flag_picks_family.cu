@@ -41,3 +41,4 @@ void churn(int type, size_t bytes) {
   else
     cudaFree(p);
 }
+// expected-rules-unchecked GM030: the managed memory is launched on without a prefetch as the shape needs; GM030's own tests cover that

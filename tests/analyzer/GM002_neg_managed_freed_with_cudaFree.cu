@@ -18,3 +18,4 @@ int managed_bump(int n) {
   cudaFree(v);
   return last;
 }
+// expected-rules-unchecked GM030: the managed memory is launched on without a prefetch as the shape needs; GM030's own tests cover that

@@ -7,7 +7,7 @@ struct LaunchStats {
 };
 
 float time_empty_launch() {
-  LaunchStats* stats = new LaunchStats();
+  LaunchStats* stats = new LaunchStats(); // expected-note {{allocated here with new}}
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
@@ -18,6 +18,6 @@ float time_empty_launch() {
   cudaEventDestroy(a);
   cudaEventDestroy(b);
   float ms = stats->ms;
-  delete[] stats; // expected-warning {{GM002}}
+  delete[] stats; // expected-warning {{'stats' (heap object from new) is released with delete-array, which frees heap array; use delete [GM002 mismatched-free]}}
   return ms;
 }

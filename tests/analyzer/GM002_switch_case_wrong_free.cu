@@ -9,7 +9,7 @@ void exercise(int kind, size_t bytes) {
     cudaMalloc(&buf, bytes);
     break;
   case 1:
-    cudaMallocHost(&buf, bytes);
+    cudaMallocHost(&buf, bytes); // expected-note {{allocated here with cudaMallocHost}}
     break;
   default:
     buf = malloc(bytes);

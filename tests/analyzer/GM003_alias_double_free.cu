@@ -4,7 +4,7 @@
 #include <string.h>
 
 float upload_and_sum(float* d_dst, const float* src, int n) {
-  float* buf = (float*)malloc(n * sizeof(float));
+  float* buf = (float*)malloc(n * sizeof(float)); // expected-note {{allocated here with malloc}}
   if (!buf)
     return 0.f;
   memcpy(buf, src, n * sizeof(float));
@@ -13,7 +13,7 @@ float upload_and_sum(float* d_dst, const float* src, int n) {
   for (int i = 0; i < n; ++i)
     s += cursor[i];
   cudaMemcpy(d_dst, buf, n * sizeof(float), cudaMemcpyHostToDevice);
-  free(buf);
-  free(cursor); // expected-warning {{GM003}}
+  free(buf); // expected-note {{first freed here}}
+  free(cursor); // expected-warning {{'buf' (host heap memory from malloc) is freed twice: free already released it on this path; set the pointer to null after freeing it, or free it in one place [GM003 double-free]}}
   return s;
 }

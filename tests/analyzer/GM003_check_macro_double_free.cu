@@ -11,7 +11,7 @@
 
 void run(size_t n) {
   float* d = nullptr;
-  CHECK(cudaMalloc(&d, n));
-  CHECK(cudaFree(d));
+  CHECK(cudaMalloc(&d, n)); // expected-note {{allocated here with cudaMalloc}}
+  CHECK(cudaFree(d)); // expected-note {{first freed here}}
   CHECK(cudaFree(d)); // expected-warning {{freed twice}}
 }

@@ -8,7 +8,7 @@ static void release(float** pp) {
 
 void run(size_t n) {
   float* d = nullptr;
-  cudaMalloc(&d, n);
-  release(&d);
+  cudaMalloc(&d, n); // expected-note {{allocated here with cudaMalloc}}
+  release(&d); // expected-note {{first freed here}}
   cudaFree(d); // expected-warning {{freed twice}}
 }

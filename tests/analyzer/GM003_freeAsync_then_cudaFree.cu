@@ -8,10 +8,10 @@ __global__ void zero(float* v, int n) {
 
 void zero_then_sync(int n, cudaStream_t s) {
   float* d = nullptr;
-  if (cudaMallocAsync(&d, n * sizeof(float), s) != cudaSuccess)
+  if (cudaMallocAsync(&d, n * sizeof(float), s) != cudaSuccess) // expected-note {{allocated here with cudaMallocAsync}}
     return;
   zero<<<(n + 255) / 256, 256, 0, s>>>(d, n);
-  cudaFreeAsync(d, s);
+  cudaFreeAsync(d, s); // expected-note {{first freed here}}
   cudaStreamSynchronize(s);
-  cudaFree(d); // expected-warning {{GM003}}
+  cudaFree(d); // expected-warning {{'d' (stream-ordered device memory from cudaMallocAsync) is freed twice: cudaFreeAsync already released it on this path; set the pointer to null after freeing it, or free it in one place [GM003 double-free]}}
 }

@@ -14,3 +14,4 @@ void run(int n, bool fuse) {
     cudaFree(raw); // expected-note {{first freed here}}
   cudaFree(fused); // expected-warning {{'raw' (device memory from cudaMalloc) is freed twice: cudaFree already released it on this path; set the pointer to null after freeing it, or free it in one place}}
 }
+// expected-rules-unchecked GM001: 'raw' really leaks when fuse is set and the guard fails; GM001's tests cover such paths

@@ -8,7 +8,7 @@ void upload_maybe_staged(float* d, const float* src, int n, int want_staging) {
   int staged = want_staging;
   float* stage = NULL;
   if (staged)
-    stage = (float*)malloc(n * sizeof(float)); // expected-warning {{GM004}}
+    stage = (float*)malloc(n * sizeof(float)); // expected-warning {{'stage' (host heap memory from malloc) is not freed on every path through 'upload_maybe_staged'; call free when it is no longer needed [GM004 unpaired-host-allocation]}}
   if (stage) {
     memcpy(stage, src, n * sizeof(float));
     cudaMemcpy(d, stage, n * sizeof(float), cudaMemcpyHostToDevice);
@@ -16,4 +16,4 @@ void upload_maybe_staged(float* d, const float* src, int n, int want_staging) {
   staged = n > 4096;
   if (staged)
     free(stage);
-}
+} // expected-note {{'upload_maybe_staged' ends here without freeing 'stage'}}

@@ -34,7 +34,7 @@ int main(int argc, char **) {
   create_timer(&timer); // expected-warning {{'timer' (heap object from create_timer) is not freed on every path}}
   start_timer(&timer);
   if (argc > 1)
-    return 1;
+    return 1; // expected-note {{this return leaves without freeing 'timer'}}
   delete timer;
   return 0;
 }

@@ -12,7 +12,7 @@ void run(const float* const* h_batches, const int* lens, int nbatch, float* h_ou
   size_t cap = 1024 * sizeof(float);
   float* d = nullptr;
   cudaMalloc(&d, cap);
-  for (int b = 0; b < nbatch; ++b) {
+  for (int b = 0; b < nbatch; ++b) { // expected-note {{the loop}}
     size_t need = (size_t)lens[b] * sizeof(float);
     if (need > cap) {
       cudaFree(d);

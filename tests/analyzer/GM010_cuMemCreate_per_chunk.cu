@@ -12,7 +12,7 @@ void stream_chunks(CUdeviceptr va, size_t chunk, int nchunks, int dev) {
   CUmemAccessDesc access = {};
   access.location = prop.location;
   access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-  for (int c = 0; c < nchunks; ++c) {
+  for (int c = 0; c < nchunks; ++c) { // expected-note {{the loop}}
     CUmemGenericAllocationHandle h;
     if (cuMemCreate(&h, chunk, &prop, 0) != CUDA_SUCCESS) // expected-warning {{loop-invariant}}
       return;

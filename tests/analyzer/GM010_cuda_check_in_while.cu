@@ -25,7 +25,7 @@ __global__ void square(float* v, int n) {
 
 void drain(const Job* jobs, int njobs, float* h_result) {
   int next = 0;
-  while (next < njobs) {
+  while (next < njobs) { // expected-note {{the loop}}
     const Job& j = jobs[next++];
     float* d = nullptr;
     CUDA_CHECK(cudaMalloc(&d, 4096 * sizeof(float))); // expected-warning {{loop-invariant}}

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 void run_module(CUfunction fn, int iters, size_t bytes) {
-  for (int it = 0; it < iters; ++it) {
+  for (int it = 0; it < iters; ++it) { // expected-note {{the loop}}
     CUdeviceptr buf = 0;
     if (cuMemAlloc(&buf, bytes) != CUDA_SUCCESS) // expected-warning {{loop-invariant}}
       break;

@@ -16,7 +16,7 @@ __global__ void backward(float* w, const float* scratch, float lr, int n) {
 void train(float* d_w, const float* d_x, int n, int steps) {
   const size_t bytes = (size_t)n * sizeof(float);
   dim3 block(256), grid((n + 255) / 256);
-  for (int step = 0; step < steps; ++step) {
+  for (int step = 0; step < steps; ++step) { // expected-note {{the loop}}
     float* d_scratch = nullptr;
     cudaMalloc(&d_scratch, bytes); // expected-warning {{loop-invariant}}
     forward<<<grid, block>>>(d_w, d_x, d_scratch, n);

@@ -9,7 +9,7 @@ __global__ void axpy(float* y, const float* x, float a, int n) {
 }
 
 void smooth(float* d_y, const float* d_x, int n, int iters) {
-  for (int it = 0; it < iters; ++it) {
+  for (int it = 0; it < iters; ++it) { // expected-note {{the loop}}
     size_t bytes = n * sizeof(float);
     const size_t padded = bytes + 256;
     float* d_tmp = nullptr;
@@ -26,7 +26,7 @@ struct Shape {
 
 void per_batch(const Shape* shape, int nbatch) {
   int b = 0;
-  while (b < nbatch) {
+  while (b < nbatch) { // expected-note {{the loop}}
     const int elems = shape->rows * shape->cols;
     float* d_act = nullptr;
     cudaMalloc(&d_act, elems * sizeof(float)); // expected-warning {{with a loop-invariant size}}

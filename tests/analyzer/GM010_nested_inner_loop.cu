@@ -9,7 +9,7 @@ __global__ void step(float* grad, const float* batch, int n) {
 
 void epochs(const float* const* d_batches, int nbatches, int nepochs, int n, float* d_grad) {
   for (int e = 0; e < nepochs; ++e) {
-    for (int b = 0; b < nbatches; ++b) {
+    for (int b = 0; b < nbatches; ++b) { // expected-note {{the loop}}
       float* d_tmp = nullptr;
       cudaMalloc((void**)&d_tmp, n * sizeof(float)); // expected-warning {{loop-invariant}}
       cudaMemcpy(d_tmp, d_batches[b], n * sizeof(float), cudaMemcpyDeviceToDevice);

@@ -9,7 +9,7 @@ int read_chunk(char* dst, size_t cap); // fills dst, returns bytes read, 0 at en
 void upload_stream(char* d_dst, size_t chunk) {
   size_t off = 0;
   int got = 0;
-  do {
+  do { // expected-note {{the loop}}
     char* staging = nullptr;
     cudaMallocHost(&staging, chunk); // expected-warning {{loop-invariant}}
     got = read_chunk(staging, chunk);

@@ -15,7 +15,7 @@ __global__ void to_gray(unsigned char* frame, size_t pitch, int w, int h) {
 void process_frames(const unsigned char* const* h_frames, int nframes, int w, int h,
                     unsigned char* h_out) {
   dim3 block(16, 16), grid((w + 15) / 16, (h + 15) / 16);
-  for (int f = 0; f < nframes; ++f) {
+  for (int f = 0; f < nframes; ++f) { // expected-note {{the loop}}
     unsigned char* d_frame = nullptr;
     size_t pitch = 0;
     cudaMallocPitch((void**)&d_frame, &pitch, w, h); // expected-warning {{loop-invariant}}

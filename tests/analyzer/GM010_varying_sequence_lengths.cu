@@ -12,7 +12,7 @@ __global__ void embed(const int* tokens, const float* table, float* out, int len
 
 void run_batches(const int* const* d_tokens, const int* seq_len, int nbatch,
                  const float* d_table, int dim, float* h_out) {
-  for (int b = 0; b < nbatch; ++b) {
+  for (int b = 0; b < nbatch; ++b) { // expected-note {{the loop}}
     int len = seq_len[b];
     float* d_act = nullptr;
     cudaMalloc(&d_act, (size_t)len * dim * sizeof(float)); // expected-warning {{varies}}

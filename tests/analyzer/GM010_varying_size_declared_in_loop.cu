@@ -10,7 +10,7 @@ __global__ void axpy(float* y, const float* x, float a, int n) {
 }
 
 void per_layer(const int* widths, int nlayers) {
-  for (int l = 0; l < nlayers; ++l) {
+  for (int l = 0; l < nlayers; ++l) { // expected-note {{the loop}}
     size_t bytes = widths[l] * sizeof(float);
     float* d_act = nullptr;
     cudaMalloc(&d_act, bytes); // expected-warning {{its size varies}}
@@ -20,7 +20,7 @@ void per_layer(const int* widths, int nlayers) {
 }
 
 void doubling_on_odd_steps(int n, int steps) {
-  for (int s = 0; s < steps; ++s) {
+  for (int s = 0; s < steps; ++s) { // expected-note {{the loop}}
     size_t bytes = n * sizeof(float);
     if (s & 1)
       bytes *= 2;
@@ -32,7 +32,7 @@ void doubling_on_odd_steps(int n, int steps) {
 }
 
 void from_counter(int n, int steps) {
-  for (int s = 1; s <= steps; ++s) {
+  for (int s = 1; s <= steps; ++s) { // expected-note {{the loop}}
     const int len = n * s;
     float* d_tmp = nullptr;
     cudaMalloc(&d_tmp, len * sizeof(float)); // expected-warning {{its size varies}}

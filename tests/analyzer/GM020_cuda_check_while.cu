@@ -23,10 +23,10 @@ void gather_hits(int** out, size_t* out_n) {
   int got;
   while ((got = poll_hits(d_hits, 1024)) > 0) {
     int* bigger = nullptr;
-    CUDA_CHECK(cudaMalloc(&bigger, (n + got) * sizeof(int))); // expected-warning {{GM020}}
-    CUDA_CHECK(cudaMemcpy(bigger, all, n * sizeof(int), cudaMemcpyDeviceToDevice));
+    CUDA_CHECK(cudaMalloc(&bigger, (n + got) * sizeof(int))); // expected-warning {{this buffer is regrown on every iteration: cudaMalloc allocates a larger block and the old contents are copied into it, so n iterations copy O(n^2) bytes and fragment memory; compute the final size and allocate once, or keep a capacity and grow it geometrically (double it) only when it runs out [GM020 growing-concatenation]}}
+    CUDA_CHECK(cudaMemcpy(bigger, all, n * sizeof(int), cudaMemcpyDeviceToDevice)); // expected-note {{the old contents are copied here}}
     CUDA_CHECK(cudaMemcpy(bigger + n, d_hits, got * sizeof(int), cudaMemcpyDeviceToDevice));
-    CUDA_CHECK(cudaFree(all));
+    CUDA_CHECK(cudaFree(all)); // expected-note {{and the old buffer is freed here}}
     all = bigger;
     n += got;
   }

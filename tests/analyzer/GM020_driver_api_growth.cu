@@ -10,12 +10,12 @@ CUdeviceptr append_samples(const float* const* h_samples, const size_t* bytes, i
   size_t total = 0;
   for (int k = 0; k < count; ++k) {
     CUdeviceptr grown = 0;
-    cuMemAlloc(&grown, total + bytes[k]); // expected-warning {{GM020}}
+    cuMemAlloc(&grown, total + bytes[k]); // expected-warning {{this buffer is regrown on every iteration: cuMemAlloc allocates a larger block and the old contents are copied into it, so n iterations copy O(n^2) bytes and fragment memory; compute the final size and allocate once, or keep a capacity and grow it geometrically (double it) only when it runs out [GM020 growing-concatenation]}}
     if (all)
-      cuMemcpyDtoD(grown, all, total);
+      cuMemcpyDtoD(grown, all, total); // expected-note {{the old contents are copied here}}
     cuMemcpyHtoD(grown + total, h_samples[k], bytes[k]);
     if (all)
-      cuMemFree(all);
+      cuMemFree(all); // expected-note {{and the old buffer is freed here}}
     all = grown;
     total += bytes[k];
   }

@@ -15,10 +15,10 @@ char* build_log(size_t* len_out) {
       break;
     size_t m = strlen(msg);
     char* bigger = nullptr;
-    cudaMallocHost(&bigger, len + m + 1); // expected-warning {{GM020}}
-    memcpy(bigger, log, len);
+    cudaMallocHost(&bigger, len + m + 1); // expected-warning {{this buffer is regrown on every iteration: cudaMallocHost allocates a larger block and the old contents are copied into it, so n iterations copy O(n^2) bytes and fragment memory; compute the final size and allocate once, or keep a capacity and grow it geometrically (double it) only when it runs out [GM020 growing-concatenation]}}
+    memcpy(bigger, log, len); // expected-note {{the old contents are copied here}}
     memcpy(bigger + len, msg, m + 1);
-    cudaFreeHost(log);
+    cudaFreeHost(log); // expected-note {{and the old buffer is freed here}}
     log = bigger;
     len += m;
   }

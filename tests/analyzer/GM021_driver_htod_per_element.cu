@@ -4,8 +4,8 @@
 #include <stdio.h>
 
 CUresult upload_weights(CUdeviceptr d_w, const float* h_w, int n) {
-  for (int i = 0; i < n; ++i) {
-    CUresult r = cuMemcpyHtoD(d_w + i * sizeof(float), &h_w[i], sizeof(float)); // expected-warning {{GM021}}
+  for (int i = 0; i < n; ++i) { // expected-note {{the loop}}
+    CUresult r = cuMemcpyHtoD(d_w + i * sizeof(float), &h_w[i], sizeof(float)); // expected-warning {{cuMemcpyHtoD moves 4 bytes per iteration to or from an address that advances with the loop; the fixed cost of each call dominates such small copies. Copy the whole range with one cuMemcpyHtoD (staging the pieces in one buffer if they are scattered), or a strided block with cudaMemcpy2D [GM021 small-transfer-in-loop]}}
     if (r != CUDA_SUCCESS)
       return r;
   }

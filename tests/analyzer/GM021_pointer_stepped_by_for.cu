@@ -6,11 +6,11 @@
 
 void upload(float* d, const float* h, int n) {
   const float* src = h;
-  for (float* dst = d; dst != d + n; ++dst, ++src)
+  for (float* dst = d; dst != d + n; ++dst, ++src) // expected-note {{the loop}}
     cudaMemcpy(dst, src, sizeof(float), cudaMemcpyHostToDevice); // expected-warning {{moves 4 bytes}}
 }
 
 void broadcast_header(float* h, const float* d_header, int rows, int cols) {
-  for (float* out = h; out < h + rows * cols; out += cols)
+  for (float* out = h; out < h + rows * cols; out += cols) // expected-note {{the loop}}
     cudaMemcpy(out, d_header, 16 * sizeof(float), cudaMemcpyDeviceToHost); // expected-warning {{moves 64 bytes}}
 }

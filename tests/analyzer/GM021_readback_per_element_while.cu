@@ -14,8 +14,8 @@ int count_until_sentinel(int n) {
   int i = 1;
   int v = 0;
   int found = 0;
-  while (i < n) {
-    cudaMemcpy(&v, d + i, sizeof(int), cudaMemcpyDeviceToHost); // expected-warning {{GM021}}
+  while (i < n) { // expected-note {{the loop}}
+    cudaMemcpy(&v, d + i, sizeof(int), cudaMemcpyDeviceToHost); // expected-warning {{cudaMemcpy moves 4 bytes per iteration to or from an address that advances with the loop; the fixed cost of each call dominates such small copies. Copy the whole range with one cudaMemcpy (staging the pieces in one buffer if they are scattered), or a strided block with cudaMemcpy2D [GM021 small-transfer-in-loop]}}
     if (v < 0)
       break;
     ++found;

@@ -5,8 +5,8 @@
 #include <stdio.h>
 
 void upload_matrix(float* d, const float* h, int rows, int cols) {
-  for (int r = 0; r < rows; ++r) {
-    cudaMemcpy(d + (size_t)r * cols, h + (size_t)r * cols, cols * sizeof(float), // expected-warning {{GM021}}
+  for (int r = 0; r < rows; ++r) { // expected-note {{the loop}}
+    cudaMemcpy(d + (size_t)r * cols, h + (size_t)r * cols, cols * sizeof(float), // expected-warning {{cudaMemcpy copies the same number of bytes on every iteration to or from an address that advances with the loop; one cudaMemcpy of the whole range (or cudaMemcpy2D for a strided layout) moves the same bytes without the per-call cost [GM021 small-transfer-in-loop]}}
                cudaMemcpyHostToDevice);
   }
 }

@@ -16,17 +16,18 @@ __global__ void sweep(float* u, float* resid, int n) {
 
 int solve(float* d_u, int n, float tol) {
   float* resid = nullptr;
-  cudaMallocManaged(&resid, n * sizeof(float)); // expected-warning {{GM031}}
+  cudaMallocManaged(&resid, n * sizeof(float)); // expected-warning {{'resid' (managed memory from cudaMallocManaged) is used by a kernel and by host code in the same loop, so its pages migrate to the GPU and back on every iteration; keep the data on the device and copy back only what the host needs, or prefetch it explicitly each way (cudaMemPrefetchAsync) [GM031 managed-ping-pong]}}
   int it = 0;
-  for (; it < 10000; ++it) {
-    sweep<<<(n + 255) / 256, 256>>>(d_u, resid, n);
+  for (; it < 10000; ++it) { // expected-note {{the loop}}
+    sweep<<<(n + 255) / 256, 256>>>(d_u, resid, n); // expected-note {{a kernel uses it here}}
     cudaDeviceSynchronize();
     float sum = 0.f;
     for (int i = 1; i < n - 1; ++i)
-      sum += resid[i];
+      sum += resid[i]; // expected-note {{and host code touches it here, in the same loop}}
     if (sum < tol)
       break;
   }
   cudaFree(resid);
   return it;
 }
+// expected-rules-unchecked GM030: the managed memory is launched on without a prefetch as the shape needs; GM030's own tests cover that

@@ -24,3 +24,4 @@ int main() {
   cudaFree(t);
   return 0;
 }
+// expected-rules-unchecked GM030: the managed memory is launched on without a prefetch as the shape needs; GM030's own tests cover that

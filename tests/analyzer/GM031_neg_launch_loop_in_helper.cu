@@ -26,3 +26,4 @@ int main() {
   cudaFree(u);
   return 0;
 }
+// expected-rules-unchecked GM030: the managed memory is launched on without a prefetch as the shape needs; GM030's own tests cover that

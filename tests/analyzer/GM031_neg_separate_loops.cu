@@ -25,3 +25,4 @@ int main() {
   cudaFree(v);
   return 0;
 }
+// expected-rules-unchecked GM030: the managed memory is launched on without a prefetch as the shape needs; GM030's own tests cover that

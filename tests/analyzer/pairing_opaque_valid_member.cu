@@ -21,6 +21,6 @@ void release(struct seq_set *p) {
 void release_twice(struct seq_set *p) {
   free(p->seq);
   free(p->v);
-  free(p);
+  free(p); // expected-note {{first freed here}}
   free(p); // expected-warning {{'p' is freed twice}}
 }

@@ -13,9 +13,9 @@ void legacy_release(int n) {
 
 void current_release(int n) {
   float *h = nullptr;
-  if (cudaMallocHost(&h, n) != cudaSuccess)
+  if (cudaMallocHost(&h, n) != cudaSuccess) // expected-note {{allocated here with cudaMallocHost}}
     return;
-  cudaFree(h); // expected-warning {{GM002}}
+  cudaFree(h); // expected-warning {{'h' (pinned host memory from cudaMallocHost) is released with cudaFree, which frees device memory; use cudaFreeHost [GM002 mismatched-free]}}
 }
 
 /* NOLINTBEGIN */

@@ -11,17 +11,17 @@ void stage(int n) {
 
 void stage_twice(int n) {
   float *h = nullptr;
-  if (cudaMallocHost(&h, n) != cudaSuccess)
+  if (cudaMallocHost(&h, n) != cudaSuccess) // expected-note {{allocated here with cudaMallocHost}}
     return;
   // NOLINTNEXTLINE(GM003)
-  cudaFree(h); // expected-warning {{GM002}}
+  cudaFree(h); // expected-warning {{'h' (pinned host memory from cudaMallocHost) is released with cudaFree, which frees device memory; use cudaFreeHost [GM002 mismatched-free]}}
 }
 
 void stage_far(int n) {
   float *h = nullptr;
-  if (cudaMallocHost(&h, n) != cudaSuccess)
+  if (cudaMallocHost(&h, n) != cudaSuccess) // expected-note {{allocated here with cudaMallocHost}}
     return;
   // NOLINTNEXTLINE(GM002)
 
-  cudaFree(h); // expected-warning {{GM002}}
+  cudaFree(h); // expected-warning {{'h' (pinned host memory from cudaMallocHost) is released with cudaFree, which frees device memory; use cudaFreeHost [GM002 mismatched-free]}}
 }

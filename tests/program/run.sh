@@ -1,13 +1,14 @@
 # Whole-program analysis: a directory per case holds its sources with the expectations annotated
 # in them (--verify). The case runs both ways: every file named on the command line, and every
 # entry of a generated compile database (-p). A file `rules` in the case names the rules it runs
-# (default: gmemlint's default set).
-#   bash tests/program/run.sh GMEMLINT CASE_DIR
+# (default: gmemlint's default set); a third argument `all` runs every rule instead.
+#   bash tests/program/run.sh GMEMLINT CASE_DIR [all]
 set -u
 gm=$(realpath "$1")
 case_dir=$(realpath "$2")
 rules=()
 [ -f "$case_dir/rules" ] && rules=("--enable=$(tr -d ' \n' <"$case_dir/rules")")
+[ "${3:-}" = all ] && rules=("--enable=all")
 mapfile -t files < <(find "$case_dir" -maxdepth 1 \( -name '*.cu' -o -name '*.cpp' \) | sort)
 [ ${#files[@]} -ge 2 ] || { echo "FAIL: $case_dir holds fewer than two sources" >&2; exit 1; }
 status=0

@@ -6,9 +6,9 @@
 int solve_member(const SolverOptions *opt) {
   float *a = nullptr;
   if (opt->registered)
-    pool_alloc(&a, opt->count);
+    pool_alloc(&a, opt->count); // expected-note {{allocated here with pool_alloc}}
   else
-    cudaMalloc(&a, opt->count * sizeof(float));
+    cudaMalloc(&a, opt->count * sizeof(float)); // expected-note {{allocated here with cudaMalloc}}
   fill(a, opt->count);
   if (opt->registered)
     cudaFree(a); // expected-warning {{'a' (pinned host memory from pool_alloc) is released with cudaFree, which frees device memory; use cudaFreeHost [GM002 mismatched-free]}}

@@ -8,7 +8,7 @@ uint32_t *h_found[MAX_THREADS];
 
 void worker_init(int thr, size_t n) {
   cudaMalloc(&d_state[thr], n * sizeof(uint32_t));
-  cudaMalloc(&d_found[thr], 2 * sizeof(uint32_t)); // expected-warning {{'d_found[]' (device memory from cudaMalloc) is never freed: no function in the program releases it, while 'd_state[]', allocated with it in 'worker_init', is freed in 'worker_release'; free it there with cudaFree [GM001 unpaired-allocation]}}
+  cudaMalloc(&d_found[thr], 2 * sizeof(uint32_t)); // expected-warning {{'d_found[]' (device memory from cudaMalloc) is never freed: no function in the program releases it, while 'd_state[]', allocated with it in 'worker_init', is freed in 'worker_release'; free it there with cudaFree [GM001 unpaired-allocation]}} expected-note@release.cu:6 {{'d_state[]' is freed here, in 'worker_release'}}
   cudaMallocHost(&h_found[thr], 2 * sizeof(uint32_t));
 }
 

@@ -4,7 +4,7 @@
 
 void worker_release(int thr) {
   cudaFree(d_state[thr]);
-  cudaFree(h_found[thr]); // expected-warning {{'h_found[]' (pinned host memory from cudaMallocHost, allocated in 'worker_init') is released with cudaFree, which does not free it; use cudaFreeHost [GM002 mismatched-free]}}
+  cudaFree(h_found[thr]); // expected-warning {{'h_found[]' (pinned host memory from cudaMallocHost, allocated in 'worker_init') is released with cudaFree, which does not free it; use cudaFreeHost [GM002 mismatched-free]}} expected-note@init.cu:12 {{allocated here with cudaMallocHost}}
 }
 
 int main() {

@@ -11,7 +11,7 @@ __global__ void partial_sums(const float *x, size_t n, float *out) {
 float reduce_sum(const float *d_values, size_t n) {
   float *d_total;
   float total = 0;
-  cudaMalloc(&d_total, sizeof(float)); // expected-warning {{cudaMalloc in 'reduce_sum' runs on every call, and 'reduce_sum' is reached on every iteration of a loop in}}
+  cudaMalloc(&d_total, sizeof(float)); // expected-warning {{cudaMalloc in 'reduce_sum' runs on every call, and 'reduce_sum' is reached on every iteration of a loop in}} expected-note@main.cu:11 {{'train_step' is called in a loop here, in 'main'}} expected-note@main.cu:10 {{the loop}} expected-note@step.cu:15 {{'train_step' calls 'reduce_sum' on every call}}
   cudaMemset(d_total, 0, sizeof(float));
   partial_sums<<<(n + 255) / 256, 256>>>(d_values, n, d_total);
   cudaMemcpy(&total, d_total, sizeof(float), cudaMemcpyDeviceToHost);

@@ -6,18 +6,18 @@
 int main() {
   const size_t n = 1 << 20;
   float *weights, *bias, *staging, *scratch;
-  cudaMalloc(&weights, n * sizeof(float));
-  release(weights);
+  cudaMalloc(&weights, n * sizeof(float)); // expected-note {{allocated here with cudaMalloc}}
+  release(weights); // expected-note {{first freed here}}
   cudaFree(weights); // expected-warning {{freed twice}}
 
   cudaMalloc(&bias, n * sizeof(float));
   destroy(&bias);
   cudaFree(bias); // null after destroy(): no double free
 
-  cudaMallocHost(&staging, n * sizeof(float));
+  cudaMallocHost(&staging, n * sizeof(float)); // expected-note {{allocated here with cudaMallocHost}}
   release(staging); // expected-warning {{released with release}}
 
   cudaMalloc(&scratch, n * sizeof(float)); // expected-warning {{'scratch' (device memory from cudaMalloc) is not freed}}
   printf("%f\n", checksum(scratch, n));
-  return 0;
+  return 0; // expected-note {{this return leaves without freeing 'scratch'}}
 }

@@ -5,13 +5,13 @@
 int main() {
   const int n = 1 << 24;
   float *x, *y, *u, *v;
-  cudaMallocManaged(&x, n * sizeof(float)); // expected-warning {{'x' (managed memory from cudaMallocManaged) reaches kernel 'saxpy', which reads it densely}}
-  cudaMallocManaged(&y, n * sizeof(float)); // expected-warning {{'y' (managed memory from cudaMallocManaged) reaches kernel 'saxpy', which reads it densely}}
+  cudaMallocManaged(&x, n * sizeof(float)); // expected-warning {{'x' (managed memory from cudaMallocManaged) reaches kernel 'saxpy', which reads it densely}} expected-note@saxpy.cu:13 {{launched here without a prefetch}} expected-note@saxpy.cu:9 {{'saxpy' indexes it by thread here}}
+  cudaMallocManaged(&y, n * sizeof(float)); // expected-warning {{'y' (managed memory from cudaMallocManaged) reaches kernel 'saxpy', which reads it densely}} expected-note@saxpy.cu:13 {{launched here without a prefetch}} expected-note@saxpy.cu:9 {{'saxpy' indexes it by thread here}}
   for (int i = 0; i < n; ++i) {
     x[i] = 1.0f;
     y[i] = 2.0f;
   }
-  run_saxpy(x, y, 2.0f, n);
+  run_saxpy(x, y, 2.0f, n); // expected-note 2 {{passed to 'run_saxpy', which launches the kernel}}
 
   // prefetched before the launcher runs: the pages are on the device already
   cudaMallocManaged(&u, n * sizeof(float));
