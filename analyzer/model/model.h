@@ -165,7 +165,7 @@ void gm_model_finish(gm_func *fn, gm_arena *arena);
 /* Loops of at most this many iterations, known when compiled (`for (f = 0; f < 3; ++f)`, a walk
  * over an enumeration's values), repeat what they hold a handful of times: like straight-line
  * code, not per step. */
-enum { GM_FEW_TRIPS = 16 };
+enum { GM_FEW_TRIPS = 8 };
 
 /* Whether a loop repeats its body per step: it may run more than once, and more than a handful
  * of times known when compiled. */

@@ -1,6 +1,7 @@
 // Loops that repeat per step though their bound is known or looks bounded: a hundred steps, an
 // attempts counter the body resets, three fields inside a per-step loop (the step loop is the
-// one that repeats), and a benchmark's four repetitions of the same work (the counter unused).
+// one that repeats), a benchmark's four repetitions of the same work (the counter unused), and
+// twelve training steps whose sizes read the step (more than a handful).
 #include <cuda_runtime.h>
 
 __global__ void fill(float *p, int n) {
@@ -53,5 +54,15 @@ void four_repetitions(int n) {
     cudaMalloc(&tmp, n * sizeof(float)); // expected-warning {{cudaMalloc runs on every iteration of this loop with a loop-invariant size; on an H200 a cudaMalloc+cudaFree pair costs about 70-140 us and cudaFree synchronises the device, while cudaMallocAsync+cudaFreeAsync from a stream-ordered pool costs about 1 us. Hoist it: allocate once before the loop and free once after it}}
     fill<<<(n + 255) / 256, 256>>>(tmp, n);
     cudaFree(tmp);
+  }
+}
+
+void twelve_steps(int n) {
+  const int steps = 12;
+  for (int step = 0; step < steps; ++step) { // expected-note {{the loop}}
+    float *act = nullptr;
+    cudaMalloc(&act, (n + step) * sizeof(float)); // expected-warning {{cudaMalloc runs on every iteration of this loop and its size varies, which also fragments device memory; on an H200 a cudaMalloc+cudaFree pair costs about 70-140 us and cudaFree synchronises the device, while cudaMallocAsync+cudaFreeAsync from a stream-ordered pool costs about 1 us. Allocate the largest size once before the loop, or use cudaMallocAsync from a stream-ordered memory pool}}
+    fill<<<(n + 255) / 256, 256>>>(act, n);
+    cudaFree(act);
   }
 }

@@ -1,7 +1,7 @@
 // expected-no-diagnostics
 // Loops of a handful of iterations known when compiled repeat an allocation a few times, not per
 // step: a test rig's walk over the values of a data-type enumeration (each test allocates once
-// and frees at its end), a loop over three fields, and a build retried at most ten times.
+// and frees at its end), a loop over three fields, and a build retried at most seven times.
 #include <cuda_runtime.h>
 
 enum DataType { TYPE_INT, TYPE_UINT, TYPE_FLOAT, TYPE_DOUBLE, TYPE_INVALID };
@@ -42,7 +42,7 @@ unsigned read_failures(const unsigned *d_failures);
 
 bool build(int n, unsigned *d_failures) {
   unsigned failures = 1, attempts = 0;
-  while (failures && ++attempts < 10) {
+  while (failures && ++attempts < 8) {
     unsigned *d_count = nullptr;
     cudaMalloc(&d_count, sizeof(unsigned));
     cudaMemset(d_count, 0, sizeof(unsigned));
