@@ -159,8 +159,7 @@ struct caller_ctx {
  * on (`cudaMalloc(&ptr, n)` or `&this->ptr` in a member function). */
 static int stores_into_member(const gm_node *call) {
   const gm_node *arg = call->fn->ptr_arg >= 0 ? gm_arg(call, call->fn->ptr_arg) : NULL;
-  while (arg && arg->kind == GM_N_OTHER && arg->nkids == 1)
-    arg = arg->kids[0];
+  arg = gm_strip(arg);
   const gm_node *lv = arg && arg->kind == GM_N_ADDR ? gm_kid(arg, 0) : NULL;
   if (!lv || lv->kind != GM_N_FIELD)
     return 0;
@@ -172,8 +171,7 @@ static int stores_into_member(const gm_node *call) {
  * `cudaMalloc(&s->buf, n)`, `cudaMalloc(&ref, n)`), or -1. */
 static int out_param_of(const gm_func *fn, const gm_node *call) {
   const gm_node *arg = call->fn->ptr_arg >= 0 ? gm_arg(call, call->fn->ptr_arg) : NULL;
-  while (arg && arg->kind == GM_N_OTHER && arg->nkids == 1)
-    arg = arg->kids[0];
+  arg = gm_strip(arg);
   if (!arg)
     return -1;
   const gm_node *lv = arg->kind == GM_N_ADDR ? gm_kid(arg, 0) : arg;
@@ -204,8 +202,7 @@ static void find_slot_store(const gm_node *n, void *arg) {
  * iteration: `make(&bufs[i])`, `make(bufs + i)`, or `make(&buf); ...; bufs[i] = buf;`. */
 static int fills_slot(const gm_func *caller, const gm_node *loop, const gm_node *call, int param) {
   const gm_node *arg = param >= 0 && param < call->nkids ? call->kids[param] : NULL;
-  while (arg && arg->kind == GM_N_OTHER && arg->nkids == 1)
-    arg = arg->kids[0];
+  arg = gm_strip(arg);
   int table;
   if (!arg)
     return 0;
@@ -424,8 +421,7 @@ static int churns_per_call(const gm_func *fn, const gm_node *call) {
   if (var < 0)
     return 0;
   const gm_node *arg = call->fn->ptr_arg >= 0 ? gm_arg(call, call->fn->ptr_arg) : NULL;
-  while (arg && arg->kind == GM_N_OTHER && arg->nkids == 1)
-    arg = arg->kids[0];
+  arg = gm_strip(arg);
   const gm_node *target = arg && arg->kind == GM_N_ADDR ? gm_kid(arg, 0) : NULL;
   if (fn->vars[var].kind == GM_VAR_GLOBAL)
     return target && target->kind == GM_N_VAR; /* g_buf itself, not d_hash[thr_id] */

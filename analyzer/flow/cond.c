@@ -189,9 +189,7 @@ void split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, stat
 /* `(status = call(...))` compared with a constant decides about `status` itself: a later test of
  * the variable must agree with it. */
 const gm_node *decided_node(const gm_node *n) {
-  const gm_node *in = n;
-  while (in && in->kind == GM_N_OTHER && in->nkids == 1)
-    in = in->kids[0];
+  const gm_node *in = gm_strip(n);
   if (in && in->kind == GM_N_ASSIGN && !in->op && in->kids[0]->kind == GM_N_VAR)
     return in->kids[0];
   return n;

@@ -2,8 +2,6 @@
  * of its pointer parameters, indexed by the thread's position. */
 #include "model/patterns.h"
 
-#include "model/patterns_common.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,7 +83,7 @@ static int affine(const affine_ctx *c, const gm_node *e) {
   case GM_N_CALL:
     return cg_call(e);
   case GM_N_FIELD: /* block.thread_index().x */
-    return cg_call(strip(gm_kid(e, 0)));
+    return cg_call(gm_strip(gm_kid(e, 0)));
   case GM_N_OTHER:
     if (e->nkids == 1)
       return affine(c, e->kids[0]);
@@ -128,7 +126,7 @@ struct dense_ctx {
 };
 
 static int is_param_base(const struct dense_ctx *d, const gm_node *b) {
-  b = strip(b);
+  b = gm_strip(b);
   return b && b->kind == GM_N_VAR && b->var == d->param_var;
 }
 
@@ -139,9 +137,9 @@ static void find_dense(const gm_node *n, void *arg) {
   const gm_node *index = NULL;
   if (n->kind == GM_N_INDEX && is_param_base(d, n->kids[0]))
     index = n->kids[1];
-  else if (n->kind == GM_N_DEREF && gm_kid(n, 0) && strip(n->kids[0])->kind == GM_N_ARITH &&
-           strip(n->kids[0])->op == '+' && is_param_base(d, gm_kid(strip(n->kids[0]), 0)))
-    index = gm_kid(strip(n->kids[0]), 1);
+  else if (n->kind == GM_N_DEREF && gm_kid(n, 0) && gm_strip(n->kids[0])->kind == GM_N_ARITH &&
+           gm_strip(n->kids[0])->op == '+' && is_param_base(d, gm_kid(gm_strip(n->kids[0]), 0)))
+    index = gm_kid(gm_strip(n->kids[0]), 1);
   else if (n->kind == GM_N_DEREF && d->base_moves && is_param_base(d, gm_kid(n, 0)))
     index = n; /* *p, with p = base + thread position */
   if (!index)
@@ -176,7 +174,7 @@ static void find_dense_in_callee(const gm_node *n, void *arg) {
   for (int i = 0; i < n->nkids && i < 32; i++)
     thread_params[i] = affine(d->a, n->kids[i]) == 1;
   for (int i = 0; i < n->nkids && !d->found; i++) {
-    const gm_node *arg_i = strip(n->kids[i]);
+    const gm_node *arg_i = gm_strip(n->kids[i]);
     int moves = d->base_moves;
     if (arg_i && arg_i->kind == GM_N_ARITH && arg_i->op == '+' &&
         is_param_base(d, gm_kid(arg_i, 0))) {

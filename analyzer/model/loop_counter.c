@@ -32,14 +32,10 @@ static int step_of(const gm_node *inc, int var, int *unit) {
   const gm_node *k = gm_kid(inc, 1);
   long long by = 0;
   if (inc->kind == GM_N_ASSIGN && !inc->op) { /* c = c + K, c = (T)((int)c + K) */
-    const gm_node *sum = k;
-    while (sum && sum->kind == GM_N_OTHER && sum->nkids == 1)
-      sum = sum->kids[0];
+    const gm_node *sum = gm_strip(k);
     if (!sum || sum->kind != GM_N_ARITH || (sum->op != '+' && sum->op != '-'))
       return 0;
-    const gm_node *c = sum->kids[0], *d = sum->kids[1];
-    while (c && c->kind == GM_N_OTHER && c->nkids == 1)
-      c = c->kids[0];
+    const gm_node *c = gm_strip(sum->kids[0]), *d = sum->kids[1];
     if (!is_var(c, var) || !d->has_value || !d->value)
       return 0;
     by = sum->op == '+' ? d->value : -d->value;

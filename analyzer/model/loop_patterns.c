@@ -4,7 +4,6 @@
 #include "model/patterns.h"
 
 #include "model/loop_counter.h"
-#include "model/patterns_common.h"
 
 #include <string.h>
 
@@ -338,16 +337,16 @@ int gm_address_stride(const gm_node *loop, const gm_node *e) {
 }
 
 static int reads_last_status(const gm_node *n) {
-  n = strip(n);
+  n = gm_strip(n);
   if (n && n->kind == GM_N_ASSIGN) /* (err = cudaGetLastError()) != cudaSuccess */
-    n = strip(gm_kid(n, 1));
+    n = gm_strip(gm_kid(n, 1));
   return n && n->kind == GM_N_CALL && n->fn && n->fn->kind == GM_FN_LAST_ERROR;
 }
 
 static int is_gpu_allocation(const gm_node *n) {
-  n = strip(n);
+  n = gm_strip(n);
   if (n && n->kind == GM_N_ASSIGN)
-    n = strip(gm_kid(n, 1));
+    n = gm_strip(gm_kid(n, 1));
   return n && n->kind == GM_N_CALL && n->fn &&
          (n->fn->kind == GM_FN_ALLOC || n->fn->kind == GM_FN_REALLOC) && n->fn->family &&
          n->fn->family->gpu;
@@ -366,8 +365,8 @@ static void find_status_var(const gm_node *n, void *arg) {
   for (int i = 1; i < n->nkids; i++) {
     const gm_node *k = n->kids[i];
     int assigned = k && k->kind == GM_N_DECL ? k->var
-                   : k && k->kind == GM_N_ASSIGN && strip(k->kids[0])->kind == GM_N_VAR
-                       ? strip(k->kids[0])->var
+                   : k && k->kind == GM_N_ASSIGN && gm_strip(k->kids[0])->kind == GM_N_VAR
+                       ? gm_strip(k->kids[0])->var
                        : -1;
     const gm_node *from = !k ? NULL : k->kind == GM_N_DECL ? gm_kid(k, 0) : gm_kid(k, 1);
     if (assigned == s->var && from && reads_last_status(from) && n->kids[i - 1] &&
@@ -429,7 +428,7 @@ static int set_in_loop(const gm_node *status, const gm_node *loop, const gm_node
  * after an allocation, is not success (`cudaGetLastError() != cudaSuccess`, `!(err ==
  * cudaSuccess)`, the bare call); `A && B` when either does, `A || B` when both do. */
 static int continues_on_failure(const gm_node *cond, const gm_node *loop, const gm_node *call) {
-  cond = strip(cond);
+  cond = gm_strip(cond);
   if (!cond)
     return 0;
   if (cond->kind == GM_N_LAND)
@@ -441,12 +440,12 @@ static int continues_on_failure(const gm_node *cond, const gm_node *loop, const 
   int negated = 0;
   while (cond && cond->kind == GM_N_NOT) {
     negated = !negated;
-    cond = strip(gm_kid(cond, 0));
+    cond = gm_strip(gm_kid(cond, 0));
   }
   const gm_node *status = cond;
   int failed_when_true = !negated;
   if (cond && cond->kind == GM_N_CMP && (cond->op == '=' || cond->op == '!')) {
-    const gm_node *a = strip(cond->kids[0]), *b = strip(cond->kids[1]);
+    const gm_node *a = gm_strip(cond->kids[0]), *b = gm_strip(cond->kids[1]);
     status = gm_is_success_status(b) ? a : gm_is_success_status(a) ? b : NULL;
     failed_when_true = (cond->op == '!') != negated;
   }
@@ -480,8 +479,8 @@ int gm_retry_loop(const gm_node *loop, const gm_node *call) {
 
 /* Whether two expressions name the same place: `p`, `s->buf`, `t[i].p`, `*pp`. */
 static int same_place(const gm_node *a, const gm_node *b) {
-  a = strip(a);
-  b = strip(b);
+  a = gm_strip(a);
+  b = gm_strip(b);
   if (!a || !b || a->kind != b->kind || a->nkids != b->nkids)
     return 0;
   switch (a->kind) {
@@ -512,11 +511,11 @@ static int same_place(const gm_node *a, const gm_node *b) {
 /* Whether e names the place where allocation `call` stores its pointer (`nb` for
  * cudaMalloc(&nb, ..), `s->buf = malloc(..)`, `T *p = new T[n]`). */
 static int is_alloc_target(const gm_node *call, const gm_node *e) {
-  e = strip(e);
+  e = gm_strip(e);
   if (!e)
     return 0;
   if (call->fn->ptr_arg >= 0) {
-    const gm_node *arg = strip(gm_arg(call, call->fn->ptr_arg));
+    const gm_node *arg = gm_strip(gm_arg(call, call->fn->ptr_arg));
     return arg && arg->kind == GM_N_ADDR && same_place(gm_kid(arg, 0), e);
   }
   for (const gm_node *p = call->parent; p; p = p->parent) {
@@ -551,8 +550,8 @@ static void find_carry(const gm_node *n, void *arg) {
   if (n->kind == GM_N_ASSIGN && !n->op && same_place(n->kids[0], c->old) &&
       is_alloc_target(c->call, n->kids[1]))
     c->found = 1; /* acc = grown; or old = buf; before cudaMalloc(&buf, ..) */
-  else if (n->kind == GM_N_DECL && n->nkids && strip(c->old)->kind == GM_N_VAR &&
-           strip(c->old)->var == n->var && is_alloc_target(c->call, n->kids[0]))
+  else if (n->kind == GM_N_DECL && n->nkids && gm_strip(c->old)->kind == GM_N_VAR &&
+           gm_strip(c->old)->var == n->var && is_alloc_target(c->call, n->kids[0]))
     c->found = 1; /* T *old = buf; */
   else if (n->kind == GM_N_CALL && n->name && n->nkids == 2 &&
            (strcmp(n->name, "swap") == 0 || strcmp(n->name, "std::swap") == 0)) {
@@ -582,10 +581,10 @@ static void find_regrow_copy(const gm_node *n, void *arg) {
   struct regrow_ctx *r = arg;
   if (r->copy || n->kind != GM_N_CALL || !n->fn || n->fn->kind != GM_FN_COPY)
     return;
-  const gm_node *dst = strip(gm_arg(n, n->fn->dst_arg));
+  const gm_node *dst = gm_strip(gm_arg(n, n->fn->dst_arg));
   if (dst && dst->kind == GM_N_ARITH && dst->op == '+')
     dst = gm_kid(dst, 0); /* the old contents placed after a prefix */
-  const gm_node *src = strip(gm_arg(n, n->fn->src_arg));
+  const gm_node *src = gm_strip(gm_arg(n, n->fn->src_arg));
   if (!dst || !src || !is_alloc_target(r->call, dst) || is_alloc_target(r->call, src))
     return;
   struct carry_ctx c = {r->call, src, 0, 0};

@@ -245,8 +245,7 @@ static long long known_trips(const gm_node *loop, const fixed_locals *fx) {
  * at a constant and is written nowhere else, towards a known bound. The loop runs at most that
  * many times (or -1 when no conjunct bounds it). */
 static long long attempts_bound(const gm_node *cond, const fixed_locals *fx) {
-  while (cond && cond->kind == GM_N_OTHER && cond->nkids == 1)
-    cond = cond->kids[0];
+  cond = gm_strip(cond);
   if (!cond)
     return -1;
   if (cond->kind == GM_N_LAND) {
@@ -255,9 +254,7 @@ static long long attempts_bound(const gm_node *cond, const fixed_locals *fx) {
   }
   if (cond->kind != GM_N_CMP || !cond->name || cond->name[0] != '<')
     return -1;
-  const gm_node *step = cond->kids[0];
-  while (step && step->kind == GM_N_OTHER && step->nkids == 1)
-    step = step->kids[0];
+  const gm_node *step = gm_strip(cond->kids[0]);
   long long bound;
   if (!step || step->kind != GM_N_INCDEC || step->op != '+' || step->kids[0]->kind != GM_N_VAR ||
       !known_value(cond->kids[1], fx, &bound))
@@ -317,6 +314,12 @@ gm_node *gm_enclosing_loop(const gm_node *n) {
     return p;
   }
   return NULL;
+}
+
+const gm_node *gm_strip(const gm_node *e) {
+  while (e && e->kind == GM_N_OTHER && e->nkids == 1)
+    e = e->kids[0];
+  return e;
 }
 
 int gm_mentions_var(const gm_node *e, int var) {

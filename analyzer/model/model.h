@@ -176,6 +176,8 @@ gm_node *gm_enclosing_loop(const gm_node *n);
 /* Whether expression e reads only what `loop` leaves unchanged (and calls nothing); a local
  * declared once in the loop and never written there counts as its initialiser. */
 int gm_loop_invariant(const gm_func *fn, const gm_node *loop, const gm_node *e);
+/* e with single-operand wrappers (casts, parentheses) seen through. */
+const gm_node *gm_strip(const gm_node *e);
 /* Whether variable var appears anywhere in expression e. */
 int gm_mentions_var(const gm_node *e, int var);
 /* The variable an lvalue-ish expression is rooted at (`p`, `p[i]`, `*p`, `&p`, `s.p`), or -1. */

@@ -2,8 +2,6 @@
  * different element of a table on each iteration, and whether the loop walks devices or data. */
 #include "model/patterns.h"
 
-#include "model/patterns_common.h"
-
 #include <string.h>
 
 struct one_def {
@@ -44,7 +42,7 @@ static const gm_node *single_def(const gm_node *loop, int var) {
  * `&plan[i]`, a pointer the loop steps (`++it`), or a local set once per iteration to one of
  * those (`Plan *p = &plan[i];`). */
 static int pointer_moves(const struct slot_ctx *c, const gm_node *p, int depth) {
-  p = strip(p);
+  p = gm_strip(p);
   if (!p || depth > 8)
     return 0;
   switch (p->kind) {
@@ -81,7 +79,7 @@ static int pointer_moves(const struct slot_ctx *c, const gm_node *p, int depth) 
  * a container), `plan[i].buf`, `ctx->bufs[i]`, `p->buf` with p moving, `*(bufs + i)`, a reference
  * bound to an element (`Plan &q = plan[i];`, the variable of `for (auto &q : plans)`). */
 static int slot_moves(const struct slot_ctx *c, const gm_node *lv, int depth) {
-  lv = strip(lv);
+  lv = gm_strip(lv);
   if (!lv || depth > 8)
     return 0;
   switch (lv->kind) {
@@ -92,7 +90,7 @@ static int slot_moves(const struct slot_ctx *c, const gm_node *lv, int depth) {
     }
     return slot_moves(c, gm_kid(lv, 0), depth + 1);
   case GM_N_FIELD: {
-    const gm_node *base = strip(gm_kid(lv, 0));
+    const gm_node *base = gm_strip(gm_kid(lv, 0));
     if (!base)
       return 0;
     if ((base->kind == GM_N_VAR && c->fn->vars[base->var].kind != GM_VAR_REF) ||
@@ -264,13 +262,13 @@ static void find_kept(const gm_node *n, void *arg) {
   int table;
   if (*k->table >= 0)
     return;
-  if (n->kind == GM_N_ASSIGN && !n->op && strip(n->kids[1]) &&
-      strip(n->kids[1])->kind == GM_N_VAR && strip(n->kids[1])->var == k->var &&
+  if (n->kind == GM_N_ASSIGN && !n->op && gm_strip(n->kids[1]) &&
+      gm_strip(n->kids[1])->kind == GM_N_VAR && gm_strip(n->kids[1])->var == k->var &&
       gm_element_slot(k->fn, k->loop, n->kids[0], &table) && table >= 0)
     *k->table = table; /* bufs[i] = buf; */
   else if (is_append(n) && n->callee_member && gm_root_var(n->callee_member) >= 0)
     for (int i = 0; i < n->nkids; i++) {
-      const gm_node *a = strip(n->kids[i]);
+      const gm_node *a = gm_strip(n->kids[i]);
       if (a && a->kind == GM_N_VAR && a->var == k->var)
         *k->table = gm_root_var(n->callee_member); /* bufs.push_back(buf); */
     }

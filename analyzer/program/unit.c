@@ -216,9 +216,7 @@ struct element_pointer {
 static void find_element_pointer(const gm_node *n, void *arg) {
   struct element_pointer *ep = arg;
   if (n->kind == GM_N_DECL && n->var == ep->var) {
-    const gm_node *init = gm_kid(n, 0);
-    while (init && init->kind == GM_N_OTHER && init->nkids == 1)
-      init = init->kids[0];
+    const gm_node *init = gm_strip(gm_kid(n, 0));
     ep->addr = init && init->kind == GM_N_ADDR ? init : NULL;
     ep->sets++;
   } else if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC) &&
@@ -229,8 +227,7 @@ static void find_element_pointer(const gm_node *n, void *arg) {
 
 /* `Layer *l = &net.layers[j];` declared in the loop and left alone: the element's address. */
 static const gm_node *element_address(const gm_node *loop, const gm_node *a) {
-  while (a && a->kind == GM_N_OTHER && a->nkids == 1)
-    a = a->kids[0];
+  a = gm_strip(a);
   if (a && a->kind == GM_N_ADDR)
     return a;
   if (!a || a->kind != GM_N_VAR || a->var < 0)
