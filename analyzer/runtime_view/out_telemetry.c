@@ -39,20 +39,34 @@ static uint64_t failed(const gm_tsite *s) {
   return s->failed_calls;
 }
 
-static site_key sort_key;
+/* A site with its key computed beforehand, so that the comparison needs no state of its own
+ * (reports may be printed from several threads). */
+typedef struct keyed_site {
+  uint64_t key;
+  const gm_tsite *site;
+} keyed_site;
+
 static int by_key_desc(const void *a, const void *b) {
-  uint64_t x = sort_key(*(const gm_tsite *const *)a), y = sort_key(*(const gm_tsite *const *)b);
-  return x < y ? 1 : x > y ? -1 : 0;
+  const keyed_site *x = a, *y = b;
+  if (x->key != y->key)
+    return x->key < y->key ? 1 : -1;
+  return x->site < y->site ? -1 : x->site > y->site; /* ties in table order */
 }
 
 /* Alloc sites with a nonzero key, largest first (at most top). */
 static size_t top_sites(const gm_telemetry *t, site_key key, int top, const gm_tsite **out) {
+  keyed_site *keyed = gm_xcalloc(t->sites.len + 1, sizeof *keyed);
   size_t n = 0;
-  for (size_t i = 0; i < t->sites.len; i++)
-    if (t->sites.items[i].kind == GM_SITE_ALLOC && key(&t->sites.items[i]))
-      out[n++] = &t->sites.items[i];
-  sort_key = key;
-  qsort(out, n, sizeof *out, by_key_desc);
+  for (size_t i = 0; i < t->sites.len; i++) {
+    const gm_tsite *s = &t->sites.items[i];
+    uint64_t k = s->kind == GM_SITE_ALLOC ? key(s) : 0;
+    if (k)
+      keyed[n++] = (keyed_site){k, s};
+  }
+  qsort(keyed, n, sizeof *keyed, by_key_desc);
+  for (size_t i = 0; i < n; i++)
+    out[i] = keyed[i].site;
+  free(keyed);
   return n < (size_t)top ? n : (size_t)top;
 }
 
