@@ -180,8 +180,7 @@ enum { MAX_VIEW_BLOCKS = 4096 };
 typedef struct gmemrt_oom {
   int site;
   uint64_t requested, free_bytes, total_bytes, largest_block;
-  int probed;
-  const char *verdict; /* "fragmentation" or "capacity": what the numbers say */
+  int probed; /* largest_block was measured; gmemlint judges the event from these figures */
   double time_ms;
   uint64_t live_bytes;
   uint64_t pool_reserved, pool_used; /* the default or program pool, for stream-ordered requests */

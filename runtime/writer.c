@@ -17,7 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define TELEMETRY_VERSION 1
+/* 2: out-of-memory events carry figures only (no verdict: gmemlint judges them).
+ * docs/telemetry-format.md */
+#define TELEMETRY_VERSION 2
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static volatile sig_atomic_t writing;
@@ -376,7 +378,6 @@ static json_t *build(const char *reason) {
     json_object_set_new(o, "total_bytes", u64(e->total_bytes));
     json_object_set_new(o, "largest_block_bytes", e->probed ? u64(e->largest_block) : json_null());
     json_object_set_new(o, "live_bytes", u64(e->live_bytes));
-    json_object_set_new(o, "verdict", str(e->verdict));
     json_object_set_new(o, "time_ms", json_real(e->time_ms));
     json_object_set_new(o, "device", json_integer(e->device));
     json_object_set_new(o, "live_device_bytes", u64(e->live_device_bytes));

@@ -1,5 +1,6 @@
 /* gmemlint report: the runtime view alone, as text for people (human units, a few tables). */
 #include "runtime_view/nvml_verdict.h"
+#include "runtime_view/oom_verdict.h"
 #include "runtime_view/telemetry.h"
 
 #include <stdlib.h>
@@ -179,9 +180,9 @@ static void print_ooms(FILE *out, const gm_telemetry *t) {
     fprintf(out,
             "  %s: %s asked for %s with %s free of %s (largest block %s, program held %s, %s "
             "freed but still held) at %.1f ms, pid %ld\n",
-            e->verdict, where, gm_bytes(e->requested_bytes).s, gm_bytes(e->free_bytes).s,
-            gm_bytes(e->total_bytes).s, largest, gm_bytes(e->live_bytes).s,
-            gm_bytes(e->held_unused_bytes).s, e->time_ms, e->pid);
+            gm_oom_verdict_name(gm_oom_judge(e)), where, gm_bytes(e->requested_bytes).s,
+            gm_bytes(e->free_bytes).s, gm_bytes(e->total_bytes).s, largest,
+            gm_bytes(e->live_bytes).s, gm_bytes(e->held_unused_bytes).s, e->time_ms, e->pid);
   }
 }
 
