@@ -91,8 +91,8 @@ typedef struct gmemrt_stack {
 /* Unified-memory counters attributed to a managed allocation site (um.c). */
 typedef struct gmemrt_um_counts {
   uint64_t gpu_page_faults, cpu_page_faults, htod_bytes, dtoh_bytes, thrashing;
-  uint64_t htod_on_demand_bytes; /* migrated because something touched it (coherence) */
-  uint64_t htod_prefetch_bytes;  /* migrated by cudaMemPrefetchAsync (cause "user") */
+  uint64_t htod_on_demand_bytes;     /* migrated because something touched it (coherence) */
+  uint64_t htod_user_prefetch_bytes; /* migrated by cudaMemPrefetchAsync (cause "user") */
   /* migrated by the driver's own speculative prefetch around faults (cause "prefetch"): the
    * program did not ask for it; on an H200, 80% of an unprefetched buffer's pages came this way */
   uint64_t htod_speculative_bytes;

@@ -17,8 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* 2: out-of-memory events carry figures only (no verdict: gmemlint judges them).
- * docs/telemetry-format.md */
+/* 2: out-of-memory events carry figures only (no verdict: gmemlint judges them), and the
+ * program's own prefetches are htod_user_prefetch_bytes (version 1's htod_prefetch_bytes at
+ * first counted the driver's speculative prefetch too). docs/telemetry-format.md */
 #define TELEMETRY_VERSION 2
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -160,7 +161,7 @@ static json_t *um_json(const gmemrt_um_counts *c) {
   json_object_set_new(o, "dtoh_bytes", u64(c->dtoh_bytes));
   json_object_set_new(o, "thrashing", u64(c->thrashing));
   json_object_set_new(o, "htod_on_demand_bytes", u64(c->htod_on_demand_bytes));
-  json_object_set_new(o, "htod_prefetch_bytes", u64(c->htod_prefetch_bytes));
+  json_object_set_new(o, "htod_user_prefetch_bytes", u64(c->htod_user_prefetch_bytes));
   json_object_set_new(o, "htod_speculative_bytes", u64(c->htod_speculative_bytes));
   json_object_set_new(o, "direction_changes", u64(c->direction_changes));
   json_object_set_new(o, "block_direction_changes_max", u64(c->block_direction_changes_max));

@@ -203,13 +203,17 @@ static void print_um(FILE *out, const gm_telemetry *t) {
     char name[256];
     site_name(name, sizeof name, s);
     const gm_um_counts *u = &s->um;
+    char unsplit[128] = "";
+    if (u->htod_prefetch_unsplit_bytes)
+      snprintf(unsplit, sizeof unsplit, ", %s by a prefetch of either (an older file)",
+               gm_bytes(u->htod_prefetch_unsplit_bytes).s);
     fprintf(out,
             "  %s: %llu GPU page-fault groups, %llu CPU page faults, %s host-to-device (%s on "
-            "demand, %s by the driver's speculative prefetch, %s prefetched), %s device-to-host, "
-            "%llu thrashing\n",
+            "demand, %s by the driver's speculative prefetch, %s prefetched%s), %s "
+            "device-to-host, %llu thrashing\n",
             name, (unsigned long long)u->gpu_page_faults, (unsigned long long)u->cpu_page_faults,
             gm_bytes(u->htod_bytes).s, gm_bytes(u->htod_on_demand_bytes).s,
-            gm_bytes(u->htod_speculative_bytes).s, gm_bytes(u->htod_prefetch_bytes).s,
+            gm_bytes(u->htod_speculative_bytes).s, gm_bytes(u->htod_prefetch_bytes).s, unsplit,
             gm_bytes(u->dtoh_bytes).s, (unsigned long long)u->thrashing);
     any = 1;
   }

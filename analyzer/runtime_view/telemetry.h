@@ -10,15 +10,19 @@
 #include <stdio.h>
 
 /* The telemetry format versions this reader knows (docs/telemetry-format.md): 2 records the
- * out-of-memory figures without a verdict. */
+ * out-of-memory figures without a verdict and names the program's prefetches
+ * htod_user_prefetch_bytes. */
 #define GM_TELEMETRY_VERSION 2
 #define GM_TELEMETRY_OLDEST_VERSION 1
 
 typedef struct gm_um_counts {
   uint64_t gpu_page_faults, cpu_page_faults, htod_bytes, dtoh_bytes, thrashing;
   uint64_t htod_on_demand_bytes;   /* coherence: migrated because the GPU touched it */
-  uint64_t htod_prefetch_bytes;    /* by cudaMemPrefetchAsync */
+  uint64_t htod_prefetch_bytes;    /* by the program's cudaMemPrefetchAsync (cause "user") */
   uint64_t htod_speculative_bytes; /* by the driver's speculative prefetch around faults */
+  /* files written before the two causes were told apart: by a prefetch, the program's or the
+   * driver's, so no evidence that the program prefetched */
+  uint64_t htod_prefetch_unsplit_bytes;
   /* transfers the other way than the one before; gmem_step() intervals that moved pages, and
    * that moved them both ways */
   uint64_t direction_changes, steps_moved, steps_both_ways;

@@ -131,8 +131,16 @@ static void add_um(gm_um_counts *c, const json_t *o) {
   c->dtoh_bytes += u(o, "dtoh_bytes");
   c->thrashing += u(o, "thrashing");
   c->htod_on_demand_bytes += u(o, "htod_on_demand_bytes");
-  c->htod_prefetch_bytes += u(o, "htod_prefetch_bytes");
   c->htod_speculative_bytes += u(o, "htod_speculative_bytes");
+  /* the program's prefetches: htod_user_prefetch_bytes since version 2. Version 1's
+   * htod_prefetch_bytes meant them only once the driver's speculation had a field of its own;
+   * before that it counted both, and a site that faulted over read as prefetched */
+  if (json_object_get(o, "htod_user_prefetch_bytes"))
+    c->htod_prefetch_bytes += u(o, "htod_user_prefetch_bytes");
+  else if (json_object_get(o, "htod_speculative_bytes"))
+    c->htod_prefetch_bytes += u(o, "htod_prefetch_bytes");
+  else
+    c->htod_prefetch_unsplit_bytes += u(o, "htod_prefetch_bytes");
   c->direction_changes += u(o, "direction_changes");
   uint64_t block_max = json_object_get(o, "block_direction_changes_max")
                            ? u(o, "block_direction_changes_max")

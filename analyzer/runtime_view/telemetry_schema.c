@@ -85,12 +85,19 @@ static const field site_fields[] = {
     {"stacks", F_ARR, 0},
 };
 static const field um_fields[] = {
-    {"gpu_page_faults", F_UINT, 0},     {"cpu_page_faults", F_UINT, 0},
-    {"htod_bytes", F_UINT, 0},          {"dtoh_bytes", F_UINT, 0},
-    {"thrashing", F_UINT, 0},           {"htod_on_demand_bytes", F_UINT, 0},
-    {"htod_prefetch_bytes", F_UINT, 0}, {"htod_speculative_bytes", F_UINT, 0},
-    {"direction_changes", F_UINT, 0},   {"block_direction_changes_max", F_UINT, 0},
-    {"steps_moved", F_UINT, 0},         {"steps_both_ways", F_UINT, 0},
+    {"gpu_page_faults", F_UINT, 0},
+    {"cpu_page_faults", F_UINT, 0},
+    {"htod_bytes", F_UINT, 0},
+    {"dtoh_bytes", F_UINT, 0},
+    {"thrashing", F_UINT, 0},
+    {"htod_on_demand_bytes", F_UINT, 0},
+    {"htod_prefetch_bytes", F_UINT, 0},
+    {"htod_speculative_bytes", F_UINT, 0},
+    {"htod_user_prefetch_bytes", F_UINT, 0},
+    {"direction_changes", F_UINT, 0},
+    {"block_direction_changes_max", F_UINT, 0},
+    {"steps_moved", F_UINT, 0},
+    {"steps_both_ways", F_UINT, 0},
     {"migrating_ms", F_ARR, 0},
 };
 static const field um_top_fields[] = {

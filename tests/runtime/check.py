@@ -216,7 +216,7 @@ def um(binary):
     a, b = sorted(first, key=lambda s: s["line"])
     check(a["unified_memory"] == {"gpu_page_faults": 12, "cpu_page_faults": 1,
                                   "htod_bytes": 491520, "dtoh_bytes": 0, "thrashing": 0,
-                                  "htod_on_demand_bytes": 32768, "htod_prefetch_bytes": 131072,
+                                  "htod_on_demand_bytes": 32768, "htod_user_prefetch_bytes": 131072,
                                   "htod_speculative_bytes": 262144,
                                   "direction_changes": 0, "block_direction_changes_max": 0,
                                   "steps_moved": 1,
@@ -652,9 +652,9 @@ def managed_hidden(binary, gmemlint, source):
     check(hidden["unified_memory"]["gpu_page_faults"] == 128 and
           hidden["unified_memory"]["htod_on_demand_bytes"] == 2 * MiB and
           hidden["unified_memory"]["htod_speculative_bytes"] == 6 * MiB and
-          hidden["unified_memory"]["htod_prefetch_bytes"] == 0, hidden["unified_memory"])
+          hidden["unified_memory"]["htod_user_prefetch_bytes"] == 0, hidden["unified_memory"])
     kept = site(d, lines["@prefetched_managed"], "cudaMallocManaged")
-    check(kept["unified_memory"]["htod_prefetch_bytes"] == 8 * MiB and
+    check(kept["unified_memory"]["htod_user_prefetch_bytes"] == 8 * MiB and
           kept["unified_memory"]["htod_on_demand_bytes"] == 0 and
           kept["unified_memory"]["htod_speculative_bytes"] == 0 and
           kept["unified_memory"]["gpu_page_faults"] == 0, kept["unified_memory"])
