@@ -2,8 +2,9 @@
  *
  * An allocation failed with out-of-memory although the device had at least as much free memory
  * as it asked for, and the runtime's probe found no free block that large: device memory was
- * fragmented. The runtime classifies each event (docs/telemetry-format.md); this rule reports
- * those it classified `fragmentation`, one finding per site. */
+ * fragmented. The runtime records each event's figures (docs/telemetry-format.md) and
+ * gm_oom_judge reads them; this rule reports the events it judges fragmentation, one finding per
+ * site. */
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 
@@ -13,7 +14,7 @@ extern const gm_rule gm103_oom_fragmentation;
 
 static void runtime(const gm_runtime_ctx *c) {
   for (size_t i = 0; i < c->telemetry->ooms.len; i++) {
-    size_t n = gm_runtime_oom_group(c, i, "fragmentation");
+    size_t n = gm_runtime_oom_group(c, i, GM_OOM_FRAGMENTATION);
     if (!n)
       continue;
     const gm_toom *e = &c->telemetry->ooms.items[i];
@@ -25,6 +26,10 @@ static void runtime(const gm_runtime_ctx *c) {
     char why[160];
     if (e->free_bytes >= e->requested_bytes)
       snprintf(why, sizeof why, "although %s were free", gm_bytes(e->free_bytes).s);
+    else if (e->held_unused_bytes < e->requested_bytes - e->free_bytes && e->pool_sampled &&
+             e->pool_reserved_bytes >= e->pool_used_bytes)
+      snprintf(why, sizeof why, "although its stream-ordered pool held %s unused",
+               gm_bytes(e->pool_reserved_bytes - e->pool_used_bytes).s);
     else
       snprintf(why, sizeof why,
                "while %s the program had freed was still held in partly used "

@@ -1,9 +1,9 @@
 /* GM104 oom-capacity (runtime only)
  *
  * An allocation failed with out-of-memory because the device had less free memory than it asked
- * for: the program needs more than the GPU has at that point. The runtime classifies each event
- * (docs/telemetry-format.md); this rule reports those it classified `capacity`, one finding per
- * site. */
+ * for: the program needs more than the GPU has at that point. The runtime records each event's
+ * figures (docs/telemetry-format.md) and gm_oom_judge reads them; this rule reports the events it
+ * judges capacity, one finding per site. */
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 
@@ -11,7 +11,7 @@ extern const gm_rule gm104_oom_capacity;
 
 static void runtime(const gm_runtime_ctx *c) {
   for (size_t i = 0; i < c->telemetry->ooms.len; i++) {
-    size_t n = gm_runtime_oom_group(c, i, "capacity");
+    size_t n = gm_runtime_oom_group(c, i, GM_OOM_CAPACITY);
     if (!n)
       continue;
     const gm_toom *e = &c->telemetry->ooms.items[i];

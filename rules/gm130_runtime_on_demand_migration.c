@@ -17,8 +17,10 @@
  * site's host-to-device bytes moved by the program's cudaMemPrefetchAsync (a site mostly
  * prefetched took only stragglers on demand); pages that changed direction
  * GM_PING_PONG_CHANGES_MIN times are GM131's ping-pong. The driver's speculative prefetch is not
- * the program's: on an H200 it moved 80% of an unprefetched buffer, after the first faults. It
- * needs CUPTI's unified-memory counters (docs/join.md). */
+ * the program's: on an H200 it moved 80% of an unprefetched buffer, after the first faults. Files
+ * written before the two were told apart count both as one prefetch figure, which is no evidence
+ * that the program prefetched: such bytes count neither way. It needs CUPTI's unified-memory
+ * counters (docs/join.md). */
 #include "model/families.h"
 #include "rules/rules.h"
 #include "runtime_view/join.h"
@@ -79,12 +81,17 @@ static void runtime(const gm_runtime_ctx *c) {
         "follow, a library); prefetch it with cudaMemPrefetchAsync before the launch, set "
         "cudaMemAdvise, or use device memory with explicit copies",
         fam->description, s->api, how);
-    char share[32], split[160] = "", extra[96] = "";
+    char share[32], split[160] = "", unsplit[192] = "", extra[96] = "";
     percent_text(share, sizeof share, u->htod_prefetch_bytes, u->htod_bytes);
     if (u->htod_speculative_bytes)
       snprintf(split, sizeof split,
                "; %s for the faults, %s by the driver's speculative prefetch around them",
                gm_bytes(u->htod_on_demand_bytes).s, gm_bytes(u->htod_speculative_bytes).s);
+    if (u->htod_prefetch_unsplit_bytes)
+      snprintf(unsplit, sizeof unsplit,
+               "; %s more by a prefetch that this older file does not attribute to the "
+               "program or to the driver",
+               gm_bytes(u->htod_prefetch_unsplit_bytes).s);
     if (u->cpu_page_faults)
       snprintf(extra, sizeof extra, ", %llu CPU page %s", (unsigned long long)u->cpu_page_faults,
                gm_plural(u->cpu_page_faults, "fault", "faults"));
@@ -92,15 +99,15 @@ static void runtime(const gm_runtime_ctx *c) {
       snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", %llu thrashing %s",
                (unsigned long long)u->thrashing, gm_plural(u->thrashing, "event", "events"));
     char *stack = gm_site_stack_text(s);
-    gm_runtime_evidence(f,
-                        "%llu GPU page-fault %s (threshold: %d), %s migrated host-to-device on "
-                        "demand (threshold: %s%s), %s prefetched by the program: %s of %s "
-                        "host-to-device (threshold: below %d%%), %s device-to-host%s%s",
-                        (unsigned long long)u->gpu_page_faults,
-                        gm_plural(u->gpu_page_faults, "group", "groups"), GM130_MIN_FAULT_GROUPS,
-                        gm_bytes(on_demand).s, gm_bytes(GM130_MIN_ON_DEMAND_BYTES).s, split,
-                        gm_bytes(u->htod_prefetch_bytes).s, share, gm_bytes(u->htod_bytes).s,
-                        GM130_MAX_PREFETCH_PERCENT, gm_bytes(u->dtoh_bytes).s, extra, stack);
+    gm_runtime_evidence(
+        f,
+        "%llu GPU page-fault %s (threshold: %d), %s migrated host-to-device on "
+        "demand (threshold: %s%s%s), %s prefetched by the program: %s of %s "
+        "host-to-device (threshold: below %d%%), %s device-to-host%s%s",
+        (unsigned long long)u->gpu_page_faults, gm_plural(u->gpu_page_faults, "group", "groups"),
+        GM130_MIN_FAULT_GROUPS, gm_bytes(on_demand).s, gm_bytes(GM130_MIN_ON_DEMAND_BYTES).s, split,
+        unsplit, gm_bytes(u->htod_prefetch_bytes).s, share, gm_bytes(u->htod_bytes).s,
+        GM130_MAX_PREFETCH_PERCENT, gm_bytes(u->dtoh_bytes).s, extra, stack);
     free(stack);
   }
 }

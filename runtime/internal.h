@@ -91,8 +91,8 @@ typedef struct gmemrt_stack {
 /* Unified-memory counters attributed to a managed allocation site (um.c). */
 typedef struct gmemrt_um_counts {
   uint64_t gpu_page_faults, cpu_page_faults, htod_bytes, dtoh_bytes, thrashing;
-  uint64_t htod_on_demand_bytes; /* migrated because something touched it (coherence) */
-  uint64_t htod_prefetch_bytes;  /* migrated by cudaMemPrefetchAsync (cause "user") */
+  uint64_t htod_on_demand_bytes;     /* migrated because something touched it (coherence) */
+  uint64_t htod_user_prefetch_bytes; /* migrated by cudaMemPrefetchAsync (cause "user") */
   /* migrated by the driver's own speculative prefetch around faults (cause "prefetch"): the
    * program did not ask for it; on an H200, 80% of an unprefetched buffer's pages came this way */
   uint64_t htod_speculative_bytes;
@@ -180,8 +180,7 @@ enum { MAX_VIEW_BLOCKS = 4096 };
 typedef struct gmemrt_oom {
   int site;
   uint64_t requested, free_bytes, total_bytes, largest_block;
-  int probed;
-  const char *verdict; /* "fragmentation" or "capacity": what the numbers say */
+  int probed; /* largest_block was measured; gmemlint judges the event from these figures */
   double time_ms;
   uint64_t live_bytes;
   uint64_t pool_reserved, pool_used; /* the default or program pool, for stream-ordered requests */

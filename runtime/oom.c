@@ -1,7 +1,8 @@
 /* Out-of-memory forensics: when an allocation fails for lack of memory, record what was asked,
  * what cudaMemGetInfo says is free, the largest block that can still be allocated (a bounded
- * binary search of real cudaMalloc/cudaFree calls, at most 24), and the live bytes; then name
- * what the figures show: fragmentation (enough free memory, no block large enough) or capacity. */
+ * binary search of real cudaMalloc/cudaFree calls, at most 24), the live bytes, what the device
+ * holds beyond them and what the pools hold. Only the figures: gmemlint judges from them whether
+ * memory was fragmented or full (analyzer/runtime_view/oom_verdict.c). */
 #include "oom.h"
 #include "internal.h"
 #include "pools.h"
@@ -10,7 +11,6 @@
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
-#include <string.h>
 
 enum { PROBE_STEPS = 24, MAX_OOMS = 256, MAX_OOM_VIEWS = 4 };
 
@@ -49,6 +49,8 @@ void gmemrt_oom_event(int site, uint64_t requested) {
   gmemrt_pools_sample();
   size_t free_b = 0, total_b = 0;
   int have_info = CUDA_REAL(cudaMemGetInfo)(&free_b, &total_b) == cudaSuccess;
+  if (!have_info)
+    free_b = total_b = 0; /* a total of 0 tells gmemlint there were no figures to judge */
   int device = 0;
   CUDA_REAL(cudaGetDevice)(&device);
   if (device < 0 || device >= MAX_DEVICES)
@@ -86,11 +88,6 @@ void gmemrt_oom_event(int site, uint64_t requested) {
       e->total_bytes = total_b;
       e->largest_block = largest;
       e->probed = probed;
-      e->verdict = !have_info                                             ? "unknown"
-                   : free_b >= requested && probed && largest < requested ? "fragmentation"
-                   : free_b >= requested && !probed                       ? "unknown"
-                   : free_b >= requested                                  ? "transient"
-                                                                          : "capacity";
       e->time_ms = gmemrt_now_ms() - gmemrt.start_ms;
       e->live_bytes = gmemrt.live_bytes;
       /* what the device holds for the program beyond its live allocations: freed memory
@@ -101,15 +98,9 @@ void gmemrt_oom_event(int site, uint64_t requested) {
       e->device = device;
       e->live_device_bytes = d->live_device_bytes;
       e->held_unused = used > accounted ? used - accounted : 0;
-      if (have_info && free_b < requested && free_b + e->held_unused >= requested &&
-          (!probed || largest < requested))
-        e->verdict = "fragmentation"; /* free plus stranded would have been enough */
       e->pool_reserved = pool_reserved;
       e->pool_used = pool_used;
       e->pool_sampled = pool_sampled;
-      /* stream-ordered: the pool holds enough unused memory, yet could not place the request */
-      if (pool_sampled && pool_reserved - pool_used >= requested && strcmp(e->verdict, "unknown"))
-        e->verdict = "fragmentation";
       e->view = (gmemrt_space_view){0};
       if (gmemrt.nooms <= MAX_OOM_VIEWS)
         gmemrt_space_view_take(&e->view);

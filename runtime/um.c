@@ -130,7 +130,7 @@ static void add(gmemrt_um_counts *c, const CUpti_ActivityUnifiedMemoryCounter3 *
     if (r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE)
       c->htod_on_demand_bytes += r->value;
     else if (r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER)
-      c->htod_prefetch_bytes += r->value; /* cudaMemPrefetchAsync */
+      c->htod_user_prefetch_bytes += r->value; /* cudaMemPrefetchAsync */
     else if (r->flags == CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH)
       c->htod_speculative_bytes += r->value; /* the driver's, around faults */
     break;

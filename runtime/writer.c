@@ -17,7 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define TELEMETRY_VERSION 1
+/* 2: out-of-memory events carry figures only (no verdict: gmemlint judges them), and the
+ * program's own prefetches are htod_user_prefetch_bytes (version 1's htod_prefetch_bytes at
+ * first counted the driver's speculative prefetch too). docs/telemetry-format.md */
+#define TELEMETRY_VERSION 2
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static volatile sig_atomic_t writing;
@@ -158,7 +161,7 @@ static json_t *um_json(const gmemrt_um_counts *c) {
   json_object_set_new(o, "dtoh_bytes", u64(c->dtoh_bytes));
   json_object_set_new(o, "thrashing", u64(c->thrashing));
   json_object_set_new(o, "htod_on_demand_bytes", u64(c->htod_on_demand_bytes));
-  json_object_set_new(o, "htod_prefetch_bytes", u64(c->htod_prefetch_bytes));
+  json_object_set_new(o, "htod_user_prefetch_bytes", u64(c->htod_user_prefetch_bytes));
   json_object_set_new(o, "htod_speculative_bytes", u64(c->htod_speculative_bytes));
   json_object_set_new(o, "direction_changes", u64(c->direction_changes));
   json_object_set_new(o, "block_direction_changes_max", u64(c->block_direction_changes_max));
@@ -376,7 +379,6 @@ static json_t *build(const char *reason) {
     json_object_set_new(o, "total_bytes", u64(e->total_bytes));
     json_object_set_new(o, "largest_block_bytes", e->probed ? u64(e->largest_block) : json_null());
     json_object_set_new(o, "live_bytes", u64(e->live_bytes));
-    json_object_set_new(o, "verdict", str(e->verdict));
     json_object_set_new(o, "time_ms", json_real(e->time_ms));
     json_object_set_new(o, "device", json_integer(e->device));
     json_object_set_new(o, "live_device_bytes", u64(e->live_device_bytes));

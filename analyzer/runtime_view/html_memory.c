@@ -4,6 +4,7 @@
  * show: docs/report.md. */
 #include "runtime_view/html.h"
 #include "runtime_view/nvml_verdict.h"
+#include "runtime_view/oom_verdict.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -207,9 +208,9 @@ static void timeline_chart(html *h) {
             "<text class=\"note oom\" x=\"%.1f\" y=\"%.1f\">OOM %zu</text><title>",
             x, x, f.y0, bottom, OOM_COLOR, x, f.y0, OOM_COLOR, x + 4, f.y0 + 10, i + 1);
     html_escf(out, "out of memory at %.1f ms (%s, pid %ld): %s %s asked for %s with %s free of %s",
-              e->time_ms, e->verdict, e->pid, e->file ? e->file : "(no site)", e->api,
-              gm_bytes(e->requested_bytes).s, gm_bytes(e->free_bytes).s,
-              gm_bytes(e->total_bytes).s);
+              e->time_ms, gm_oom_verdict_name(gm_oom_judge(e)), e->pid,
+              e->file ? e->file : "(no site)", e->api, gm_bytes(e->requested_bytes).s,
+              gm_bytes(e->free_bytes).s, gm_bytes(e->total_bytes).s);
     fputs("</title></g>\n", out);
   }
   fputs("</svg>\n", out);

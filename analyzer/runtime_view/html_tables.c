@@ -1,6 +1,7 @@
 /* The report's tables: the run summary, the sites with the findings that rest on them, the
  * findings with their verdicts, and the out-of-memory events. */
 #include "runtime_view/html.h"
+#include "runtime_view/oom_verdict.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>
@@ -243,7 +244,7 @@ void html_oom_section(html *h) {
   for (size_t i = 0; i < t->ooms.len; i++) {
     const gm_toom *e = &t->ooms.items[i];
     fprintf(out, "<tr class=\"oom\"><td>%zu</td><td><span class=\"verdict v-oom\">", i + 1);
-    html_esc(out, e->verdict);
+    html_esc(out, gm_oom_verdict_name(gm_oom_judge(e)));
     fputs("</span></td><td class=\"where\">", out);
     if (e->file)
       html_escf(out, "%s:%u %s", e->file, e->line, e->api);

@@ -2,6 +2,7 @@
  * per managed site, chart and table) and the "Address space at the peak" section (live blocks in
  * address order, coloured by site, with the gaps between them). */
 #include "runtime_view/html.h"
+#include "runtime_view/oom_verdict.h"
 
 #include <stdlib.h>
 
@@ -277,7 +278,8 @@ void html_space_section(html *h) {
       if (e->run != i || !e->space)
         continue;
       char *otitle = gm_xasprintf("At out-of-memory event %zu (%s, %s asked, pid %ld)", k + 1,
-                                  e->verdict, gm_bytes(e->requested_bytes).s, e->pid);
+                                  gm_oom_verdict_name(gm_oom_judge(e)),
+                                  gm_bytes(e->requested_bytes).s, e->pid);
       snprintf(id, sizeof id, "space-oom-%zu", k);
       space_view(h, e->space, otitle, id);
       free(otitle);

@@ -236,17 +236,17 @@ static int same_oom_site(const gm_toom *a, const gm_toom *b) {
   return a->line == b->line && strcmp(a->file, b->file) == 0 && strcmp(a->api, b->api) == 0;
 }
 
-size_t gm_runtime_oom_group(const gm_runtime_ctx *c, size_t i, const char *verdict) {
+size_t gm_runtime_oom_group(const gm_runtime_ctx *c, size_t i, gm_oom_verdict verdict) {
   const gm_toom *e = &c->telemetry->ooms.items[i];
-  if (strcmp(e->verdict, verdict) != 0)
+  if (gm_oom_judge(e) != verdict)
     return 0;
   for (size_t k = 0; k < i; k++)
-    if (strcmp(c->telemetry->ooms.items[k].verdict, verdict) == 0 &&
+    if (gm_oom_judge(&c->telemetry->ooms.items[k]) == verdict &&
         same_oom_site(&c->telemetry->ooms.items[k], e))
       return 0;
   size_t n = 0;
   for (size_t k = i; k < c->telemetry->ooms.len; k++)
-    n += strcmp(c->telemetry->ooms.items[k].verdict, verdict) == 0 &&
+    n += gm_oom_judge(&c->telemetry->ooms.items[k]) == verdict &&
          same_oom_site(&c->telemetry->ooms.items[k], e);
   return n;
 }

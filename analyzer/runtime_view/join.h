@@ -6,6 +6,7 @@
 #define GM_JOIN_H
 
 #include "findings/report.h"
+#include "runtime_view/oom_verdict.h"
 #include "runtime_view/telemetry.h"
 
 typedef struct gm_join gm_join;
@@ -83,7 +84,7 @@ void gm_runtime_evidence(gm_finding *f, const char *fmt, ...) __attribute__((for
 
 /* Out-of-memory events with this verdict, one finding per site: returns how many events share
  * event i's site when i is the first of them, and 0 otherwise. */
-size_t gm_runtime_oom_group(const gm_runtime_ctx *c, size_t i, const char *verdict);
+size_t gm_runtime_oom_group(const gm_runtime_ctx *c, size_t i, gm_oom_verdict verdict);
 
 /* ---- for the driver and main ---- */
 

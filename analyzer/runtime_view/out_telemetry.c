@@ -1,5 +1,6 @@
 /* gmemlint report: the runtime view alone, as text for people (human units, a few tables). */
 #include "runtime_view/nvml_verdict.h"
+#include "runtime_view/oom_verdict.h"
 #include "runtime_view/telemetry.h"
 
 #include <stdlib.h>
@@ -39,20 +40,34 @@ static uint64_t failed(const gm_tsite *s) {
   return s->failed_calls;
 }
 
-static site_key sort_key;
+/* A site with its key computed beforehand, so that the comparison needs no state of its own
+ * (reports may be printed from several threads). */
+typedef struct keyed_site {
+  uint64_t key;
+  const gm_tsite *site;
+} keyed_site;
+
 static int by_key_desc(const void *a, const void *b) {
-  uint64_t x = sort_key(*(const gm_tsite *const *)a), y = sort_key(*(const gm_tsite *const *)b);
-  return x < y ? 1 : x > y ? -1 : 0;
+  const keyed_site *x = a, *y = b;
+  if (x->key != y->key)
+    return x->key < y->key ? 1 : -1;
+  return x->site < y->site ? -1 : x->site > y->site; /* ties in table order */
 }
 
 /* Alloc sites with a nonzero key, largest first (at most top). */
 static size_t top_sites(const gm_telemetry *t, site_key key, int top, const gm_tsite **out) {
+  keyed_site *keyed = gm_xcalloc(t->sites.len + 1, sizeof *keyed);
   size_t n = 0;
-  for (size_t i = 0; i < t->sites.len; i++)
-    if (t->sites.items[i].kind == GM_SITE_ALLOC && key(&t->sites.items[i]))
-      out[n++] = &t->sites.items[i];
-  sort_key = key;
-  qsort(out, n, sizeof *out, by_key_desc);
+  for (size_t i = 0; i < t->sites.len; i++) {
+    const gm_tsite *s = &t->sites.items[i];
+    uint64_t k = s->kind == GM_SITE_ALLOC ? key(s) : 0;
+    if (k)
+      keyed[n++] = (keyed_site){k, s};
+  }
+  qsort(keyed, n, sizeof *keyed, by_key_desc);
+  for (size_t i = 0; i < n; i++)
+    out[i] = keyed[i].site;
+  free(keyed);
   return n < (size_t)top ? n : (size_t)top;
 }
 
@@ -165,9 +180,9 @@ static void print_ooms(FILE *out, const gm_telemetry *t) {
     fprintf(out,
             "  %s: %s asked for %s with %s free of %s (largest block %s, program held %s, %s "
             "freed but still held) at %.1f ms, pid %ld\n",
-            e->verdict, where, gm_bytes(e->requested_bytes).s, gm_bytes(e->free_bytes).s,
-            gm_bytes(e->total_bytes).s, largest, gm_bytes(e->live_bytes).s,
-            gm_bytes(e->held_unused_bytes).s, e->time_ms, e->pid);
+            gm_oom_verdict_name(gm_oom_judge(e)), where, gm_bytes(e->requested_bytes).s,
+            gm_bytes(e->free_bytes).s, gm_bytes(e->total_bytes).s, largest,
+            gm_bytes(e->live_bytes).s, gm_bytes(e->held_unused_bytes).s, e->time_ms, e->pid);
   }
 }
 
@@ -188,13 +203,17 @@ static void print_um(FILE *out, const gm_telemetry *t) {
     char name[256];
     site_name(name, sizeof name, s);
     const gm_um_counts *u = &s->um;
+    char unsplit[128] = "";
+    if (u->htod_prefetch_unsplit_bytes)
+      snprintf(unsplit, sizeof unsplit, ", %s by a prefetch of either (an older file)",
+               gm_bytes(u->htod_prefetch_unsplit_bytes).s);
     fprintf(out,
             "  %s: %llu GPU page-fault groups, %llu CPU page faults, %s host-to-device (%s on "
-            "demand, %s by the driver's speculative prefetch, %s prefetched), %s device-to-host, "
-            "%llu thrashing\n",
+            "demand, %s by the driver's speculative prefetch, %s prefetched%s), %s "
+            "device-to-host, %llu thrashing\n",
             name, (unsigned long long)u->gpu_page_faults, (unsigned long long)u->cpu_page_faults,
             gm_bytes(u->htod_bytes).s, gm_bytes(u->htod_on_demand_bytes).s,
-            gm_bytes(u->htod_speculative_bytes).s, gm_bytes(u->htod_prefetch_bytes).s,
+            gm_bytes(u->htod_speculative_bytes).s, gm_bytes(u->htod_prefetch_bytes).s, unsplit,
             gm_bytes(u->dtoh_bytes).s, (unsigned long long)u->thrashing);
     any = 1;
   }

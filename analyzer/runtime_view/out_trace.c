@@ -3,6 +3,7 @@
  * process started, as the runtime's milliseconds are. What each track is: docs/report.md. */
 #include "runtime_view/out_report.h"
 #include "runtime_view/nvml_verdict.h"
+#include "runtime_view/oom_verdict.h"
 #include "support/version.h"
 
 #include <jansson.h>
@@ -94,16 +95,16 @@ static void run_events(const gm_telemetry *t, size_t i, long pid, json_t *metas,
     const gm_toom *e = &t->ooms.items[k];
     if (e->run != i)
       continue;
-    char *name = gm_xasprintf("out of memory (%s)", e->verdict);
+    char *name = gm_xasprintf("out of memory (%s)", gm_oom_verdict_name(gm_oom_judge(e)));
     json_t *o = instant(name, pid);
     free(name);
     char *site = e->file ? gm_xasprintf("%s:%u", e->file, e->line) : gm_xstrdup("(no site)");
-    json_t *args =
-        json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:i}", "site", site, "api", e->api,
-                  "verdict", e->verdict, "requested_bytes", (json_int_t)e->requested_bytes,
-                  "free_bytes", (json_int_t)e->free_bytes, "total_bytes",
-                  (json_int_t)e->total_bytes, "live_bytes", (json_int_t)e->live_bytes,
-                  "held_unused_bytes", (json_int_t)e->held_unused_bytes, "device", e->device);
+    json_t *args = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:i}", "site", site, "api",
+                             e->api, "verdict", gm_oom_verdict_name(gm_oom_judge(e)),
+                             "requested_bytes", (json_int_t)e->requested_bytes, "free_bytes",
+                             (json_int_t)e->free_bytes, "total_bytes", (json_int_t)e->total_bytes,
+                             "live_bytes", (json_int_t)e->live_bytes, "held_unused_bytes",
+                             (json_int_t)e->held_unused_bytes, "device", e->device);
     free(site);
     json_object_set_new(args, "largest_block_bytes",
                         e->has_largest_block ? json_integer((json_int_t)e->largest_block_bytes)

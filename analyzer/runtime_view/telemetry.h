@@ -9,13 +9,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define GM_TELEMETRY_VERSION 1
+/* The telemetry format versions this reader knows (docs/telemetry-format.md): 2 records the
+ * out-of-memory figures without a verdict and names the program's prefetches
+ * htod_user_prefetch_bytes. */
+#define GM_TELEMETRY_VERSION 2
+#define GM_TELEMETRY_OLDEST_VERSION 1
 
 typedef struct gm_um_counts {
   uint64_t gpu_page_faults, cpu_page_faults, htod_bytes, dtoh_bytes, thrashing;
   uint64_t htod_on_demand_bytes;   /* coherence: migrated because the GPU touched it */
-  uint64_t htod_prefetch_bytes;    /* by cudaMemPrefetchAsync */
+  uint64_t htod_prefetch_bytes;    /* by the program's cudaMemPrefetchAsync (cause "user") */
   uint64_t htod_speculative_bytes; /* by the driver's speculative prefetch around faults */
+  /* files written before the two causes were told apart: by a prefetch, the program's or the
+   * driver's, so no evidence that the program prefetched */
+  uint64_t htod_prefetch_unsplit_bytes;
   /* transfers the other way than the one before; gmem_step() intervals that moved pages, and
    * that moved them both ways */
   uint64_t direction_changes, steps_moved, steps_both_ways;
@@ -113,15 +120,29 @@ typedef struct gm_tdevice {
   uint64_t allocations, peak_live_bytes, live_bytes, live_count;
 } gm_tdevice;
 
+/* Why an allocation ran out of memory: gm_oom_judge (oom_verdict.h) decides from the figures. */
+typedef enum gm_oom_verdict {
+  GM_OOM_UNKNOWN,
+  GM_OOM_FRAGMENTATION,
+  GM_OOM_CAPACITY,
+  GM_OOM_TRANSIENT,
+} gm_oom_verdict;
+
 typedef struct gm_toom {
   char *file; /* NULL when the runtime had no site */
   unsigned line, column;
   char *api;
-  uint64_t requested_bytes, free_bytes, total_bytes, live_bytes;
+  uint64_t requested_bytes, free_bytes, total_bytes, live_bytes; /* total 0: no figures */
   uint64_t held_unused_bytes; /* freed by the program, still held by the driver or pools */
+  int has_held_unused;        /* files from before the runtime recorded it lack it */
   uint64_t largest_block_bytes;
   int has_largest_block;
-  char *verdict; /* fragmentation, capacity, transient, unknown */
+  /* stream-ordered requests: what the sampled pools held */
+  uint64_t pool_reserved_bytes, pool_used_bytes;
+  int pool_sampled;
+  /* version 1 files: the verdict the runtime wrote, judged only where the figures are missing */
+  gm_oom_verdict recorded_verdict;
+  int has_recorded_verdict;
   double time_ms;
   const char *source; /* the telemetry file */
   long pid;

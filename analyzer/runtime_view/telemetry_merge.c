@@ -1,6 +1,7 @@
 /* Merging checked telemetry files into one table: several runs, processes or MPI ranks become
  * one list of sites (by file, line and API), with every run, out-of-memory event and pool; and
  * freeing it. */
+#include "runtime_view/oom_verdict.h"
 #include "runtime_view/telemetry_private.h"
 
 #include <limits.h>
@@ -130,8 +131,16 @@ static void add_um(gm_um_counts *c, const json_t *o) {
   c->dtoh_bytes += u(o, "dtoh_bytes");
   c->thrashing += u(o, "thrashing");
   c->htod_on_demand_bytes += u(o, "htod_on_demand_bytes");
-  c->htod_prefetch_bytes += u(o, "htod_prefetch_bytes");
   c->htod_speculative_bytes += u(o, "htod_speculative_bytes");
+  /* the program's prefetches: htod_user_prefetch_bytes since version 2. Version 1's
+   * htod_prefetch_bytes meant them only once the driver's speculation had a field of its own;
+   * before that it counted both, and a site that faulted over read as prefetched */
+  if (json_object_get(o, "htod_user_prefetch_bytes"))
+    c->htod_prefetch_bytes += u(o, "htod_user_prefetch_bytes");
+  else if (json_object_get(o, "htod_speculative_bytes"))
+    c->htod_prefetch_bytes += u(o, "htod_prefetch_bytes");
+  else
+    c->htod_prefetch_unsplit_bytes += u(o, "htod_prefetch_bytes");
   c->direction_changes += u(o, "direction_changes");
   uint64_t block_max = json_object_get(o, "block_direction_changes_max")
                            ? u(o, "block_direction_changes_max")
@@ -338,7 +347,13 @@ void gm_telemetry_merge_checked(gm_telemetry *t, const json_t *root, const char 
     o.held_unused_bytes = u(e, "held_unused_bytes");
     o.has_largest_block = json_is_integer(json_object_get(e, "largest_block_bytes"));
     o.largest_block_bytes = u(e, "largest_block_bytes");
-    o.verdict = gm_xstrdup(s_or(e, "verdict", "unknown"));
+    o.has_held_unused = json_object_get(e, "held_unused_bytes") != NULL;
+    o.pool_sampled = json_object_get(e, "pool_reserved_bytes") != NULL;
+    o.pool_reserved_bytes = u(e, "pool_reserved_bytes");
+    o.pool_used_bytes = u(e, "pool_used_bytes");
+    const char *verdict = json_string_value(json_object_get(e, "verdict"));
+    o.has_recorded_verdict = verdict != NULL; /* the schema checked its name */
+    o.recorded_verdict = verdict ? (gm_oom_verdict)gm_oom_verdict_parse(verdict) : GM_OOM_UNKNOWN;
     o.time_ms = json_number_value(json_object_get(e, "time_ms"));
     o.source = r->path;
     o.pid = r->pid;
@@ -393,7 +408,6 @@ void gm_telemetry_free(gm_telemetry *t) {
   for (size_t i = 0; i < t->ooms.len; i++) {
     free(t->ooms.items[i].file);
     free(t->ooms.items[i].api);
-    free(t->ooms.items[i].verdict);
     space_free(t->ooms.items[i].space);
   }
   for (size_t i = 0; i < t->pools.len; i++)

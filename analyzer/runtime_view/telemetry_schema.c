@@ -1,6 +1,7 @@
 /* Reading one telemetry file: its JSON checked strictly against the schema
  * (docs/telemetry-format.md), naming the file and field of anything wrong, before
  * telemetry_merge.c merges it into the table. */
+#include "runtime_view/oom_verdict.h"
 #include "runtime_view/telemetry_private.h"
 
 #include <errno.h>
@@ -84,12 +85,19 @@ static const field site_fields[] = {
     {"stacks", F_ARR, 0},
 };
 static const field um_fields[] = {
-    {"gpu_page_faults", F_UINT, 0},     {"cpu_page_faults", F_UINT, 0},
-    {"htod_bytes", F_UINT, 0},          {"dtoh_bytes", F_UINT, 0},
-    {"thrashing", F_UINT, 0},           {"htod_on_demand_bytes", F_UINT, 0},
-    {"htod_prefetch_bytes", F_UINT, 0}, {"htod_speculative_bytes", F_UINT, 0},
-    {"direction_changes", F_UINT, 0},   {"block_direction_changes_max", F_UINT, 0},
-    {"steps_moved", F_UINT, 0},         {"steps_both_ways", F_UINT, 0},
+    {"gpu_page_faults", F_UINT, 0},
+    {"cpu_page_faults", F_UINT, 0},
+    {"htod_bytes", F_UINT, 0},
+    {"dtoh_bytes", F_UINT, 0},
+    {"thrashing", F_UINT, 0},
+    {"htod_on_demand_bytes", F_UINT, 0},
+    {"htod_prefetch_bytes", F_UINT, 0},
+    {"htod_speculative_bytes", F_UINT, 0},
+    {"htod_user_prefetch_bytes", F_UINT, 0},
+    {"direction_changes", F_UINT, 0},
+    {"block_direction_changes_max", F_UINT, 0},
+    {"steps_moved", F_UINT, 0},
+    {"steps_both_ways", F_UINT, 0},
     {"migrating_ms", F_ARR, 0},
 };
 static const field um_top_fields[] = {
@@ -104,7 +112,7 @@ static const field oom_fields[] = {
     {"total_bytes", F_UINT, 1},
     {"largest_block_bytes", F_UINT_OR_NULL, 0},
     {"live_bytes", F_UINT, 0},
-    {"verdict", F_STR, 1},
+    {"verdict", F_STR, 0}, /* version 1: required; see check_oom */
     {"time_ms", F_NUM, 0},
     {"live_device_bytes", F_UINT, 0},
     {"held_unused_bytes", F_UINT, 0},
@@ -295,6 +303,24 @@ static int check_site(reader *r, const json_t *s, size_t i) {
   return 1;
 }
 
+/* An out-of-memory event. Version 1 carried the runtime's verdict; version 2 carries only the
+ * figures gmemlint judges it from, held memory the one version 1 files may lack. */
+static int check_oom(reader *r, const json_t *e, const char *where, json_int_t version) {
+  if (!check_fields(r, e, where, oom_fields, N(oom_fields)))
+    return 0;
+  const json_t *verdict = json_object_get(e, "verdict");
+  if (version == 1 && !verdict)
+    return bad(r, "%s: missing \"verdict\"", where);
+  if (version >= 2 && !json_object_get(e, "held_unused_bytes"))
+    return bad(r, "%s: missing \"held_unused_bytes\" (its verdict is judged from it)", where);
+  if (verdict && gm_oom_verdict_parse(json_string_value(verdict)) < 0)
+    return bad(r,
+               "%s.verdict: expected \"fragmentation\", \"capacity\", \"transient\" or "
+               "\"unknown\", found \"%s\"",
+               where, json_string_value(verdict));
+  return 1;
+}
+
 /* arr[i] is an array whose first elements have these types ("process.timeline[3]"). */
 static int check_tuple(reader *r, const json_t *v, const char *where, size_t i,
                        const enum ftype *types, size_t n) {
@@ -347,11 +373,12 @@ static int check_document(reader *r, const json_t *root) {
     return bad(r, "missing \"version\": not a gmemrt telemetry file?");
   if (!json_is_integer(version))
     return bad(r, "version: expected an integer, found %s", type_name(version));
-  if (json_integer_value(version) != GM_TELEMETRY_VERSION)
+  json_int_t format_version = json_integer_value(version);
+  if (format_version < GM_TELEMETRY_OLDEST_VERSION || format_version > GM_TELEMETRY_VERSION)
     return bad(r,
-               "telemetry version %lld is not supported (this gmemlint reads version %d); use "
-               "the gmemlint that matches the runtime",
-               (long long)json_integer_value(version), GM_TELEMETRY_VERSION);
+               "telemetry version %lld is not supported (this gmemlint reads versions %d to %d); "
+               "use the gmemlint that matches the runtime",
+               (long long)format_version, GM_TELEMETRY_OLDEST_VERSION, GM_TELEMETRY_VERSION);
   if (!check_fields(r, root, "telemetry", top_fields, N(top_fields)))
     return 0;
   const json_t *proc = json_object_get(root, "process");
@@ -364,7 +391,7 @@ static int check_document(reader *r, const json_t *root) {
   if ((v = json_object_get(proc, "oom_events")))
     json_array_foreach(v, i, e) {
       snprintf(where, sizeof where, "process.oom_events[%zu]", i);
-      if (!check_fields(r, e, where, oom_fields, N(oom_fields)))
+      if (!check_oom(r, e, where, format_version))
         return 0;
     }
   if ((v = json_object_get(proc, "pools")))

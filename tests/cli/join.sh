@@ -314,7 +314,7 @@ run --telemetry "$WORK/none.json" "$src"
 expect_rc 2 "missing telemetry"
 expect_err "^gmemlint: error: $WORK/none.json: cannot read: No such file or directory" "missing telemetry message"
 bad_telemetry badjson.json '{"version": 1, "sites": [' ':1:[0-9]+: invalid JSON: '
-bad_telemetry version.json '{"version": 2, "tool": "gmemrt", "process": {}, "sites": []}' ': telemetry version 2 is not supported \(this gmemlint reads version 1\)'
+bad_telemetry version.json '{"version": 3, "tool": "gmemrt", "process": {}, "sites": []}' ': telemetry version 3 is not supported \(this gmemlint reads versions 1 to 2\)'
 bad_telemetry noversion.json '{"tool": "gmemrt", "process": {}, "sites": []}' ': missing "version"'
 bad_telemetry array.json '[1, 2]' ': not a telemetry file: expected a JSON object, found an array'
 bad_telemetry findings.json '{"version": 1, "tool": "gmemlint", "findings": []}' ': not a telemetry file: its tool is "gmemlint"'
@@ -334,7 +334,7 @@ expect_err "^gmemlint: error: $WORK/empty.json:.*invalid JSON" "empty telemetry 
 # the first bad file stops the run, whatever comes after it; report reads the same way
 run report "$JOIN/gm010/batches.json" "$WORK/version.json"
 expect_rc 2 "report with a bad file"
-expect_err "^gmemlint: error: $WORK/version.json: telemetry version 2" "report names the bad file"
+expect_err "^gmemlint: error: $WORK/version.json: telemetry version 3" "report names the bad file"
 
 # 10. the options and rules are listed
 run --help
