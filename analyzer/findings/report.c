@@ -1,8 +1,12 @@
 #include "findings/report.h"
 
+#include "findings/rule.h"
+#include "flow/flow.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static gm_loc own_loc(gm_loc loc) {
   loc.file = gm_xstrdup(loc.file ? loc.file : "<unknown>");
@@ -147,4 +151,18 @@ const char *gm_call_display_name(const gm_node *call) {
     if (strcmp(call->name, versioned[i]) == 0)
       return plain[i];
   return call->name;
+}
+
+const gm_rule *gm_rule_table_find(const gm_rule_table *t, const char *id_or_name) {
+  for (size_t i = 0; i < t->count; i++)
+    if (strcasecmp(t->rules[i]->id, id_or_name) == 0 || strcmp(t->rules[i]->name, id_or_name) == 0)
+      return t->rules[i];
+  return NULL;
+}
+
+int gm_rule_table_index(const gm_rule_table *t, const gm_rule *rule) {
+  for (size_t i = 0; i < t->count; i++)
+    if (t->rules[i] == rule)
+      return (int)i;
+  return -1;
 }

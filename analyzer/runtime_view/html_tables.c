@@ -1,7 +1,7 @@
 /* The report's tables: the run summary, the sites with the findings that rest on them, the
  * findings with their verdicts, and the out-of-memory events. */
 #include "runtime_view/html.h"
-#include "rules/rules.h"
+#include "findings/rule.h"
 
 #include <stdlib.h>
 #include <string.h>
