@@ -57,6 +57,9 @@ typedef struct gm_finding {
   int filtered;       /* --only-confirmed: not confirmed, so not reported */
   gm_level level;
   gm_path_kind path;
+  /* The allocation the finding is about, where the rule names one (GM002, GM003): the site the
+   * join's judges look up in the telemetry. site.file is owned; NULL when there is none. */
+  gm_loc site;
 } gm_finding;
 
 /* Something about the analysis itself, not a defect: JSON "notices", SARIF
@@ -87,6 +90,8 @@ gm_finding *gm_report_add(gm_report *r, const gm_rule *rule, gm_loc loc, const c
                           const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Records loc as the finding's allocation site (gm_finding.site). */
+void gm_finding_site(gm_finding *f, gm_loc loc);
 void gm_finding_fix(gm_finding *f, const char *file, unsigned offset, unsigned length,
                     const char *text);
 gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const char *function,

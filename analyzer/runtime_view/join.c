@@ -462,7 +462,11 @@ int gm_findings_read(const char *path, const gm_rule_table *rules, gm_report *ou
       gm_loc rl = {json_string_value(json_object_get(rel, "file")),
                    (unsigned)json_integer_value(json_object_get(rel, "line")),
                    (unsigned)json_integer_value(json_object_get(rel, "column"))};
-      gm_finding_note(f, rl, "%s", json_string_value(json_object_get(rel, "message")));
+      const char *note = json_string_value(json_object_get(rel, "message"));
+      gm_finding_note(f, rl, "%s", note);
+      /* a findings file (version 1) names the allocation site only by its note */
+      if (!f->site.file && strncmp(note, "allocated here", strlen("allocated here")) == 0)
+        gm_finding_site(f, rl);
     }
   }
   ok = 1;
