@@ -70,8 +70,10 @@ static void check(const gm_check_ctx *ctx) {
                           "returned; pass the original pointer",
                           what, freer);
     }
-    if (f->alloc)
+    if (f->alloc) {
       gm_finding_note(out, f->alloc->loc, "allocated here with %s", gm_call_display_name(f->alloc));
+      gm_finding_site(out, f->alloc->loc);
+    }
     free(what);
     free(freer);
   }
@@ -124,22 +126,22 @@ static void check_program(const gm_program_ctx *ctx) {
           al->family.free_fn ? al->family.free_fn : "the matching free");
       free(who);
       gm_finding_note(f, al->loc, "allocated here with %s", al->api);
+      gm_finding_site(f, al->loc);
     }
   }
 }
 
 /* Runtime verdict (docs/rules/GM002.md): the runtime counts wrong-family frees on the
- * allocation site (the related "allocated here" location). Confirmed when it saw any; dismissed
- * when the free ran and none was seen; not-exercised when the allocation or the free never ran;
- * unverifiable when the free is a host call the runtime does not hook (free, delete). */
+ * allocation site (gm_finding.site). Confirmed when it saw any; dismissed when the free ran and
+ * none was seen; not-exercised when the allocation or the free never ran; unverifiable when the
+ * free is a host call the runtime does not hook (free, delete). */
 static gm_verdict judge(gm_judge_ctx *c) {
   const gm_finding *f = c->finding;
-  const gm_related *alloc_at = gm_judge_related(f, "allocated here");
-  if (!alloc_at)
+  if (!f->site.file)
     return gm_judge_say(c, GM_VERDICT_UNVERIFIABLE, "the finding names no allocation site");
-  const gm_tsite *s = gm_judge_find(c, alloc_at->loc, GM_SITE_ALLOC);
+  const gm_tsite *s = gm_judge_find(c, f->site, GM_SITE_ALLOC);
   if (!gm_site_ran(s))
-    return gm_judge_unseen(c, s, alloc_at->loc, "allocation");
+    return gm_judge_unseen(c, s, f->site, "allocation");
   c->site = s;
   char *frees = gm_site_frees_text(s);
   gm_verdict v;

@@ -62,8 +62,10 @@ static void report(const gm_check_ctx *ctx, const gm_fact *f, const gm_fact **ag
   free(what);
   if (f->first_free)
     gm_finding_note(out, f->first_free->loc, "first freed here");
-  if (f->alloc)
+  if (f->alloc) {
     gm_finding_note(out, f->alloc->loc, "allocated here with %s", gm_call_display_name(f->alloc));
+    gm_finding_site(out, f->alloc->loc);
+  }
   int shown = nagain < MAX_AGAIN_NOTES ? nagain : MAX_AGAIN_NOTES;
   for (int k = 0; k < shown; k++) {
     if (k == shown - 1 && nagain > shown)
@@ -105,17 +107,16 @@ static void check(const gm_check_ctx *ctx) {
 }
 
 /* Runtime verdict (docs/rules/GM003.md): the runtime counts double frees on the allocation
- * site (the related "allocated here" location). Confirmed when it saw any; dismissed when the
- * second free ran and none was seen; otherwise as GM002. */
+ * site (gm_finding.site). Confirmed when it saw any; dismissed when the second free ran and none
+ * was seen; otherwise as GM002. */
 static gm_verdict judge(gm_judge_ctx *c) {
   const gm_finding *f = c->finding;
-  const gm_related *alloc_at = gm_judge_related(f, "allocated here");
-  if (!alloc_at)
+  if (!f->site.file)
     return gm_judge_say(c, GM_VERDICT_UNVERIFIABLE,
                         "the finding names no allocation site, and double frees are counted there");
-  const gm_tsite *s = gm_judge_find(c, alloc_at->loc, GM_SITE_ALLOC);
+  const gm_tsite *s = gm_judge_find(c, f->site, GM_SITE_ALLOC);
   if (!gm_site_ran(s))
-    return gm_judge_unseen(c, s, alloc_at->loc, "allocation");
+    return gm_judge_unseen(c, s, f->site, "allocation");
   c->site = s;
   char *frees = gm_site_frees_text(s);
   gm_verdict v;

@@ -5,7 +5,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 extern const gm_rule gm001_unpaired_allocation;
 extern const gm_rule gm002_mismatched_free;
@@ -54,12 +53,10 @@ const gm_rule *const gm_rules[] = {
     &gm140_runtime_memory_bound,
 };
 const size_t gm_rule_count = sizeof gm_rules / sizeof gm_rules[0];
+const gm_rule_table gm_rule_registry = {gm_rules, sizeof gm_rules / sizeof gm_rules[0]};
 
 const gm_rule *gm_rule_find(const char *id_or_name) {
-  for (size_t i = 0; i < gm_rule_count; i++)
-    if (strcasecmp(gm_rules[i]->id, id_or_name) == 0 || strcmp(gm_rules[i]->name, id_or_name) == 0)
-      return gm_rules[i];
-  return NULL;
+  return gm_rule_table_find(&gm_rule_registry, id_or_name);
 }
 
 char *gm_describe_allocation(const gm_fact *f) {

@@ -1,13 +1,38 @@
-/* The rule registry: one table (registry.c) lists every rule; each rule lives in its own file. */
+/* The rule interface: what a rule's checks see (its entry in the table is findings/rule.h), the
+ * wording rules share, and the registry: one table (registry.c) lists every rule; each rule
+ * lives in its own file. */
 #ifndef GM_RULES_H
 #define GM_RULES_H
 
-#include "findings/report.h"
+#include "findings/rule.h"
+#include "flow/flow.h"
+#include "program/program.h"
 
 #include <stddef.h>
 
+/* What a rule's check sees: one function's model and the flow engine's facts for it. */
+struct gm_check_ctx {
+  const gm_tu *tu;         /* the whole translation unit: kernels, callers */
+  const gm_source *source; /* the main file's text, for fix-its */
+  const gm_func *fn;
+  const gm_fact *facts;
+  int nfacts;
+  gm_report *report;
+};
+
+/* What a rule's program check sees: the summaries of every file in the run, joined (whole-program
+ * analysis). A finding goes into the report of the unit that holds its location; report_for
+ * returns NULL where the rule is off for that file. */
+struct gm_program_ctx {
+  const gm_program *program;
+  gm_report *(*report_for)(void *arg, size_t unit, const gm_rule *rule);
+  void *arg;
+};
+
 extern const gm_rule *const gm_rules[];
 extern const size_t gm_rule_count;
+/* gm_rules as the table the SARIF printer and the join are given. */
+extern const gm_rule_table gm_rule_registry;
 
 const gm_rule *gm_rule_find(const char *id_or_name);
 

@@ -1,5 +1,6 @@
 #include "driver/baseline.h"
 
+#include "findings/rule.h"
 #include "support/util.h"
 
 #include <errno.h>

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 /* Bumped whenever the entry layout changes: older entries then fail the magic check. */
-#define ENTRY_MAGIC "GMLCACH4"
+#define ENTRY_MAGIC "GMLCACH5"
 #define MAGIC_LEN 8
 
 /* ---- MurmurHash3 x64_128 (public domain, Austin Appleby): fast, and 128 bits keep accidental
@@ -386,6 +386,9 @@ static void put_finding(gm_strbuf *sb, const gm_finding *f) {
   put_u32(sb, (uint32_t)f->error);
   put_u32(sb, (uint32_t)f->level);
   put_u32(sb, (uint32_t)f->path);
+  put_str(sb, f->site.file);
+  put_u32(sb, f->site.line);
+  put_u32(sb, f->site.col);
   put_u32(sb, (uint32_t)f->nrelated);
   for (int i = 0; i < f->nrelated; i++) {
     put_str(sb, f->related[i].loc.file);
@@ -441,6 +444,9 @@ static void get_finding(reader *r, gm_finding *f) {
     r->bad = 1;
   f->level = (gm_level)level;
   f->path = (gm_path_kind)path;
+  f->site.file = get_str(r, NULL);
+  f->site.line = get_u32(r);
+  f->site.col = get_u32(r);
   int n = get_count(r, 4 * sizeof(uint32_t));
   if (n) {
     f->related = gm_xcalloc((size_t)n, sizeof *f->related);

@@ -274,7 +274,7 @@ int gm_rule_selected(const gm_run *run, size_t k) {
 static void read_findings(gm_run *run, file_ctx *c) {
   char err[1024];
   gm_report *rep = &c->r->report;
-  if (!gm_findings_read(c->r->path, rep, err, sizeof err)) {
+  if (!gm_findings_read(c->r->path, &gm_rule_registry, rep, err, sizeof err)) {
     input_error(c, "%s", err);
     return;
   }

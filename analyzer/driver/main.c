@@ -295,7 +295,7 @@ static int lint(gm_options *popt) {
       *popt = opt;
       return GM_EXIT_USAGE;
     }
-    m.join = gm_join_new(&telemetry);
+    m.join = gm_join_new(&telemetry, &gm_rule_registry);
   }
   if (opt.baseline) {
     m.baseline = gm_baseline_load(opt.baseline, err, sizeof err);
@@ -390,8 +390,8 @@ static int lint(gm_options *popt) {
   if (opt.format == GM_FORMAT_JSON && !opt.verify)
     write_failed = gm_print_json(m.out, files, nout) != 0;
   else if (opt.format == GM_FORMAT_SARIF && !opt.verify)
-    write_failed =
-        gm_print_sarif(m.out, files, nout, opt.sarif_root, errors.items, errors.len) != 0;
+    write_failed = gm_print_sarif(m.out, files, nout, opt.sarif_root, errors.items, errors.len,
+                                  &gm_rule_registry) != 0;
   if (opt.export_fixes) {
     char *tmp = gm_xasprintf("%s.tmp.%d", opt.export_fixes, (int)getpid());
     FILE *fx = fopen(tmp, "w");

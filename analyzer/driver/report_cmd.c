@@ -138,7 +138,7 @@ int gm_report_command(const gm_options *opt) {
               err);
       goto done;
     }
-  c.join = gm_join_new(&t);
+  c.join = gm_join_new(&t, &gm_rule_registry);
   if (aopt.files.len) {
     (void)gm_table_builtin(); /* parsed once, before the workers share it */
     run.cuda_path = find_cuda(opt);

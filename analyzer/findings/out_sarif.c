@@ -1,6 +1,5 @@
 /* --format=sarif: SARIF 2.1.0 as GitHub code scanning reads it. */
 #include "findings/output.h"
-#include "rules/rules.h"
 #include "support/version.h"
 
 #include <jansson.h>
@@ -76,10 +75,10 @@ static json_t *text_obj(const char *s) {
   return o;
 }
 
-static json_t *rules_json(void) {
+static json_t *rules_json(const gm_rule_table *table) {
   json_t *rules = json_array();
-  for (size_t i = 0; i < gm_rule_count; i++) {
-    const gm_rule *r = gm_rules[i];
+  for (size_t i = 0; i < table->count; i++) {
+    const gm_rule *r = table->rules[i];
     json_t *o = json_object();
     json_object_set_new(o, "id", json_string(r->id));
     json_object_set_new(o, "name", json_string(r->name));
@@ -119,15 +118,9 @@ static const char *notice_level(const gm_notice *n) {
   return strncmp(n->kind, "compdb-", 7) == 0 ? "warning" : "note";
 }
 
-static int rule_index(const gm_rule *r) {
-  for (size_t i = 0; i < gm_rule_count; i++)
-    if (gm_rules[i] == r)
-      return (int)i;
-  return 0;
-}
-
 int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const char *sarif_root,
-                   const char *const *input_errors, size_t ninput_errors) {
+                   const char *const *input_errors, size_t ninput_errors,
+                   const gm_rule_table *rules) {
   char root_abs[PATH_MAX];
   const char *root = realpath(sarif_root ? sarif_root : ".", root_abs) ? root_abs : NULL;
   json_t *doc = json_object();
@@ -140,7 +133,7 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
   json_object_set_new(driver, "version", json_string(GM_VERSION));
   json_object_set_new(driver, "semanticVersion", json_string(GM_VERSION));
   json_object_set_new(driver, "informationUri", json_string(GM_INFORMATION_URI));
-  json_object_set_new(driver, "rules", rules_json());
+  json_object_set_new(driver, "rules", rules_json(rules));
   json_object_set_new(tool, "driver", driver);
   json_object_set_new(run, "tool", tool);
   if (root) {
@@ -162,7 +155,8 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
       const gm_finding *f = &files[i].findings[k];
       json_t *res = json_object();
       json_object_set_new(res, "ruleId", json_string(f->rule->id));
-      json_object_set_new(res, "ruleIndex", json_integer(rule_index(f->rule)));
+      int index = gm_rule_table_index(rules, f->rule);
+      json_object_set_new(res, "ruleIndex", json_integer(index < 0 ? 0 : index));
       json_object_set_new(res, "level", json_string(gm_finding_severity(f)));
       char *msg = gm_xasprintf("%s [%s %s]", f->message, f->rule->id, f->rule->name);
       json_object_set_new(res, "message", text_obj(msg));

@@ -3,6 +3,7 @@
 #define GM_OUTPUT_H
 
 #include "findings/report.h"
+#include "findings/rule.h"
 #include "support/source.h"
 
 #include <stdio.h>
@@ -25,10 +26,12 @@ void gm_print_text(FILE *out, const gm_output_file *file, int color);
  * them)`); nothing when there are none. */
 void gm_print_text_cut_short(FILE *out, const gm_output_file *files, size_t nfiles, int color);
 
-/* JSON and SARIF print all files at once. */
+/* JSON and SARIF print all files at once. SARIF lists every rule of `rules` (a finding names
+ * its rule by index there). */
 int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles);
 int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const char *sarif_root,
-                   const char *const *input_errors, size_t ninput_errors);
+                   const char *const *input_errors, size_t ninput_errors,
+                   const gm_rule_table *rules);
 
 /* --export-fixes: clang-tidy's YAML (clang-apply-replacements applies it). */
 int gm_print_fixes(FILE *out, const gm_output_file *files, size_t nfiles);

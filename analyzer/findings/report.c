@@ -1,8 +1,12 @@
 #include "findings/report.h"
 
+#include "findings/rule.h"
+#include "flow/flow.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static gm_loc own_loc(gm_loc loc) {
   loc.file = gm_xstrdup(loc.file ? loc.file : "<unknown>");
@@ -53,6 +57,11 @@ void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...) {
   va_end(ap);
 }
 
+void gm_finding_site(gm_finding *f, gm_loc loc) {
+  free((char *)f->site.file);
+  f->site = own_loc(loc);
+}
+
 void gm_finding_fix(gm_finding *f, const char *file, unsigned offset, unsigned length,
                     const char *text) {
   f->fixits = gm_xrealloc(f->fixits, sizeof(gm_fixit) * (size_t)(f->nfixits + 1));
@@ -70,6 +79,7 @@ void gm_finding_free(gm_finding *f) {
   }
   free(f->fixits);
   free((char *)f->loc.file);
+  free((char *)f->site.file);
   free(f->function);
   free(f->message);
   free(f->fingerprint);
@@ -147,4 +157,18 @@ const char *gm_call_display_name(const gm_node *call) {
     if (strcmp(call->name, versioned[i]) == 0)
       return plain[i];
   return call->name;
+}
+
+const gm_rule *gm_rule_table_find(const gm_rule_table *t, const char *id_or_name) {
+  for (size_t i = 0; i < t->count; i++)
+    if (strcasecmp(t->rules[i]->id, id_or_name) == 0 || strcmp(t->rules[i]->name, id_or_name) == 0)
+      return t->rules[i];
+  return NULL;
+}
+
+int gm_rule_table_index(const gm_rule_table *t, const gm_rule *rule) {
+  for (size_t i = 0; i < t->count; i++)
+    if (t->rules[i] == rule)
+      return (int)i;
+  return -1;
 }

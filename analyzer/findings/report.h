@@ -2,14 +2,10 @@
 #ifndef GM_REPORT_H
 #define GM_REPORT_H
 
-#include "flow/flow.h"
-#include "program/program.h"
 #include "model/model.h"
 #include "support/source.h"
 
-typedef struct gm_rule gm_rule;
-typedef struct gm_judge_ctx gm_judge_ctx;     /* join.h */
-typedef struct gm_runtime_ctx gm_runtime_ctx; /* join.h */
+typedef struct gm_rule gm_rule; /* findings/rule.h */
 
 /* What the runtime telemetry says about a finding (docs/join.md). */
 typedef enum gm_verdict {
@@ -61,6 +57,9 @@ typedef struct gm_finding {
   int filtered;       /* --only-confirmed: not confirmed, so not reported */
   gm_level level;
   gm_path_kind path;
+  /* The allocation the finding is about, where the rule names one (GM002, GM003): the site the
+   * join's judges look up in the telemetry. site.file is owned; NULL when there is none. */
+  gm_loc site;
 } gm_finding;
 
 /* Something about the analysis itself, not a defect: JSON "notices", SARIF
@@ -87,49 +86,12 @@ typedef struct gm_report {
   GM_VEC(gm_notice) notices;
 } gm_report;
 
-/* What a rule's check sees: one function's model and the flow engine's facts for it. */
-typedef struct gm_check_ctx {
-  const gm_tu *tu;         /* the whole translation unit: kernels, callers */
-  const gm_source *source; /* the main file's text, for fix-its */
-  const gm_func *fn;
-  const gm_fact *facts;
-  int nfacts;
-  gm_report *report;
-} gm_check_ctx;
-
-/* What a rule's program check sees: the summaries of every file in the run, joined (whole-program
- * analysis). A finding goes into the report of the unit that holds its location; report_for
- * returns NULL where the rule is off for that file. */
-typedef struct gm_program_ctx {
-  const gm_program *program;
-  gm_report *(*report_for)(void *arg, size_t unit, const gm_rule *rule);
-  void *arg;
-} gm_program_ctx;
-
-struct gm_rule {
-  const char *id;          /* "GM001": stable, never reused */
-  const char *name;        /* "unpaired-allocation" */
-  const char *summary;     /* one line */
-  const char *description; /* a paragraph: what it flags and why it matters */
-  const char *fix;         /* what to do instead */
-  /* The static check; NULL for runtime-only rules (GM1xx). */
-  void (*check)(const gm_check_ctx *ctx);
-  /* The program-wide check (program.h): what only the files together show; may be NULL. */
-  void (*check_program)(const gm_program_ctx *ctx);
-  /* The verdict on one of this rule's findings from the telemetry (join.h); NULL: the runtime
-   * collects no evidence for it. */
-  gm_verdict (*judge)(gm_judge_ctx *ctx);
-  /* Runtime-only rules: findings from the telemetry alone, after the static pass. */
-  void (*runtime)(const gm_runtime_ctx *ctx);
-  /* Runs only when asked for: named in --enable (or --enable=all), or in a .gmemlint's
-   * [rules] enable. */
-  int off_by_default;
-};
-
 gm_finding *gm_report_add(gm_report *r, const gm_rule *rule, gm_loc loc, const char *function,
                           const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Records loc as the finding's allocation site (gm_finding.site). */
+void gm_finding_site(gm_finding *f, gm_loc loc);
 void gm_finding_fix(gm_finding *f, const char *file, unsigned offset, unsigned length,
                     const char *text);
 gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const char *function,

@@ -1,5 +1,7 @@
 #include "findings/verify.h"
 
+#include "findings/rule.h"
+
 #include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>

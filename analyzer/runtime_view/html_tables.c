@@ -2,7 +2,7 @@
  * findings with their verdicts, and the out-of-memory events. */
 #include "runtime_view/html.h"
 #include "runtime_view/oom_verdict.h"
-#include "rules/rules.h"
+#include "findings/rule.h"
 
 #include <stdlib.h>
 #include <string.h>

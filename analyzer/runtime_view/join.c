@@ -1,7 +1,6 @@
 #include "runtime_view/join.h"
 
 #include "model/families.h"
-#include "rules/rules.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -25,13 +24,15 @@ typedef struct input {
 
 struct gm_join {
   const gm_telemetry *t;
+  const gm_rule_table *rules;
   GM_VEC(covered) covered;
   GM_VEC(input) inputs;
 };
 
-gm_join *gm_join_new(const gm_telemetry *t) {
+gm_join *gm_join_new(const gm_telemetry *t, const gm_rule_table *rules) {
   gm_join *j = gm_xcalloc(1, sizeof *j);
   j->t = t;
+  j->rules = rules;
   return j;
 }
 
@@ -315,9 +316,9 @@ static void runtime_fingerprint(gm_finding *f) {
 
 void gm_join_runtime(gm_join *j, uint64_t enabled, gm_report *out) {
   gm_runtime_ctx c = {j->t, j, out};
-  for (size_t i = 0; i < gm_rule_count; i++)
-    if (gm_rules[i]->runtime && (enabled & (1ULL << i)))
-      gm_rules[i]->runtime(&c);
+  for (size_t i = 0; i < j->rules->count; i++)
+    if (j->rules->rules[i]->runtime && (enabled & (1ULL << i)))
+      j->rules->rules[i]->runtime(&c);
   /* name the input file the site is in, as the user gave it */
   for (size_t i = 0; i < out->findings.len; i++) {
     gm_finding *f = &out->findings.items[i];
@@ -370,7 +371,8 @@ static int want(json_t *o, const char *key, int type, int required, const char *
   return ok;
 }
 
-int gm_findings_read(const char *path, gm_report *out, char *err, size_t errlen) {
+int gm_findings_read(const char *path, const gm_rule_table *rules, gm_report *out, char *err,
+                     size_t errlen) {
   size_t len;
   char *text = gm_read_file(path, &len);
   if (!text) {
@@ -418,7 +420,7 @@ int gm_findings_read(const char *path, gm_report *out, char *err, size_t errlen)
         !want(e, "related", JSON_ARRAY, 0, where, path, err, errlen))
       goto out;
     const char *id = json_string_value(json_object_get(e, "rule"));
-    const gm_rule *rule = gm_rule_find(id);
+    const gm_rule *rule = gm_rule_table_find(rules, id);
     if (!rule) {
       snprintf(err, errlen, "%s: %s.rule: unknown rule '%s'", path, where, id);
       goto out;
@@ -460,7 +462,11 @@ int gm_findings_read(const char *path, gm_report *out, char *err, size_t errlen)
       gm_loc rl = {json_string_value(json_object_get(rel, "file")),
                    (unsigned)json_integer_value(json_object_get(rel, "line")),
                    (unsigned)json_integer_value(json_object_get(rel, "column"))};
-      gm_finding_note(f, rl, "%s", json_string_value(json_object_get(rel, "message")));
+      const char *note = json_string_value(json_object_get(rel, "message"));
+      gm_finding_note(f, rl, "%s", note);
+      /* a findings file (version 1) names the allocation site only by its note */
+      if (!f->site.file && strncmp(note, "allocated here", strlen("allocated here")) == 0)
+        gm_finding_site(f, rl);
     }
   }
   ok = 1;

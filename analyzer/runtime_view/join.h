@@ -6,6 +6,7 @@
 #define GM_JOIN_H
 
 #include "findings/report.h"
+#include "findings/rule.h"
 #include "runtime_view/oom_verdict.h"
 #include "runtime_view/telemetry.h"
 
@@ -28,7 +29,8 @@ gm_verdict gm_judge_say(gm_judge_ctx *c, gm_verdict v, const char *fmt, ...)
 /* The runtime site of that kind at loc, or NULL. */
 const gm_tsite *gm_judge_find(const gm_judge_ctx *c, gm_loc loc, enum gm_site_kind kind);
 
-/* The finding's related location whose message starts with prefix ("allocated here"), or NULL. */
+/* The finding's related location whose message starts with prefix ("the old contents are
+ * copied"), or NULL. */
 const gm_related *gm_judge_related(const gm_finding *f, const char *prefix);
 
 /* The verdict for a site that is absent or never ran: not-exercised, or unverifiable when the
@@ -88,14 +90,17 @@ size_t gm_runtime_oom_group(const gm_runtime_ctx *c, size_t i, gm_oom_verdict ve
 
 /* ---- for the driver and main ---- */
 
-gm_join *gm_join_new(const gm_telemetry *t);
+/* The join of telemetry t with the findings of rules (whose judges and runtime checks it runs);
+ * both stay valid until gm_join_free. */
+gm_join *gm_join_new(const gm_telemetry *t, const gm_rule_table *rules);
 void gm_join_free(gm_join *j);
 
 /* Gives every finding of one input file its verdict and evidence. path and src stay valid
  * until gm_join_free. */
 void gm_join_file(gm_join *j, const char *path, const gm_source *src, gm_report *r);
 
-/* Runs the runtime-only rules whose bit (index in gm_rules) is set in `enabled`; their findings
+/* Runs the runtime-only rules whose bit (index in the join's rules) is set in `enabled`; their
+ * findings
  * name an input file's path when the site is in one. */
 void gm_join_runtime(gm_join *j, uint64_t enabled, gm_report *out);
 
@@ -105,6 +110,7 @@ const gm_source *gm_join_source(const gm_join *j, const char *path);
 /* Precomputed findings: gmemlint's own JSON output (--format=json; gmemcc --gmem-lint writes it
  * next to objects as *.gmemlint.json), read instead of parsing a source. */
 int gm_is_findings_file(const char *path);
-int gm_findings_read(const char *path, gm_report *out, char *err, size_t errlen);
+int gm_findings_read(const char *path, const gm_rule_table *rules, gm_report *out, char *err,
+                     size_t errlen);
 
 #endif

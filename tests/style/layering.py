@@ -2,10 +2,10 @@
 """The analyzer's stages include only the stages before them (docs/architecture.md).
 
 A source may include headers of its own folder and of any folder with a lower rank; two folders
-of the same rank (the front end and the flow engine) do not include each other. rules/rules.h is
-the rule table's interface, which the printers and the join read, so it counts as the findings';
-the rule files themselves sit above the runtime view. gmemcc and gmemrun stand alone: they
-include nothing of the analyzer but their own folder. A file past 800 lines says why in its
+of the same rank (the front end and the flow engine) do not include each other. The rules sit
+above the runtime view: the stages below them that list or call rules (the SARIF printer, the
+join) are given the rule table. gmemcc and gmemrun stand alone: they include nothing of the
+analyzer but their own folder. A file past 800 lines says why in its
 opening comment.
 """
 import glob
@@ -39,7 +39,7 @@ def stage_of(path):
     if parts[0] == "runtime":
         return "runtime"
     if parts[0] == "rules":
-        return "findings" if parts[-1] == "rules.h" else "rules"
+        return "rules"
     return parts[1]
 
 sources = sorted(glob.glob("analyzer/*/*.[ch]") + glob.glob("rules/*.[ch]"))
@@ -62,7 +62,7 @@ for path in sources + sorted(glob.glob("runtime/*.[ch]")):
             problems.append(f"{path}:{lineno}: include \"{target}\" names no stage "
                             "(write \"<stage>/<header>\")")
             continue
-        dest = "findings" if target == "rules/rules.h" else head
+        dest = head
         if stage in STANDALONE:
             if dest != stage:
                 problems.append(f"{path}:{lineno}: {stage} includes \"{target}\" (it stands alone)")
