@@ -3,6 +3,7 @@
 #include "support/util.h"
 
 #include <ini.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -557,16 +558,21 @@ static gm_table *parse_into(const gm_table *base, const char *text, const char *
   return t;
 }
 
-const gm_table *gm_table_builtin(void) {
-  static gm_table *builtin;
+static gm_table *builtin;
+
+static void parse_builtin(void) {
+  char err[1024];
+  builtin = parse_into(NULL, gm_families_ini, "rules/families.ini", err, sizeof err, NULL, NULL);
   if (!builtin) {
-    char err[1024];
-    builtin = parse_into(NULL, gm_families_ini, "rules/families.ini", err, sizeof err, NULL, NULL);
-    if (!builtin) {
-      fprintf(stderr, GM_PROGRAM ": internal error: %s\n", err);
-      abort();
-    }
+    fprintf(stderr, GM_PROGRAM ": internal error: %s\n", err);
+    abort();
   }
+}
+
+/* Workers may be the first to ask (the join's and the report's readers do): parse it once. */
+const gm_table *gm_table_builtin(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, parse_builtin);
   return builtin;
 }
 

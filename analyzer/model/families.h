@@ -69,7 +69,8 @@ typedef struct gm_fn {
 
 typedef struct gm_table gm_table;
 
-/* The built-in table (parsed once; aborts the program if the compiled-in text is broken). */
+/* The built-in table (parsed once, whichever thread asks first; aborts the program if the
+ * compiled-in text is broken). */
 const gm_table *gm_table_builtin(void);
 
 /* A table extended by a config file's text; `base` is consulted after it. Returns NULL and
