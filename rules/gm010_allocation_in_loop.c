@@ -25,13 +25,13 @@
 
 extern const gm_rule gm010_allocation_in_loop;
 
-/* The measured cost that motivates the finding (H200, CUDA 13.0; see DESIGN.md). */
-static const char *cost_of_family(const char *fam) {
-  fam = fam ? fam : "";
-  if (strcmp(fam, "cuda-host") == 0 || strcmp(fam, "cu-host") == 0)
+/* The measured cost that motivates the finding (H200, CUDA 13.0; see DESIGN.md), by what the
+ * family's memory is (families.ini: pinned, managed). */
+static const char *cost_of_family(int pinned, int managed) {
+  if (pinned)
     return "on an H200 cudaMallocHost costs 0.8 ms for 256 bytes and 465 ms for 1 GiB, because "
            "it pins the pages";
-  if (strcmp(fam, "cuda-managed") == 0 || strcmp(fam, "cu-managed") == 0)
+  if (managed)
     return "on an H200 cudaMallocManaged costs about 10 us, and each fresh buffer's pages fault "
            "and migrate again on first touch";
   return "on an H200 a cudaMalloc+cudaFree pair costs about 70-140 us and cudaFree "
@@ -40,7 +40,12 @@ static const char *cost_of_family(const char *fam) {
 }
 
 static const char *cost_of(const gm_node *call) {
-  return cost_of_family(call->fn->family ? call->fn->family->name : NULL);
+  const gm_family *fam = call->fn->family;
+  return cost_of_family(fam && fam->pinned, fam && fam->managed);
+}
+
+static const char *cost_of_unit_family(const gm_unit_family *fam) {
+  return cost_of_family(fam->pinned, fam->managed);
 }
 
 static int in_loop_candidate(const gm_node *call) {
@@ -578,14 +583,14 @@ static void report_alloc(struct chain *ch, int depth, const gm_unit_alloc *a) {
                         "%s in '%s' runs on every call, and '%s' is called in a loop in %s; %s. "
                         "Allocate once outside the loop and pass the buffer in, or use "
                         "cudaMallocAsync from a memory pool",
-                        a->api, fn->name, fn->name, c->call.file, cost_of_family(a->family.name));
+                        a->api, fn->name, fn->name, c->call.file, cost_of_unit_family(&a->family));
     else if (rep && !conditional_chain(ch, depth))
       f = gm_report_add(rep, &gm010_allocation_in_loop, a->loc, fn->name,
                         "%s in '%s' runs on every call, and '%s' is reached on every iteration of "
                         "a loop in %s (through '%s'); %s. Allocate once outside the loop and pass "
                         "the buffer in, or use cudaMallocAsync from a memory pool",
                         a->api, fn->name, fn->name, c->call.file, ch->path[0]->name,
-                        cost_of_family(a->family.name));
+                        cost_of_unit_family(&a->family));
     else if (rep)
       f = gm_report_add(rep, &gm010_allocation_in_loop, a->loc, fn->name,
                         "%s in '%s' runs on every call, and '%s' is reached from a loop in %s "
@@ -593,7 +598,7 @@ static void report_alloc(struct chain *ch, int depth, const gm_unit_alloc *a) {
                         "Allocate once outside the loop and pass the buffer in, or use "
                         "cudaMallocAsync from a memory pool",
                         a->api, fn->name, fn->name, c->call.file, ch->path[0]->name,
-                        cost_of_family(a->family.name));
+                        cost_of_unit_family(&a->family));
     GM_PUSH(ch->done, ((struct reported){a, f, 0}));
     r = &ch->done.items[ch->done.len - 1];
     if (!f)

@@ -18,29 +18,25 @@
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 
-#include <string.h>
-
 extern const gm_rule gm021_small_transfer_in_loop;
 
 enum { SMALL_COPY_BYTES = 4096 };
 
-/* Whether the copy reads host memory into the device: cudaMemcpyHostToDevice as its kind, or
- * a driver-API HtoD copy. (cudaMemcpyDefault or a kind held in a variable: not known.) */
+/* Whether the copy reads host memory into the device: a host-to-device copy by the table
+ * (cuMemcpyHtoD), or cudaMemcpyHostToDevice as its kind argument. (cudaMemcpyDefault or a kind
+ * held in a variable: not known.) */
 static int host_to_device(const gm_node *call) {
-  const char *name = call->fn->name;
-  if (strstr(name, "HtoD"))
+  if (call->fn->direction == GM_COPY_HTOD)
     return 1;
-  if (strcmp(name, "cudaMemcpy") != 0 && strcmp(name, "cudaMemcpyAsync") != 0)
-    return 0;
-  const gm_node *kind = gm_arg(call, 3);
+  const gm_node *kind = gm_arg(call, call->fn->kind_arg);
   return kind && kind->has_value && kind->value == 1; /* cudaMemcpyHostToDevice */
 }
 
 static void visit(const gm_node *call, void *arg) {
   const gm_check_ctx *ctx = arg;
   if (call->kind != GM_N_CALL || !call->fn || call->fn->kind != GM_FN_COPY ||
-      strncmp(call->fn->name, "cu", 2) != 0)
-    return; /* GPU transfers only: cudaMemcpy*, cuMemcpy* */
+      call->fn->direction == GM_COPY_HOST)
+    return; /* GPU transfers only: cudaMemcpy*, cuMemcpy*, not memcpy */
   const gm_node *loop = gm_enclosing_loop(call);
   if (!loop)
     return;
@@ -57,8 +53,8 @@ static void visit(const gm_node *call, void *arg) {
   int irregular = dst_stride < 0 || src_stride < 0;
   /* cudaMemcpyAsync on a different stream each iteration: chunks overlapped with compute on
    * purpose (the copy-engine pipelining pattern) */
-  const gm_node *stream = gm_arg(call, 4);
-  if (stream && strcmp(call->fn->name, "cudaMemcpyAsync") == 0 && gm_depends_on_loop(loop, stream))
+  const gm_node *stream = gm_arg(call, row->stream_arg);
+  if (stream && gm_depends_on_loop(loop, stream))
     return;
   int small = size->has_value && size->value > 0 && size->value <= SMALL_COPY_BYTES;
   int invariant = gm_loop_invariant(ctx->fn, loop, size);

@@ -184,7 +184,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   } else if (row && (row->kind == GM_FN_USE || row->kind == GM_FN_COPY)) {
     /* reads or writes through its pointers; ownership stays here */
     drop_memory_facts(e, s, n);
-    int host = strncmp(row->name, "cu", 2) != 0; /* memcpy, memset: the host touches it */
+    int host = row->host_touch; /* memcpy, memset: the host touches it */
     for (int i = 0; host && i < n->nkids; i++)
       note_host_touch(e, s, args[i], n);
     /* a copy from the host's memory may be made by the host: it counts as the host's touch */

@@ -239,6 +239,7 @@ gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   gm_node *n = fe_new_node(b, GM_N_CALL, c, (int)args.len);
   n->name = name;
   n->is_launch = launch;
+  n->sets_status = name && gm_table_sets_runtime_status(b->table, name);
   for (size_t i = 0; i < args.len; i++)
     n->kids[i] = fe_conv_expr(b, args.items[i]);
   GM_VEC_FREE(args);

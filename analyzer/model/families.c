@@ -3,6 +3,7 @@
 #include "support/util.h"
 
 #include <ini.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,9 @@ struct gm_table {
   struct fam_entry *families;
   GM_VEC(struct entry *) prefixes; /* the pattern rows, longest prefix first */
   GM_VEC(char *) strings;          /* owned strings */
+  /* [runtime-status]: names and prefix patterns of calls whose failure cudaGetLastError reports
+     (owned by strings) */
+  GM_VEC(const char *) status_calls;
 };
 
 static unsigned bucket_of(const char *name) {
@@ -51,6 +55,10 @@ static gm_fn *table_add(gm_table *t, const char *name) {
   e->fn.dst_arg = 0;
   e->fn.src_arg = 1;
   e->fn.old_arg = 0;
+  e->fn.direction = GM_COPY_HOST;
+  e->fn.kind_arg = GM_ARG_NONE;
+  e->fn.stream_arg = GM_ARG_NONE;
+  e->fn.host_touch = 1;
   e->next = t->buckets[b];
   t->buckets[b] = e;
   size_t len = strlen(name);
@@ -98,6 +106,18 @@ const gm_family *gm_table_family(const gm_table *t, const char *name) {
       if (strcmp(f->fam.name, name) == 0)
         return &f->fam;
   return NULL;
+}
+
+int gm_table_sets_runtime_status(const gm_table *t, const char *name) {
+  for (; t; t = t->base)
+    for (size_t i = 0; i < t->status_calls.len; i++) {
+      const char *pattern = t->status_calls.items[i];
+      size_t len = strlen(pattern);
+      if (pattern[len - 1] == '*' ? strncmp(pattern, name, len - 1) == 0
+                                  : strcmp(pattern, name) == 0)
+        return 1;
+    }
+  return 0;
 }
 
 int gm_fn_frees_family(const gm_fn *fn, const gm_family *fam) {
@@ -204,12 +224,58 @@ static int check_name(struct parse_ctx *c, const char *name) {
   return 1;
 }
 
-static int add_plain_fn(struct parse_ctx *c, const char *name, void *kind) {
+/* The sections that list functions (`functions = a, b, c`): each gives its rows a kind, and
+ * says whether the host touches what they are given. */
+static const struct list_section {
+  const char *name;
+  enum gm_fn_kind kind;
+  int host_touch;
+} list_sections[] = {
+    {"use", GM_FN_USE, 1},           {"device-use", GM_FN_USE, 0},
+    {"borrow", GM_FN_BORROW, 1},     {"device-fill", GM_FN_DEVICE_FILL, 0},
+    {"prefetch", GM_FN_PREFETCH, 0}, {"launch", GM_FN_LAUNCH, 0},
+    {"noreturn", GM_FN_NORETURN, 1}, {"last-error", GM_FN_LAST_ERROR, 1},
+    {"fallible", GM_FN_FALLIBLE, 1},
+};
+
+static const struct list_section *find_list_section(const char *what) {
+  for (size_t i = 0; i < sizeof list_sections / sizeof list_sections[0]; i++)
+    if (strcmp(list_sections[i].name, what) == 0)
+      return &list_sections[i];
+  return NULL;
+}
+
+static int add_plain_fn(struct parse_ctx *c, const char *name, void *section) {
   if (!check_name(c, name))
     return 0;
+  const struct list_section *ls = section;
   gm_fn *fn = table_add(c->table, name);
-  fn->kind = *(enum gm_fn_kind *)kind;
+  fn->kind = ls->kind;
+  fn->host_touch = ls->host_touch;
   return 1;
+}
+
+static int add_status_call(struct parse_ctx *c, const char *name, void *unused) {
+  (void)unused;
+  if (!check_name(c, name))
+    return 0;
+  GM_PUSH(c->table->status_calls, own(c->table, name));
+  return 1;
+}
+
+static const char *const copy_directions[] = {[GM_COPY_HOST] = "host",
+                                              [GM_COPY_DEVICE] = "device",
+                                              [GM_COPY_HTOD] = "htod",
+                                              [GM_COPY_DTOH] = "dtoh",
+                                              [GM_COPY_DTOD] = "dtod"};
+
+static int parse_direction(const char *v, enum gm_copy_direction *out) {
+  for (size_t i = 0; i < sizeof copy_directions / sizeof copy_directions[0]; i++)
+    if (strcmp(v, copy_directions[i]) == 0) {
+      *out = (enum gm_copy_direction)i;
+      return 1;
+    }
+  return 0;
 }
 
 static int add_free_family(struct parse_ctx *c, const char *name, void *fnp) {
@@ -241,23 +307,16 @@ static int handler(void *user, const char *section, const char *name, const char
         gm_sb_append(sb, ",");
       gm_sb_append(sb, value);
     }
-  } else if ((strcmp(what, "use") == 0 || strcmp(what, "noreturn") == 0 ||
-              strcmp(what, "prefetch") == 0 || strcmp(what, "launch") == 0 ||
-              strcmp(what, "borrow") == 0 || strcmp(what, "last-error") == 0 ||
-              strcmp(what, "fallible") == 0 || strcmp(what, "device-fill") == 0) &&
-             !subject) {
-    enum gm_fn_kind kind = strcmp(what, "use") == 0           ? GM_FN_USE
-                           : strcmp(what, "noreturn") == 0    ? GM_FN_NORETURN
-                           : strcmp(what, "prefetch") == 0    ? GM_FN_PREFETCH
-                           : strcmp(what, "borrow") == 0      ? GM_FN_BORROW
-                           : strcmp(what, "last-error") == 0  ? GM_FN_LAST_ERROR
-                           : strcmp(what, "fallible") == 0    ? GM_FN_FALLIBLE
-                           : strcmp(what, "device-fill") == 0 ? GM_FN_DEVICE_FILL
-                                                              : GM_FN_LAUNCH;
+  } else if (find_list_section(what) && !subject) {
     if (strcmp(name, "functions") != 0)
       ok = fail(c, "unknown key '%s' in [%s] (expected functions)", name, what);
     else
-      ok = for_each_item(c, value, add_plain_fn, &kind);
+      ok = for_each_item(c, value, add_plain_fn, (void *)find_list_section(what));
+  } else if (strcmp(what, "runtime-status") == 0 && !subject) {
+    if (strcmp(name, "functions") != 0)
+      ok = fail(c, "unknown key '%s' in [%s] (expected functions)", name, what);
+    else
+      ok = for_each_item(c, value, add_status_call, NULL);
   } else if (strcmp(what, "family") == 0 && subject) {
     struct fam_entry *f = NULL;
     for (struct fam_entry *e = c->table->families; e; e = e->next)
@@ -276,16 +335,16 @@ static int handler(void *user, const char *section, const char *name, const char
     else if (strcmp(name, "free") == 0)
       f->fam.free_fn = own(c->table, value);
     else if (strcmp(name, "managed") == 0 || strcmp(name, "gpu") == 0 ||
-             strcmp(name, "heap") == 0) {
+             strcmp(name, "heap") == 0 || strcmp(name, "pinned") == 0) {
       int yes = strcmp(value, "yes") == 0 || strcmp(value, "true") == 0;
+      int *flag = name[0] == 'm'   ? &f->fam.managed
+                  : name[0] == 'h' ? &f->fam.heap
+                  : name[0] == 'p' ? &f->fam.pinned
+                                   : &f->fam.gpu;
       if (!yes && strcmp(value, "no") != 0 && strcmp(value, "false") != 0)
         ok = fail(c, "bad value '%s' for %s (expected yes or no)", value, name);
-      else if (name[0] == 'm')
-        f->fam.managed = yes;
-      else if (name[0] == 'h')
-        f->fam.heap = yes;
       else
-        f->fam.gpu = yes;
+        *flag = yes;
     } else
       ok = fail(c, "unknown key '%s' in [family %s]", name, subject);
   } else if (strcmp(what, "sink") == 0 && subject) {
@@ -310,13 +369,22 @@ static int handler(void *user, const char *section, const char *name, const char
     }
     gm_fn *fn = table_add(c->table, subject);
     fn->kind = GM_FN_COPY;
-    int *slot = strcmp(name, "dst") == 0    ? &fn->dst_arg
-                : strcmp(name, "src") == 0  ? &fn->src_arg
-                : strcmp(name, "size") == 0 ? &fn->size_arg
-                                            : NULL;
-    if (!slot)
-      ok = fail(c, "unknown key '%s' in [copy %s] (expected dst, src or size)", name, subject);
-    else if (!parse_arg_index(value, 0, slot == &fn->size_arg, slot, NULL))
+    int *slot = strcmp(name, "dst") == 0      ? &fn->dst_arg
+                : strcmp(name, "src") == 0    ? &fn->src_arg
+                : strcmp(name, "size") == 0   ? &fn->size_arg
+                : strcmp(name, "kind") == 0   ? &fn->kind_arg
+                : strcmp(name, "stream") == 0 ? &fn->stream_arg
+                                              : NULL;
+    if (strcmp(name, "direction") == 0) {
+      if (!parse_direction(value, &fn->direction))
+        ok = fail(c, "bad direction '%s' in [copy %s] (expected host, device, htod, dtoh or dtod)",
+                  value, subject);
+      fn->host_touch = fn->direction == GM_COPY_HOST;
+    } else if (!slot)
+      ok = fail(
+          c, "unknown key '%s' in [copy %s] (expected dst, src, size, direction, kind or stream)",
+          name, subject);
+    else if (!parse_arg_index(value, 0, slot != &fn->dst_arg && slot != &fn->src_arg, slot, NULL))
       ok = fail(c, "bad argument index '%s' in [copy %s]", value, subject);
   } else if ((strcmp(what, "alloc") == 0 || strcmp(what, "realloc") == 0 ||
               strcmp(what, "free") == 0) &&
@@ -350,8 +418,9 @@ static int handler(void *user, const char *section, const char *name, const char
     }
   } else {
     ok = fail(c, "unknown section [%s]%s", section,
-              " (expected rules, family, alloc, realloc, free, copy, sink, use, borrow, prefetch, "
-              "launch, noreturn, last-error or fallible)");
+              " (expected rules, family, alloc, realloc, free, copy, sink, use, device-use, "
+              "borrow, device-fill, prefetch, launch, noreturn, last-error, fallible or "
+              "runtime-status)");
   }
   free(sec);
   return ok;
@@ -489,16 +558,21 @@ static gm_table *parse_into(const gm_table *base, const char *text, const char *
   return t;
 }
 
-const gm_table *gm_table_builtin(void) {
-  static gm_table *builtin;
+static gm_table *builtin;
+
+static void parse_builtin(void) {
+  char err[1024];
+  builtin = parse_into(NULL, gm_families_ini, "rules/families.ini", err, sizeof err, NULL, NULL);
   if (!builtin) {
-    char err[1024];
-    builtin = parse_into(NULL, gm_families_ini, "rules/families.ini", err, sizeof err, NULL, NULL);
-    if (!builtin) {
-      fprintf(stderr, GM_PROGRAM ": internal error: %s\n", err);
-      abort();
-    }
+    fprintf(stderr, GM_PROGRAM ": internal error: %s\n", err);
+    abort();
   }
+}
+
+/* Workers may be the first to ask (the join's and the report's readers do): parse it once. */
+const gm_table *gm_table_builtin(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, parse_builtin);
   return builtin;
 }
 
@@ -520,6 +594,7 @@ void gm_table_free(gm_table *t) {
     free(f);
   }
   GM_VEC_FREE(t->prefixes);
+  GM_VEC_FREE(t->status_calls);
   for (size_t i = 0; i < t->strings.len; i++)
     free(t->strings.items[i]);
   GM_VEC_FREE(t->strings);

@@ -25,6 +25,15 @@ enum gm_fn_kind {
   GM_FN_FALLIBLE
 };
 
+/* Who makes a copy, and in which direction (a [copy] row's `direction`). */
+enum gm_copy_direction {
+  GM_COPY_HOST,   /* the host copies (memcpy): it reads and writes both sides */
+  GM_COPY_DEVICE, /* the device copies; its kind argument or the pointers give the direction */
+  GM_COPY_HTOD,
+  GM_COPY_DTOH,
+  GM_COPY_DTOD
+};
+
 #define GM_ARG_RETURN (-1)
 #define GM_ARG_NONE (-2)
 #define GM_MAX_FREES 8
@@ -35,25 +44,33 @@ typedef struct gm_family {
   const char *free_fn;     /* "cudaFreeHost": named in messages */
   int managed;             /* unified memory: pages migrate on demand */
   int gpu;                 /* device, managed or pinned memory: what GM010 is about */
+  int pinned;              /* page-locked host memory: allocating it pins pages (GM010's cost) */
   int heap;                /* host heap (malloc, new): leaks are GM004's, not GM001's */
 } gm_family;
 
 typedef struct gm_fn {
   const char *name;
   enum gm_fn_kind kind;
-  const gm_family *family;              /* alloc, realloc */
-  int ptr_arg;                          /* alloc/realloc/free: argument index or GM_ARG_RETURN */
-  const char *ptr_field;                /* alloc: field of the out-parameter, e.g. "ptr" */
-  int size_arg;                         /* alloc, copy: argument index or GM_ARG_NONE */
-  int dst_arg, src_arg;                 /* copy: destination and source arguments */
-  int old_arg;                          /* realloc: the argument it releases */
+  const gm_family *family;          /* alloc, realloc */
+  int ptr_arg;                      /* alloc/realloc/free: argument index or GM_ARG_RETURN */
+  const char *ptr_field;            /* alloc: field of the out-parameter, e.g. "ptr" */
+  int size_arg;                     /* alloc, copy: argument index or GM_ARG_NONE */
+  int dst_arg, src_arg;             /* copy: destination and source arguments */
+  int old_arg;                      /* realloc: the argument it releases */
+  enum gm_copy_direction direction; /* copy: who copies, which way */
+  int kind_arg;                     /* copy: the cudaMemcpyKind argument, or GM_ARG_NONE */
+  int stream_arg;                   /* copy: the stream argument, or GM_ARG_NONE */
+  /* use, copy: the host reads or writes through the pointer arguments (memset, memcpy), as
+   * opposed to the device or the driver (cudaMemcpy2D, cuMemMap) */
+  int host_touch;
   const gm_family *frees[GM_MAX_FREES]; /* free: the families it may release */
   int nfrees;
 } gm_fn;
 
 typedef struct gm_table gm_table;
 
-/* The built-in table (parsed once; aborts the program if the compiled-in text is broken). */
+/* The built-in table (parsed once, whichever thread asks first; aborts the program if the
+ * compiled-in text is broken). */
 const gm_table *gm_table_builtin(void);
 
 /* A table extended by a config file's text; `base` is consulted after it. Returns NULL and
@@ -66,5 +83,8 @@ void gm_table_free(gm_table *t);
 const gm_fn *gm_table_lookup(const gm_table *t, const char *name);
 const gm_family *gm_table_family(const gm_table *t, const char *name);
 int gm_fn_frees_family(const gm_fn *fn, const gm_family *fam);
+/* Whether a call of this name may change the status cudaGetLastError reports ([runtime-status]:
+ * the CUDA runtime, the driver and their libraries). */
+int gm_table_sets_runtime_status(const gm_table *t, const char *name);
 
 #endif

@@ -436,9 +436,7 @@ int gm_is_success_status(const gm_node *n) {
 }
 
 int gm_may_set_runtime_status(const gm_node *call) {
-  if (call->is_launch || !call->in_system)
-    return 1;
-  return call->name && strncmp(call->name, "cu", 2) == 0;
+  return call->is_launch || !call->in_system || call->sets_status;
 }
 
 int gm_call_borrows(const gm_node *call) {

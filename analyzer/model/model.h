@@ -74,6 +74,7 @@ typedef struct gm_node {
   unsigned is_kernel_callee : 1; /* GM_N_CALL: the callee is a __global__ function */
   unsigned is_method : 1;        /* GM_N_CALL: a non-static member function or constructor */
   unsigned returns_bool : 1;     /* GM_N_CALL: the callee returns bool (true is success) */
+  unsigned sets_status : 1;      /* GM_N_CALL: the table's [runtime-status] names the callee */
   unsigned arg_writes;    /* GM_N_CALL: bit i: the callee may write through argument i (bit 31:
                              any argument from 31 on); all ones when unknown */
   unsigned has_value : 1; /* an integer constant expression; its value is `value` */

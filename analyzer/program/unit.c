@@ -25,6 +25,8 @@ static gm_unit_family keep_family(gm_unit *u, const gm_family *f) {
   out.free_fn = keep(u, f->free_fn);
   out.gpu = f->gpu;
   out.heap = f->heap;
+  out.pinned = f->pinned;
+  out.managed = f->managed;
   return out;
 }
 

@@ -23,7 +23,7 @@ typedef struct gm_unit_family {
   const char *name;        /* "cuda-device" */
   const char *description; /* "device memory" */
   const char *free_fn;     /* "cudaFree" */
-  int gpu, heap;
+  int gpu, heap, pinned, managed;
 } gm_unit_family;
 
 typedef struct gm_unit_alloc {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNIT_FORMAT = 7 };
+enum { UNIT_FORMAT = 8 };
 
 static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
@@ -16,9 +16,9 @@ static json_t *loc_json(gm_loc l) {
 }
 
 static json_t *family_json(const gm_unit_family *f) {
-  return json_pack("{s:o,s:o,s:o,s:b,s:b}", "name", str_or_null(f->name), "description",
+  return json_pack("{s:o,s:o,s:o,s:b,s:b,s:b,s:b}", "name", str_or_null(f->name), "description",
                    str_or_null(f->description), "free_fn", str_or_null(f->free_fn), "gpu", f->gpu,
-                   "heap", f->heap);
+                   "heap", f->heap, "pinned", f->pinned, "managed", f->managed);
 }
 
 static json_t *summary_json(const gm_call_summary *s) {
@@ -140,8 +140,9 @@ static int get_loc(gm_unit *u, json_t *v, gm_loc *out) {
 
 static int get_family(gm_unit *u, json_t *v, gm_unit_family *out) {
   json_t *name, *description, *free_fn;
-  return json_unpack(v, "{s:o,s:o,s:o,s:b,s:b}", "name", &name, "description", &description,
-                     "free_fn", &free_fn, "gpu", &out->gpu, "heap", &out->heap) == 0 &&
+  return json_unpack(v, "{s:o,s:o,s:o,s:b,s:b,s:b,s:b}", "name", &name, "description", &description,
+                     "free_fn", &free_fn, "gpu", &out->gpu, "heap", &out->heap, "pinned",
+                     &out->pinned, "managed", &out->managed) == 0 &&
          get_str(u, name, &out->name) && get_str(u, description, &out->description) &&
          get_str(u, free_fn, &out->free_fn);
 }
