@@ -523,7 +523,8 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
     gm_timing_stop(GM_STAGE_UNIT, start);
   }
   /* pass two may analyse it again with other files' summaries: keep the model, not the parse */
-  if (!r->imports && run->nfiles > 1 && r->unit && r->unit->called.len && !r->input_error) {
+  if (!r->imports && run->nfiles > 1 && !run->opt->no_whole_program && r->unit &&
+      r->unit->called.len && !r->input_error) {
     r->kept = gm_xmalloc(sizeof *r->kept);
     *r->kept = parse;
     r->kept_pch_includes = pch_includes;
@@ -746,8 +747,9 @@ void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ct
   driver_run_pass(run, all, run->nfiles, &progress);
   free(all);
   /* the files form one program: a second look for files that call into the others, then the
-   * program-wide checks */
-  driver_second_pass(run, &progress);
+   * program-wide checks (each file alone with --no-whole-program) */
+  if (!run->opt->no_whole_program)
+    driver_second_pass(run, &progress);
   driver_check_program(run);
   for (size_t i = 0; i < run->nfiles; i++) {
     if (run->opt->verify && run->results[i].parsed)

@@ -18,6 +18,7 @@ enum opt_id {
   OPT_WERROR,
   OPT_LATENT,
   OPT_VERIFY,
+  OPT_NO_WHOLE_PROGRAM,
   OPT_SARIF_ROOT,
   OPT_BASELINE,
   OPT_WRITE_BASELINE,
@@ -82,6 +83,10 @@ static const opt_def options[] = {
      "print the first N of clang's errors in each file (default 3; all: every one)", 0},
     {OPT_VERIFY, 0, "verify", NULL,
      "check findings against // expected-warning {{...}} comments in each file", 0},
+    {OPT_NO_WHOLE_PROGRAM, 0, "no-whole-program", NULL,
+     "analyse each file as a program of its own, as if named alone (unrelated files, such as "
+     "a directory of tests, checked in one run)",
+     0},
     {OPT_SARIF_ROOT, 0, "sarif-root", "DIR", "make SARIF file URIs relative to DIR (default: .)",
      0},
     {OPT_BASELINE, 0, "baseline", "FILE", "report only findings that are not in FILE", 0},
@@ -285,6 +290,9 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
     break;
   case OPT_VERIFY:
     o->verify = 1;
+    break;
+  case OPT_NO_WHOLE_PROGRAM:
+    o->no_whole_program = 1;
     break;
   case OPT_SARIF_ROOT:
     o->sarif_root = arg;

@@ -41,6 +41,7 @@ typedef struct gm_options {
   int allow_parse_errors; /* files with parse errors do not change the exit status */
   int parse_errors_shown; /* clang's errors printed per file; -1: all */
   int verify;
+  int no_whole_program; /* --no-whole-program: each file named is a program of its own */
   int list_rules;
   int show_help, show_version, dump_model; /* show_help: 1 --help, 2 --man, 3 the compat header */
   int no_cache, cache_stats;               /* the result cache (cache.h) */

@@ -13,9 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The files a program is made of: results[first] on, `count` of them. */
+struct program_files {
+  gm_run *run;
+  size_t first, count;
+};
+
 static gm_report *program_report_for(void *arg, size_t unit, const gm_rule *rule) {
-  gm_run *run = arg;
-  gm_file_result *r = &run->results[unit];
+  const struct program_files *files = arg;
+  gm_run *run = files->run;
+  gm_file_result *r = &run->results[files->first + unit];
   size_t k = 0;
   while (k < gm_rule_count && gm_rules[k] != rule)
     k++;
@@ -24,31 +31,43 @@ static gm_report *program_report_for(void *arg, size_t unit, const gm_rule *rule
   return &r->report;
 }
 
-/* The program of every file's unit summary as it stands (files with none are NULL); free the
+/* The program of these files' unit summaries as they stand (files with none are NULL); free the
  * returned array after gm_program_free. */
-static gm_unit **join_units(gm_run *run, gm_program *program) {
-  gm_unit **units = gm_xcalloc(run->nfiles + 1, sizeof *units);
-  for (size_t i = 0; i < run->nfiles; i++)
-    units[i] = run->results[i].unit;
-  *program = (gm_program){units, run->nfiles, NULL};
+static gm_unit **join_units(const struct program_files *files, gm_program *program) {
+  gm_unit **units = gm_xcalloc(files->count + 1, sizeof *units);
+  for (size_t i = 0; i < files->count; i++)
+    units[i] = files->run->results[files->first + i].unit;
+  *program = (gm_program){units, files->count, NULL};
   gm_program_join(program);
   return units;
 }
 
+/* The rules' program-wide checks over one program. */
+static void check_one_program(const struct program_files *files) {
+  gm_program program;
+  gm_unit **units = join_units(files, &program);
+  gm_program_ctx ctx = {&program, program_report_for, (void *)files};
+  for (size_t k = 0; k < gm_rule_count; k++)
+    if (gm_rules[k]->check_program)
+      gm_rules[k]->check_program(&ctx);
+  gm_program_free(&program);
+  free(units);
+}
+
 /* Joins every file's unit summary and runs the program-wide checks; their findings join the
- * report of the file that holds them (suppressed, ordered and fingerprinted like the rest). */
+ * report of the file that holds them (suppressed, ordered and fingerprinted like the rest). With
+ * --no-whole-program each file is a program of its own, as if it were named alone. */
 void driver_check_program(gm_run *run) {
   double start = gm_timing_start();
   size_t *before = gm_xcalloc(run->nfiles + 1, sizeof *before);
   for (size_t i = 0; i < run->nfiles; i++)
     before[i] = run->results[i].report.findings.len;
-  gm_program program;
-  gm_unit **units = join_units(run, &program);
-  gm_program_ctx ctx = {&program, program_report_for, run};
-  for (size_t k = 0; k < gm_rule_count; k++)
-    if (gm_rules[k]->check_program)
-      gm_rules[k]->check_program(&ctx);
-  gm_program_free(&program);
+  if (run->opt->no_whole_program) {
+    for (size_t i = 0; i < run->nfiles; i++)
+      check_one_program(&(struct program_files){run, i, 1});
+  } else {
+    check_one_program(&(struct program_files){run, 0, run->nfiles});
+  }
   for (size_t i = 0; i < run->nfiles; i++) {
     gm_file_result *r = &run->results[i];
     if (r->report.findings.len != before[i])
@@ -56,7 +75,6 @@ void driver_check_program(gm_run *run) {
     gm_unit_free(r->unit);
     r->unit = NULL;
   }
-  free(units);
   free(before);
   gm_timing_stop(GM_STAGE_PROGRAM, start);
 }
@@ -150,7 +168,7 @@ static void *analyse_kept(void *arg) {
 void driver_second_pass(gm_run *run, gm_progress *progress) {
   double start = gm_timing_start();
   gm_program program;
-  gm_unit **units = join_units(run, &program);
+  gm_unit **units = join_units(&(struct program_files){run, 0, run->nfiles}, &program);
   gm_timing_stop(GM_STAGE_PROGRAM, start);
   size_t *again = gm_xcalloc(run->nfiles + 1, sizeof *again);
   size_t *kept = gm_xcalloc(run->nfiles + 1, sizeof *kept);
