@@ -306,7 +306,18 @@ def driver_more(binary):
 def options(binary):
     proc, (d,) = run(binary, "leak", {"GMEMRT_STACK_DEPTH": "lots", "GMEMRT_BOGUS": "1"})
     check("GMEMRT_STACK_DEPTH=lots is not valid" in proc.stderr, proc.stderr)
-    check("unknown option GMEMRT_BOGUS" in proc.stderr, proc.stderr)
+    # every option of the table, in its order: the three gmemrun ones were missing from a list
+    # written by hand
+    known = ("GMEMRT_OUTPUT, GMEMRT_STACK_DEPTH, GMEMRT_STACKS, GMEMRT_DISABLE, GMEMRT_OOM_PROBE, "
+             "GMEMRT_TIMELINE, GMEMRT_VERBOSE, GMEMRT_CUPTI, GMEMRT_CUPTI_LIBRARY, GMEMRT_NVML, "
+             "GMEMRT_NVML_MS, GMEMRT_CALLER_SITES, GMEMRT_ENTRY_WRAPPERS, GMEMRT_STEP_API, "
+             "GMEMRT_NVML_LIBRARY")
+    unknown = [l for l in proc.stderr.splitlines() if "unknown option" in l]
+    check(unknown == [f"gmemrt: warning: unknown option GMEMRT_BOGUS (known: {known})"], unknown)
+    # and the table is what GMEMRT_VERBOSE prints
+    proc, _ = run(binary, "leak", {"GMEMRT_VERBOSE": "1"})
+    listed = re.findall(r"^gmemrt: (GMEMRT_[A-Z_]+)=", proc.stderr, re.M)
+    check(", ".join(listed) == known, listed)
     _, docs = run(binary, "leak", {"GMEMRT_DISABLE": "1"})
     check(docs == [], "disabled: no file")
     proc, (d,) = run(binary, "leak", {"GMEMRT_STACK_DEPTH": "0"})
