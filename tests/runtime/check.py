@@ -787,6 +787,24 @@ def managed_reuse(binary):
     check(len(blocks) == 1 and blocks[0][0] == 0, blocks)  # the late block took the same place
 
 
+def two_copies(binary):
+    """A program and the instrumented shared library it links each carry libgmemrt.a: one
+    runtime records both, so the one file written holds both sites (with the archive's
+    internals hidden, the library's copy started a runtime of its own and wrote its empty file
+    over the program's)."""
+    proc, docs = run(binary, "", {"GMEMRT_CUPTI": "0", "GMEMRT_NVML": "0", "GMEMRT_VERBOSE": "1"})
+    check(proc.stderr.count("gmemrt: GMEMRT_OUTPUT=") == 1, ("one runtime started", proc.stderr))
+    check(len(docs) == 1, ("one telemetry file", len(docs)))
+    here = os.path.dirname(__file__)
+    got = sorted((s["file"].rsplit("/", 1)[-1], s["line"], s["api"], s["calls"])
+                 for s in docs[0]["sites"] if "calls" in s)  # the allocation sites
+    want = sorted([("two_copies_app.c", marked(os.path.join(here, "two_copies_app.c"),
+                                               "@two_copies_app"), "cudaMallocHost", 1),
+                   ("two_copies_lib.c", marked(os.path.join(here, "two_copies_lib.c"),
+                                               "@two_copies_lib"), "cudaMalloc", 1)])
+    check(got == want, (got, want))
+
+
 if __name__ == "__main__":
     scenario, binary = sys.argv[1], os.path.abspath(sys.argv[2])
     globals()[scenario.replace("-", "_")](binary, *sys.argv[3:])
