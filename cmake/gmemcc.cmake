@@ -12,7 +12,7 @@ target_link_libraries(gmemcc PRIVATE PkgConfig::LIBELF)
 # "gmemcc/gmemcc.h", as the analyzer's includes name their stage (it includes nothing else of it)
 target_include_directories(gmemcc PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/analyzer
   ${CMAKE_CURRENT_BINARY_DIR}/gmemcc-config)
-install(TARGETS gmemcc RUNTIME DESTINATION bin)
+install(TARGETS gmemcc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # Appends to out_var the link items of target's interface, depth first: files of library targets,
 # link options, absolute paths and flags as they are, bare names as -lNAME.
@@ -76,8 +76,8 @@ function(gmemcc_write_config)
 #define GMEMCC_BUILD_RUNTIME_LIB \"$<TARGET_FILE:gmemrt>\"
 #define GMEMCC_BUILD_INCLUDE_DIR \"${CMAKE_SOURCE_DIR}/include/gmemlint\"
 /* an installed tree, relative to <prefix> where gmemcc is <prefix>/bin/gmemcc (runtime/CMakeLists.txt) */
-#define GMEMCC_INSTALL_RUNTIME_LIB \"lib/$<TARGET_FILE_NAME:gmemrt>\"
-#define GMEMCC_INSTALL_INCLUDE_DIR \"include/gmemlint\"
+#define GMEMCC_INSTALL_RUNTIME_LIB \"${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:gmemrt>\"
+#define GMEMCC_INSTALL_INCLUDE_DIR \"${CMAKE_INSTALL_INCLUDEDIR}/gmemlint\"
 /* what libgmemrt links against, in link order */
 #define GMEMCC_RUNTIME_DEPS ${dep_strings}
 /* the CUDA headers that gmem_forced.h includes, for compilers that do not know them */

@@ -4,10 +4,16 @@
 # from each program's own help (gmemlint --man; gmemcc's and gmemrun's --help through
 # cmake/help2man.cmake), so that they never disagree with it.
 include(CMakePackageConfigHelpers)
-set(GMEMLINT_INSTALL_CMAKEDIR lib/cmake/gmemlint)
+set(GMEMLINT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/gmemlint)
+set(GMEMLINT_INSTALL_PKGCONFIGDIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+# the prefix as seen from the package's two files, which find the tree from where they lie
+file(RELATIVE_PATH GMEMLINT_CMAKEDIR_TO_PREFIX
+  ${CMAKE_INSTALL_FULL_LIBDIR}/cmake/gmemlint ${CMAKE_INSTALL_PREFIX})
+file(RELATIVE_PATH GMEMLINT_PKGCONFIGDIR_TO_PREFIX
+  ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/gmemlint/ DESTINATION include/gmemlint
-  FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/gmemlint/ DESTINATION
+  ${CMAKE_INSTALL_INCLUDEDIR}/gmemlint FILES_MATCHING PATTERN "*.h")
 
 # ---- man pages ----
 set(_man_dir ${CMAKE_BINARY_DIR}/man)
@@ -36,7 +42,7 @@ endforeach()
 add_custom_target(man_pages ALL
   DEPENDS ${_man_dir}/gmemlint.1 ${_man_dir}/gmemcc.1 ${_man_dir}/gmemrun.1)
 install(FILES ${_man_dir}/gmemlint.1 ${_man_dir}/gmemcc.1 ${_man_dir}/gmemrun.1
-  DESTINATION share/man/man1)
+  DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 # ---- CMake package and pkg-config file ----
 # Written where libgmemrt's link dependencies are known: runtime/CMakeLists.txt defers a call
@@ -81,5 +87,5 @@ function(gmemlint_write_package)
   install(FILES ${gen}/gmemlintConfig.cmake ${gen}/gmemlintConfigVersion.cmake
     ${gen}/gmemlintDeps.cmake ${CMAKE_SOURCE_DIR}/cmake/instrument-all.cmake
     DESTINATION ${GMEMLINT_INSTALL_CMAKEDIR})
-  install(FILES ${gen}/gmemrt.pc DESTINATION lib/pkgconfig)
+  install(FILES ${gen}/gmemrt.pc DESTINATION ${GMEMLINT_INSTALL_PKGCONFIGDIR})
 endfunction()

@@ -6,6 +6,10 @@
 
 #include "internal.h"
 
+/* The forced-include entry points' declarations, so that a definition that drifts from them
+ * does not compile (after internal.h: GMEMRT_BUILDING leaves the header's macros out). */
+#include "gmem_forced.h"
+
 #include <stdint.h>
 
 /* Each hook exists in two forms that share one body hook_<name>(where, ...):
@@ -26,7 +30,7 @@
 #ifdef GMEMRT_PRELOAD
 #define GMEMRT_HOOK(type, entry, hook, sym, params, args)                                          \
   GMEMRT_SOURCE_ENTRY(type, entry, hook, params, args)                                             \
-  type sym params {                                                                                \
+  GMEMRT_API type sym params {                                                                     \
     gmemrt_where w = GMEMRT_CALLER_WHERE;                                                          \
     return hook(&w, GMEMRT_UNPAREN args);                                                          \
   }

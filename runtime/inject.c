@@ -227,7 +227,7 @@ static void report_failure(const char *what) {
   }
 }
 
-__attribute__((visibility("default"))) int InitializeInjection(void) {
+int InitializeInjection(void) {
   gmemrt_init();
   if (gmemrt_opt.disabled)
     return 1;

@@ -8,6 +8,11 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include "internal.h" /* GMEMRT_API */
+
+/* The CUDA driver calls it once it has loaded the library named by CUDA_INJECTION64_PATH. */
+GMEMRT_API int InitializeInjection(void);
+
 /* Shared by the injected runtime's files only: hidden, so that they stay out of the library's
  * exported symbols and are reached as directly as one file's statics. */
 #pragma GCC visibility push(hidden)

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gmemrt.h" /* GMEMRT_API, and the entry points defined in record.c and writer.c */
+
 /* ---- options (options.c): one table, read from GMEMRT_* environment variables ---- */
 typedef struct gmemrt_options {
   const char *output;        /* GMEMRT_OUTPUT: telemetry path, %p = pid */

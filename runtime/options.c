@@ -92,6 +92,17 @@ static void set_option(const struct option_def *d, const char *value) {
   *(int *)d->target = (int)n;
 }
 
+/* The known names come from the table, so an option added to it is listed without more ado. */
+static void warn_unknown(const char *name, size_t len) {
+  char known[1024];
+  size_t used = 0;
+  known[0] = 0;
+  for (size_t i = 0; i < sizeof options / sizeof options[0] && used < sizeof known; i++)
+    used +=
+        (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", options[i].name);
+  gmemrt_warn("unknown option %.*s (known: %s)", (int)len, name, known);
+}
+
 void gmemrt_options_load(void) {
   const size_t n = sizeof options / sizeof options[0];
   for (char **env = environ; env && *env; env++) {
@@ -106,11 +117,7 @@ void gmemrt_options_load(void) {
       if (strlen(options[i].name) == len && strncmp(options[i].name, *env, len) == 0)
         d = &options[i];
     if (!d) {
-      gmemrt_warn("unknown option %.*s (known: GMEMRT_OUTPUT, GMEMRT_STACK_DEPTH, GMEMRT_STACKS, "
-                  "GMEMRT_DISABLE, GMEMRT_OOM_PROBE, GMEMRT_TIMELINE, GMEMRT_VERBOSE, "
-                  "GMEMRT_CUPTI, GMEMRT_CUPTI_LIBRARY, GMEMRT_NVML, GMEMRT_NVML_MS, "
-                  "GMEMRT_NVML_LIBRARY)",
-                  (int)len, *env);
+      warn_unknown(*env, len);
       continue;
     }
     set_option(d, eq + 1);

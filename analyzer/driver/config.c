@@ -101,7 +101,11 @@ static char *find_upward(const char *source_path) {
 const gm_config *gm_config_for(const char *source_path, const char *explicit_path) {
   char *path = explicit_path ? gm_xstrdup(explicit_path) : find_upward(source_path);
   if (!path) {
-    no_config.table = gm_table_builtin();
+    /* under the lock: every worker thread of a -j run comes here */
+    pthread_mutex_lock(&lock);
+    if (!no_config.table)
+      no_config.table = gm_table_builtin();
+    pthread_mutex_unlock(&lock);
     return &no_config;
   }
   pthread_mutex_lock(&lock);

@@ -21,7 +21,8 @@ static int holds_public_header(const char *dir) {
 static void find_own_include(void) {
   char *self = realpath("/proc/self/exe", NULL);
   if (self) {
-    char *installed = gm_xasprintf("%s/../include", dirname(dirname(self)));
+    /* <prefix>/bin/gmemlint with <prefix>/<includedir>/gmemlint/gmemrt.h */
+    char *installed = gm_xasprintf("%s/%s", dirname(dirname(self)), GM_INSTALL_INCLUDE_DIR);
     own_include = realpath(installed, NULL);
     free(installed);
     free(self);

@@ -90,8 +90,8 @@ static void note_missing_debug_info(const char *path) {
   json_decref(doc);
 }
 
-/* libgmemrt_inject.so: next to an installed gmemrun (<prefix>/bin -> <prefix>/lib), else the
- * build tree's. */
+/* libgmemrt_inject.so: in the tree around an installed gmemrun (<prefix>/bin/gmemrun with
+ * <prefix>/GMEMRUN_INSTALL_LIBRARY), else the build tree's. */
 static const char *find_library(void) {
   static char path[PATH_MAX];
   char self[PATH_MAX];
@@ -99,7 +99,7 @@ static const char *find_library(void) {
   if (n > 0) {
     self[n] = 0;
     char *dir = dirname(self);
-    snprintf(path, sizeof path, "%s/../lib/libgmemrt_inject.so", dir);
+    snprintf(path, sizeof path, "%s/../%s", dir, GMEMRUN_INSTALL_LIBRARY);
     if (access(path, R_OK) == 0)
       return path;
   }

@@ -46,64 +46,74 @@ __attribute__((used, section("gmemrt_units"))) static const char gmemrt_this_uni
 extern "C" {
 #endif
 
-cudaError_t gmemrt_cudaMalloc(const char *file, int line, int col, void **ptr, size_t size);
-cudaError_t gmemrt_cudaMallocManaged(const char *file, int line, int col, void **ptr, size_t size,
-                                     unsigned int flags);
-cudaError_t gmemrt_cudaMallocHost(const char *file, int line, int col, void **ptr, size_t size);
-cudaError_t gmemrt_cudaHostAlloc(const char *file, int line, int col, void **ptr, size_t size,
-                                 unsigned int flags);
-cudaError_t gmemrt_cudaMallocPitch(const char *file, int line, int col, void **ptr, size_t *pitch,
-                                   size_t width, size_t height);
-cudaError_t gmemrt_cudaMallocAsync(const char *file, int line, int col, void **ptr, size_t size,
-                                   cudaStream_t stream);
-cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *file, int line, int col, void **ptr,
-                                           size_t size, cudaMemPool_t pool, cudaStream_t stream);
-cudaError_t gmemrt_cudaMalloc3D(const char *file, int line, int col, struct cudaPitchedPtr *pp,
-                                struct cudaExtent extent);
-cudaError_t gmemrt_cudaMallocArray(const char *file, int line, int col, cudaArray_t *array,
-                                   const struct cudaChannelFormatDesc *desc, size_t width,
-                                   size_t height, unsigned int flags);
-cudaError_t gmemrt_cudaMalloc3DArray(const char *file, int line, int col, cudaArray_t *array,
-                                     const struct cudaChannelFormatDesc *desc,
-                                     struct cudaExtent extent, unsigned int flags);
-cudaError_t gmemrt_cudaFreeArray(const char *file, int line, int col, cudaArray_t array);
-cudaError_t gmemrt_cudaFree(const char *file, int line, int col, void *ptr);
-cudaError_t gmemrt_cudaFreeHost(const char *file, int line, int col, void *ptr);
-cudaError_t gmemrt_cudaFreeAsync(const char *file, int line, int col, void *ptr,
-                                 cudaStream_t stream);
-cudaError_t gmemrt_cudaMemcpy(const char *file, int line, int col, void *dst, const void *src,
-                              size_t count, enum cudaMemcpyKind kind);
-cudaError_t gmemrt_cudaMemcpyAsync(const char *file, int line, int col, void *dst, const void *src,
-                                   size_t count, enum cudaMemcpyKind kind, cudaStream_t stream);
-const void *gmemrt_note_prefetch(const char *file, int line, int col, const void *ptr);
-CUresult gmemrt_cuMemAlloc(const char *file, int line, int col, CUdeviceptr *dptr, size_t size);
-CUresult gmemrt_cuMemAllocManaged(const char *file, int line, int col, CUdeviceptr *dptr,
-                                  size_t size, unsigned int flags);
-CUresult gmemrt_cuMemAllocHost(const char *file, int line, int col, void **pp, size_t size);
-CUresult gmemrt_cuMemFree(const char *file, int line, int col, CUdeviceptr dptr);
-CUresult gmemrt_cuMemFreeHost(const char *file, int line, int col, void *p);
-CUresult gmemrt_cuMemAllocPitch(const char *file, int line, int col, CUdeviceptr *dptr,
-                                size_t *pitch, size_t width, size_t height, unsigned int elem);
-CUresult gmemrt_cuMemAllocAsync(const char *file, int line, int col, CUdeviceptr *dptr, size_t size,
-                                CUstream stream);
-CUresult gmemrt_cuMemAllocFromPoolAsync(const char *file, int line, int col, CUdeviceptr *dptr,
-                                        size_t size, CUmemoryPool pool, CUstream stream);
-CUresult gmemrt_cuMemHostAlloc(const char *file, int line, int col, void **pp, size_t size,
-                               unsigned int flags);
-CUresult gmemrt_cuMemCreate(const char *file, int line, int col,
-                            CUmemGenericAllocationHandle *handle, size_t size,
-                            const CUmemAllocationProp *prop, unsigned long long flags);
-CUresult gmemrt_cuMemFreeAsync(const char *file, int line, int col, CUdeviceptr dptr,
-                               CUstream stream);
-CUresult gmemrt_cuMemRelease(const char *file, int line, int col,
-                             CUmemGenericAllocationHandle handle);
-cudaError_t gmemrt_cudaMallocMipmappedArray(const char *file, int line, int col,
-                                            cudaMipmappedArray_t *array,
-                                            const struct cudaChannelFormatDesc *desc,
-                                            struct cudaExtent extent, unsigned int levels,
-                                            unsigned int flags);
-cudaError_t gmemrt_cudaFreeMipmappedArray(const char *file, int line, int col,
-                                          cudaMipmappedArray_t array);
+GMEMRT_API cudaError_t gmemrt_cudaMalloc(const char *file, int line, int col, void **ptr,
+                                         size_t size);
+GMEMRT_API cudaError_t gmemrt_cudaMallocManaged(const char *file, int line, int col, void **ptr,
+                                                size_t size, unsigned int flags);
+GMEMRT_API cudaError_t gmemrt_cudaMallocHost(const char *file, int line, int col, void **ptr,
+                                             size_t size);
+GMEMRT_API cudaError_t gmemrt_cudaHostAlloc(const char *file, int line, int col, void **ptr,
+                                            size_t size, unsigned int flags);
+GMEMRT_API cudaError_t gmemrt_cudaMallocPitch(const char *file, int line, int col, void **ptr,
+                                              size_t *pitch, size_t width, size_t height);
+GMEMRT_API cudaError_t gmemrt_cudaMallocAsync(const char *file, int line, int col, void **ptr,
+                                              size_t size, cudaStream_t stream);
+GMEMRT_API cudaError_t gmemrt_cudaMallocFromPoolAsync(const char *file, int line, int col,
+                                                      void **ptr, size_t size, cudaMemPool_t pool,
+                                                      cudaStream_t stream);
+GMEMRT_API cudaError_t gmemrt_cudaMalloc3D(const char *file, int line, int col,
+                                           struct cudaPitchedPtr *pp, struct cudaExtent extent);
+GMEMRT_API cudaError_t gmemrt_cudaMallocArray(const char *file, int line, int col,
+                                              cudaArray_t *array,
+                                              const struct cudaChannelFormatDesc *desc,
+                                              size_t width, size_t height, unsigned int flags);
+GMEMRT_API cudaError_t gmemrt_cudaMalloc3DArray(const char *file, int line, int col,
+                                                cudaArray_t *array,
+                                                const struct cudaChannelFormatDesc *desc,
+                                                struct cudaExtent extent, unsigned int flags);
+GMEMRT_API cudaError_t gmemrt_cudaFreeArray(const char *file, int line, int col, cudaArray_t array);
+GMEMRT_API cudaError_t gmemrt_cudaFree(const char *file, int line, int col, void *ptr);
+GMEMRT_API cudaError_t gmemrt_cudaFreeHost(const char *file, int line, int col, void *ptr);
+GMEMRT_API cudaError_t gmemrt_cudaFreeAsync(const char *file, int line, int col, void *ptr,
+                                            cudaStream_t stream);
+GMEMRT_API cudaError_t gmemrt_cudaMemcpy(const char *file, int line, int col, void *dst,
+                                         const void *src, size_t count, enum cudaMemcpyKind kind);
+GMEMRT_API cudaError_t gmemrt_cudaMemcpyAsync(const char *file, int line, int col, void *dst,
+                                              const void *src, size_t count,
+                                              enum cudaMemcpyKind kind, cudaStream_t stream);
+GMEMRT_API const void *gmemrt_note_prefetch(const char *file, int line, int col, const void *ptr);
+GMEMRT_API CUresult gmemrt_cuMemAlloc(const char *file, int line, int col, CUdeviceptr *dptr,
+                                      size_t size);
+GMEMRT_API CUresult gmemrt_cuMemAllocManaged(const char *file, int line, int col, CUdeviceptr *dptr,
+                                             size_t size, unsigned int flags);
+GMEMRT_API CUresult gmemrt_cuMemAllocHost(const char *file, int line, int col, void **pp,
+                                          size_t size);
+GMEMRT_API CUresult gmemrt_cuMemFree(const char *file, int line, int col, CUdeviceptr dptr);
+GMEMRT_API CUresult gmemrt_cuMemFreeHost(const char *file, int line, int col, void *p);
+GMEMRT_API CUresult gmemrt_cuMemAllocPitch(const char *file, int line, int col, CUdeviceptr *dptr,
+                                           size_t *pitch, size_t width, size_t height,
+                                           unsigned int elem);
+GMEMRT_API CUresult gmemrt_cuMemAllocAsync(const char *file, int line, int col, CUdeviceptr *dptr,
+                                           size_t size, CUstream stream);
+GMEMRT_API CUresult gmemrt_cuMemAllocFromPoolAsync(const char *file, int line, int col,
+                                                   CUdeviceptr *dptr, size_t size,
+                                                   CUmemoryPool pool, CUstream stream);
+GMEMRT_API CUresult gmemrt_cuMemHostAlloc(const char *file, int line, int col, void **pp,
+                                          size_t size, unsigned int flags);
+GMEMRT_API CUresult gmemrt_cuMemCreate(const char *file, int line, int col,
+                                       CUmemGenericAllocationHandle *handle, size_t size,
+                                       const CUmemAllocationProp *prop, unsigned long long flags);
+GMEMRT_API CUresult gmemrt_cuMemFreeAsync(const char *file, int line, int col, CUdeviceptr dptr,
+                                          CUstream stream);
+GMEMRT_API CUresult gmemrt_cuMemRelease(const char *file, int line, int col,
+                                        CUmemGenericAllocationHandle handle);
+GMEMRT_API cudaError_t gmemrt_cudaMallocMipmappedArray(const char *file, int line, int col,
+                                                       cudaMipmappedArray_t *array,
+                                                       const struct cudaChannelFormatDesc *desc,
+                                                       struct cudaExtent extent,
+                                                       unsigned int levels, unsigned int flags);
+GMEMRT_API cudaError_t gmemrt_cudaFreeMipmappedArray(const char *file, int line, int col,
+                                                     cudaMipmappedArray_t array);
 
 #ifdef __cplusplus
 }

@@ -15,11 +15,22 @@
 extern "C" {
 #endif
 
-/* The runtime's entry points (defined by libgmemrt; absent without it). */
-void gmemrt_step(void) __attribute__((weak));
-int gmemrt_dump(void) __attribute__((weak));
+/* What libgmemrt exports: it is built with hidden visibility, so every entry point a program,
+ * the CUDA driver or ctypes reaches is declared with this mark, here or in gmem_forced.h. */
+#define GMEMRT_API __attribute__((visibility("default")))
 
-#ifndef GMEMRT_BUILDING
+#ifdef GMEMRT_BUILDING
+/* the runtime's own definitions, and the same two under the public names for callers without
+ * this header (ctypes) */
+GMEMRT_API void gmemrt_step(void);
+GMEMRT_API int gmemrt_dump(void);
+GMEMRT_API void gmem_step(void);
+GMEMRT_API int gmem_dump(void);
+#else
+/* The runtime's entry points (defined by libgmemrt; absent without it). */
+GMEMRT_API void gmemrt_step(void) __attribute__((weak));
+GMEMRT_API int gmemrt_dump(void) __attribute__((weak));
+
 /* Marks the end of an iteration: the runtime records live bytes per site per step and flags
  * sites whose live bytes keep growing. */
 static inline void gmem_step(void) {

@@ -8,29 +8,42 @@ BUILD=$(dirname "$GMEMLINT")
 P=$WORK/prefix
 cd "$WORK"
 cmake --install "$BUILD" --prefix "$P" >install.log 2>&1 || fail "cmake --install: $(tail install.log)"
-for f in bin/gmemlint bin/gmemcc bin/gmemrun lib/libgmemrt.a lib/libgmemrt.so \
-  lib/libgmemrt_inject.so include/gmemlint/gmemrt.h include/gmemlint/gmem_forced.h \
-  lib/cmake/gmemlint/gmemlintConfig.cmake lib/cmake/gmemlint/gmemlintConfigVersion.cmake \
-  lib/pkgconfig/gmemrt.pc share/man/man1/gmemlint.1 share/man/man1/gmemcc.1 \
-  share/man/man1/gmemrun.1; do
-  [ -f "$P/$f" ] || fail "not installed: $f"
-done
+# the layout is GNUInstallDirs' (as configured): exactly these files, each installed once
+layout() { sed -n "s/^CMAKE_INSTALL_$1:PATH=//p" "$BUILD/CMakeCache.txt"; }
+BINDIR=$(layout BINDIR) LIBDIR=$(layout LIBDIR) INCLUDEDIR=$(layout INCLUDEDIR) MANDIR=$(layout MANDIR)
+MANDIR=${MANDIR:-$(layout DATAROOTDIR)/man} # GNUInstallDirs' default, left out of the cache
+[ -n "$BINDIR" ] && [ -n "$LIBDIR" ] && [ -n "$INCLUDEDIR" ] && [ -n "$MANDIR" ] ||
+  fail "the build's CMakeCache.txt names no GNUInstallDirs layout"
+{
+  for f in gmemlint gmemcc gmemrun; do echo "$BINDIR/$f"; done
+  for f in libgmemrt.a libgmemrt.so libgmemrt_inject.so pkgconfig/gmemrt.pc \
+    cmake/gmemlint/gmemlintConfig.cmake cmake/gmemlint/gmemlintConfigVersion.cmake \
+    cmake/gmemlint/gmemlintDeps.cmake cmake/gmemlint/instrument-all.cmake; do
+    echo "$LIBDIR/$f"
+  done
+  for h in "$ROOT"/include/gmemlint/*.h; do echo "$INCLUDEDIR/gmemlint/$(basename "$h")"; done
+  for f in gmemlint gmemcc gmemrun; do echo "$MANDIR/man1/$f.1"; done
+} | sort >tree.expected
+(cd "$P" && find . -type f -o -type l | sed 's|^\./||' | sort) >tree.installed
+diff -u tree.expected tree.installed >tree.diff || fail "the installed tree: $(cat tree.diff)"
+sed -n 's/^-- \(Installing\|Up-to-date\): //p' install.log | sort | uniq -d >twice
+[ ! -s twice ] || fail "installed more than once: $(cat twice)"
 for h in "$ROOT"/include/gmemlint/*.h; do
-  cmp -s "$h" "$P/include/gmemlint/$(basename "$h")" || fail "public header $(basename "$h")"
+  cmp -s "$h" "$P/$INCLUDEDIR/gmemlint/$(basename "$h")" || fail "public header $(basename "$h")"
 done
 
 # the installed programs run from the prefix
-"$P/bin/gmemlint" --version >v.out 2>&1 || fail "installed gmemlint --version: $(cat v.out)"
+"$P/$BINDIR/gmemlint" --version >v.out 2>&1 || fail "installed gmemlint --version: $(cat v.out)"
 write_leak leak.cu
-"$P/bin/gmemlint" --no-cache leak.cu >lint.out 2>&1
+"$P/$BINDIR/gmemlint" --no-cache leak.cu >lint.out 2>&1
 [ $? -eq 1 ] && grep -q "leak.cu:4:7: warning:" lint.out || fail "installed gmemlint lints: $(cat lint.out)"
-"$P/bin/gmemcc" --gmem-link-flags >cc.out 2>&1 || fail "installed gmemcc: $(cat cc.out)"
-grep -q "$P/lib/libgmemrt.a" cc.out || fail "installed gmemcc uses the installed runtime: $(cat cc.out)"
-"$P/bin/gmemrun" --help >run.out 2>&1 || fail "installed gmemrun --help"
+"$P/$BINDIR/gmemcc" --gmem-link-flags >cc.out 2>&1 || fail "installed gmemcc: $(cat cc.out)"
+grep -q "$P/$LIBDIR/libgmemrt.a" cc.out || fail "installed gmemcc uses the installed runtime: $(cat cc.out)"
+"$P/$BINDIR/gmemrun" --help >run.out 2>&1 || fail "installed gmemrun --help"
 
 # man pages: the same options as --help, and they render
 for prog in gmemlint gmemcc gmemrun; do
-  page=$P/share/man/man1/$prog.1
+  page=$P/$MANDIR/man1/$prog.1
   head -1 "$page" | grep -q "^\.TH $(echo $prog | tr a-z A-Z) 1" || fail "$prog.1: no .TH line"
   grep -q '^\.SH NAME' "$page" || fail "$prog.1: no NAME section"
   ! grep -q "$BUILD\|$ROOT" "$page" || fail "$prog.1 names the build tree"
@@ -38,37 +51,37 @@ for prog in gmemlint gmemcc gmemrun; do
     MANWIDTH=100 man -l "$page" >"$prog.txt" 2>&1 || fail "man -l $prog.1: $(head "$prog.txt")"
   fi
 done
-grep -q 'install\\-hook' "$P/share/man/man1/gmemlint.1" || fail "gmemlint.1 lists --install-hook"
-grep -q 'gmem\\-lint' "$P/share/man/man1/gmemcc.1" || fail "gmemcc.1 lists --gmem-lint"
-grep -q 'step\\-api' "$P/share/man/man1/gmemrun.1" || fail "gmemrun.1 lists --step-api"
+grep -q 'install\\-hook' "$P/$MANDIR/man1/gmemlint.1" || fail "gmemlint.1 lists --install-hook"
+grep -q 'gmem\\-lint' "$P/$MANDIR/man1/gmemcc.1" || fail "gmemcc.1 lists --gmem-lint"
+grep -q 'step\\-api' "$P/$MANDIR/man1/gmemrun.1" || fail "gmemrun.1 lists --step-api"
 if [ -f gmemrun.txt ]; then
   grep -qE '^ +--step-api NAME' gmemrun.txt || fail "gmemrun.1 renders its options: $(cat gmemrun.txt)"
   grep -q 'EXIT STATUS' gmemcc.txt || fail "gmemcc.1 has EXIT STATUS"
 fi
 
 # pkg-config
-export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+export PKG_CONFIG_PATH="$P/$LIBDIR/pkgconfig"
 cflags=$(pkg-config --cflags gmemrt) || fail "pkg-config --cflags gmemrt"
 libs=$(pkg-config --libs gmemrt) || fail "pkg-config --libs gmemrt"
 forced=$(pkg-config --variable=forced_include gmemrt)
 # the paths are relative to the .pc file (${pcfiledir}), so the prefix can move; <gmemlint/...>
 # and the headers' own directory are both on the include path
 incdirs=$(for d in $(echo "$cflags" | tr ' ' '\n' | sed -n 's/^-I//p' | head -2); do realpath -m "$d"; done)
-[ "$incdirs" = "$(realpath "$P/include")
-$(realpath "$P/include/gmemlint")" ] || fail "Cflags: $cflags"
+[ "$incdirs" = "$(realpath "$P/$INCLUDEDIR")
+$(realpath "$P/$INCLUDEDIR/gmemlint")" ] || fail "Cflags: $cflags"
 # no library by this machine's path: the prefix's own, the rest by name
 for word in $libs; do
   case $word in
-  /*) [ "$(realpath -m "$word")" = "$(realpath "$P/lib/libgmemrt.a")" ] || fail "Libs names $word: $libs" ;;
+  /*) [ "$(realpath -m "$word")" = "$(realpath "$P/$LIBDIR/libgmemrt.a")" ] || fail "Libs names $word: $libs" ;;
   esac
 done
 [ "$(pkg-config --print-requires-private gmemrt | tr '\n' ' ')" = "jansson libdw " ] ||
   fail "Requires.private: $(pkg-config --print-requires-private gmemrt)"
 rtlib=$(realpath -m "$(echo "$libs" | tr ' ' '\n' | grep 'libgmemrt\.a$')")
-[ "$rtlib" = "$(realpath "$P/lib/libgmemrt.a")" ] || fail "Libs: $libs"
+[ "$rtlib" = "$(realpath "$P/$LIBDIR/libgmemrt.a")" ] || fail "Libs: $libs"
 [[ "$libs" == *jansson* && "$libs" == *unwind* ]] || fail "Libs has the runtime's dependencies: $libs"
-[ "$(realpath "$forced")" = "$(realpath "$P/include/gmemlint/gmem_forced.h")" ] || fail "forced_include: $forced"
-[ "$(pkg-config --modversion gmemrt)" = "$("$P/bin/gmemlint" --version | awk '{print $2}')" ] ||
+[ "$(realpath "$forced")" = "$(realpath "$P/$INCLUDEDIR/gmemlint/gmem_forced.h")" ] || fail "forced_include: $forced"
+[ "$(pkg-config --modversion gmemrt)" = "$("$P/$BINDIR/gmemlint" --version | awk '{print $2}')" ] ||
   fail "gmemrt.pc's version is gmemlint's"
 
 NVCC=$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")
@@ -104,7 +117,7 @@ pc_build() { # WHAT: builds pc_app from pc.c with pkg-config's flags as they are
   if cc -Ipcinc $cflags $forced -c pc.c -o pc.o 2>pc.err &&
     cc pc.o $libs -L"$CUDALIB" -lcudart -Wl,-rpath,"$CUDALIB" -o pc_app 2>>pc.err; then
     nm pc.o | grep -qE " U gmemrt_cudaMalloc$" || fail "$1: pc.o calls gmemrt_cudaMalloc"
-    "$P/bin/gmemcc" --gmem-check pc_app >check.out 2>&1 || fail "$1: pc_app: $(cat check.out)"
+    "$P/$BINDIR/gmemcc" --gmem-check pc_app >check.out 2>&1 || fail "$1: pc_app: $(cat check.out)"
   else
     fail "$1: build with pkg-config's flags: $(cat pc.err)"
   fi
@@ -177,9 +190,9 @@ int main() {
 SRC
 if cmake -S consumer -B consumer/build -DCMAKE_PREFIX_PATH="$P" -DCMAKE_CUDA_COMPILER="$NVCC" \
   -DCMAKE_CUDA_ARCHITECTURES=90 >configure.log 2>&1; then
-  grep -q "gmemlint::gmemlint is $P/bin/gmemlint" configure.log || fail "imported gmemlint: $(cat configure.log)"
+  grep -q "gmemlint::gmemlint is $P/$BINDIR/gmemlint" configure.log || fail "imported gmemlint: $(cat configure.log)"
   if cmake --build consumer/build -j 2 >build.log 2>&1; then
-    grep -q "^gmemlint $("$P/bin/gmemlint" --version | awk '{print $2}')" build.log ||
+    grep -q "^gmemlint $("$P/$BINDIR/gmemlint" --version | awk '{print $2}')" build.log ||
       fail "the imported gmemlint ran in the build: $(cat build.log)"
     B=consumer/build
     nm "$B/CMakeFiles/app.dir/app.cu.o" | grep -qE " U gmemrt_cudaMalloc$" ||
@@ -218,7 +231,7 @@ fi
 # the installed tree moved elsewhere: pkg-config's flags follow it
 mv "$P" "$WORK/moved"
 P=$WORK/moved
-export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+export PKG_CONFIG_PATH="$P/$LIBDIR/pkgconfig"
 pkg-config --cflags --libs gmemrt >moved.flags 2>&1 || fail "pkg-config after the move: $(cat moved.flags)"
 ! grep -q "$WORK/prefix" moved.flags || fail "pkg-config names the old prefix: $(cat moved.flags)"
 pc_build "the moved prefix"

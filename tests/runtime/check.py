@@ -319,7 +319,18 @@ def driver_more(binary):
 def options(binary):
     proc, (d,) = run(binary, "leak", {"GMEMRT_STACK_DEPTH": "lots", "GMEMRT_BOGUS": "1"})
     check("GMEMRT_STACK_DEPTH=lots is not valid" in proc.stderr, proc.stderr)
-    check("unknown option GMEMRT_BOGUS" in proc.stderr, proc.stderr)
+    # every option of the table, in its order: the three gmemrun ones were missing from a list
+    # written by hand
+    known = ("GMEMRT_OUTPUT, GMEMRT_STACK_DEPTH, GMEMRT_STACKS, GMEMRT_DISABLE, GMEMRT_OOM_PROBE, "
+             "GMEMRT_TIMELINE, GMEMRT_VERBOSE, GMEMRT_CUPTI, GMEMRT_CUPTI_LIBRARY, GMEMRT_NVML, "
+             "GMEMRT_NVML_MS, GMEMRT_CALLER_SITES, GMEMRT_ENTRY_WRAPPERS, GMEMRT_STEP_API, "
+             "GMEMRT_NVML_LIBRARY")
+    unknown = [l for l in proc.stderr.splitlines() if "unknown option" in l]
+    check(unknown == [f"gmemrt: warning: unknown option GMEMRT_BOGUS (known: {known})"], unknown)
+    # and the table is what GMEMRT_VERBOSE prints
+    proc, _ = run(binary, "leak", {"GMEMRT_VERBOSE": "1"})
+    listed = re.findall(r"^gmemrt: (GMEMRT_[A-Z_]+)=", proc.stderr, re.M)
+    check(", ".join(listed) == known, listed)
     _, docs = run(binary, "leak", {"GMEMRT_DISABLE": "1"})
     check(docs == [], "disabled: no file")
     proc, (d,) = run(binary, "leak", {"GMEMRT_STACK_DEPTH": "0"})
@@ -788,6 +799,24 @@ def managed_reuse(binary):
     check(late["unified_memory"]["htod_bytes"] == 0, late)
     blocks = d["process"]["address_space_at_peak"]["blocks"]
     check(len(blocks) == 1 and blocks[0][0] == 0, blocks)  # the late block took the same place
+
+
+def two_copies(binary):
+    """A program and the instrumented shared library it links each carry libgmemrt.a: one
+    runtime records both, so the one file written holds both sites (with the archive's
+    internals hidden, the library's copy started a runtime of its own and wrote its empty file
+    over the program's)."""
+    proc, docs = run(binary, "", {"GMEMRT_CUPTI": "0", "GMEMRT_NVML": "0", "GMEMRT_VERBOSE": "1"})
+    check(proc.stderr.count("gmemrt: GMEMRT_OUTPUT=") == 1, ("one runtime started", proc.stderr))
+    check(len(docs) == 1, ("one telemetry file", len(docs)))
+    here = os.path.dirname(__file__)
+    got = sorted((s["file"].rsplit("/", 1)[-1], s["line"], s["api"], s["calls"])
+                 for s in docs[0]["sites"] if "calls" in s)  # the allocation sites
+    want = sorted([("two_copies_app.c", marked(os.path.join(here, "two_copies_app.c"),
+                                               "@two_copies_app"), "cudaMallocHost", 1),
+                   ("two_copies_lib.c", marked(os.path.join(here, "two_copies_lib.c"),
+                                               "@two_copies_lib"), "cudaMalloc", 1)])
+    check(got == want, (got, want))
 
 
 if __name__ == "__main__":
