@@ -35,10 +35,21 @@ enum val_kind {
   V_STATIC
 };
 
+/* A state's identity is declared here once: the X-macro lists below name the fields that two
+ * states must agree on to be one state, and state.c compares and hashes them from these lists
+ * alone (as the Clang Static Analyzer profiles a state next to its data). A field left out of a
+ * list is declared outside it, with why it does not decide identity. X(type, name) */
+
+/* A value: every field decides identity. */
+#define VAL_IDENTITY(X)                                                                            \
+  X(unsigned char, kind)                                                                           \
+  X(unsigned char, offset) /* V_OBJ: points inside the object, not at its start */                 \
+  X(int, ref)              /* V_OBJ/V_RESULT/V_FREED: object index; V_ADDR: slot */
+
+#define GM_FLOW_FIELD(type, name) type name;
+
 typedef struct val {
-  unsigned char kind;
-  unsigned char offset; /* V_OBJ: points inside the object, not at its start */
-  int ref;              /* V_OBJ/V_RESULT/V_FREED: object index; V_ADDR: slot */
+  VAL_IDENTITY(GM_FLOW_FIELD)
 } val;
 
 enum obj_state { OBJ_LIVE, OBJ_FREED, OBJ_FAILED };
@@ -48,39 +59,52 @@ enum obj_state { OBJ_LIVE, OBJ_FREED, OBJ_FAILED };
  * there, so a launch has nothing to migrate. Any other object reads as touched on the host. */
 enum obj_touch { TOUCH_HOST, TOUCH_NONE, TOUCH_DEVICE };
 
+/* What an object is on a path: what its paths may go on to do with it, and what the summary of
+ * its function reads at an exit (published() reads stored_away). */
+#define OBJ_IDENTITY(X)                                                                            \
+  X(const gm_node *, site) /* allocation call; NULL for a parameter's pointee */                   \
+  X(const gm_node *, freed_at)                                                                     \
+  X(int, param)       /* parameter index for parameter objects, else -1 */                         \
+  X(int, deref_param) /* what parameter `T **pp` points at (*pp), else -1 */                       \
+  X(unsigned char, state)                                                                          \
+  X(unsigned char, escaped)                                                                        \
+  X(unsigned char, nonnull)     /* a null test on this path found it non-null */                   \
+  X(unsigned char, prefetched)  /* managed memory placed by cudaMemPrefetchAsync/cudaMemAdvise */  \
+  X(unsigned char, touch)       /* managed memory: enum obj_touch */                               \
+  X(unsigned char, stored_away) /* stored where the engine does not follow (`t[i] = p`) */         \
+  /* its allocation's status is the runtime's last one: no call that may fail has run since,       \
+   * and no cudaGetLastError() read it (at most one object of a state) */                          \
+  X(unsigned char, last_status)
+
 typedef struct obj {
-  const gm_node *site;     /* allocation call; NULL for a parameter's pointee */
+  OBJ_IDENTITY(GM_FLOW_FIELD)
+  /* Not identity: fixed by a field above (the family by the site, the free's row and name by
+   * the free call), or a name for messages that the first path to reach a state gives it. */
   const gm_family *family; /* NULL when unknown (parameters) */
   const char *owner;       /* first variable that held it */
-  const gm_node *freed_at;
-  const gm_fn *freed_by; /* for summaries: the free that released it */
+  const gm_fn *freed_by;   /* for summaries: the free that released it */
   const char *freed_via;
-  int param;       /* parameter index for parameter objects, else -1 */
-  int deref_param; /* what parameter `T **pp` points at (*pp), else -1 */
-  unsigned char state;
-  unsigned char escaped;
-  unsigned char from_return; /* allocated as a return value (null on failure) */
-  unsigned char nonnull;     /* a null test on this path found it non-null */
-  unsigned char prefetched;  /* managed memory placed by cudaMemPrefetchAsync/cudaMemAdvise */
-  unsigned char touch;       /* managed memory: enum obj_touch */
-  unsigned char stored_away; /* assigned into memory the engine does not follow (`t[i] = p`) */
-  /* its allocation's status is the runtime's last one: no call that may fail has run since,
-   * and no cudaGetLastError() read it (at most one object of a state) */
-  unsigned char last_status;
 } obj;
 
 /* A branch decision: condition `key` came out `truth`. Equality facts also name the expression
  * (`base`) and the constant it was compared with, so `x == 1` excludes `x == 2`. */
+#define FACT_IDENTITY(X)                                                                           \
+  X(uint64_t, key)                                                                                 \
+  X(unsigned char, truth)                                                                          \
+  X(unsigned char, passed) /* `c == V` was true on an earlier iteration of c's loop: false now */
+
 typedef struct fact_rec {
-  uint64_t key;
+  FACT_IDENTITY(GM_FLOW_FIELD)
+  /* Not identity: fixed by the key (what the condition reads, and for `x == K` x and K). */
   uint64_t deps;
   uint64_t base;
   long long value;
-  unsigned char truth;
   unsigned char is_eq;
-  unsigned char passed; /* `c == V` was true on an earlier iteration of c's loop: false from now */
 } fact_rec;
 
+/* A path state. Its identity is its objects, its slots with their exposure, and its decisions
+ * (each compared by its list above; slots past the end read as unknown, decisions as a set); two
+ * states equal in these are one, whatever path each came by. */
 typedef struct state {
   obj *objs;
   int nobjs, capobjs;
@@ -89,7 +113,8 @@ typedef struct state {
   int nslots;
   fact_rec *facts;
   int nfacts, capfacts;
-  int dead;
+  /* Not identity. Joined where equal states meet: error_path and latent hold if they hold on
+   * every path merged. The first path's: ghosts and skipped_by. */
   int error_path; /* took a branch that a failed call takes (error status, null) */
   /* latent: took a branch against a decision made earlier on this path that a call the engine
    * does not follow made it forget (ghosts: those forgotten decisions), or on a condition clang
@@ -99,6 +124,7 @@ typedef struct state {
   fact_rec *ghosts;
   int nghosts, capghosts;
   const gm_node *skipped_by; /* the continue that ended this path's last iteration early */
+  int dead;                  /* the path ended (no list keeps a dead state) */
   /* list_add's digest of the objects, slots and exposure, taken when the state entered its
    * list; a state changes only between lists, never while it waits in one (state.c) */
   uint64_t digest;

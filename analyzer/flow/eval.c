@@ -91,14 +91,13 @@ static void bind_out_arg(engine *e, state *s, const gm_node *arg, const char *fi
   assign_slot(e, s, slot, owning, mk(V_OBJ, id), call, GM_EXIT_OVERWRITE);
 }
 
-static int new_alloc(state *s, const gm_node *site, const gm_family *fam, int from_return) {
+static int new_alloc(state *s, const gm_node *site, const gm_family *fam) {
   obj o = {0};
   o.site = site;
   o.family = fam;
   o.param = -1;
   o.deref_param = -1;
   o.state = OBJ_LIVE;
-  o.from_return = (unsigned char)from_return;
   o.touch = fam && fam->managed ? TOUCH_NONE : TOUCH_HOST;
   return obj_new(s, o);
 }
@@ -160,7 +159,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     check_process_exit(e, s, n); /* `exit(0)` ends main as `return 0` does */
     s->dead = 1;
   } else if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC)) {
-    int id = new_alloc(s, n, row->family, row->ptr_arg == GM_ARG_RETURN);
+    int id = new_alloc(s, n, row->family);
     if (row->kind == GM_FN_REALLOC && row->old_arg < n->nkids) {
       /* the old block is released on success and kept on failure: stop judging it */
       escape_val(s, args[row->old_arg]);
@@ -242,7 +241,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         e->launching = NULL;
       }
       if (p && p->effect == P_OUT_ALLOC) {
-        int id = new_alloc(s, n, p->family, 0);
+        int id = new_alloc(s, n, p->family);
         bind_out_arg(e, s, n->kids[i], NULL, id, n);
         /* a create helper's status, as cudaMalloc's: a failure allocated nothing */
         if (!sum->returns_fresh && result.kind == V_UNKNOWN) {
@@ -252,7 +251,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       }
     }
     if (sum->returns_fresh)
-      result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh, 1));
+      result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh));
     drop_memory_facts(e, s, n);
   } else if (row && row->kind == GM_FN_LAST_ERROR) {
     result = read_last_status(s);

@@ -3,6 +3,7 @@
  * slots that members and dereferences name. */
 #include "flow/engine.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,33 +21,25 @@ state *state_new(void) {
   return gm_xcalloc(1, sizeof(state));
 }
 
+/* Duplicates a block of n elements (a block of one when n is 0, so a copy never holds NULL). */
+static void *dup_array(const void *items, int n, size_t size) {
+  void *c = gm_xmalloc(size * (size_t)(n ? n : 1));
+  if (n)
+    memcpy(c, items, size * (size_t)n);
+  return c;
+}
+
 state *state_copy(const state *s) {
-  state *c = gm_xcalloc(1, sizeof *c);
-  c->nobjs = c->capobjs = s->nobjs;
-  c->objs = gm_xmalloc(sizeof(obj) * (size_t)(s->nobjs ? s->nobjs : 1));
-  if (s->nobjs)
-    memcpy(c->objs, s->objs, sizeof(obj) * (size_t)s->nobjs);
-  c->nslots = s->nslots;
-  c->slots = gm_xmalloc(sizeof(val) * (size_t)(s->nslots ? s->nslots : 1));
-  c->exposed = gm_xmalloc((size_t)(s->nslots ? s->nslots : 1));
-  if (s->nslots) {
-    memcpy(c->slots, s->slots, sizeof(val) * (size_t)s->nslots);
-    memcpy(c->exposed, s->exposed, (size_t)s->nslots);
-  }
-  c->nfacts = c->capfacts = s->nfacts;
-  c->facts = gm_xmalloc(sizeof(fact_rec) * (size_t)(s->nfacts ? s->nfacts : 1));
-  if (s->nfacts)
-    memcpy(c->facts, s->facts, sizeof(fact_rec) * (size_t)s->nfacts);
-  c->nghosts = c->capghosts = s->nghosts;
-  c->ghosts = gm_xmalloc(sizeof(fact_rec) * (size_t)(s->nghosts ? s->nghosts : 1));
-  if (s->nghosts)
-    memcpy(c->ghosts, s->ghosts, sizeof(fact_rec) * (size_t)s->nghosts);
-  c->dead = s->dead;
-  c->error_path = s->error_path;
-  c->latent = s->latent;
-  c->skipped_by = s->skipped_by;
-  c->digest = s->digest;
-  c->has_digest = s->has_digest;
+  state *c = gm_xmalloc(sizeof *c);
+  *c = *s; /* every field, the arrays replaced below by copies of their own */
+  c->objs = dup_array(s->objs, s->nobjs, sizeof(obj));
+  c->capobjs = s->nobjs;
+  c->slots = dup_array(s->slots, s->nslots, sizeof(val));
+  c->exposed = dup_array(s->exposed, s->nslots, 1);
+  c->facts = dup_array(s->facts, s->nfacts, sizeof(fact_rec));
+  c->capfacts = s->nfacts;
+  c->ghosts = dup_array(s->ghosts, s->nghosts, sizeof(fact_rec));
+  c->capghosts = s->nghosts;
   return c;
 }
 
@@ -199,7 +192,7 @@ static void fact_push(state *s, fact_rec f) {
 }
 
 void fact_add(state *s, uint64_t key, uint64_t deps, int truth) {
-  fact_push(s, (fact_rec){key, deps, 0, 0, (unsigned char)truth, 0, 0});
+  fact_push(s, (fact_rec){.key = key, .deps = deps, .truth = (unsigned char)truth});
 }
 
 static uint64_t eq_key(uint64_t base, long long value) {
@@ -207,7 +200,12 @@ static uint64_t eq_key(uint64_t base, long long value) {
 }
 
 void eq_fact_add(state *s, uint64_t base, uint64_t deps, long long value, int truth) {
-  fact_push(s, (fact_rec){eq_key(base, value), deps, base, value, (unsigned char)truth, 1, 0});
+  fact_push(s, (fact_rec){.key = eq_key(base, value),
+                          .deps = deps,
+                          .base = base,
+                          .value = value,
+                          .truth = (unsigned char)truth,
+                          .is_eq = 1});
 }
 
 int fact_find(const state *s, uint64_t key) {
@@ -277,10 +275,27 @@ static void state_gc(state *s) {
   free(map);
 }
 
+/* Comparing and hashing by the identity lists of engine.h; every field converts to a key. */
+#define FIELD_KEY(x) ((uint64_t)(uintptr_t)(x))
+#define SAME_FIELD(type, name) &&x->name == y->name
+#define MIX_FIELD(type, name) h = mix(h, FIELD_KEY(o->name));
+
+static int same_val(const val *x, const val *y) {
+  return 1 VAL_IDENTITY(SAME_FIELD);
+}
+
+static int same_obj(const obj *x, const obj *y) {
+  return 1 OBJ_IDENTITY(SAME_FIELD);
+}
+
+static int same_fact(const fact_rec *x, const fact_rec *y) {
+  return 1 FACT_IDENTITY(SAME_FIELD);
+}
+
 static int fact_exact(const state *s, const fact_rec *f) {
   for (int i = 0; i < s->nfacts; i++)
     if (s->facts[i].key == f->key)
-      return s->facts[i].truth == f->truth && s->facts[i].passed == f->passed;
+      return same_fact(&s->facts[i], f);
   return 0;
 }
 
@@ -289,36 +304,40 @@ static uint64_t mix(uint64_t h, uint64_t x) {
   return h * 0xff51afd7ed558ccdULL;
 }
 
+static uint64_t mix_obj(uint64_t h, const obj *o) {
+  OBJ_IDENTITY(MIX_FIELD)
+  return h;
+}
+
+static uint64_t mix_val(uint64_t h, const val *o) {
+  VAL_IDENTITY(MIX_FIELD)
+  return h;
+}
+
 /* What state_equal_as compares without the facts, folded into 64 bits: states it finds equal
  * have equal digests (slots past the end read as unknown, so only the others count), so a
  * list compares digests before states. */
 static uint64_t memory_digest(const state *s) {
+  static const val unknown = {V_UNKNOWN, 0, 0};
   uint64_t h = mix(0, (uint64_t)s->nobjs);
-  for (int i = 0; i < s->nobjs; i++) {
-    const obj *o = &s->objs[i];
-    h = mix(h, (uint64_t)(uintptr_t)o->site);
-    h = mix(h, (uint64_t)(uintptr_t)o->freed_at);
-    h = mix(h, ((uint64_t)o->state << 32) | ((uint64_t)o->escaped << 40) |
-                   ((uint64_t)o->nonnull << 48) | ((uint64_t)o->prefetched << 56) |
-                   ((uint64_t)o->last_status << 60) | ((uint64_t)o->touch << 61));
-    h = mix(h, ((uint64_t)(uint32_t)o->param << 32) | (uint32_t)o->deref_param);
-  }
+  for (int i = 0; i < s->nobjs; i++)
+    h = mix_obj(h, &s->objs[i]);
   for (int i = 0; i < s->nslots; i++) {
-    const val *v = &s->slots[i];
-    if (v->kind == V_UNKNOWN && !v->offset && !v->ref && !s->exposed[i])
+    if (same_val(&s->slots[i], &unknown) && !s->exposed[i])
       continue;
-    h = mix(h, (uint64_t)(uint32_t)i << 32 | (uint64_t)v->kind << 16 | (uint64_t)v->offset << 8 |
-                   s->exposed[i]);
-    h = mix(h, (uint64_t)(uint32_t)v->ref);
+    h = mix(h, ((uint64_t)(uint32_t)i << 8) | s->exposed[i]);
+    h = mix_val(h, &s->slots[i]);
   }
   return h;
 }
 
+/* A state's digest, taken when it entered its list: it does not change while it waits there. */
 static uint64_t digest_of(state *s) {
   if (!s->has_digest) { /* a state put in a list by hand (a function's entry state) */
     s->digest = memory_digest(s);
     s->has_digest = 1;
   }
+  assert(s->digest == memory_digest(s));
   return s->digest;
 }
 
@@ -326,14 +345,9 @@ static uint64_t digest_of(state *s) {
 static int state_equal_as(const state *a, const state *b, int with_facts) {
   if (a->nobjs != b->nobjs || (with_facts && a->nfacts != b->nfacts))
     return 0;
-  for (int i = 0; i < a->nobjs; i++) {
-    const obj *x = &a->objs[i], *y = &b->objs[i];
-    if (x->site != y->site || x->state != y->state || x->escaped != y->escaped ||
-        x->param != y->param || x->deref_param != y->deref_param || x->freed_at != y->freed_at ||
-        x->nonnull != y->nonnull || x->prefetched != y->prefetched ||
-        x->last_status != y->last_status || x->touch != y->touch)
+  for (int i = 0; i < a->nobjs; i++)
+    if (!same_obj(&a->objs[i], &b->objs[i]))
       return 0;
-  }
   /* the decisions first: states that met with equal memory differ there, and they are few */
   for (int i = 0; with_facts && i < a->nfacts; i++)
     if (!fact_exact(b, &a->facts[i]))
@@ -341,12 +355,11 @@ static int state_equal_as(const state *a, const state *b, int with_facts) {
   int n = a->nslots > b->nslots ? a->nslots : b->nslots;
   for (int i = 0; i < n; i++) {
     val x = slot_get(a, i), y = slot_get(b, i);
-    if (x.kind != y.kind || x.ref != y.ref || x.offset != y.offset)
-      return 0;
     int ex = i < a->nslots && a->exposed[i], ey = i < b->nslots && b->exposed[i];
-    if (ex != ey)
+    if (!same_val(&x, &y) || ex != ey)
       return 0;
   }
+  assert(memory_digest(a) == memory_digest(b)); /* the digest hashes what is compared here */
   return 1;
 }
 
@@ -393,7 +406,7 @@ void list_add(engine *e, state_list *l, state *s) {
     }
   if (l->len >= MAX_STATES) {
     for (size_t i = 0; i < l->len; i++)
-      if (l->items[i]->digest == s->digest && state_equal_as(l->items[i], s, 0)) {
+      if (digest_of(l->items[i]) == s->digest && state_equal_as(l->items[i], s, 0)) {
         state_join_facts(l->items[i], s);
         state_free(s);
         return;
