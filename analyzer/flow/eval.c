@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void escape_val(state *s, val v) {
+void flow_escape_val(state *s, val v) {
   if (v.kind == V_OBJ && v.ref < s->nobjs)
     s->objs[v.ref].escaped = 1;
   if (v.kind == V_ADDR && v.ref < s->nslots) {
@@ -22,31 +22,31 @@ void escape_val(state *s, val v) {
  * read or write it on the host (`init(a, n)`, `load(&a)`). Memory that is only stored away
  * (a struct, a kernel's argument array) is not taken for touched: that needs such a call. */
 static void hand_to_unknown_code(state *s, val v) {
-  escape_val(s, v);
+  flow_escape_val(s, v);
   val held = v.kind == V_ADDR && v.ref < s->nslots ? s->slots[v.ref] : v;
   if (held.kind == V_OBJ && held.ref < s->nobjs)
-    touch_on_host(s, held.ref);
+    flow_touch_on_host(s, held.ref);
 }
 
 /* Stores v into slot, reporting the object the slot held if this loses its last pointer. */
 static void assign_slot(engine *e, state *s, int slot, int owning, val v, const gm_node *at,
                         enum gm_exit_kind how) {
   val old = slot_get(s, slot);
-  slot_set_raw(s, slot, v);
-  if (s->exposed[slot] || aggregate_exposed(e, s, slot))
+  flow_slot_set_raw(s, slot, v);
+  if (s->exposed[slot] || flow_aggregate_exposed(e, s, slot))
     owning = 0;
-  facts_invalidate(e, s, slot);
+  flow_decisions_invalidate(e, s, slot);
   if (v.kind == V_OBJ) {
     obj *o = &s->objs[v.ref];
     if (!o->owner)
-      o->owner = slot_name(e, slot);
+      o->owner = flow_slot_name(e, slot);
     if (!owning)
       o->escaped = 1;
   }
   if (old.kind == V_OBJ && !(v.kind == V_OBJ && v.ref == old.ref)) {
     obj *o = &s->objs[old.ref];
-    if (o->state == OBJ_LIVE && !o->escaped && owning && !obj_referenced(s, old.ref, -1))
-      report_leak(e, s, old.ref, at, how);
+    if (o->state == OBJ_LIVE && !o->escaped && owning && !flow_obj_referenced(s, old.ref, -1))
+      flow_report_leak(e, s, old.ref, at, how);
   }
 }
 
@@ -60,22 +60,22 @@ static void bind_out_arg(engine *e, state *s, const gm_node *arg, const char *fi
     lv = gm_kid(arg, 0);
   } else if (arg) {
     /* `cudaMalloc(out, n)` with `T **out`: the pointee of out receives it */
-    char *base = path_text(e, arg);
+    char *base = flow_path_text(e, arg);
     if (base)
       text = gm_xasprintf("*%s", base);
     free(base);
   }
   if (lv && !field) {
-    slot = lvalue_slot(e, lv, &owning);
+    slot = flow_lvalue_slot(e, lv, &owning);
   } else {
     if (lv)
-      text = path_text(e, lv);
+      text = flow_path_text(e, lv);
     if (text && field) {
       char *t = gm_xasprintf("%s.%s", text, field);
       free(text);
       text = t;
     }
-    slot = text ? path_slot(e, text) : -1;
+    slot = text ? flow_path_slot(e, text) : -1;
     owning = 0;
     if (lv && lv->kind == GM_N_VAR && field) {
       /* cudaMalloc3D(&pitched, ...): the struct is local, so its .ptr is owned here */
@@ -99,7 +99,7 @@ static int new_alloc(state *s, const gm_node *site, const gm_family *fam) {
   o.deref_param = -1;
   o.state = OBJ_LIVE;
   o.touch = fam && fam->managed ? TOUCH_NONE : TOUCH_HOST;
-  return obj_new(s, o);
+  return flow_obj_new(s, o);
 }
 
 /* A copy the device makes from device memory: cudaMemcpy's kind says so, or the call's name
@@ -121,25 +121,25 @@ static int is_identity(const gm_node *n) {
 static int pointee_slot(engine *e, const gm_node *arg, val v) {
   if (v.kind == V_ADDR)
     return v.ref;
-  char *base = path_text(e, arg);
+  char *base = flow_path_text(e, arg);
   if (!base)
     return -1;
   char *t = gm_xasprintf("*%s", base);
   free(base);
-  return path_slot(e, t);
+  return flow_path_slot(e, t);
 }
 
 /* A call got the variable's address and may have written it: what it held is out of our hands,
  * and branch decisions that read it no longer hold. */
 static void forget_variable(engine *e, state *s, int slot) {
-  escape_val(s, slot_get(s, slot));
-  slot_set_raw(s, slot, mk(V_UNKNOWN, 0));
-  facts_invalidate(e, s, slot);
+  flow_escape_val(s, slot_get(s, slot));
+  flow_slot_set_raw(s, slot, mk(V_UNKNOWN, 0));
+  flow_decisions_invalidate(e, s, slot);
 }
 
 static val eval_call(engine *e, state *s, const gm_node *n) {
   const gm_fn *row = n->fn;
-  summary *sum = row ? NULL : summary_for(e, n->callee_usr);
+  summary *sum = row ? NULL : flow_summary_for(e, n->callee_usr);
   int out_arg = -1;
   if (row && row->kind == GM_FN_ALLOC && row->ptr_arg >= 0)
     out_arg = row->ptr_arg;
@@ -153,59 +153,59 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   }
   val result = mk(V_UNKNOWN, 0);
   if (!(row && row->kind == GM_FN_LAST_ERROR) && gm_may_set_runtime_status(n))
-    forget_last_status(s);
-  call_hands_over(e, s, n);
+    flow_forget_last_status(s);
+  flow_call_hands_over(e, s, n);
   if (n->noreturn || (sum && sum->noreturn)) {
-    check_process_exit(e, s, n); /* `exit(0)` ends main as `return 0` does */
+    flow_check_process_exit(e, s, n); /* `exit(0)` ends main as `return 0` does */
     s->dead = 1;
   } else if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC)) {
     int id = new_alloc(s, n, row->family);
     if (row->kind == GM_FN_REALLOC && row->old_arg < n->nkids) {
       /* the old block is released on success and kept on failure: stop judging it */
-      escape_val(s, args[row->old_arg]);
+      flow_escape_val(s, args[row->old_arg]);
     }
     if (row->ptr_arg == GM_ARG_RETURN) {
       result = mk(V_OBJ, id);
     } else if (row->ptr_arg < n->nkids) {
       bind_out_arg(e, s, n->kids[row->ptr_arg], row->ptr_field, id, n);
       result = mk(V_RESULT, id);
-      set_last_status(s, id);
+      flow_set_last_status(s, id);
     } else {
       s->objs[id].escaped = 1;
     }
   } else if (row && row->kind == GM_FN_FREE) {
     if (row->ptr_arg < n->nkids) {
       val v = args[row->ptr_arg];
-      do_free(e, s, n, v, row, NULL);
+      flow_do_free(e, s, n, v, row, NULL);
       if (v.kind == V_OBJ && s->objs[v.ref].freed_at == n)
         result = mk(V_FREED, v.ref);
     }
   } else if (row && (row->kind == GM_FN_USE || row->kind == GM_FN_COPY)) {
     /* reads or writes through its pointers; ownership stays here */
-    drop_memory_facts(e, s, n);
+    flow_drop_memory_decisions(e, s, n);
     int host = strncmp(row->name, "cu", 2) != 0; /* memcpy, memset: the host touches it */
     for (int i = 0; host && i < n->nkids; i++)
-      note_host_touch(e, s, args[i], n);
+      flow_note_host_touch(e, s, args[i], n);
     /* a copy from the host's memory may be made by the host: it counts as the host's touch */
     if (row->kind == GM_FN_COPY && row->dst_arg < n->nkids && args[row->dst_arg].kind == V_OBJ) {
       if (copies_from_device(n, row))
-        note_device_write(s, args[row->dst_arg]);
+        flow_note_device_write(s, args[row->dst_arg]);
       else
-        touch_on_host(s, args[row->dst_arg].ref);
+        flow_touch_on_host(s, args[row->dst_arg].ref);
     }
   } else if (row && row->kind == GM_FN_DEVICE_FILL) {
-    drop_memory_facts(e, s, n);
+    flow_drop_memory_decisions(e, s, n);
     for (int i = 0; i < n->nkids; i++)
-      note_device_write(s, args[i]);
+      flow_note_device_write(s, args[i]);
   } else if (row && row->kind == GM_FN_PREFETCH) {
     if (n->nkids)
-      note_prefetch(e, s, args[0], n);
+      flow_note_prefetch(e, s, args[0], n);
   } else if (row && row->kind == GM_FN_LAUNCH) {
-    launch_through_api(e, s, n);
+    flow_launch_through_api(e, s, n);
   } else if (n->is_launch) {
     /* kernel arguments are used on the device, not taken over */
     for (int i = 0; i < n->nkids; i++)
-      note_launch_arg(e, s, args[i], n, n->callee_usr, n->name, i, NULL);
+      flow_note_launch_arg(e, s, args[i], n, n->callee_usr, n->name, i, NULL);
   } else if (sum) {
     for (int i = 0; i < n->nkids; i++) {
       const param_summary *p = i < sum->nparams ? &sum->params[i] : NULL;
@@ -214,30 +214,30 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         if (args[i].kind == V_ADDR)
           forget_variable(e, s, args[i].ref);
       } else if (p->effect == P_FREES) {
-        do_free(e, s, n, args[i], &p->free_row, p->via);
-        int owning, slot = p->nulls ? lvalue_slot(e, n->kids[i], &owning) : -1;
+        flow_do_free(e, s, n, args[i], &p->free_row, p->via);
+        int owning, slot = p->nulls ? flow_lvalue_slot(e, n->kids[i], &owning) : -1;
         if (slot >= 0) {
-          slot_set_raw(s, slot, mk(V_NULL, 0));
-          facts_invalidate(e, s, slot);
+          flow_slot_set_raw(s, slot, mk(V_NULL, 0));
+          flow_decisions_invalidate(e, s, slot);
         }
       } else if (p->effect == P_FREES_DEREF) {
         int slot = pointee_slot(e, n->kids[i], args[i]);
         if (slot >= 0) {
-          do_free(e, s, n, slot_get(s, slot), &p->free_row, p->via);
+          flow_do_free(e, s, n, slot_get(s, slot), &p->free_row, p->via);
           if (p->nulls) {
-            slot_set_raw(s, slot, mk(V_NULL, 0));
-            facts_invalidate(e, s, slot);
+            flow_slot_set_raw(s, slot, mk(V_NULL, 0));
+            flow_decisions_invalidate(e, s, slot);
           }
         }
       }
       if (p && p->prefetches)
-        note_prefetch(e, s, args[i], n);
+        flow_note_prefetch(e, s, args[i], n);
       if (p && p->host_touch)
-        note_host_touch(e, s, args[i], n); /* the helper reads or writes it on the host */
+        flow_note_host_touch(e, s, args[i], n); /* the helper reads or writes it on the host */
       if (p && p->launch && args[i].kind == V_OBJ && !s->objs[args[i].ref].prefetched) {
         e->launching = p->remote_access ? p : NULL;
-        note_launch_arg(e, s, args[i], p->launch, p->kernel_usr, p->kernel_name, p->kernel_param,
-                        n);
+        flow_note_launch_arg(e, s, args[i], p->launch, p->kernel_usr, p->kernel_name,
+                             p->kernel_param, n);
         e->launching = NULL;
       }
       if (p && p->effect == P_OUT_ALLOC) {
@@ -246,25 +246,25 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         /* a create helper's status, as cudaMalloc's: a failure allocated nothing */
         if (!sum->returns_fresh && result.kind == V_UNKNOWN) {
           result = mk(n->returns_bool ? V_OK : V_RESULT, id);
-          set_last_status(s, id);
+          flow_set_last_status(s, id);
         }
       }
     }
     if (sum->returns_fresh)
       result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh));
-    drop_memory_facts(e, s, n);
+    flow_drop_memory_decisions(e, s, n);
   } else if (row && row->kind == GM_FN_LAST_ERROR) {
-    result = read_last_status(s);
+    result = flow_read_last_status(s);
   } else if (n->noverloads) {
     /* a dependent call with several candidates: an argument stays ours where all borrow it */
     for (int i = 0; i < n->nkids; i++) {
-      if (overloads_borrow(e, n, i))
+      if (flow_overloads_borrow(e, n, i))
         continue;
-      escape_val(s, args[i]);
+      flow_escape_val(s, args[i]);
       if (args[i].kind == V_ADDR)
         forget_variable(e, s, args[i].ref);
     }
-    drop_memory_facts(e, s, n);
+    flow_drop_memory_decisions(e, s, n);
   } else if (gm_call_borrows(n)) {
     /* the toolkit, libc, a declared borrower: uses what it is given and keeps none of it */
     if (n->in_system && !row && is_identity(n))
@@ -275,7 +275,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       if (args[i].kind == V_ADDR)
         forget_variable(e, s, args[i].ref); /* it may write it: cudaStreamCreate(&s) */
     }
-    drop_memory_facts(e, s, n);
+    flow_drop_memory_decisions(e, s, n);
   } else {
     /* unknown callee, or a sink: it may keep or free what it is given */
     for (int i = 0; i < n->nkids; i++) {
@@ -286,10 +286,10 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         forget_variable(e, s, args[i].ref);
     }
     /* globals and members may have changed: forget branch facts that read them */
-    drop_memory_facts(e, s, n);
+    flow_drop_memory_decisions(e, s, n);
   }
   if (result.kind == V_UNKNOWN && !s->dead && !(row && row->kind != GM_FN_BORROW))
-    result = status_comparison(n, args);
+    result = flow_status_comparison(n, args);
   free(args);
   return result;
 }
@@ -319,12 +319,12 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
                : ptr && ptr->kind == GM_N_ARITH && gm_kid(ptr, 0) && ptr->kids[0]->kind == GM_N_VAR
                    ? slot_get(s, ptr->kids[0]->var)
                    : mk(V_UNKNOWN, 0);
-      note_host_touch(e, s, pv, n);
+      flow_note_host_touch(e, s, pv, n);
     }
     if (n->kind == GM_N_FIELD && gm_kid(n, 0) && n->kids[0]->kind == GM_N_VAR)
-      note_host_touch(e, s, slot_get(s, n->kids[0]->var), n); /* p->field */
+      flow_note_host_touch(e, s, slot_get(s, n->kids[0]->var), n); /* p->field */
     int owning;
-    int slot = lvalue_slot(e, n, &owning);
+    int slot = flow_lvalue_slot(e, n, &owning);
     if (slot >= 0 && slot < s->nslots)
       return s->slots[slot];
     if (n->kind == GM_N_DEREF || gm_kid(n, 0))
@@ -333,16 +333,16 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
   }
   case GM_N_INDEX: {
     val base = flow_eval(e, s, gm_kid(n, 0));
-    note_host_touch(e, s, base, n);
+    flow_note_host_touch(e, s, base, n);
     (void)flow_eval(e, s, gm_kid(n, 1));
     return unknown;
   }
   case GM_N_ADDR: {
     int owning;
     const gm_node *lv = gm_kid(n, 0);
-    int slot = lvalue_slot(e, lv, &owning);
+    int slot = flow_lvalue_slot(e, lv, &owning);
     if (slot >= 0) {
-      slot_set_raw(s, slot, slot_get(s, slot)); /* materialise the slot so it can be exposed */
+      flow_slot_set_raw(s, slot, slot_get(s, slot)); /* materialise the slot so it can be exposed */
       return mk(V_ADDR, slot);
     }
     if (lv && lv->kind == GM_N_INDEX) {
@@ -363,14 +363,14 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
     val v = flow_eval(e, s, gm_kid(n, 1));
     int owning;
     const gm_node *lhs = gm_kid(n, 0);
-    int slot = lvalue_slot(e, lhs, &owning);
+    int slot = flow_lvalue_slot(e, lhs, &owning);
     if (slot < 0) {
       if (lhs && lhs->kind == GM_N_INDEX) {
         val base = flow_eval(e, s, gm_kid(lhs, 0));
-        note_host_touch(e, s, base, lhs);
+        flow_note_host_touch(e, s, base, lhs);
         (void)flow_eval(e, s, gm_kid(lhs, 1));
       }
-      escape_val(s, v);
+      flow_escape_val(s, v);
       if (v.kind == V_OBJ)
         s->objs[v.ref].stored_away = 1;
       return v;
@@ -381,8 +381,8 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
         old.offset = 1;
       else
         old = unknown;
-      slot_set_raw(s, slot, old);
-      facts_invalidate(e, s, slot);
+      flow_slot_set_raw(s, slot, old);
+      flow_decisions_invalidate(e, s, slot);
       return old;
     }
     assign_slot(e, s, slot, owning, v, n, GM_EXIT_OVERWRITE);
@@ -401,7 +401,7 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
   }
   case GM_N_INCDEC: {
     int owning;
-    int slot = lvalue_slot(e, gm_kid(n, 0), &owning);
+    int slot = flow_lvalue_slot(e, gm_kid(n, 0), &owning);
     if (slot < 0) {
       (void)flow_eval(e, s, gm_kid(n, 0));
       return unknown;
@@ -411,8 +411,8 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
       old.offset = 1;
     else
       old = unknown;
-    slot_set_raw(s, slot, old);
-    facts_invalidate(e, s, slot);
+    flow_slot_set_raw(s, slot, old);
+    flow_decisions_invalidate(e, s, slot);
     return old;
   }
   case GM_N_ARITH: {
@@ -435,29 +435,29 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
       return unknown;
     /* an arm that never returns leaves the other as the only way on; each arm is evaluated
      * once (nested ?: stays linear) */
-    state *before = state_copy(s);
+    state *before = flow_state_copy(s);
     val a = flow_eval(e, s, gm_kid(n, 1));
     if (s->dead) {
       val b = flow_eval(e, before, gm_kid(n, 2));
-      state_swap(s, before);
-      state_free(before);
+      flow_state_swap(s, before);
+      flow_state_free(before);
       return b;
     }
-    state_free(before);
-    state *after_a = state_copy(s);
+    flow_state_free(before);
+    state *after_a = flow_state_copy(s);
     val b = flow_eval(e, s, gm_kid(n, 2));
     if (s->dead) {
-      state_swap(s, after_a);
-      state_free(after_a);
+      flow_state_swap(s, after_a);
+      flow_state_free(after_a);
       return a;
     }
-    state_free(after_a);
+    flow_state_free(after_a);
     if (a.kind == V_OBJ && (b.kind == V_NULL || (b.kind == V_OBJ && b.ref == a.ref)))
       return a;
     if (b.kind == V_OBJ && a.kind == V_NULL)
       return b;
-    escape_val(s, a);
-    escape_val(s, b);
+    flow_escape_val(s, a);
+    flow_escape_val(s, b);
     return unknown;
   }
   case GM_N_COMMA: {
@@ -467,18 +467,18 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
     return v;
   }
   case GM_N_LAMBDA:
-    note_lambda_launches(e, s, n);
+    flow_note_lambda_launches(e, s, n);
     /* captured variables: by reference, the lambda may free what they hold later */
     for (int i = 0; i < n->nkids; i++) {
       int var = n->kids[i]->var;
-      escape_val(s, slot_get(s, var));
-      slot_set_raw(s, var, slot_get(s, var));
+      flow_escape_val(s, slot_get(s, var));
+      flow_slot_set_raw(s, var, slot_get(s, var));
       s->exposed[var] = 1;
     }
     return unknown;
   case GM_N_AGGREGATE:
     for (int i = 0; i < n->nkids; i++)
-      escape_val(s, flow_eval(e, s, n->kids[i]));
+      flow_escape_val(s, flow_eval(e, s, n->kids[i]));
     return unknown;
   case GM_N_THROW:
     for (int i = 0; i < n->nkids; i++)
@@ -517,7 +517,7 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
     for (int i = 0; i < n->nkids; i++) {
       val v = flow_eval(e, s, n->kids[i]);
       if (n->kind == GM_N_OTHER)
-        escape_val(s, v); /* an operation we do not model may keep the pointer */
+        flow_escape_val(s, v); /* an operation we do not model may keep the pointer */
     }
     return unknown;
   }

@@ -17,7 +17,7 @@ static int slot_is_memory(const engine *e, int slot) {
   return v->kind == GM_VAR_GLOBAL || v->kind == GM_VAR_REF || e->addr_taken[slot];
 }
 
-state *state_new(void) {
+state *flow_state_new(void) {
   return gm_xcalloc(1, sizeof(state));
 }
 
@@ -29,7 +29,7 @@ static void *dup_array(const void *items, int n, size_t size) {
   return c;
 }
 
-state *state_copy(const state *s) {
+state *flow_state_copy(const state *s) {
   state *c = gm_xmalloc(sizeof *c);
   *c = *s; /* every field, the arrays replaced below by copies of their own */
   c->objs = dup_array(s->objs, s->nobjs, sizeof(obj));
@@ -43,13 +43,13 @@ state *state_copy(const state *s) {
   return c;
 }
 
-void state_swap(state *a, state *b) {
+void flow_state_swap(state *a, state *b) {
   state t = *a;
   *a = *b;
   *b = t;
 }
 
-void state_free(state *s) {
+void flow_state_free(state *s) {
   if (!s)
     return;
   free(s->objs);
@@ -60,13 +60,13 @@ void state_free(state *s) {
   free(s);
 }
 
-void list_free(state_list *l) {
+void flow_list_free(state_list *l) {
   for (size_t i = 0; i < l->len; i++)
-    state_free(l->items[i]);
+    flow_state_free(l->items[i]);
   GM_VEC_FREE(*l);
 }
 
-void slot_set_raw(state *s, int slot, val v) {
+void flow_slot_set_raw(state *s, int slot, val v) {
   if (slot >= s->nslots) {
     s->slots = gm_xrealloc(s->slots, sizeof(val) * (size_t)(slot + 1));
     s->exposed = gm_xrealloc(s->exposed, (size_t)(slot + 1));
@@ -79,7 +79,7 @@ void slot_set_raw(state *s, int slot, val v) {
   s->slots[slot] = v;
 }
 
-int obj_new(state *s, obj o) {
+int flow_obj_new(state *s, obj o) {
   if (s->nobjs == s->capobjs) {
     s->capobjs = s->capobjs ? s->capobjs * 2 : 8;
     s->objs = gm_xrealloc(s->objs, sizeof(obj) * (size_t)s->capobjs);
@@ -88,7 +88,7 @@ int obj_new(state *s, obj o) {
   return s->nobjs++;
 }
 
-int obj_referenced(const state *s, int id, int except_slot) {
+int flow_obj_referenced(const state *s, int id, int except_slot) {
   for (int i = 0; i < s->nslots; i++)
     if (i != except_slot && (s->slots[i].kind == V_OBJ || s->slots[i].kind == V_RESULT) &&
         s->slots[i].ref == id && s->slots[i].kind == V_OBJ)
@@ -127,7 +127,7 @@ static void ghost_add(state *s, fact_rec f) {
   s->ghosts[s->nghosts++] = f;
 }
 
-void drop_memory_facts(const engine *e, state *s, const gm_node *call) {
+void flow_drop_memory_decisions(const engine *e, state *s, const gm_node *call) {
   uint64_t roots = 0;
   for (int i = 0; call && i < call->nkids; i++)
     if (call->arg_writes & (1u << (i < 31 ? i : 31)))
@@ -144,7 +144,7 @@ void drop_memory_facts(const engine *e, state *s, const gm_node *call) {
   s->nfacts = w;
 }
 
-int ghost_find(const state *s, uint64_t key) {
+int flow_ghost_find(const state *s, uint64_t key) {
   for (int i = 0; i < s->nghosts; i++)
     if (s->ghosts[i].key == key)
       return s->ghosts[i].truth;
@@ -162,16 +162,17 @@ static const char *member_written(const engine *e, int slot) {
   return dot && !strpbrk(dot, "*[]()") ? dot + 1 : NULL;
 }
 
-void facts_invalidate(const engine *e, state *s, int slot) {
+void flow_decisions_invalidate(const engine *e, state *s, int slot) {
   uint64_t bit = slot_bit(e, slot) | (slot_is_memory(e, slot) ? MEMORY_DEP | GLOBAL_DEP : 0);
   fact_rec passed[16]; /* a loop's increment: what its counter has moved past stays known */
-  int npassed = e->stepping && e->stepping->c.var == slot ? counter_passed(e, s, passed, 16) : 0;
+  int npassed =
+      e->stepping && e->stepping->c.var == slot ? flow_counter_passed(e, s, passed, 16) : 0;
   /* a store to member `out` leaves decisions on other members (`l->out_pinned`) standing */
   const char *member = member_written(e, slot);
   int w = 0;
   for (int i = 0; i < s->nfacts; i++)
     if (!(s->facts[i].deps & bit) ||
-        (member && !(members_read_by(e, &s->facts[i]) & member_bit(member))))
+        (member && !(flow_members_read_by(e, &s->facts[i]) & flow_member_bit(member))))
       s->facts[w++] = s->facts[i];
   s->nfacts = w;
   for (int i = 0; i < npassed; i++)
@@ -191,7 +192,7 @@ static void fact_push(state *s, fact_rec f) {
   s->facts[s->nfacts++] = f;
 }
 
-void fact_add(state *s, uint64_t key, uint64_t deps, int truth) {
+void flow_decision_add(state *s, uint64_t key, uint64_t deps, int truth) {
   fact_push(s, (fact_rec){.key = key, .deps = deps, .truth = (unsigned char)truth});
 }
 
@@ -199,7 +200,7 @@ static uint64_t eq_key(uint64_t base, long long value) {
   return gm_hash64(&value, sizeof value, base ^ 0x9e3779b97f4a7c15ULL);
 }
 
-void eq_fact_add(state *s, uint64_t base, uint64_t deps, long long value, int truth) {
+void flow_eq_decision_add(state *s, uint64_t base, uint64_t deps, long long value, int truth) {
   fact_push(s, (fact_rec){.key = eq_key(base, value),
                           .deps = deps,
                           .base = base,
@@ -208,7 +209,7 @@ void eq_fact_add(state *s, uint64_t base, uint64_t deps, long long value, int tr
                           .is_eq = 1});
 }
 
-int fact_find(const state *s, uint64_t key) {
+int flow_decision_find(const state *s, uint64_t key) {
   for (int i = 0; i < s->nfacts; i++)
     if (s->facts[i].key == key)
       return s->facts[i].truth;
@@ -221,12 +222,12 @@ int fact_find(const state *s, uint64_t key) {
   return -1;
 }
 
-int ghost_eq_find(const state *s, uint64_t base, long long value) {
-  return ghost_find(s, eq_key(base, value));
+int flow_ghost_eq_find(const state *s, uint64_t base, long long value) {
+  return flow_ghost_find(s, eq_key(base, value));
 }
 
 /* Whether expression `base` equals `value` on this path: 1, 0, or -1 when nothing says. */
-int eq_find(const state *s, uint64_t base, long long value) {
+int flow_eq_find(const state *s, uint64_t base, long long value) {
   uint64_t key = eq_key(base, value);
   for (int i = 0; i < s->nfacts; i++) {
     const fact_rec *f = &s->facts[i];
@@ -363,11 +364,11 @@ static int state_equal_as(const state *a, const state *b, int with_facts) {
   return 1;
 }
 
-int state_equal(const state *a, const state *b) {
+int flow_state_equal(const state *a, const state *b) {
   return state_equal_as(a, b, 1);
 }
 
-int state_equal_in_lists(state *a, state *b) {
+int flow_state_equal_in_lists(state *a, state *b) {
   return digest_of(a) == digest_of(b) && state_equal_as(a, b, 1);
 }
 
@@ -386,9 +387,9 @@ static void state_join_facts(state *kept, const state *s) {
 }
 
 /* Appends s to l unless an equal state is there; keeps l within MAX_STATES. */
-void list_add(engine *e, state_list *l, state *s) {
+void flow_list_add(engine *e, state_list *l, state *s) {
   if (s->dead) {
-    state_free(s);
+    flow_state_free(s);
     return;
   }
   state_gc(s);
@@ -396,45 +397,45 @@ void list_add(engine *e, state_list *l, state *s) {
   s->digest = memory_digest(s);
   s->has_digest = 1;
   for (size_t i = 0; i < l->len; i++)
-    if (digest_of(l->items[i]) == s->digest && state_equal(l->items[i], s)) {
+    if (digest_of(l->items[i]) == s->digest && flow_state_equal(l->items[i], s)) {
       if (!s->error_path)
         l->items[i]->error_path = 0; /* one of the merged paths is the normal one */
       if (!s->latent)
         l->items[i]->latent = 0; /* and one of them manifest */
-      state_free(s);
+      flow_state_free(s);
       return;
     }
   if (l->len >= MAX_STATES) {
     for (size_t i = 0; i < l->len; i++)
       if (digest_of(l->items[i]) == s->digest && state_equal_as(l->items[i], s, 0)) {
         state_join_facts(l->items[i], s);
-        state_free(s);
+        flow_state_free(s);
         return;
       }
     if (!e->truncated)
       e->truncated = GM_CUT_PATHS;
-    state_free(s);
+    flow_state_free(s);
     return;
   }
   GM_PUSH(*l, s);
 }
 
-void list_move_all(engine *e, state_list *to, state_list *from) {
+void flow_list_move_all(engine *e, state_list *to, state_list *from) {
   for (size_t i = 0; i < from->len; i++)
-    list_add(e, to, from->items[i]);
+    flow_list_add(e, to, from->items[i]);
   GM_VEC_FREE(*from);
 }
 
 /* ---- paths (pseudo-variables for members and dereferences) ---- */
 
-char *path_text(engine *e, const gm_node *n) {
+char *flow_path_text(engine *e, const gm_node *n) {
   if (!n)
     return gm_xstrdup("this");
   switch (n->kind) {
   case GM_N_VAR:
     return gm_xasprintf("v%d", n->var);
   case GM_N_FIELD: {
-    char *base = path_text(e, gm_kid(n, 0));
+    char *base = flow_path_text(e, gm_kid(n, 0));
     if (!base)
       return NULL;
     char *r = gm_xasprintf("%s.%s", base, n->name);
@@ -442,7 +443,7 @@ char *path_text(engine *e, const gm_node *n) {
     return r;
   }
   case GM_N_DEREF: {
-    char *base = path_text(e, gm_kid(n, 0));
+    char *base = flow_path_text(e, gm_kid(n, 0));
     if (!base)
       return NULL;
     char *r = gm_xasprintf("*%s", base);
@@ -454,7 +455,7 @@ char *path_text(engine *e, const gm_node *n) {
   }
 }
 
-int path_slot(engine *e, char *text) {
+int flow_path_slot(engine *e, char *text) {
   for (size_t i = 0; i < e->paths.len; i++)
     if (strcmp(e->paths.items[i], text) == 0) {
       free(text);
@@ -466,7 +467,7 @@ int path_slot(engine *e, char *text) {
 
 /* The slot an lvalue names, or -1. *owning: whether a pointer stored there is still owned by
  * this function (automatic locals and by-value parameters). */
-int lvalue_slot(engine *e, const gm_node *n, int *owning) {
+int flow_lvalue_slot(engine *e, const gm_node *n, int *owning) {
   *owning = 0;
   if (!n)
     return -1;
@@ -476,21 +477,21 @@ int lvalue_slot(engine *e, const gm_node *n, int *owning) {
     return n->var;
   }
   if (n->kind == GM_N_FIELD || n->kind == GM_N_DEREF) {
-    char *t = path_text(e, n);
-    *owning = t && aggregate_root(e, n) >= 0; /* desc.data, desc a local struct */
-    return t ? path_slot(e, t) : -1;
+    char *t = flow_path_text(e, n);
+    *owning = t && flow_aggregate_root(e, n) >= 0; /* desc.data, desc a local struct */
+    return t ? flow_path_slot(e, t) : -1;
   }
   return -1;
 }
 
-const char *slot_name(engine *e, int slot) {
+const char *flow_slot_name(engine *e, int slot) {
   if (slot < e->fn->nvars)
     return e->fn->vars[slot].name;
-  return aggregate_member_name(e, slot);
+  return flow_aggregate_member_name(e, slot);
 }
 
 /* The parameter whose pointee a path slot names ("*vN" for parameter N), or -1. */
-int slot_out_param(engine *e, int slot) {
+int flow_slot_out_param(engine *e, int slot) {
   if (slot < e->fn->nvars) {
     const gm_var *v = &e->fn->vars[slot];
     return v->kind == GM_VAR_REF ? v->param_index : -1;
