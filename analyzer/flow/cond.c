@@ -329,15 +329,15 @@ static void counter_eq_add(state *s, const struct active_loop *l, uint64_t x, lo
     return;
   }
   flow_decision_add(s, counter_eq_key(l, x, k), l->cdeps | deps, truth);
-  s->facts[s->nfacts - 1].base = l->ckey;
+  s->decisions[s->ndecisions - 1].base = l->ckey;
 }
 
 static void fact_drop(state *s, uint64_t key) {
   int w = 0;
-  for (int i = 0; i < s->nfacts; i++)
-    if (s->facts[i].key != key)
-      s->facts[w++] = s->facts[i];
-  s->nfacts = w;
+  for (int i = 0; i < s->ndecisions; i++)
+    if (s->decisions[i].key != key)
+      s->decisions[w++] = s->decisions[i];
+  s->ndecisions = w;
 }
 
 static void set_last(state *s, const struct active_loop *l, int truth) {
@@ -448,13 +448,13 @@ void flow_loop_end(engine *e, state_list *exits) {
   GM_VEC_FREE(kept);
 }
 
-int flow_counter_passed(const engine *e, const state *s, fact_rec *out, int max) {
+int flow_counter_passed(const engine *e, const state *s, decision *out, int max) {
   const struct active_loop *l = e->stepping;
   int n = 0;
   if (!l->counted)
     return 0; /* no counter: the increment writes an ordinary variable */
-  for (int i = 0; i < s->nfacts && n < max; i++) {
-    fact_rec r = s->facts[i];
+  for (int i = 0; i < s->ndecisions && n < max; i++) {
+    decision r = s->decisions[i];
     if (r.base != l->ckey || !(r.truth || r.passed))
       continue;
     r.truth = 0;
@@ -479,7 +479,7 @@ static int addresses_compared(const state *s, val a, val b) {
 
 /* `a || b || c` tested again later: besides the decisions on each operand, the whole
  * condition's outcome is remembered. Paths that took it for different reasons (a, or b) may
- * merge and keep only the facts they share; the whole outcome is one of them, so the second
+ * merge and keep only the decisions they share; the whole outcome is one of them, so the second
  * test still agrees with the first (`if (a || b) cudaMallocManaged(&p, n); else p = malloc(n);
  * ...; if (a || b) cudaFree(p); else free(p);`). */
 static int split_remembering_whole(engine *e, state *s, const gm_node *c, state_list *t,

@@ -23,7 +23,7 @@ static uint64_t members_of(const engine *e, const gm_node *n) {
   return m;
 }
 
-uint64_t flow_members_read_by(const engine *e, const fact_rec *f) {
+uint64_t flow_members_read_by(const engine *e, const decision *f) {
   uint64_t key = f->is_eq ? f->base : f->key;
   for (size_t i = 0; i < e->reads.len; i++)
     if (e->reads.items[i].key == key)

@@ -86,21 +86,21 @@ typedef struct obj {
   const char *freed_via;
 } obj;
 
-/* A branch decision: condition `key` came out `truth`. Equality facts also name the expression
+/* A branch decision: condition `key` came out `truth`. Equality decisions also name the expression
  * (`base`) and the constant it was compared with, so `x == 1` excludes `x == 2`. */
-#define FACT_IDENTITY(X)                                                                           \
+#define DECISION_IDENTITY(X)                                                                       \
   X(uint64_t, key)                                                                                 \
   X(unsigned char, truth)                                                                          \
   X(unsigned char, passed) /* `c == V` was true on an earlier iteration of c's loop: false now */
 
-typedef struct fact_rec {
-  FACT_IDENTITY(GM_FLOW_FIELD)
+typedef struct decision {
+  DECISION_IDENTITY(GM_FLOW_FIELD)
   /* Not identity: fixed by the key (what the condition reads, and for `x == K` x and K). */
   uint64_t deps;
   uint64_t base;
   long long value;
   unsigned char is_eq;
-} fact_rec;
+} decision;
 
 /* A path state. Its identity is its objects, its slots with their exposure, and its decisions
  * (each compared by its list above; slots past the end read as unknown, decisions as a set); two
@@ -111,8 +111,8 @@ typedef struct state {
   val *slots;
   unsigned char *exposed; /* per slot: its address reached code we do not model */
   int nslots;
-  fact_rec *facts;
-  int nfacts, capfacts;
+  decision *decisions;
+  int ndecisions, capdecisions;
   /* Not identity. Joined where equal states meet: error_path and latent hold if they hold on
    * every path merged. The first path's: ghosts and skipped_by. */
   int error_path; /* took a branch that a failed call takes (error status, null) */
@@ -121,7 +121,7 @@ typedef struct state {
    * could not type; a fact found on such a path holds only for some values of what the engine
    * cannot see */
   int latent;
-  fact_rec *ghosts;
+  decision *ghosts;
   int nghosts, capghosts;
   const gm_node *skipped_by; /* the continue that ended this path's last iteration early */
   int dead;                  /* the path ended (no list keeps a dead state) */
@@ -224,8 +224,8 @@ typedef struct engine {
   summary *summaries;
   int nsummaries;
   const gm_flow_imports *imports; /* other files' summaries, or NULL */
-  const param_summary
-      *launching;             /* the imported helper whose launch flow_note_launch_arg records */
+  /* the imported helper whose launch flow_note_launch_arg records */
+  const param_summary *launching;
   GM_VEC(summary *) imported; /* converted on first use; NULL entries: none found */
   GM_VEC(const char *) imported_usr;
   int summary_mode;
@@ -279,7 +279,7 @@ static inline val slot_get(const state *s, int slot) {
 
 /* ---- across the engine's files ---- */
 
-/* state.c: path states, their objects, slots and branch facts, and lists of states */
+/* state.c: path states, their objects, slots and branch decisions, and lists of states */
 state *flow_state_new(void);
 state *flow_state_copy(const state *s);
 void flow_state_swap(state *a, state *b);
@@ -298,8 +298,8 @@ int flow_eq_find(const state *s, uint64_t base, long long value);
 int flow_ghost_find(const state *s, uint64_t key);
 int flow_ghost_eq_find(const state *s, uint64_t base, long long value);
 int flow_state_equal(const state *a, const state *b);
-/* flow_state_equal for two states that each came out of a list unchanged but for their facts: their
- * digests are compared first. */
+/* flow_state_equal for two states that each came out of a list unchanged but for their decisions:
+ * their digests are compared first. */
 int flow_state_equal_in_lists(state *a, state *b);
 void flow_list_add(engine *e, state_list *l, state *s);
 void flow_list_move_all(engine *e, state_list *to, state_list *from);
@@ -344,16 +344,16 @@ void flow_find_retested(engine *e, const gm_node *body);
 int flow_retested(const engine *e, uint64_t key);
 uint64_t flow_member_bit(const char *name);
 /* The members decision f read (ALL_MEMBERS when unknown): a store to another member keeps it. */
-uint64_t flow_members_read_by(const engine *e, const fact_rec *f);
+uint64_t flow_members_read_by(const engine *e, const decision *f);
 /* A loop's counter (cond.c): flow_loop_begin after its init (the counter equals its start),
  * flow_loop_test for each test of its condition (first: the test before the first iteration),
- * flow_loop_end with the states that leave it. flow_counter_passed: the facts that survive a step
- * of the counter (`c == V` was true: from now on it is false), written to out (at most max); the
- * others are dropped. */
+ * flow_loop_end with the states that leave it. flow_counter_passed: the decisions that survive a
+ * step of the counter (`c == V` was true: from now on it is false), written to out (at most max);
+ * the others are dropped. */
 void flow_loop_begin(engine *e, const gm_node *loop, state_list *entering);
 void flow_loop_test(engine *e, state *s, int first, state_list *t, state_list *f);
 void flow_loop_end(engine *e, state_list *exits);
-int flow_counter_passed(const engine *e, const state *s, fact_rec *out, int max);
+int flow_counter_passed(const engine *e, const state *s, decision *out, int max);
 
 /* errpath.c: which paths are error paths */
 void flow_forget_last_status(state *s);

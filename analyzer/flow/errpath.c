@@ -136,7 +136,7 @@ static int exit_status_succeeds(const gm_node *status) {
 
 /* `exit(status)` in main, on each path by the status's value there: `exit(ok ? EXIT_SUCCESS :
  * EXIT_FAILURE)` is exit(0) where ok holds and exit(1) elsewhere. An arm's paths follow the
- * condition's facts when it can be evaluated again (it is pure: it was evaluated once already,
+ * condition's decisions when it can be evaluated again (it is pure: it was evaluated once already,
  * with the call's arguments); otherwise both arms may run. Leaks are checked where the status
  * says success (exit(1) ends a failed run, as an abort does). */
 static void check_exit_status(engine *e, state *s, const gm_node *at, const gm_node *status) {

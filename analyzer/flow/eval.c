@@ -285,7 +285,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       if (args[i].kind == V_ADDR)
         forget_variable(e, s, args[i].ref);
     }
-    /* globals and members may have changed: forget branch facts that read them */
+    /* globals and members may have changed: forget branch decisions that read them */
     flow_drop_memory_decisions(e, s, n);
   }
   if (result.kind == V_UNKNOWN && !s->dead && !(row && row->kind != GM_FN_BORROW))

@@ -31,7 +31,8 @@ static void add_fact(engine *e, gm_fact f) {
   /* several paths reach the same wrong free: one finding */
   for (size_t i = 0; i < e->facts.len; i++)
     if (e->facts.items[i].kind == f.kind && same_place(e->facts.items[i].at, f.at) &&
-        e->facts.items[i].alloc == f.alloc && e->facts.items[i].flag == f.flag) {
+        e->facts.items[i].alloc == f.alloc && e->facts.items[i].prefetched == f.prefetched &&
+        e->facts.items[i].freed_address == f.freed_address) {
       e->facts.items[i].latent &= f.latent; /* a manifest path makes it manifest */
       return;
     }
@@ -114,8 +115,7 @@ static void free_unallocated(engine *e, const state *s, const gm_node *call, val
         held.ref == v.ref)
       f.through = arg->name; /* `float *p = buf; cudaFree(p);` */
   }
-  /* freed as `&x` or through a pointer to x; 2: x holds a pointer, likely the one meant */
-  f.flag = v.kind != V_ADDR ? 0 : e->fn->vars[v.ref].is_pointer ? 2 : 1;
+  f.freed_address = v.kind != V_ADDR ? 0 : e->fn->vars[v.ref].is_pointer ? 2 : 1;
   add_fact(e, f);
 }
 
@@ -208,7 +208,7 @@ void flow_note_launch_arg(engine *e, state *s, val v, const gm_node *launch, con
   gm_fact f = fact_about(GM_FACT_MANAGED_LAUNCH, s, o, launch);
   /* memory the host never touched has nothing to migrate: this launch creates its pages on the
    * device, or an earlier device write did */
-  f.flag = o->prefetched || o->touch != TOUCH_HOST;
+  f.prefetched = o->prefetched || o->touch != TOUCH_HOST;
   o->touch = o->touch == TOUCH_HOST ? TOUCH_HOST : TOUCH_DEVICE;
   f.kernel_usr = usr;
   f.kernel_name = kname;

@@ -1,4 +1,4 @@
-/* The flow engine's path state: objects and the slots that point at them, branch facts (plain
+/* The flow engine's path state: objects and the slots that point at them, branch decisions (plain
  * and equality) and what invalidates them, lists of states joined where paths meet, and the
  * slots that members and dereferences name. */
 #include "flow/engine.h"
@@ -36,9 +36,9 @@ state *flow_state_copy(const state *s) {
   c->capobjs = s->nobjs;
   c->slots = dup_array(s->slots, s->nslots, sizeof(val));
   c->exposed = dup_array(s->exposed, s->nslots, 1);
-  c->facts = dup_array(s->facts, s->nfacts, sizeof(fact_rec));
-  c->capfacts = s->nfacts;
-  c->ghosts = dup_array(s->ghosts, s->nghosts, sizeof(fact_rec));
+  c->decisions = dup_array(s->decisions, s->ndecisions, sizeof(decision));
+  c->capdecisions = s->ndecisions;
+  c->ghosts = dup_array(s->ghosts, s->nghosts, sizeof(decision));
   c->capghosts = s->nghosts;
   return c;
 }
@@ -55,7 +55,7 @@ void flow_state_free(state *s) {
   free(s->objs);
   free(s->slots);
   free(s->exposed);
-  free(s->facts);
+  free(s->decisions);
   free(s->ghosts);
   free(s);
 }
@@ -110,19 +110,19 @@ enum { MAX_GHOSTS = 8 };
 
 /* Keeps a decision a call may have changed, so that a later test going the other way is known to
  * rest on the call having changed it (latent). */
-static void ghost_add(state *s, fact_rec f) {
+static void ghost_add(state *s, decision f) {
   for (int i = 0; i < s->nghosts; i++)
     if (s->ghosts[i].key == f.key) {
       s->ghosts[i] = f;
       return;
     }
   if (s->nghosts == MAX_GHOSTS) {
-    memmove(s->ghosts, s->ghosts + 1, sizeof(fact_rec) * (MAX_GHOSTS - 1));
+    memmove(s->ghosts, s->ghosts + 1, sizeof(decision) * (MAX_GHOSTS - 1));
     s->nghosts--;
   }
   if (s->nghosts == s->capghosts) {
     s->capghosts = s->capghosts ? s->capghosts * 2 : 4;
-    s->ghosts = gm_xrealloc(s->ghosts, sizeof(fact_rec) * (size_t)s->capghosts);
+    s->ghosts = gm_xrealloc(s->ghosts, sizeof(decision) * (size_t)s->capghosts);
   }
   s->ghosts[s->nghosts++] = f;
 }
@@ -133,15 +133,15 @@ void flow_drop_memory_decisions(const engine *e, state *s, const gm_node *call) 
     if (call->arg_writes & (1u << (i < 31 ? i : 31)))
       roots |= arg_roots(e, call->kids[i]);
   int w = 0;
-  for (int i = 0; i < s->nfacts; i++) {
-    uint64_t d = s->facts[i].deps;
+  for (int i = 0; i < s->ndecisions; i++) {
+    uint64_t d = s->decisions[i].deps;
     if ((d & GLOBAL_DEP) || ((d & MEMORY_DEP) && (d & roots))) {
-      ghost_add(s, s->facts[i]);
+      ghost_add(s, s->decisions[i]);
       continue;
     }
-    s->facts[w++] = s->facts[i];
+    s->decisions[w++] = s->decisions[i];
   }
-  s->nfacts = w;
+  s->ndecisions = w;
 }
 
 int flow_ghost_find(const state *s, uint64_t key) {
@@ -151,7 +151,7 @@ int flow_ghost_find(const state *s, uint64_t key) {
   return -1;
 }
 
-static void fact_push(state *s, fact_rec f);
+static void decision_push(state *s, decision f);
 
 /* The member a path slot names last (`v2.out` names out), or NULL (`*v2`, a variable). */
 static const char *member_written(const engine *e, int slot) {
@@ -164,36 +164,36 @@ static const char *member_written(const engine *e, int slot) {
 
 void flow_decisions_invalidate(const engine *e, state *s, int slot) {
   uint64_t bit = slot_bit(e, slot) | (slot_is_memory(e, slot) ? MEMORY_DEP | GLOBAL_DEP : 0);
-  fact_rec passed[16]; /* a loop's increment: what its counter has moved past stays known */
+  decision passed[16]; /* a loop's increment: what its counter has moved past stays known */
   int npassed =
       e->stepping && e->stepping->c.var == slot ? flow_counter_passed(e, s, passed, 16) : 0;
   /* a store to member `out` leaves decisions on other members (`l->out_pinned`) standing */
   const char *member = member_written(e, slot);
   int w = 0;
-  for (int i = 0; i < s->nfacts; i++)
-    if (!(s->facts[i].deps & bit) ||
-        (member && !(flow_members_read_by(e, &s->facts[i]) & flow_member_bit(member))))
-      s->facts[w++] = s->facts[i];
-  s->nfacts = w;
+  for (int i = 0; i < s->ndecisions; i++)
+    if (!(s->decisions[i].deps & bit) ||
+        (member && !(flow_members_read_by(e, &s->decisions[i]) & flow_member_bit(member))))
+      s->decisions[w++] = s->decisions[i];
+  s->ndecisions = w;
   for (int i = 0; i < npassed; i++)
-    fact_push(s, passed[i]);
+    decision_push(s, passed[i]);
 }
 
-static void fact_push(state *s, fact_rec f) {
+static void decision_push(state *s, decision f) {
   for (int i = 0; i < s->nghosts; i++)
     if (s->ghosts[i].key == f.key) { /* decided again: the old decision is history */
       s->ghosts[i] = s->ghosts[--s->nghosts];
       break;
     }
-  if (s->nfacts == s->capfacts) {
-    s->capfacts = s->capfacts ? s->capfacts * 2 : 4;
-    s->facts = gm_xrealloc(s->facts, sizeof(fact_rec) * (size_t)s->capfacts);
+  if (s->ndecisions == s->capdecisions) {
+    s->capdecisions = s->capdecisions ? s->capdecisions * 2 : 4;
+    s->decisions = gm_xrealloc(s->decisions, sizeof(decision) * (size_t)s->capdecisions);
   }
-  s->facts[s->nfacts++] = f;
+  s->decisions[s->ndecisions++] = f;
 }
 
 void flow_decision_add(state *s, uint64_t key, uint64_t deps, int truth) {
-  fact_push(s, (fact_rec){.key = key, .deps = deps, .truth = (unsigned char)truth});
+  decision_push(s, (decision){.key = key, .deps = deps, .truth = (unsigned char)truth});
 }
 
 static uint64_t eq_key(uint64_t base, long long value) {
@@ -201,21 +201,21 @@ static uint64_t eq_key(uint64_t base, long long value) {
 }
 
 void flow_eq_decision_add(state *s, uint64_t base, uint64_t deps, long long value, int truth) {
-  fact_push(s, (fact_rec){.key = eq_key(base, value),
-                          .deps = deps,
-                          .base = base,
-                          .value = value,
-                          .truth = (unsigned char)truth,
-                          .is_eq = 1});
+  decision_push(s, (decision){.key = eq_key(base, value),
+                              .deps = deps,
+                              .base = base,
+                              .value = value,
+                              .truth = (unsigned char)truth,
+                              .is_eq = 1});
 }
 
 int flow_decision_find(const state *s, uint64_t key) {
-  for (int i = 0; i < s->nfacts; i++)
-    if (s->facts[i].key == key)
-      return s->facts[i].truth;
+  for (int i = 0; i < s->ndecisions; i++)
+    if (s->decisions[i].key == key)
+      return s->decisions[i].truth;
   /* `x` tested for truth after `x == K` decided it */
-  for (int i = 0; i < s->nfacts; i++) {
-    const fact_rec *f = &s->facts[i];
+  for (int i = 0; i < s->ndecisions; i++) {
+    const decision *f = &s->decisions[i];
     if (f->is_eq && f->base == key && (f->truth || f->value == 0))
       return f->truth ? f->value != 0 : 1;
   }
@@ -229,8 +229,8 @@ int flow_ghost_eq_find(const state *s, uint64_t base, long long value) {
 /* Whether expression `base` equals `value` on this path: 1, 0, or -1 when nothing says. */
 int flow_eq_find(const state *s, uint64_t base, long long value) {
   uint64_t key = eq_key(base, value);
-  for (int i = 0; i < s->nfacts; i++) {
-    const fact_rec *f = &s->facts[i];
+  for (int i = 0; i < s->ndecisions; i++) {
+    const decision *f = &s->decisions[i];
     if (f->key == key && f->is_eq)
       return f->truth;
     if (f->is_eq && f->base == base && f->truth && f->value != value)
@@ -289,14 +289,14 @@ static int same_obj(const obj *x, const obj *y) {
   return 1 OBJ_IDENTITY(SAME_FIELD);
 }
 
-static int same_fact(const fact_rec *x, const fact_rec *y) {
-  return 1 FACT_IDENTITY(SAME_FIELD);
+static int same_decision(const decision *x, const decision *y) {
+  return 1 DECISION_IDENTITY(SAME_FIELD);
 }
 
-static int fact_exact(const state *s, const fact_rec *f) {
-  for (int i = 0; i < s->nfacts; i++)
-    if (s->facts[i].key == f->key)
-      return same_fact(&s->facts[i], f);
+static int decision_exact(const state *s, const decision *f) {
+  for (int i = 0; i < s->ndecisions; i++)
+    if (s->decisions[i].key == f->key)
+      return same_decision(&s->decisions[i], f);
   return 0;
 }
 
@@ -315,7 +315,7 @@ static uint64_t mix_val(uint64_t h, const val *o) {
   return h;
 }
 
-/* What state_equal_as compares without the facts, folded into 64 bits: states it finds equal
+/* What state_equal_as compares without the decisions, folded into 64 bits: states it finds equal
  * have equal digests (slots past the end read as unknown, so only the others count), so a
  * list compares digests before states. */
 static uint64_t memory_digest(const state *s) {
@@ -342,16 +342,16 @@ static uint64_t digest_of(state *s) {
   return s->digest;
 }
 
-/* Equal memory and pointers; with_facts: the same branch decisions too. */
-static int state_equal_as(const state *a, const state *b, int with_facts) {
-  if (a->nobjs != b->nobjs || (with_facts && a->nfacts != b->nfacts))
+/* Equal memory and pointers; with_decisions: the same branch decisions too. */
+static int state_equal_as(const state *a, const state *b, int with_decisions) {
+  if (a->nobjs != b->nobjs || (with_decisions && a->ndecisions != b->ndecisions))
     return 0;
   for (int i = 0; i < a->nobjs; i++)
     if (!same_obj(&a->objs[i], &b->objs[i]))
       return 0;
   /* the decisions first: states that met with equal memory differ there, and they are few */
-  for (int i = 0; with_facts && i < a->nfacts; i++)
-    if (!fact_exact(b, &a->facts[i]))
+  for (int i = 0; with_decisions && i < a->ndecisions; i++)
+    if (!decision_exact(b, &a->decisions[i]))
       return 0;
   int n = a->nslots > b->nslots ? a->nslots : b->nslots;
   for (int i = 0; i < n; i++) {
@@ -374,12 +374,12 @@ int flow_state_equal_in_lists(state *a, state *b) {
 
 /* Folds s into kept, which differs from it only in branch decisions: only the decisions both
  * made survive (a join that forgets a correlation rather than a path). */
-static void state_join_facts(state *kept, const state *s) {
+static void state_join_decisions(state *kept, const state *s) {
   int w = 0;
-  for (int i = 0; i < kept->nfacts; i++)
-    if (fact_exact(s, &kept->facts[i]))
-      kept->facts[w++] = kept->facts[i];
-  kept->nfacts = w;
+  for (int i = 0; i < kept->ndecisions; i++)
+    if (decision_exact(s, &kept->decisions[i]))
+      kept->decisions[w++] = kept->decisions[i];
+  kept->ndecisions = w;
   if (!s->error_path)
     kept->error_path = 0;
   if (!s->latent)
@@ -408,7 +408,7 @@ void flow_list_add(engine *e, state_list *l, state *s) {
   if (l->len >= MAX_STATES) {
     for (size_t i = 0; i < l->len; i++)
       if (digest_of(l->items[i]) == s->digest && state_equal_as(l->items[i], s, 0)) {
-        state_join_facts(l->items[i], s);
+        state_join_decisions(l->items[i], s);
         flow_state_free(s);
         return;
       }
