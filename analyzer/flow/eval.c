@@ -294,197 +294,271 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   return result;
 }
 
+/* ---- one function per kind of expression (flow_eval below is their table) ---- */
+
+static val unknown_val(void) {
+  return mk(V_UNKNOWN, 0);
+}
+
+static val eval_constant(const gm_node *n) {
+  return n->is_string ? mk(V_STATIC, -1) : mk(V_CONST, 0);
+}
+
+static val eval_var(engine *e, state *s, const gm_node *n) {
+  const gm_var *var = &e->fn->vars[n->var];
+  if (var->is_array && var->kind != GM_VAR_PARAM && var->kind != GM_VAR_REF)
+    return mk(V_STATIC, n->var); /* the array's address, fixed for its lifetime */
+  return slot_get(s, n->var);
+}
+
+/* `p->field`, `*p`, `*(p + i)`: a host access to what p points at, and the value the member or
+ * pointee path holds. */
+static val eval_member_or_deref(engine *e, state *s, const gm_node *n) {
+  if (n->kind == GM_N_DEREF) {
+    const gm_node *ptr = gm_kid(n, 0);
+    val pv = ptr && ptr->kind == GM_N_VAR ? slot_get(s, ptr->var)
+             : ptr && ptr->kind == GM_N_ARITH && gm_kid(ptr, 0) && ptr->kids[0]->kind == GM_N_VAR
+                 ? slot_get(s, ptr->kids[0]->var)
+                 : unknown_val();
+    flow_note_host_touch(e, s, pv, n);
+  }
+  if (n->kind == GM_N_FIELD && gm_kid(n, 0) && n->kids[0]->kind == GM_N_VAR)
+    flow_note_host_touch(e, s, slot_get(s, n->kids[0]->var), n); /* p->field */
+  int owning;
+  int slot = flow_lvalue_slot(e, n, &owning);
+  if (slot >= 0 && slot < s->nslots)
+    return s->slots[slot];
+  if (n->kind == GM_N_DEREF || gm_kid(n, 0))
+    (void)flow_eval(e, s, gm_kid(n, 0));
+  return unknown_val();
+}
+
+static val eval_index(engine *e, state *s, const gm_node *n) {
+  val base = flow_eval(e, s, gm_kid(n, 0));
+  flow_note_host_touch(e, s, base, n);
+  (void)flow_eval(e, s, gm_kid(n, 1));
+  return unknown_val();
+}
+
+static val eval_address(engine *e, state *s, const gm_node *n) {
+  int owning;
+  const gm_node *lv = gm_kid(n, 0);
+  int slot = flow_lvalue_slot(e, lv, &owning);
+  if (slot >= 0) {
+    flow_slot_set_raw(s, slot, slot_get(s, slot)); /* materialise the slot so it can be exposed */
+    return mk(V_ADDR, slot);
+  }
+  if (lv && lv->kind == GM_N_INDEX) {
+    /* &p[i] points into p, as p + i does */
+    val base = flow_eval(e, s, gm_kid(lv, 0));
+    (void)flow_eval(e, s, gm_kid(lv, 1));
+    const gm_node *index = gm_kid(lv, 1);
+    if (base.kind == V_OBJ && !(index && index->has_value && index->value == 0))
+      base.offset = 1;
+    return base.kind == V_OBJ ? base : unknown_val();
+  }
+  (void)flow_eval(e, s, gm_kid(n, 0));
+  return unknown_val();
+}
+
+/* `p += k`, `++p`: the same object, now through an interior pointer. */
+static val step_pointer(engine *e, state *s, int slot) {
+  val old = slot_get(s, slot);
+  if (old.kind == V_OBJ)
+    old.offset = 1;
+  else
+    old = unknown_val();
+  flow_slot_set_raw(s, slot, old);
+  flow_decisions_invalidate(e, s, slot);
+  return old;
+}
+
+static val eval_assign(engine *e, state *s, const gm_node *n) {
+  val v = flow_eval(e, s, gm_kid(n, 1));
+  int owning;
+  const gm_node *lhs = gm_kid(n, 0);
+  int slot = flow_lvalue_slot(e, lhs, &owning);
+  if (slot < 0) {
+    if (lhs && lhs->kind == GM_N_INDEX) {
+      val base = flow_eval(e, s, gm_kid(lhs, 0));
+      flow_note_host_touch(e, s, base, lhs);
+      (void)flow_eval(e, s, gm_kid(lhs, 1));
+    }
+    flow_escape_val(s, v);
+    if (v.kind == V_OBJ)
+      s->objs[v.ref].stored_away = 1;
+    return v;
+  }
+  if (n->op)
+    return step_pointer(e, s, slot);
+  assign_slot(e, s, slot, owning, v, n, GM_EXIT_OVERWRITE);
+  return v;
+}
+
+static val eval_decl(engine *e, state *s, const gm_node *n) {
+  if (n->nkids && n->kids[0]->kind == GM_N_AGGREGATE && e->array_init)
+    e->array_init[n->var] = n->kids[0];
+  val v = n->nkids ? flow_eval(e, s, n->kids[0]) : unknown_val();
+  const gm_var *var = &e->fn->vars[n->var];
+  int owning = var->kind == GM_VAR_LOCAL || var->kind == GM_VAR_PARAM;
+  if (var->kind == GM_VAR_GLOBAL && !n->nkids)
+    return unknown_val(); /* `static T *p;` keeps its value across calls */
+  assign_slot(e, s, n->var, owning, v, n, GM_EXIT_REDECLARE);
+  return v;
+}
+
+static val eval_incdec(engine *e, state *s, const gm_node *n) {
+  int owning;
+  int slot = flow_lvalue_slot(e, gm_kid(n, 0), &owning);
+  if (slot < 0) {
+    (void)flow_eval(e, s, gm_kid(n, 0));
+    return unknown_val();
+  }
+  return step_pointer(e, s, slot);
+}
+
+static val eval_arith(engine *e, state *s, const gm_node *n) {
+  val a = flow_eval(e, s, gm_kid(n, 0));
+  val b = flow_eval(e, s, gm_kid(n, 1));
+  int ptr_arith = n->op == '+' || n->op == '-';
+  if (ptr_arith && a.kind == V_OBJ && b.kind != V_OBJ) {
+    a.offset = 1;
+    return a;
+  }
+  if (n->op == '+' && b.kind == V_OBJ && a.kind != V_OBJ) {
+    b.offset = 1;
+    return b;
+  }
+  return unknown_val();
+}
+
+/* `c ? a : b`: an arm that never returns leaves the other as the only way on; each arm is
+ * evaluated once (nested ?: stays linear). */
+static val eval_conditional(engine *e, state *s, const gm_node *n) {
+  (void)flow_eval(e, s, gm_kid(n, 0));
+  if (s->dead)
+    return unknown_val();
+  state *before = flow_state_copy(s);
+  val a = flow_eval(e, s, gm_kid(n, 1));
+  if (s->dead) {
+    val b = flow_eval(e, before, gm_kid(n, 2));
+    flow_state_swap(s, before);
+    flow_state_free(before);
+    return b;
+  }
+  flow_state_free(before);
+  state *after_a = flow_state_copy(s);
+  val b = flow_eval(e, s, gm_kid(n, 2));
+  if (s->dead) {
+    flow_state_swap(s, after_a);
+    flow_state_free(after_a);
+    return a;
+  }
+  flow_state_free(after_a);
+  if (a.kind == V_OBJ && (b.kind == V_NULL || (b.kind == V_OBJ && b.ref == a.ref)))
+    return a;
+  if (b.kind == V_OBJ && a.kind == V_NULL)
+    return b;
+  flow_escape_val(s, a);
+  flow_escape_val(s, b);
+  return unknown_val();
+}
+
+static val eval_comma(engine *e, state *s, const gm_node *n) {
+  val v = unknown_val();
+  for (int i = 0; i < n->nkids; i++)
+    v = flow_eval(e, s, n->kids[i]);
+  return v;
+}
+
+static val eval_lambda(engine *e, state *s, const gm_node *n) {
+  flow_note_lambda_launches(e, s, n);
+  /* captured variables: by reference, the lambda may free what they hold later */
+  for (int i = 0; i < n->nkids; i++) {
+    int var = n->kids[i]->var;
+    flow_escape_val(s, slot_get(s, var));
+    flow_slot_set_raw(s, var, slot_get(s, var));
+    s->exposed[var] = 1;
+  }
+  return unknown_val();
+}
+
+static val eval_aggregate(engine *e, state *s, const gm_node *n) {
+  for (int i = 0; i < n->nkids; i++)
+    flow_escape_val(s, flow_eval(e, s, n->kids[i]));
+  return unknown_val();
+}
+
+static val eval_throw(engine *e, state *s, const gm_node *n) {
+  for (int i = 0; i < n->nkids; i++)
+    (void)flow_eval(e, s, n->kids[i]);
+  s->dead = 1;
+  return unknown_val();
+}
+
+/* An allocation's status compared with success, kept as a value (an assertion's argument). */
+static val eval_comparison(engine *e, state *s, const gm_node *n) {
+  val a = flow_eval(e, s, gm_kid(n, 0));
+  val b = flow_eval(e, s, gm_kid(n, 1));
+  val status = gm_is_success_status(gm_kid(n, 1))   ? a
+               : gm_is_success_status(gm_kid(n, 0)) ? b
+                                                    : unknown_val();
+  if (status.kind == V_RESULT && (n->op == '=' || n->op == '!'))
+    return n->op == '=' ? mk(V_OK, status.ref) : status;
+  return unknown_val();
+}
+
+/* `&&`, `||`, `!` and what the model does not tell apart: the operands are evaluated, the value
+ * is unknown, and an operation we do not model may keep the pointer. */
+static val eval_operands(engine *e, state *s, const gm_node *n) {
+  for (int i = 0; i < n->nkids; i++) {
+    val v = flow_eval(e, s, n->kids[i]);
+    if (n->kind == GM_N_OTHER)
+      flow_escape_val(s, v);
+  }
+  return unknown_val();
+}
+
 val flow_eval(engine *e, state *s, const gm_node *n) {
-  val unknown = mk(V_UNKNOWN, 0);
   if (!n || s->dead)
-    return unknown;
+    return unknown_val();
   e->steps++;
   switch (n->kind) {
   case GM_N_NULL:
     return mk(V_NULL, 0);
   case GM_N_CONST:
-    return n->is_string ? mk(V_STATIC, -1) : mk(V_CONST, 0);
-  case GM_N_VAR: {
-    const gm_var *var = &e->fn->vars[n->var];
-    if (var->is_array && var->kind != GM_VAR_PARAM && var->kind != GM_VAR_REF)
-      return mk(V_STATIC, n->var); /* the array's address, fixed for its lifetime */
-    return slot_get(s, n->var);
-  }
+    return eval_constant(n);
+  case GM_N_VAR:
+    return eval_var(e, s, n);
   case GM_N_FIELD:
-  case GM_N_DEREF: {
-    if (n->kind == GM_N_DEREF) {
-      /* *p and *(p + i): a host access to what p points at */
-      const gm_node *ptr = gm_kid(n, 0);
-      val pv = ptr && ptr->kind == GM_N_VAR ? slot_get(s, ptr->var)
-               : ptr && ptr->kind == GM_N_ARITH && gm_kid(ptr, 0) && ptr->kids[0]->kind == GM_N_VAR
-                   ? slot_get(s, ptr->kids[0]->var)
-                   : mk(V_UNKNOWN, 0);
-      flow_note_host_touch(e, s, pv, n);
-    }
-    if (n->kind == GM_N_FIELD && gm_kid(n, 0) && n->kids[0]->kind == GM_N_VAR)
-      flow_note_host_touch(e, s, slot_get(s, n->kids[0]->var), n); /* p->field */
-    int owning;
-    int slot = flow_lvalue_slot(e, n, &owning);
-    if (slot >= 0 && slot < s->nslots)
-      return s->slots[slot];
-    if (n->kind == GM_N_DEREF || gm_kid(n, 0))
-      (void)flow_eval(e, s, gm_kid(n, 0));
-    return unknown;
-  }
-  case GM_N_INDEX: {
-    val base = flow_eval(e, s, gm_kid(n, 0));
-    flow_note_host_touch(e, s, base, n);
-    (void)flow_eval(e, s, gm_kid(n, 1));
-    return unknown;
-  }
-  case GM_N_ADDR: {
-    int owning;
-    const gm_node *lv = gm_kid(n, 0);
-    int slot = flow_lvalue_slot(e, lv, &owning);
-    if (slot >= 0) {
-      flow_slot_set_raw(s, slot, slot_get(s, slot)); /* materialise the slot so it can be exposed */
-      return mk(V_ADDR, slot);
-    }
-    if (lv && lv->kind == GM_N_INDEX) {
-      /* &p[i] points into p, as p + i does */
-      val base = flow_eval(e, s, gm_kid(lv, 0));
-      (void)flow_eval(e, s, gm_kid(lv, 1));
-      const gm_node *index = gm_kid(lv, 1);
-      if (base.kind == V_OBJ && !(index && index->has_value && index->value == 0))
-        base.offset = 1;
-      return base.kind == V_OBJ ? base : unknown;
-    }
-    (void)flow_eval(e, s, gm_kid(n, 0));
-    return unknown;
-  }
+  case GM_N_DEREF:
+    return eval_member_or_deref(e, s, n);
+  case GM_N_INDEX:
+    return eval_index(e, s, n);
+  case GM_N_ADDR:
+    return eval_address(e, s, n);
   case GM_N_CALL:
     return eval_call(e, s, n);
-  case GM_N_ASSIGN: {
-    val v = flow_eval(e, s, gm_kid(n, 1));
-    int owning;
-    const gm_node *lhs = gm_kid(n, 0);
-    int slot = flow_lvalue_slot(e, lhs, &owning);
-    if (slot < 0) {
-      if (lhs && lhs->kind == GM_N_INDEX) {
-        val base = flow_eval(e, s, gm_kid(lhs, 0));
-        flow_note_host_touch(e, s, base, lhs);
-        (void)flow_eval(e, s, gm_kid(lhs, 1));
-      }
-      flow_escape_val(s, v);
-      if (v.kind == V_OBJ)
-        s->objs[v.ref].stored_away = 1;
-      return v;
-    }
-    if (n->op) { /* p += k: same object, now an interior pointer */
-      val old = slot_get(s, slot);
-      if (old.kind == V_OBJ)
-        old.offset = 1;
-      else
-        old = unknown;
-      flow_slot_set_raw(s, slot, old);
-      flow_decisions_invalidate(e, s, slot);
-      return old;
-    }
-    assign_slot(e, s, slot, owning, v, n, GM_EXIT_OVERWRITE);
-    return v;
-  }
-  case GM_N_DECL: {
-    if (n->nkids && n->kids[0]->kind == GM_N_AGGREGATE && e->array_init)
-      e->array_init[n->var] = n->kids[0];
-    val v = n->nkids ? flow_eval(e, s, n->kids[0]) : unknown;
-    const gm_var *var = &e->fn->vars[n->var];
-    int owning = var->kind == GM_VAR_LOCAL || var->kind == GM_VAR_PARAM;
-    if (var->kind == GM_VAR_GLOBAL && !n->nkids)
-      return unknown; /* `static T *p;` keeps its value across calls */
-    assign_slot(e, s, n->var, owning, v, n, GM_EXIT_REDECLARE);
-    return v;
-  }
-  case GM_N_INCDEC: {
-    int owning;
-    int slot = flow_lvalue_slot(e, gm_kid(n, 0), &owning);
-    if (slot < 0) {
-      (void)flow_eval(e, s, gm_kid(n, 0));
-      return unknown;
-    }
-    val old = slot_get(s, slot);
-    if (old.kind == V_OBJ)
-      old.offset = 1;
-    else
-      old = unknown;
-    flow_slot_set_raw(s, slot, old);
-    flow_decisions_invalidate(e, s, slot);
-    return old;
-  }
-  case GM_N_ARITH: {
-    val a = flow_eval(e, s, gm_kid(n, 0));
-    val b = flow_eval(e, s, gm_kid(n, 1));
-    int ptr_arith = n->op == '+' || n->op == '-';
-    if (ptr_arith && a.kind == V_OBJ && b.kind != V_OBJ) {
-      a.offset = 1;
-      return a;
-    }
-    if (n->op == '+' && b.kind == V_OBJ && a.kind != V_OBJ) {
-      b.offset = 1;
-      return b;
-    }
-    return unknown;
-  }
-  case GM_N_COND: {
-    (void)flow_eval(e, s, gm_kid(n, 0));
-    if (s->dead)
-      return unknown;
-    /* an arm that never returns leaves the other as the only way on; each arm is evaluated
-     * once (nested ?: stays linear) */
-    state *before = flow_state_copy(s);
-    val a = flow_eval(e, s, gm_kid(n, 1));
-    if (s->dead) {
-      val b = flow_eval(e, before, gm_kid(n, 2));
-      flow_state_swap(s, before);
-      flow_state_free(before);
-      return b;
-    }
-    flow_state_free(before);
-    state *after_a = flow_state_copy(s);
-    val b = flow_eval(e, s, gm_kid(n, 2));
-    if (s->dead) {
-      flow_state_swap(s, after_a);
-      flow_state_free(after_a);
-      return a;
-    }
-    flow_state_free(after_a);
-    if (a.kind == V_OBJ && (b.kind == V_NULL || (b.kind == V_OBJ && b.ref == a.ref)))
-      return a;
-    if (b.kind == V_OBJ && a.kind == V_NULL)
-      return b;
-    flow_escape_val(s, a);
-    flow_escape_val(s, b);
-    return unknown;
-  }
-  case GM_N_COMMA: {
-    val v = unknown;
-    for (int i = 0; i < n->nkids; i++)
-      v = flow_eval(e, s, n->kids[i]);
-    return v;
-  }
+  case GM_N_ASSIGN:
+    return eval_assign(e, s, n);
+  case GM_N_DECL:
+    return eval_decl(e, s, n);
+  case GM_N_INCDEC:
+    return eval_incdec(e, s, n);
+  case GM_N_ARITH:
+    return eval_arith(e, s, n);
+  case GM_N_COND:
+    return eval_conditional(e, s, n);
+  case GM_N_COMMA:
+    return eval_comma(e, s, n);
   case GM_N_LAMBDA:
-    flow_note_lambda_launches(e, s, n);
-    /* captured variables: by reference, the lambda may free what they hold later */
-    for (int i = 0; i < n->nkids; i++) {
-      int var = n->kids[i]->var;
-      flow_escape_val(s, slot_get(s, var));
-      flow_slot_set_raw(s, var, slot_get(s, var));
-      s->exposed[var] = 1;
-    }
-    return unknown;
+    return eval_lambda(e, s, n);
   case GM_N_AGGREGATE:
-    for (int i = 0; i < n->nkids; i++)
-      flow_escape_val(s, flow_eval(e, s, n->kids[i]));
-    return unknown;
+    return eval_aggregate(e, s, n);
   case GM_N_THROW:
-    for (int i = 0; i < n->nkids; i++)
-      (void)flow_eval(e, s, n->kids[i]);
-    s->dead = 1;
-    return unknown;
+    return eval_throw(e, s, n);
+  case GM_N_CMP:
+    return eval_comparison(e, s, n);
   case GM_N_SEQ:
   case GM_N_IF:
   case GM_N_LOOP:
@@ -497,28 +571,12 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
   case GM_N_LABEL:
   case GM_N_NOP:
     /* statements inside expressions (GNU statement expressions): not followed */
-    return unknown;
-  case GM_N_CMP: {
-    /* an allocation's status compared with success, kept as a value (an assertion's argument) */
-    val a = flow_eval(e, s, gm_kid(n, 0));
-    val b = flow_eval(e, s, gm_kid(n, 1));
-    val status = gm_is_success_status(gm_kid(n, 1))   ? a
-                 : gm_is_success_status(gm_kid(n, 0)) ? b
-                                                      : unknown;
-    if (status.kind == V_RESULT && (n->op == '=' || n->op == '!'))
-      return n->op == '=' ? mk(V_OK, status.ref) : status;
-    return unknown;
-  }
+    return unknown_val();
   case GM_N_LAND:
   case GM_N_LOR:
   case GM_N_NOT:
   case GM_N_OTHER:
   default:
-    for (int i = 0; i < n->nkids; i++) {
-      val v = flow_eval(e, s, n->kids[i]);
-      if (n->kind == GM_N_OTHER)
-        flow_escape_val(s, v); /* an operation we do not model may keep the pointer */
-    }
-    return unknown;
+    return eval_operands(e, s, n);
   }
 }
