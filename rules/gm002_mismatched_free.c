@@ -30,14 +30,15 @@ static void report_unallocated(const gm_check_ctx *ctx, const gm_fact *f) {
                  ? gm_xasprintf("'%s', which points to '%s', %s,", f->through, f->var, f->storage)
                  : gm_xasprintf("'%s', which points to %s,", f->through, f->storage);
   else
-    object = !f->var   ? gm_xstrdup(f->storage)
-             : f->flag ? gm_xasprintf("the address of '%s', %s,", f->var, f->storage)
-                       : gm_xasprintf("'%s', %s,", f->var, f->storage);
+    object = !f->var            ? gm_xstrdup(f->storage)
+             : f->freed_address ? gm_xasprintf("the address of '%s', %s,", f->var, f->storage)
+                                : gm_xasprintf("'%s', %s,", f->var, f->storage);
   char *freer =
       f->via ? gm_xasprintf("%s (which calls %s)", f->free_name, f->via) : gm_xstrdup(f->free_name);
   const char *releases = f->nfree_families ? f->free_families[0]->description : "memory";
-  char *fix = f->flag == 2 ? gm_xasprintf("release what '%s' points to, not its address", f->var)
-                           : gm_xstrdup("nothing allocated it, so remove the call");
+  char *fix = f->freed_address == 2
+                  ? gm_xasprintf("release what '%s' points to, not its address", f->var)
+                  : gm_xstrdup("nothing allocated it, so remove the call");
   gm_report_add(ctx->report, &gm002_mismatched_free, f->at->loc, ctx->fn->name,
                 "%s is released with %s, which releases only %s an allocation call returned; %s",
                 object, freer, releases, fix);

@@ -42,11 +42,11 @@ static const gm_node *dense_access(const gm_check_ctx *ctx, const gm_fact *f, co
 static void check(const gm_check_ctx *ctx) {
   for (int i = 0; i < ctx->nfacts; i++) {
     const gm_fact *f = &ctx->facts[i];
-    if (f->kind != GM_FACT_MANAGED_LAUNCH || f->flag)
+    if (f->kind != GM_FACT_MANAGED_LAUNCH || f->prefetched)
       continue;
     int seen = 0; /* one finding per allocation */
     for (int k = 0; k < i && !seen; k++)
-      seen = ctx->facts[k].kind == GM_FACT_MANAGED_LAUNCH && !ctx->facts[k].flag &&
+      seen = ctx->facts[k].kind == GM_FACT_MANAGED_LAUNCH && !ctx->facts[k].prefetched &&
              ctx->facts[k].alloc == f->alloc && dense_access(ctx, &ctx->facts[k], NULL);
     if (seen)
       continue;

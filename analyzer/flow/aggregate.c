@@ -31,7 +31,7 @@ static void mark_unfollowed(const gm_node *n, void *arg) {
     e->aggregate[n->var] = 0;
 }
 
-void find_local_aggregates(engine *e) {
+void flow_find_local_aggregates(engine *e) {
   for (int v = 0; v < e->fn->nvars; v++) {
     const gm_var *var = &e->fn->vars[v];
     e->aggregate[v] = var->kind == GM_VAR_LOCAL && !var->is_pointer && !var->is_handle;
@@ -39,7 +39,7 @@ void find_local_aggregates(engine *e) {
   gm_walk(e->fn->body, mark_unfollowed, e);
 }
 
-int aggregate_root(const engine *e, const gm_node *lv) {
+int flow_aggregate_root(const engine *e, const gm_node *lv) {
   if (!lv || lv->kind != GM_N_FIELD)
     return -1;
   while (lv && lv->kind == GM_N_FIELD)
@@ -58,7 +58,7 @@ static int slot_aggregate(const engine *e, int slot) {
   return e->aggregate[var] ? var : -1;
 }
 
-const char *aggregate_member_name(engine *e, int slot) {
+const char *flow_aggregate_member_name(engine *e, int slot) {
   int var = slot_aggregate(e, slot);
   if (var < 0)
     return NULL;
@@ -69,7 +69,7 @@ const char *aggregate_member_name(engine *e, int slot) {
   return kept;
 }
 
-int aggregate_exposed(const engine *e, const state *s, int slot) {
+int flow_aggregate_exposed(const engine *e, const state *s, int slot) {
   int var = slot_aggregate(e, slot);
   return var >= 0 && var < s->nslots && s->exposed[var];
 }
@@ -80,14 +80,14 @@ int aggregate_exposed(const engine *e, const state *s, int slot) {
 static char *handed_path(engine *e, const gm_node *arg) {
   if (arg && arg->kind == GM_N_ADDR)
     arg = gm_kid(arg, 0);
-  if (!arg || (arg->kind != GM_N_VAR && aggregate_root(e, arg) < 0))
+  if (!arg || (arg->kind != GM_N_VAR && flow_aggregate_root(e, arg) < 0))
     return NULL;
   if (arg->kind == GM_N_VAR && !e->aggregate[arg->var])
     return NULL;
-  return path_text(e, arg);
+  return flow_path_text(e, arg);
 }
 
-void escape_aggregate(engine *e, state *s, const gm_node *arg) {
+void flow_escape_aggregate(engine *e, state *s, const gm_node *arg) {
   char *path = handed_path(e, arg);
   if (!path)
     return;
@@ -96,13 +96,13 @@ void escape_aggregate(engine *e, state *s, const gm_node *arg) {
     int slot = e->fn->nvars + (int)i;
     const char *t = e->paths.items[i];
     if (slot < s->nslots && strncmp(t, path, len) == 0 && t[len] == '.')
-      escape_val(s, s->slots[slot]);
+      flow_escape_val(s, s->slots[slot]);
   }
   free(path);
   if (arg->kind == GM_N_ADDR) {
     /* it has the address: what is stored into the struct from now on goes with it */
     int var = gm_root_var(arg);
-    slot_set_raw(s, var, slot_get(s, var));
+    flow_slot_set_raw(s, var, slot_get(s, var));
     s->exposed[var] = 1;
   }
 }
@@ -111,14 +111,14 @@ void escape_aggregate(engine *e, state *s, const gm_node *arg) {
  * rows (but for a sink's own argument), the toolkit's and libc's functions, kernel launches.
  * A same-file helper's summary follows its parameters, not the members of what they point at,
  * and an unknown callee may keep anything. */
-void call_hands_over(engine *e, state *s, const gm_node *call) {
+void flow_call_hands_over(engine *e, state *s, const gm_node *call) {
   const gm_fn *row = call->fn;
   for (int i = 0; i < call->nkids; i++) {
     int kept = row ? row->kind == GM_FN_SINK && (row->ptr_arg == GM_ARG_NONE || row->ptr_arg == i)
                    : !call->is_launch && !gm_call_borrows(call);
     if (kept)
-      escape_aggregate(e, s, call->kids[i]);
+      flow_escape_aggregate(e, s, call->kids[i]);
   }
   if (call->object)
-    escape_aggregate(e, s, call->object); /* desc.run(): a member function may keep them */
+    flow_escape_aggregate(e, s, call->object); /* desc.run(): a member function may keep them */
 }

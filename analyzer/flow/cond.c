@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int is_pure(const gm_node *n, uint64_t *deps, const engine *e) {
+int flow_is_pure(const gm_node *n, uint64_t *deps, const engine *e) {
   if (!n)
     return 1;
   switch (n->kind) {
@@ -33,12 +33,12 @@ int is_pure(const gm_node *n, uint64_t *deps, const engine *e) {
     break;
   }
   for (int i = 0; i < n->nkids; i++)
-    if (!is_pure(n->kids[i], deps, e))
+    if (!flow_is_pure(n->kids[i], deps, e))
       return 0;
   return 1;
 }
 
-uint64_t node_key(const gm_node *n, uint64_t h) {
+uint64_t flow_node_key(const gm_node *n, uint64_t h) {
   if (!n)
     return gm_hash64("~", 1, h);
   int parts[3] = {(int)n->kind, n->op, n->var};
@@ -48,12 +48,12 @@ uint64_t node_key(const gm_node *n, uint64_t h) {
   if (n->name)
     h = gm_hash64(n->name, strlen(n->name), h);
   for (int i = 0; i < n->nkids; i++)
-    h = node_key(n->kids[i], h);
+    h = flow_node_key(n->kids[i], h);
   return h;
 }
 
 static void route(engine *e, state *s, int truth, state_list *t, state_list *f) {
-  list_add(e, truth ? t : f, s);
+  flow_list_add(e, truth ? t : f, s);
 }
 
 static int has_invalid(const gm_node *n) {
@@ -91,7 +91,7 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
     }
     if (o->state == OBJ_LIVE && !v.offset) {
       s->objs[v.ref].nonnull = 1;
-      state *no = state_copy(s);
+      state *no = flow_state_copy(s);
       no->objs[v.ref].nonnull = 0;
       no->objs[v.ref].state = OBJ_FAILED; /* the pointer is null: nothing was allocated */
       no->error_path = 1;
@@ -108,7 +108,7 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
       return;
     }
     if (o->state == OBJ_LIVE) {
-      state *bad = state_copy(s);
+      state *bad = flow_state_copy(s);
       bad->objs[v.ref].state = OBJ_FAILED; /* an error status: nothing was allocated */
       bad->error_path = 1;
       route(e, bad, 1, t, f);
@@ -120,7 +120,7 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
   case V_OK: {
     obj *o = &s->objs[v.ref];
     if (o->state == OBJ_LIVE) {
-      state *bad = state_copy(s);
+      state *bad = flow_state_copy(s);
       bad->objs[v.ref].state = OBJ_FAILED; /* `if (!load(path, &buf))`: nothing was allocated */
       bad->error_path = 1;
       route(e, s, 1, t, f);
@@ -138,7 +138,7 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
     if (o->state == OBJ_FREED) {
       /* the free failed: whether anything is left to free is unknown, so nothing is judged
        * (`CHECK(cudaFree(p))` that prints cudaFree(p) again on failure is no double free) */
-      state *bad = state_copy(s);
+      state *bad = flow_state_copy(s);
       bad->objs[v.ref].state = OBJ_FAILED;
       bad->error_path = 1;
       route(e, bad, 1, t, f);
@@ -148,38 +148,38 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
     break;
   }
   case V_HANDLE: /* `if (!f)`, `if (f == NULL)` after fopen: the null branch is the failure's */
-    split_marking_failure(e, s, cond, 0, t, f);
+    flow_split_marking_failure(e, s, cond, 0, t, f);
     return;
   default:
     break;
   }
-  split_unknown(e, s, cond, t, f);
+  flow_split_unknown(e, s, cond, t, f);
 }
 
 /* A condition whose value the engine does not know: remember the decision so a later test of
  * the same condition agrees. */
-void split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, state_list *f) {
+void flow_split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, state_list *f) {
   uint64_t deps = 0;
-  if (cond && is_pure(cond, &deps, e)) {
-    uint64_t key = node_key(cond, 0);
-    int known = fact_find(s, key);
+  if (cond && flow_is_pure(cond, &deps, e)) {
+    uint64_t key = flow_node_key(cond, 0);
+    int known = flow_decision_find(s, key);
     if (known >= 0) {
       route(e, s, known, t, f);
       return;
     }
-    state *other = state_copy(s);
-    if (retested(e, key)) {
-      int ghost = ghost_find(s, key);
+    state *other = flow_state_copy(s);
+    if (flow_retested(e, key)) {
+      int ghost = flow_ghost_find(s, key);
       if (ghost >= 0)
         (ghost ? other : s)->latent = 1; /* the way a call must have changed it */
-      fact_add(s, key, deps, 1);
-      fact_add(other, key, deps, 0);
+      flow_decision_add(s, key, deps, 1);
+      flow_decision_add(other, key, deps, 0);
     }
     route(e, s, 1, t, f);
     route(e, other, 0, t, f);
     return;
   }
-  state *other = state_copy(s); /* before routing: route() may free a duplicate state */
+  state *other = flow_state_copy(s); /* before routing: route() may free a duplicate state */
   if (cond && has_invalid(cond))
     s->latent = other->latent = 1; /* clang could not type it: either way is a guess */
   route(e, s, 1, t, f);
@@ -188,14 +188,14 @@ void split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, stat
 
 /* `(status = call(...))` compared with a constant decides about `status` itself: a later test of
  * the variable must agree with it. */
-const gm_node *decided_node(const gm_node *n) {
+const gm_node *flow_decided_node(const gm_node *n) {
   const gm_node *in = gm_strip(n);
   if (in && in->kind == GM_N_ASSIGN && !in->op && in->kids[0]->kind == GM_N_VAR)
     return in->kids[0];
   return n;
 }
 
-int is_null_node(const gm_node *n) {
+int flow_is_null_node(const gm_node *n) {
   return n && n->kind == GM_N_NULL;
 }
 
@@ -208,22 +208,22 @@ static int split_on_equality(engine *e, state *s, const gm_node *c, state_list *
     return 0;
   long long k = x == a ? b->value : a->value;
   uint64_t deps = 0;
-  if (!is_pure(x, &deps, e))
+  if (!flow_is_pure(x, &deps, e))
     return 0;
-  uint64_t base = node_key(x, 0);
-  int known = eq_find(s, base, k);
+  uint64_t base = flow_node_key(x, 0);
+  int known = flow_eq_find(s, base, k);
   int equal_goes_to_t = c->op == '=';
   if (known >= 0) {
     route(e, s, known == equal_goes_to_t, t, f);
     return 1;
   }
-  state *other = state_copy(s);
-  if (retested(e, base)) {
-    int ghost = ghost_eq_find(s, base, k);
+  state *other = flow_state_copy(s);
+  if (flow_retested(e, base)) {
+    int ghost = flow_ghost_eq_find(s, base, k);
     if (ghost >= 0)
       (ghost ? other : s)->latent = 1; /* the way a call must have changed it */
-    eq_fact_add(s, base, deps, k, 1);
-    eq_fact_add(other, base, deps, k, 0);
+    flow_eq_decision_add(s, base, deps, k, 1);
+    flow_eq_decision_add(other, base, deps, k, 0);
   }
   route(e, s, equal_goes_to_t, t, f);
   route(e, other, !equal_goes_to_t, t, f);
@@ -254,7 +254,7 @@ static void canon(const gm_node *n, uint64_t *x, long long *k) {
     *x = 0;
     return;
   }
-  *x = node_key(n, 0);
+  *x = flow_node_key(n, 0);
 }
 
 static uint64_t mix3(uint64_t a, uint64_t b, long long k, uint64_t salt) {
@@ -265,7 +265,7 @@ static uint64_t mix3(uint64_t a, uint64_t b, long long k, uint64_t salt) {
 /* `the loop runs at least once`: its first test, `S < B` for a loop counting up from S while
  * c < B, written as L < H and keyed by L's and H's bases and the gap between their offsets, so a
  * loop down from B - 1 while c >= S has the same key. */
-int range_key(const gm_counter *c, uint64_t *key) {
+int flow_range_key(const gm_counter *c, uint64_t *key) {
   if (!c->bound)
     return 0;
   uint64_t sx, bx;
@@ -308,8 +308,8 @@ static uint64_t var_key(const engine *e, int var, uint64_t *deps) {
   ref.var = var;
   ref.name = e->fn->vars[var].name; /* as the front end names a variable */
   *deps = 0;
-  (void)is_pure(&ref, deps, e);
-  return node_key(&ref, 0);
+  (void)flow_is_pure(&ref, deps, e);
+  return flow_node_key(&ref, 0);
 }
 
 /* `c == V` for a value V with no constant part alone: a plain fact that names the counter as its
@@ -319,30 +319,30 @@ static uint64_t counter_eq_key(const struct active_loop *l, uint64_t x, long lon
 }
 
 static int counter_eq_find(const state *s, const struct active_loop *l, uint64_t x, long long k) {
-  return x ? fact_find(s, counter_eq_key(l, x, k)) : eq_find(s, l->ckey, k);
+  return x ? flow_decision_find(s, counter_eq_key(l, x, k)) : flow_eq_find(s, l->ckey, k);
 }
 
 static void counter_eq_add(state *s, const struct active_loop *l, uint64_t x, long long k,
                            uint64_t deps, int truth) {
   if (!x) {
-    eq_fact_add(s, l->ckey, l->cdeps | deps, k, truth);
+    flow_eq_decision_add(s, l->ckey, l->cdeps | deps, k, truth);
     return;
   }
-  fact_add(s, counter_eq_key(l, x, k), l->cdeps | deps, truth);
-  s->facts[s->nfacts - 1].base = l->ckey;
+  flow_decision_add(s, counter_eq_key(l, x, k), l->cdeps | deps, truth);
+  s->decisions[s->ndecisions - 1].base = l->ckey;
 }
 
 static void fact_drop(state *s, uint64_t key) {
   int w = 0;
-  for (int i = 0; i < s->nfacts; i++)
-    if (s->facts[i].key != key)
-      s->facts[w++] = s->facts[i];
-  s->nfacts = w;
+  for (int i = 0; i < s->ndecisions; i++)
+    if (s->decisions[i].key != key)
+      s->decisions[w++] = s->decisions[i];
+  s->ndecisions = w;
 }
 
 static void set_last(state *s, const struct active_loop *l, int truth) {
   fact_drop(s, l->last_key);
-  fact_add(s, l->last_key, l->last_deps, truth);
+  flow_decision_add(s, l->last_key, l->last_deps, truth);
 }
 
 /* `c == V` with c the counter of a loop being followed: the decision is remembered whether or
@@ -357,7 +357,7 @@ static int split_on_counter(engine *e, state *s, const gm_node *c, state_list *t
     if (e->loops.items[i].counted && gm_counter_test(&e->loops.items[i].c, c, &v, &eq))
       l = &e->loops.items[i];
   uint64_t deps = 0;
-  if (!l || !is_pure(v, &deps, e))
+  if (!l || !flow_is_pure(v, &deps, e))
     return 0;
   uint64_t x;
   long long k;
@@ -370,7 +370,7 @@ static int split_on_counter(engine *e, state *s, const gm_node *c, state_list *t
     route(e, s, known == eq, t, f);
     return 1;
   }
-  state *other = state_copy(s);
+  state *other = flow_state_copy(s);
   counter_eq_add(s, l, x, k, deps, 1);
   counter_eq_add(other, l, x, k, deps, 0);
   if (is_last) {
@@ -382,19 +382,19 @@ static int split_on_counter(engine *e, state *s, const gm_node *c, state_list *t
   return 1;
 }
 
-void loop_begin(engine *e, const gm_node *loop, state_list *entering) {
+void flow_loop_begin(engine *e, const gm_node *loop, state_list *entering) {
   struct active_loop l = {0};
   l.loop = loop;
   l.counted = gm_loop_counter(loop, &l.c);
   uint64_t start_deps = 0;
   if (l.counted) {
     l.ckey = var_key(e, l.c.var, &l.cdeps);
-    l.has_range = range_key(&l.c, &l.range_key) && retested(e, l.range_key);
-    l.has_last = last_value(&l.c, &l.last_x, &l.last_k) && is_pure(l.c.bound, &l.last_deps, e);
+    l.has_range = flow_range_key(&l.c, &l.range_key) && flow_retested(e, l.range_key);
+    l.has_last = last_value(&l.c, &l.last_x, &l.last_k) && flow_is_pure(l.c.bound, &l.last_deps, e);
     l.last_key = mix3(l.ckey, (uint64_t)loop->id, 0, 0x6c617374ULL);
   }
   GM_PUSH(e->loops, l);
-  if (!l.counted || !is_pure(l.c.start, &start_deps, e))
+  if (!l.counted || !flow_is_pure(l.c.start, &start_deps, e))
     return;
   /* the first iteration is the one where the counter equals its start */
   uint64_t x;
@@ -404,25 +404,25 @@ void loop_begin(engine *e, const gm_node *loop, state_list *entering) {
     counter_eq_add(entering->items[i], &l, x, k, start_deps, 1);
 }
 
-void loop_test(engine *e, state *s, int first, state_list *t, state_list *f) {
+void flow_loop_test(engine *e, state *s, int first, state_list *t, state_list *f) {
   const struct active_loop *l = &e->loops.items[e->loops.len - 1];
   const gm_node *cond = gm_kid(l->loop, 1);
   uint64_t deps = 0, cond_deps = 0;
-  if (first && l->has_range && is_pure(cond, &cond_deps, e) && is_pure(l->c.start, &deps, e) &&
-      is_pure(l->c.bound, &deps, e)) {
+  if (first && l->has_range && flow_is_pure(cond, &cond_deps, e) &&
+      flow_is_pure(l->c.start, &deps, e) && flow_is_pure(l->c.bound, &deps, e)) {
     /* two loops over the same range both run or neither does */
-    int known = fact_find(s, l->range_key);
+    int known = flow_decision_find(s, l->range_key);
     if (known < 0) {
-      state *other = state_copy(s);
-      fact_add(s, l->range_key, deps, 1);
-      fact_add(other, l->range_key, deps, 0);
+      state *other = flow_state_copy(s);
+      flow_decision_add(s, l->range_key, deps, 1);
+      flow_decision_add(other, l->range_key, deps, 0);
       route(e, other, 0, t, f);
       known = 1;
     }
     route(e, s, known, t, f);
     return;
   }
-  int last = l->has_last ? fact_find(s, l->last_key) : -1;
+  int last = l->has_last ? flow_decision_find(s, l->last_key) : -1;
   if (last >= 0) {
     /* the previous iteration was the last one (c == B - 1 held), or was not */
     fact_drop(s, l->last_key);
@@ -430,12 +430,12 @@ void loop_test(engine *e, state *s, int first, state_list *t, state_list *f) {
     return;
   }
   if (cond || l->loop->op == GM_LOOP_RANGE)
-    cond_split(e, s, cond, t, f);
+    flow_cond_split(e, s, cond, t, f);
   else
     route(e, s, 1, t, f);
 }
 
-void loop_end(engine *e, state_list *exits) {
+void flow_loop_end(engine *e, state_list *exits) {
   const struct active_loop l = e->loops.items[--e->loops.len];
   if (!l.has_last)
     return;
@@ -443,18 +443,18 @@ void loop_end(engine *e, state_list *exits) {
   memset(exits, 0, sizeof *exits);
   for (size_t i = 0; i < kept.len; i++) {
     fact_drop(kept.items[i], l.last_key); /* it was about an iteration of this loop */
-    list_add(e, exits, kept.items[i]);
+    flow_list_add(e, exits, kept.items[i]);
   }
   GM_VEC_FREE(kept);
 }
 
-int counter_passed(const engine *e, const state *s, fact_rec *out, int max) {
+int flow_counter_passed(const engine *e, const state *s, decision *out, int max) {
   const struct active_loop *l = e->stepping;
   int n = 0;
   if (!l->counted)
     return 0; /* no counter: the increment writes an ordinary variable */
-  for (int i = 0; i < s->nfacts && n < max; i++) {
-    fact_rec r = s->facts[i];
+  for (int i = 0; i < s->ndecisions && n < max; i++) {
+    decision r = s->decisions[i];
     if (r.base != l->ckey || !(r.truth || r.passed))
       continue;
     r.truth = 0;
@@ -479,18 +479,18 @@ static int addresses_compared(const state *s, val a, val b) {
 
 /* `a || b || c` tested again later: besides the decisions on each operand, the whole
  * condition's outcome is remembered. Paths that took it for different reasons (a, or b) may
- * merge and keep only the facts they share; the whole outcome is one of them, so the second
+ * merge and keep only the decisions they share; the whole outcome is one of them, so the second
  * test still agrees with the first (`if (a || b) cudaMallocManaged(&p, n); else p = malloc(n);
  * ...; if (a || b) cudaFree(p); else free(p);`). */
 static int split_remembering_whole(engine *e, state *s, const gm_node *c, state_list *t,
                                    state_list *f) {
   uint64_t deps = 0;
-  if (!is_pure(c, &deps, e))
+  if (!flow_is_pure(c, &deps, e))
     return 0;
-  uint64_t key = node_key(c, 0);
-  if (!retested(e, key))
+  uint64_t key = flow_node_key(c, 0);
+  if (!flow_retested(e, key))
     return 0;
-  int known = fact_find(s, key);
+  int known = flow_decision_find(s, key);
   if (known >= 0) {
     route(e, s, known, t, f);
     return 1;
@@ -499,26 +499,26 @@ static int split_remembering_whole(engine *e, state *s, const gm_node *c, state_
   const gm_node *kid[2] = {c->kids[0], c->kids[1]};
   if (c->kind == GM_N_LAND) {
     state_list t1 = {0};
-    cond_split(e, s, kid[0], &t1, &taken[0]);
+    flow_cond_split(e, s, kid[0], &t1, &taken[0]);
     for (size_t i = 0; i < t1.len; i++)
-      cond_split(e, t1.items[i], kid[1], &taken[1], &taken[0]);
+      flow_cond_split(e, t1.items[i], kid[1], &taken[1], &taken[0]);
     GM_VEC_FREE(t1);
   } else {
     state_list f1 = {0};
-    cond_split(e, s, kid[0], &taken[1], &f1);
+    flow_cond_split(e, s, kid[0], &taken[1], &f1);
     for (size_t i = 0; i < f1.len; i++)
-      cond_split(e, f1.items[i], kid[1], &taken[1], &taken[0]);
+      flow_cond_split(e, f1.items[i], kid[1], &taken[1], &taken[0]);
     GM_VEC_FREE(f1);
   }
   for (int truth = 0; truth < 2; truth++) {
     for (size_t i = 0; i < taken[truth].len; i++)
-      fact_add(taken[truth].items[i], key, deps, truth);
-    list_move_all(e, truth ? t : f, &taken[truth]);
+      flow_decision_add(taken[truth].items[i], key, deps, truth);
+    flow_list_move_all(e, truth ? t : f, &taken[truth]);
   }
   return 1;
 }
 
-void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f) {
+void flow_cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f) {
   if (!c) {
     route(e, s, 1, t, f);
     return;
@@ -528,36 +528,36 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
   switch (c->kind) {
   case GM_N_LAND: {
     state_list t1 = {0};
-    cond_split(e, s, c->kids[0], &t1, f);
+    flow_cond_split(e, s, c->kids[0], &t1, f);
     for (size_t i = 0; i < t1.len; i++)
-      cond_split(e, t1.items[i], c->kids[1], t, f);
+      flow_cond_split(e, t1.items[i], c->kids[1], t, f);
     GM_VEC_FREE(t1);
     return;
   }
   case GM_N_LOR: {
     state_list f1 = {0};
-    cond_split(e, s, c->kids[0], t, &f1);
+    flow_cond_split(e, s, c->kids[0], t, &f1);
     for (size_t i = 0; i < f1.len; i++)
-      cond_split(e, f1.items[i], c->kids[1], t, f);
+      flow_cond_split(e, f1.items[i], c->kids[1], t, f);
     GM_VEC_FREE(f1);
     return;
   }
   case GM_N_NOT:
-    cond_split(e, s, c->kids[0], f, t);
+    flow_cond_split(e, s, c->kids[0], f, t);
     return;
   case GM_N_COMMA: {
     for (int i = 0; i + 1 < c->nkids; i++)
       (void)flow_eval(e, s, c->kids[i]);
     if (s->dead) {
-      state_free(s);
+      flow_state_free(s);
       return;
     }
-    const gm_node *decl = condition_variable(c);
+    const gm_node *decl = flow_condition_variable(c);
     if (decl) {
       branch_on_value(e, s, slot_get(s, decl->var), NULL, t, f);
       return;
     }
-    cond_split(e, s, c->nkids ? c->kids[c->nkids - 1] : NULL, t, f);
+    flow_cond_split(e, s, c->nkids ? c->kids[c->nkids - 1] : NULL, t, f);
     return;
   }
   case GM_N_CMP:
@@ -568,28 +568,28 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
       val va = flow_eval(e, s, a);
       val vb = flow_eval(e, s, b);
       if (s->dead) {
-        state_free(s);
+        flow_state_free(s);
         return;
       }
-      int a_null = is_null_node(a) || va.kind == V_NULL;
-      int b_null = is_null_node(b) || vb.kind == V_NULL;
+      int a_null = flow_is_null_node(a) || va.kind == V_NULL;
+      int b_null = flow_is_null_node(b) || vb.kind == V_NULL;
       if (a_null || b_null) {
         val other = a_null ? vb : va;
-        const gm_node *other_node = decided_node(a_null ? b : a);
+        const gm_node *other_node = flow_decided_node(a_null ? b : a);
         state_list nonzero = {0}, zero = {0};
         branch_on_value(e, s, other, other_node, &nonzero, &zero);
         if (gm_is_success_status(a_null ? a : b))
           for (size_t i = 0; i < nonzero.len; i++)
             nonzero.items[i]->error_path = 1; /* `err != cudaSuccess` */
-        list_move_all(e, c->op == '=' ? f : t, &nonzero);
-        list_move_all(e, c->op == '=' ? t : f, &zero);
+        flow_list_move_all(e, c->op == '=' ? f : t, &nonzero);
+        flow_list_move_all(e, c->op == '=' ? t : f, &zero);
         return;
       }
-      if (split_on_failure_test(e, s, c, va, vb, t, f))
+      if (flow_split_on_failure_test(e, s, c, va, vb, t, f))
         return;
       if (va.kind == V_RESULT && vb.kind == V_CONST && c->op == '=') {
         /* err == cudaErrorMemoryAllocation: the true branch is a failure */
-        state *bad = state_copy(s);
+        state *bad = flow_state_copy(s);
         if (bad->objs[va.ref].state == OBJ_LIVE)
           bad->objs[va.ref].state = OBJ_FAILED;
         bad->error_path = 1;
@@ -610,10 +610,10 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
       val va = flow_eval(e, s, c->kids[0]);
       val vb = flow_eval(e, s, c->kids[1]);
       if (s->dead) {
-        state_free(s);
+        flow_state_free(s);
         return;
       }
-      if (!split_on_failure_test(e, s, c, va, vb, t, f))
+      if (!flow_split_on_failure_test(e, s, c, va, vb, t, f))
         branch_on_value(e, s, mk(V_UNKNOWN, 0), c, t, f);
       return;
     }
@@ -622,7 +622,7 @@ void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list
   }
   val v = flow_eval(e, s, c);
   if (s->dead) {
-    state_free(s);
+    flow_state_free(s);
     return;
   }
   branch_on_value(e, s, v, c, t, f);

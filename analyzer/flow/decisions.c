@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t member_bit(const char *name) {
+uint64_t flow_member_bit(const char *name) {
   return 1ULL << (gm_hash64(name, strlen(name), 0) % 64);
 }
 
@@ -17,13 +17,13 @@ static uint64_t members_of(const engine *e, const gm_node *n) {
     return ALL_MEMBERS; /* `*p`, `a[i]`: any store through a pointer may write it */
   if (n->kind == GM_N_VAR && n->var >= 0 && e->fn->vars[n->var].kind == GM_VAR_REF)
     return ALL_MEMBERS; /* a reference may name a member */
-  uint64_t m = n->kind == GM_N_FIELD && n->name ? member_bit(n->name) : 0;
+  uint64_t m = n->kind == GM_N_FIELD && n->name ? flow_member_bit(n->name) : 0;
   for (int i = 0; i < n->nkids; i++)
     m |= members_of(e, n->kids[i]);
   return m;
 }
 
-uint64_t members_read_by(const engine *e, const fact_rec *f) {
+uint64_t flow_members_read_by(const engine *e, const decision *f) {
   uint64_t key = f->is_eq ? f->base : f->key;
   for (size_t i = 0; i < e->reads.len; i++)
     if (e->reads.items[i].key == key)
@@ -32,7 +32,7 @@ uint64_t members_read_by(const engine *e, const fact_rec *f) {
 }
 
 static void push_key(engine *e, key_vec *out, const gm_node *n) {
-  uint64_t key = node_key(n, 0);
+  uint64_t key = flow_node_key(n, 0);
   GM_PUSH(*out, key);
   if (e)
     GM_PUSH(e->reads, ((decision_reads){key, members_of(e, n)}));
@@ -59,10 +59,10 @@ static void decision_keys(engine *e, const gm_node *c, key_vec *out) {
   case GM_N_CMP: {
     const gm_node *a = gm_kid(c, 0), *b = gm_kid(c, 1);
     push_key(e, out, c);
-    if (a && b && (is_null_node(a) || b->has_value))
-      push_key(e, out, decided_node(is_null_node(a) ? b : a));
-    if (a && b && (is_null_node(b) || a->has_value))
-      push_key(e, out, decided_node(is_null_node(b) ? a : b));
+    if (a && b && (flow_is_null_node(a) || b->has_value))
+      push_key(e, out, flow_decided_node(flow_is_null_node(a) ? b : a));
+    if (a && b && (flow_is_null_node(b) || a->has_value))
+      push_key(e, out, flow_decided_node(flow_is_null_node(b) ? a : b));
     return;
   }
   default:
@@ -80,7 +80,7 @@ static void collect_decisions(engine *e, const gm_node *n, key_vec *out) {
     decision_keys(e, gm_kid(n, 1), out);
     gm_counter c;
     uint64_t range;
-    if (gm_loop_counter(n, &c) && range_key(&c, &range))
+    if (gm_loop_counter(n, &c) && flow_range_key(&c, &range))
       GM_PUSH(*out, range);
   } else if (n->kind == GM_N_SWITCH && gm_kid(n, 0))
     push_key(e, out, gm_kid(n, 0));
@@ -108,7 +108,7 @@ static int decided_again(const engine *e, const gm_node *c) {
   decision_keys(NULL, c, &keys);
   int again = 0;
   for (size_t i = 0; i < keys.len && !again; i++)
-    again = retested(e, keys.items[i]);
+    again = flow_retested(e, keys.items[i]);
   GM_VEC_FREE(keys);
   return again;
 }
@@ -121,7 +121,8 @@ static void bits_for_decisions(engine *e, const gm_node *n, int *next) {
   gm_counter c;
   if ((n->kind == GM_N_IF || n->kind == GM_N_COND) && decided_again(e, gm_kid(n, 0)))
     give_bits(e, gm_kid(n, 0), next);
-  else if (n->kind == GM_N_SWITCH && gm_kid(n, 0) && retested(e, node_key(gm_kid(n, 0), 0)))
+  else if (n->kind == GM_N_SWITCH && gm_kid(n, 0) &&
+           flow_retested(e, flow_node_key(gm_kid(n, 0), 0)))
     give_bits(e, gm_kid(n, 0), next);
   if (n->kind == GM_N_LOOP && gm_loop_counter(n, &c)) {
     gm_node ref = {0};
@@ -146,7 +147,7 @@ static void bits_for_decisions(engine *e, const gm_node *n, int *next) {
 
 /* Branch decisions are remembered only for conditions tested at two places or more: a state
  * that remembers a decision nobody asks about again only keeps equal paths from merging. */
-void find_retested(engine *e, const gm_node *body) {
+void flow_find_retested(engine *e, const gm_node *body) {
   key_vec all = {0};
   e->reads.len = 0;
   collect_decisions(e, body, &all);
@@ -164,7 +165,7 @@ void find_retested(engine *e, const gm_node *body) {
     int seen = 0;
     for (size_t j = 0; j < kept && !seen; j++)
       seen = e->reads.items[j].key == r.key;
-    if (!seen && retested(e, r.key))
+    if (!seen && flow_retested(e, r.key))
       e->reads.items[kept++] = r;
   }
   e->reads.len = kept;
@@ -175,6 +176,6 @@ void find_retested(engine *e, const gm_node *body) {
   bits_for_decisions(e, body, &next);
 }
 
-int retested(const engine *e, uint64_t key) {
+int flow_retested(const engine *e, uint64_t key) {
   return bsearch(&key, e->retested.items, e->retested.len, sizeof(uint64_t), key_cmp) != NULL;
 }

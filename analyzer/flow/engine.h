@@ -35,10 +35,21 @@ enum val_kind {
   V_STATIC
 };
 
+/* A state's identity is declared here once: the X-macro lists below name the fields that two
+ * states must agree on to be one state, and state.c compares and hashes them from these lists
+ * alone (as the Clang Static Analyzer profiles a state next to its data). A field left out of a
+ * list is declared outside it, with why it does not decide identity. X(type, name) */
+
+/* A value: every field decides identity. */
+#define VAL_IDENTITY(X)                                                                            \
+  X(unsigned char, kind)                                                                           \
+  X(unsigned char, offset) /* V_OBJ: points inside the object, not at its start */                 \
+  X(int, ref)              /* V_OBJ/V_RESULT/V_FREED: object index; V_ADDR: slot */
+
+#define GM_FLOW_FIELD(type, name) type name;
+
 typedef struct val {
-  unsigned char kind;
-  unsigned char offset; /* V_OBJ: points inside the object, not at its start */
-  int ref;              /* V_OBJ/V_RESULT/V_FREED: object index; V_ADDR: slot */
+  VAL_IDENTITY(GM_FLOW_FIELD)
 } val;
 
 enum obj_state { OBJ_LIVE, OBJ_FREED, OBJ_FAILED };
@@ -48,58 +59,73 @@ enum obj_state { OBJ_LIVE, OBJ_FREED, OBJ_FAILED };
  * there, so a launch has nothing to migrate. Any other object reads as touched on the host. */
 enum obj_touch { TOUCH_HOST, TOUCH_NONE, TOUCH_DEVICE };
 
+/* What an object is on a path: what its paths may go on to do with it, and what the summary of
+ * its function reads at an exit (published() reads stored_away). */
+#define OBJ_IDENTITY(X)                                                                            \
+  X(const gm_node *, site) /* allocation call; NULL for a parameter's pointee */                   \
+  X(const gm_node *, freed_at)                                                                     \
+  X(int, param)       /* parameter index for parameter objects, else -1 */                         \
+  X(int, deref_param) /* what parameter `T **pp` points at (*pp), else -1 */                       \
+  X(unsigned char, state)                                                                          \
+  X(unsigned char, escaped)                                                                        \
+  X(unsigned char, nonnull)     /* a null test on this path found it non-null */                   \
+  X(unsigned char, prefetched)  /* managed memory placed by cudaMemPrefetchAsync/cudaMemAdvise */  \
+  X(unsigned char, touch)       /* managed memory: enum obj_touch */                               \
+  X(unsigned char, stored_away) /* stored where the engine does not follow (`t[i] = p`) */         \
+  /* its allocation's status is the runtime's last one: no call that may fail has run since,       \
+   * and no cudaGetLastError() read it (at most one object of a state) */                          \
+  X(unsigned char, last_status)
+
 typedef struct obj {
-  const gm_node *site;     /* allocation call; NULL for a parameter's pointee */
+  OBJ_IDENTITY(GM_FLOW_FIELD)
+  /* Not identity: fixed by a field above (the family by the site, the free's row and name by
+   * the free call), or a name for messages that the first path to reach a state gives it. */
   const gm_family *family; /* NULL when unknown (parameters) */
   const char *owner;       /* first variable that held it */
-  const gm_node *freed_at;
-  const gm_fn *freed_by; /* for summaries: the free that released it */
+  const gm_fn *freed_by;   /* for summaries: the free that released it */
   const char *freed_via;
-  int param;       /* parameter index for parameter objects, else -1 */
-  int deref_param; /* what parameter `T **pp` points at (*pp), else -1 */
-  unsigned char state;
-  unsigned char escaped;
-  unsigned char from_return; /* allocated as a return value (null on failure) */
-  unsigned char nonnull;     /* a null test on this path found it non-null */
-  unsigned char prefetched;  /* managed memory placed by cudaMemPrefetchAsync/cudaMemAdvise */
-  unsigned char touch;       /* managed memory: enum obj_touch */
-  unsigned char stored_away; /* assigned into memory the engine does not follow (`t[i] = p`) */
-  /* its allocation's status is the runtime's last one: no call that may fail has run since,
-   * and no cudaGetLastError() read it (at most one object of a state) */
-  unsigned char last_status;
 } obj;
 
-/* A branch decision: condition `key` came out `truth`. Equality facts also name the expression
+/* A branch decision: condition `key` came out `truth`. Equality decisions also name the expression
  * (`base`) and the constant it was compared with, so `x == 1` excludes `x == 2`. */
-typedef struct fact_rec {
-  uint64_t key;
+#define DECISION_IDENTITY(X)                                                                       \
+  X(uint64_t, key)                                                                                 \
+  X(unsigned char, truth)                                                                          \
+  X(unsigned char, passed) /* `c == V` was true on an earlier iteration of c's loop: false now */
+
+typedef struct decision {
+  DECISION_IDENTITY(GM_FLOW_FIELD)
+  /* Not identity: fixed by the key (what the condition reads, and for `x == K` x and K). */
   uint64_t deps;
   uint64_t base;
   long long value;
-  unsigned char truth;
   unsigned char is_eq;
-  unsigned char passed; /* `c == V` was true on an earlier iteration of c's loop: false from now */
-} fact_rec;
+} decision;
 
+/* A path state. Its identity is its objects, its slots with their exposure, and its decisions
+ * (each compared by its list above; slots past the end read as unknown, decisions as a set); two
+ * states equal in these are one, whatever path each came by. */
 typedef struct state {
   obj *objs;
   int nobjs, capobjs;
   val *slots;
   unsigned char *exposed; /* per slot: its address reached code we do not model */
   int nslots;
-  fact_rec *facts;
-  int nfacts, capfacts;
-  int dead;
+  decision *decisions;
+  int ndecisions, capdecisions;
+  /* Not identity. Joined where equal states meet: error_path and latent hold if they hold on
+   * every path merged. The first path's: ghosts and skipped_by. */
   int error_path; /* took a branch that a failed call takes (error status, null) */
   /* latent: took a branch against a decision made earlier on this path that a call the engine
    * does not follow made it forget (ghosts: those forgotten decisions), or on a condition clang
    * could not type; a fact found on such a path holds only for some values of what the engine
    * cannot see */
   int latent;
-  fact_rec *ghosts;
+  decision *ghosts;
   int nghosts, capghosts;
   const gm_node *skipped_by; /* the continue that ended this path's last iteration early */
-  /* list_add's digest of the objects, slots and exposure, taken when the state entered its
+  int dead;                  /* the path ended (no list keeps a dead state) */
+  /* flow_list_add's digest of the objects, slots and exposure, taken when the state entered its
    * list; a state changes only between lists, never while it waits in one (state.c) */
   uint64_t digest;
   int has_digest;
@@ -161,7 +187,7 @@ typedef GM_VEC(long long) value_vec;
 typedef GM_VEC(uint64_t) key_vec;
 
 /* The members a remembered decision's condition reads, as a 64-bit Bloom filter of their names
- * (member_bit), or ALL_MEMBERS when it reads through a pointer or an index. */
+ * (flow_member_bit), or ALL_MEMBERS when it reads through a pointer or an index. */
 typedef struct decision_reads {
   uint64_t key;
   uint64_t members;
@@ -183,7 +209,7 @@ struct active_loop {
   const gm_node *loop;
   int counted; /* c: it has a counter */
   gm_counter c;
-  uint64_t ckey; /* the counter's key (node_key of the variable) */
+  uint64_t ckey; /* the counter's key (flow_node_key of the variable) */
   uint64_t cdeps;
   int has_range; /* range_key: the key of `the loop runs at least once` */
   uint64_t range_key;
@@ -198,8 +224,9 @@ typedef struct engine {
   summary *summaries;
   int nsummaries;
   const gm_flow_imports *imports; /* other files' summaries, or NULL */
-  const param_summary *launching; /* the imported helper whose launch note_launch_arg records */
-  GM_VEC(summary *) imported;     /* converted on first use; NULL entries: none found */
+  /* the imported helper whose launch flow_note_launch_arg records */
+  const param_summary *launching;
+  GM_VEC(summary *) imported; /* converted on first use; NULL entries: none found */
   GM_VEC(const char *) imported_usr;
   int summary_mode;
   summary_obs obs;
@@ -232,8 +259,8 @@ typedef struct engine {
 enum { SHARED_BIT = 61 };
 
 /* Called on every step of every path: kept inline across the engine's files. A variable's bit:
- * its own for those that remembered decisions read (find_retested gives them out, up to 61), one
- * shared bit for every other slot, so that writing a variable that no remembered decision reads
+ * its own for those that remembered decisions read (flow_find_retested gives them out, up to 61),
+ * one shared bit for every other slot, so that writing a variable that no remembered decision reads
  * forgets none of them. */
 static inline uint64_t slot_bit(const engine *e, int slot) {
   return 1ULL << (slot >= 0 && (size_t)slot < e->dep_bit.len ? e->dep_bit.items[slot] : SHARED_BIT);
@@ -252,119 +279,121 @@ static inline val slot_get(const state *s, int slot) {
 
 /* ---- across the engine's files ---- */
 
-/* state.c: path states, their objects, slots and branch facts, and lists of states */
-state *state_new(void);
-state *state_copy(const state *s);
-void state_swap(state *a, state *b);
-void state_free(state *s);
-void list_free(state_list *l);
-void slot_set_raw(state *s, int slot, val v);
-int obj_new(state *s, obj o);
-int obj_referenced(const state *s, int id, int except_slot);
-void drop_memory_facts(const engine *e, state *s, const gm_node *call);
-void facts_invalidate(const engine *e, state *s, int slot);
-void fact_add(state *s, uint64_t key, uint64_t deps, int truth);
-void eq_fact_add(state *s, uint64_t base, uint64_t deps, long long value, int truth);
-int fact_find(const state *s, uint64_t key);
-int eq_find(const state *s, uint64_t base, long long value);
+/* state.c: path states, their objects, slots and branch decisions, and lists of states */
+state *flow_state_new(void);
+state *flow_state_copy(const state *s);
+void flow_state_swap(state *a, state *b);
+void flow_state_free(state *s);
+void flow_list_free(state_list *l);
+void flow_slot_set_raw(state *s, int slot, val v);
+int flow_obj_new(state *s, obj o);
+int flow_obj_referenced(const state *s, int id, int except_slot);
+void flow_drop_memory_decisions(const engine *e, state *s, const gm_node *call);
+void flow_decisions_invalidate(const engine *e, state *s, int slot);
+void flow_decision_add(state *s, uint64_t key, uint64_t deps, int truth);
+void flow_eq_decision_add(state *s, uint64_t base, uint64_t deps, long long value, int truth);
+int flow_decision_find(const state *s, uint64_t key);
+int flow_eq_find(const state *s, uint64_t base, long long value);
 /* What a forgotten decision said: the truth of fact `key` (or of `base == value`), or -1. */
-int ghost_find(const state *s, uint64_t key);
-int ghost_eq_find(const state *s, uint64_t base, long long value);
-int state_equal(const state *a, const state *b);
-/* state_equal for two states that each came out of a list unchanged but for their facts: their
- * digests are compared first. */
-int state_equal_in_lists(state *a, state *b);
-void list_add(engine *e, state_list *l, state *s);
-void list_move_all(engine *e, state_list *to, state_list *from);
-char *path_text(engine *e, const gm_node *n);
-int path_slot(engine *e, char *text);
-int lvalue_slot(engine *e, const gm_node *n, int *owning);
-const char *slot_name(engine *e, int slot);
-int slot_out_param(engine *e, int slot);
+int flow_ghost_find(const state *s, uint64_t key);
+int flow_ghost_eq_find(const state *s, uint64_t base, long long value);
+int flow_state_equal(const state *a, const state *b);
+/* flow_state_equal for two states that each came out of a list unchanged but for their decisions:
+ * their digests are compared first. */
+int flow_state_equal_in_lists(state *a, state *b);
+void flow_list_add(engine *e, state_list *l, state *s);
+void flow_list_move_all(engine *e, state_list *to, state_list *from);
+char *flow_path_text(engine *e, const gm_node *n);
+int flow_path_slot(engine *e, char *text);
+int flow_lvalue_slot(engine *e, const gm_node *n, int *owning);
+const char *flow_slot_name(engine *e, int slot);
+int flow_slot_out_param(engine *e, int slot);
 
 /* facts.c: the memory facts recorded on a path */
-void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how);
-void check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how);
-void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row, const char *via);
-void note_host_touch(engine *e, state *s, val v, const gm_node *at);
-void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const char *usr,
-                     const char *kname, int param, const gm_node *via);
-void note_prefetch(engine *e, state *s, val v, const gm_node *at);
-void note_device_write(state *s, val v);
-void touch_on_host(state *s, int ref);
-void launch_through_api(engine *e, state *s, const gm_node *n);
-void note_lambda_launches(engine *e, state *s, const gm_node *lambda_node);
+void flow_report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how);
+void flow_check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how);
+void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row,
+                  const char *via);
+void flow_note_host_touch(engine *e, state *s, val v, const gm_node *at);
+void flow_note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const char *usr,
+                          const char *kname, int param, const gm_node *via);
+void flow_note_prefetch(engine *e, state *s, val v, const gm_node *at);
+void flow_note_device_write(state *s, val v);
+void flow_touch_on_host(state *s, int ref);
+void flow_launch_through_api(engine *e, state *s, const gm_node *n);
+void flow_note_lambda_launches(engine *e, state *s, const gm_node *lambda_node);
 
 /* eval.c: expressions and calls */
-void escape_val(state *s, val v);
+void flow_escape_val(state *s, val v);
 val flow_eval(engine *e, state *s, const gm_node *n);
 
 /* cond.c: branch conditions and the decisions remembered */
-int is_pure(const gm_node *n, uint64_t *deps, const engine *e);
-uint64_t node_key(const gm_node *n, uint64_t h);
-void cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f);
-void split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, state_list *f);
+int flow_is_pure(const gm_node *n, uint64_t *deps, const engine *e);
+uint64_t flow_node_key(const gm_node *n, uint64_t h);
+void flow_cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f);
+void flow_split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, state_list *f);
 /* cond.c: shared with decisions.c */
-int is_null_node(const gm_node *n);
+int flow_is_null_node(const gm_node *n);
 /* `(status = call(...))` compared with a constant decides about `status` itself */
-const gm_node *decided_node(const gm_node *n);
+const gm_node *flow_decided_node(const gm_node *n);
 /* a counted loop's `it runs at least once` decision (its first test) */
-int range_key(const gm_counter *c, uint64_t *key);
+int flow_range_key(const gm_counter *c, uint64_t *key);
 
 /* decisions.c: remembered decisions */
-void find_retested(engine *e, const gm_node *body);
-int retested(const engine *e, uint64_t key);
-uint64_t member_bit(const char *name);
+void flow_find_retested(engine *e, const gm_node *body);
+int flow_retested(const engine *e, uint64_t key);
+uint64_t flow_member_bit(const char *name);
 /* The members decision f read (ALL_MEMBERS when unknown): a store to another member keeps it. */
-uint64_t members_read_by(const engine *e, const fact_rec *f);
-/* A loop's counter (cond.c): loop_begin after its init (the counter equals its start), loop_test
- * for each test of its condition (first: the test before the first iteration), loop_end with the
- * states that leave it. counter_passed: the facts that survive a step of the counter (`c == V`
- * was true: from now on it is false), written to out (at most max); the others are dropped. */
-void loop_begin(engine *e, const gm_node *loop, state_list *entering);
-void loop_test(engine *e, state *s, int first, state_list *t, state_list *f);
-void loop_end(engine *e, state_list *exits);
-int counter_passed(const engine *e, const state *s, fact_rec *out, int max);
+uint64_t flow_members_read_by(const engine *e, const decision *f);
+/* A loop's counter (cond.c): flow_loop_begin after its init (the counter equals its start),
+ * flow_loop_test for each test of its condition (first: the test before the first iteration),
+ * flow_loop_end with the states that leave it. flow_counter_passed: the decisions that survive a
+ * step of the counter (`c == V` was true: from now on it is false), written to out (at most max);
+ * the others are dropped. */
+void flow_loop_begin(engine *e, const gm_node *loop, state_list *entering);
+void flow_loop_test(engine *e, state *s, int first, state_list *t, state_list *f);
+void flow_loop_end(engine *e, state_list *exits);
+int flow_counter_passed(const engine *e, const state *s, decision *out, int max);
 
 /* errpath.c: which paths are error paths */
-void forget_last_status(state *s);
-void set_last_status(state *s, int id);
-val read_last_status(state *s);
-val status_comparison(const gm_node *call, const val *args);
+void flow_forget_last_status(state *s);
+void flow_set_last_status(state *s, int id);
+val flow_read_last_status(state *s);
+val flow_status_comparison(const gm_node *call, const val *args);
 /* Splits on c, a comparison of va and vb, if it tests a fallible call's result for failure
  * (returns 1); the failure's branch is an error path. */
-int split_on_failure_test(engine *e, state *s, const gm_node *c, val va, val vb, state_list *t,
-                          state_list *f);
-void split_marking_failure(engine *e, state *s, const gm_node *c, int fails_when_true,
-                           state_list *t, state_list *f);
-const gm_node *condition_variable(const gm_node *comma);
+int flow_split_on_failure_test(engine *e, state *s, const gm_node *c, val va, val vb, state_list *t,
+                               state_list *f);
+void flow_split_marking_failure(engine *e, state *s, const gm_node *c, int fails_when_true,
+                                state_list *t, state_list *f);
+const gm_node *flow_condition_variable(const gm_node *comma);
 /* `exit(status)` in main: leaks checked on the paths where status says success. */
-void check_process_exit(engine *e, state *s, const gm_node *call);
+void flow_check_process_exit(engine *e, state *s, const gm_node *call);
 
 /* exec.c: statements */
 void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out);
 
 /* aggregate.c: local structs, whose members own what is stored in them until they escape */
-void find_local_aggregates(engine *e);
+void flow_find_local_aggregates(engine *e);
 /* The local aggregate a member lvalue (`desc.data`, `desc.in.p`) is rooted at, or -1. */
-int aggregate_root(const engine *e, const gm_node *lv);
+int flow_aggregate_root(const engine *e, const gm_node *lv);
 /* A member slot of a local aggregate as written (`plan.in.data`), or NULL. */
-const char *aggregate_member_name(engine *e, int slot);
+const char *flow_aggregate_member_name(engine *e, int slot);
 /* Whether the slot is a member of a local aggregate that a call may have kept. */
-int aggregate_exposed(const engine *e, const state *s, int slot);
+int flow_aggregate_exposed(const engine *e, const state *s, int slot);
 /* A call that may keep argument arg: what the struct it hands over holds gets away. */
-void escape_aggregate(engine *e, state *s, const gm_node *arg);
-/* escape_aggregate for each argument (and object) of a call that may keep it. */
-void call_hands_over(engine *e, state *s, const gm_node *call);
+void flow_escape_aggregate(engine *e, state *s, const gm_node *arg);
+/* flow_escape_aggregate for each argument (and object) of a call that may keep it. */
+void flow_call_hands_over(engine *e, state *s, const gm_node *call);
 
 /* summary.c: summaries of same-file functions */
-summary *summary_for(engine *e, const char *usr);
+summary *flow_summary_for(engine *e, const char *usr);
 /* Whether every candidate of a dependent call (gm_node.overloads) only borrows argument arg. */
-int overloads_borrow(engine *e, const gm_node *call, int arg);
+int flow_overloads_borrow(engine *e, const gm_node *call, int arg);
 /* The exported form of the main file's summaries (gm_flow_analyze). */
-void export_summaries(engine *e, gm_call_summary **out, int *n);
-void observe_exit(engine *e, state *s, val ret);
-int summarise(engine *e, summary *sum);
+void flow_export_summaries(engine *e, gm_call_summary **out, int *n);
+void flow_observe_exit(engine *e, state *s, val ret);
+int flow_summarise(engine *e, summary *sum);
 
 /* flow.c: one function from its entry state to its exits */
 void flow_run_function(engine *e, const gm_func *fn);

@@ -9,19 +9,19 @@
 
 /* ---- the runtime's last status (cudaGetLastError) ---- */
 
-void forget_last_status(state *s) {
+void flow_forget_last_status(state *s) {
   for (int i = 0; i < s->nobjs; i++)
     s->objs[i].last_status = 0;
 }
 
 /* The status an allocation returned is now the runtime's last one. */
-void set_last_status(state *s, int id) {
-  forget_last_status(s);
+void flow_set_last_status(state *s, int id) {
+  flow_forget_last_status(s);
   s->objs[id].last_status = 1;
 }
 
 /* cudaGetLastError() right after an allocation: that allocation's status (read once). */
-val read_last_status(state *s) {
+val flow_read_last_status(state *s) {
   for (int i = 0; i < s->nobjs; i++)
     if (s->objs[i].last_status) {
       s->objs[i].last_status = 0;
@@ -34,7 +34,7 @@ val read_last_status(state *s) {
  * with the success constant (`compare_eq(cudaMalloc(&p, n), cudaSuccess)`, an assertion
  * macro's helper) is that status compared equal to success; a status's truth and constants
  * only (`make_result(err == cudaSuccess)`) is that truth, carried on. */
-val status_comparison(const gm_node *call, const val *args) {
+val flow_status_comparison(const gm_node *call, const val *args) {
   int status = -1, truth = -1, success = 0, others = 0;
   for (int i = 0; i < call->nkids; i++) {
     const gm_node *k = call->kids[i];
@@ -81,20 +81,20 @@ static int handle_fails_when(const gm_node *c, val va, val vb) {
 }
 
 /* Splits on a test of a fallible call's result; the failure's branch is an error path. */
-void split_marking_failure(engine *e, state *s, const gm_node *c, int fails_when_true,
-                           state_list *t, state_list *f) {
+void flow_split_marking_failure(engine *e, state *s, const gm_node *c, int fails_when_true,
+                                state_list *t, state_list *f) {
   state_list yes = {0}, no = {0};
-  split_unknown(e, s, c, &yes, &no);
+  flow_split_unknown(e, s, c, &yes, &no);
   state_list *failed = fails_when_true ? &yes : &no;
   for (size_t i = 0; i < failed->len; i++)
     failed->items[i]->error_path = 1;
-  list_move_all(e, t, &yes);
-  list_move_all(e, f, &no);
+  flow_list_move_all(e, t, &yes);
+  flow_list_move_all(e, f, &no);
 }
 
 /* `if (const Result r = check(...))`: the condition is the declared variable, converted by its
  * `operator bool` (a call the model gives no object). */
-const gm_node *condition_variable(const gm_node *c) {
+const gm_node *flow_condition_variable(const gm_node *c) {
   if (c->nkids != 2 || !c->kids[0] || c->kids[0]->kind != GM_N_DECL || !c->kids[1])
     return NULL;
   const gm_node *conv = c->kids[1];
@@ -104,12 +104,12 @@ const gm_node *condition_variable(const gm_node *c) {
   return c->kids[0];
 }
 
-int split_on_failure_test(engine *e, state *s, const gm_node *c, val va, val vb, state_list *t,
-                          state_list *f) {
+int flow_split_on_failure_test(engine *e, state *s, const gm_node *c, val va, val vb, state_list *t,
+                               state_list *f) {
   int fails = handle_fails_when(c, va, vb);
   if (fails < 0)
     return 0;
-  split_marking_failure(e, s, c, fails, t, f);
+  flow_split_marking_failure(e, s, c, fails, t, f);
   return 1;
 }
 
@@ -136,32 +136,32 @@ static int exit_status_succeeds(const gm_node *status) {
 
 /* `exit(status)` in main, on each path by the status's value there: `exit(ok ? EXIT_SUCCESS :
  * EXIT_FAILURE)` is exit(0) where ok holds and exit(1) elsewhere. An arm's paths follow the
- * condition's facts when it can be evaluated again (it is pure: it was evaluated once already,
+ * condition's decisions when it can be evaluated again (it is pure: it was evaluated once already,
  * with the call's arguments); otherwise both arms may run. Leaks are checked where the status
  * says success (exit(1) ends a failed run, as an abort does). */
 static void check_exit_status(engine *e, state *s, const gm_node *at, const gm_node *status) {
   if (status && status->kind == GM_N_COND && status->nkids == 3) {
     state_list t = {0}, f = {0};
     uint64_t deps = 0;
-    if (is_pure(status->kids[0], &deps, e)) {
-      cond_split(e, state_copy(s), status->kids[0], &t, &f);
+    if (flow_is_pure(status->kids[0], &deps, e)) {
+      flow_cond_split(e, flow_state_copy(s), status->kids[0], &t, &f);
     } else {
-      GM_PUSH(t, state_copy(s));
-      GM_PUSH(f, state_copy(s));
+      GM_PUSH(t, flow_state_copy(s));
+      GM_PUSH(f, flow_state_copy(s));
     }
     for (size_t i = 0; i < t.len; i++)
       check_exit_status(e, t.items[i], at, status->kids[1]);
     for (size_t i = 0; i < f.len; i++)
       check_exit_status(e, f.items[i], at, status->kids[2]);
-    list_free(&t);
-    list_free(&f);
+    flow_list_free(&t);
+    flow_list_free(&f);
     return;
   }
   if (exit_status_succeeds(status) == 1)
-    check_exit(e, s, at, GM_EXIT_PROCESS);
+    flow_check_exit(e, s, at, GM_EXIT_PROCESS);
 }
 
-void check_process_exit(engine *e, state *s, const gm_node *call) {
+void flow_check_process_exit(engine *e, state *s, const gm_node *call) {
   const gm_node *status = process_exit_status(e, call);
   if (status)
     check_exit_status(e, s, call, status);

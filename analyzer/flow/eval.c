@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void escape_val(state *s, val v) {
+void flow_escape_val(state *s, val v) {
   if (v.kind == V_OBJ && v.ref < s->nobjs)
     s->objs[v.ref].escaped = 1;
   if (v.kind == V_ADDR && v.ref < s->nslots) {
@@ -22,31 +22,31 @@ void escape_val(state *s, val v) {
  * read or write it on the host (`init(a, n)`, `load(&a)`). Memory that is only stored away
  * (a struct, a kernel's argument array) is not taken for touched: that needs such a call. */
 static void hand_to_unknown_code(state *s, val v) {
-  escape_val(s, v);
+  flow_escape_val(s, v);
   val held = v.kind == V_ADDR && v.ref < s->nslots ? s->slots[v.ref] : v;
   if (held.kind == V_OBJ && held.ref < s->nobjs)
-    touch_on_host(s, held.ref);
+    flow_touch_on_host(s, held.ref);
 }
 
 /* Stores v into slot, reporting the object the slot held if this loses its last pointer. */
 static void assign_slot(engine *e, state *s, int slot, int owning, val v, const gm_node *at,
                         enum gm_exit_kind how) {
   val old = slot_get(s, slot);
-  slot_set_raw(s, slot, v);
-  if (s->exposed[slot] || aggregate_exposed(e, s, slot))
+  flow_slot_set_raw(s, slot, v);
+  if (s->exposed[slot] || flow_aggregate_exposed(e, s, slot))
     owning = 0;
-  facts_invalidate(e, s, slot);
+  flow_decisions_invalidate(e, s, slot);
   if (v.kind == V_OBJ) {
     obj *o = &s->objs[v.ref];
     if (!o->owner)
-      o->owner = slot_name(e, slot);
+      o->owner = flow_slot_name(e, slot);
     if (!owning)
       o->escaped = 1;
   }
   if (old.kind == V_OBJ && !(v.kind == V_OBJ && v.ref == old.ref)) {
     obj *o = &s->objs[old.ref];
-    if (o->state == OBJ_LIVE && !o->escaped && owning && !obj_referenced(s, old.ref, -1))
-      report_leak(e, s, old.ref, at, how);
+    if (o->state == OBJ_LIVE && !o->escaped && owning && !flow_obj_referenced(s, old.ref, -1))
+      flow_report_leak(e, s, old.ref, at, how);
   }
 }
 
@@ -60,22 +60,22 @@ static void bind_out_arg(engine *e, state *s, const gm_node *arg, const char *fi
     lv = gm_kid(arg, 0);
   } else if (arg) {
     /* `cudaMalloc(out, n)` with `T **out`: the pointee of out receives it */
-    char *base = path_text(e, arg);
+    char *base = flow_path_text(e, arg);
     if (base)
       text = gm_xasprintf("*%s", base);
     free(base);
   }
   if (lv && !field) {
-    slot = lvalue_slot(e, lv, &owning);
+    slot = flow_lvalue_slot(e, lv, &owning);
   } else {
     if (lv)
-      text = path_text(e, lv);
+      text = flow_path_text(e, lv);
     if (text && field) {
       char *t = gm_xasprintf("%s.%s", text, field);
       free(text);
       text = t;
     }
-    slot = text ? path_slot(e, text) : -1;
+    slot = text ? flow_path_slot(e, text) : -1;
     owning = 0;
     if (lv && lv->kind == GM_N_VAR && field) {
       /* cudaMalloc3D(&pitched, ...): the struct is local, so its .ptr is owned here */
@@ -91,16 +91,15 @@ static void bind_out_arg(engine *e, state *s, const gm_node *arg, const char *fi
   assign_slot(e, s, slot, owning, mk(V_OBJ, id), call, GM_EXIT_OVERWRITE);
 }
 
-static int new_alloc(state *s, const gm_node *site, const gm_family *fam, int from_return) {
+static int new_alloc(state *s, const gm_node *site, const gm_family *fam) {
   obj o = {0};
   o.site = site;
   o.family = fam;
   o.param = -1;
   o.deref_param = -1;
   o.state = OBJ_LIVE;
-  o.from_return = (unsigned char)from_return;
   o.touch = fam && fam->managed ? TOUCH_NONE : TOUCH_HOST;
-  return obj_new(s, o);
+  return flow_obj_new(s, o);
 }
 
 /* A copy the device makes from device memory: cudaMemcpy's kind says so, or the call's name
@@ -122,25 +121,25 @@ static int is_identity(const gm_node *n) {
 static int pointee_slot(engine *e, const gm_node *arg, val v) {
   if (v.kind == V_ADDR)
     return v.ref;
-  char *base = path_text(e, arg);
+  char *base = flow_path_text(e, arg);
   if (!base)
     return -1;
   char *t = gm_xasprintf("*%s", base);
   free(base);
-  return path_slot(e, t);
+  return flow_path_slot(e, t);
 }
 
 /* A call got the variable's address and may have written it: what it held is out of our hands,
  * and branch decisions that read it no longer hold. */
 static void forget_variable(engine *e, state *s, int slot) {
-  escape_val(s, slot_get(s, slot));
-  slot_set_raw(s, slot, mk(V_UNKNOWN, 0));
-  facts_invalidate(e, s, slot);
+  flow_escape_val(s, slot_get(s, slot));
+  flow_slot_set_raw(s, slot, mk(V_UNKNOWN, 0));
+  flow_decisions_invalidate(e, s, slot);
 }
 
 static val eval_call(engine *e, state *s, const gm_node *n) {
   const gm_fn *row = n->fn;
-  summary *sum = row ? NULL : summary_for(e, n->callee_usr);
+  summary *sum = row ? NULL : flow_summary_for(e, n->callee_usr);
   int out_arg = -1;
   if (row && row->kind == GM_FN_ALLOC && row->ptr_arg >= 0)
     out_arg = row->ptr_arg;
@@ -154,59 +153,59 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   }
   val result = mk(V_UNKNOWN, 0);
   if (!(row && row->kind == GM_FN_LAST_ERROR) && gm_may_set_runtime_status(n))
-    forget_last_status(s);
-  call_hands_over(e, s, n);
+    flow_forget_last_status(s);
+  flow_call_hands_over(e, s, n);
   if (n->noreturn || (sum && sum->noreturn)) {
-    check_process_exit(e, s, n); /* `exit(0)` ends main as `return 0` does */
+    flow_check_process_exit(e, s, n); /* `exit(0)` ends main as `return 0` does */
     s->dead = 1;
   } else if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC)) {
-    int id = new_alloc(s, n, row->family, row->ptr_arg == GM_ARG_RETURN);
+    int id = new_alloc(s, n, row->family);
     if (row->kind == GM_FN_REALLOC && row->old_arg < n->nkids) {
       /* the old block is released on success and kept on failure: stop judging it */
-      escape_val(s, args[row->old_arg]);
+      flow_escape_val(s, args[row->old_arg]);
     }
     if (row->ptr_arg == GM_ARG_RETURN) {
       result = mk(V_OBJ, id);
     } else if (row->ptr_arg < n->nkids) {
       bind_out_arg(e, s, n->kids[row->ptr_arg], row->ptr_field, id, n);
       result = mk(V_RESULT, id);
-      set_last_status(s, id);
+      flow_set_last_status(s, id);
     } else {
       s->objs[id].escaped = 1;
     }
   } else if (row && row->kind == GM_FN_FREE) {
     if (row->ptr_arg < n->nkids) {
       val v = args[row->ptr_arg];
-      do_free(e, s, n, v, row, NULL);
+      flow_do_free(e, s, n, v, row, NULL);
       if (v.kind == V_OBJ && s->objs[v.ref].freed_at == n)
         result = mk(V_FREED, v.ref);
     }
   } else if (row && (row->kind == GM_FN_USE || row->kind == GM_FN_COPY)) {
     /* reads or writes through its pointers; ownership stays here */
-    drop_memory_facts(e, s, n);
+    flow_drop_memory_decisions(e, s, n);
     int host = row->host_touch; /* memcpy, memset: the host touches it */
     for (int i = 0; host && i < n->nkids; i++)
-      note_host_touch(e, s, args[i], n);
+      flow_note_host_touch(e, s, args[i], n);
     /* a copy from the host's memory may be made by the host: it counts as the host's touch */
     if (row->kind == GM_FN_COPY && row->dst_arg < n->nkids && args[row->dst_arg].kind == V_OBJ) {
       if (copies_from_device(n, row))
-        note_device_write(s, args[row->dst_arg]);
+        flow_note_device_write(s, args[row->dst_arg]);
       else
-        touch_on_host(s, args[row->dst_arg].ref);
+        flow_touch_on_host(s, args[row->dst_arg].ref);
     }
   } else if (row && row->kind == GM_FN_DEVICE_FILL) {
-    drop_memory_facts(e, s, n);
+    flow_drop_memory_decisions(e, s, n);
     for (int i = 0; i < n->nkids; i++)
-      note_device_write(s, args[i]);
+      flow_note_device_write(s, args[i]);
   } else if (row && row->kind == GM_FN_PREFETCH) {
     if (n->nkids)
-      note_prefetch(e, s, args[0], n);
+      flow_note_prefetch(e, s, args[0], n);
   } else if (row && row->kind == GM_FN_LAUNCH) {
-    launch_through_api(e, s, n);
+    flow_launch_through_api(e, s, n);
   } else if (n->is_launch) {
     /* kernel arguments are used on the device, not taken over */
     for (int i = 0; i < n->nkids; i++)
-      note_launch_arg(e, s, args[i], n, n->callee_usr, n->name, i, NULL);
+      flow_note_launch_arg(e, s, args[i], n, n->callee_usr, n->name, i, NULL);
   } else if (sum) {
     for (int i = 0; i < n->nkids; i++) {
       const param_summary *p = i < sum->nparams ? &sum->params[i] : NULL;
@@ -215,57 +214,57 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         if (args[i].kind == V_ADDR)
           forget_variable(e, s, args[i].ref);
       } else if (p->effect == P_FREES) {
-        do_free(e, s, n, args[i], &p->free_row, p->via);
-        int owning, slot = p->nulls ? lvalue_slot(e, n->kids[i], &owning) : -1;
+        flow_do_free(e, s, n, args[i], &p->free_row, p->via);
+        int owning, slot = p->nulls ? flow_lvalue_slot(e, n->kids[i], &owning) : -1;
         if (slot >= 0) {
-          slot_set_raw(s, slot, mk(V_NULL, 0));
-          facts_invalidate(e, s, slot);
+          flow_slot_set_raw(s, slot, mk(V_NULL, 0));
+          flow_decisions_invalidate(e, s, slot);
         }
       } else if (p->effect == P_FREES_DEREF) {
         int slot = pointee_slot(e, n->kids[i], args[i]);
         if (slot >= 0) {
-          do_free(e, s, n, slot_get(s, slot), &p->free_row, p->via);
+          flow_do_free(e, s, n, slot_get(s, slot), &p->free_row, p->via);
           if (p->nulls) {
-            slot_set_raw(s, slot, mk(V_NULL, 0));
-            facts_invalidate(e, s, slot);
+            flow_slot_set_raw(s, slot, mk(V_NULL, 0));
+            flow_decisions_invalidate(e, s, slot);
           }
         }
       }
       if (p && p->prefetches)
-        note_prefetch(e, s, args[i], n);
+        flow_note_prefetch(e, s, args[i], n);
       if (p && p->host_touch)
-        note_host_touch(e, s, args[i], n); /* the helper reads or writes it on the host */
+        flow_note_host_touch(e, s, args[i], n); /* the helper reads or writes it on the host */
       if (p && p->launch && args[i].kind == V_OBJ && !s->objs[args[i].ref].prefetched) {
         e->launching = p->remote_access ? p : NULL;
-        note_launch_arg(e, s, args[i], p->launch, p->kernel_usr, p->kernel_name, p->kernel_param,
-                        n);
+        flow_note_launch_arg(e, s, args[i], p->launch, p->kernel_usr, p->kernel_name,
+                             p->kernel_param, n);
         e->launching = NULL;
       }
       if (p && p->effect == P_OUT_ALLOC) {
-        int id = new_alloc(s, n, p->family, 0);
+        int id = new_alloc(s, n, p->family);
         bind_out_arg(e, s, n->kids[i], NULL, id, n);
         /* a create helper's status, as cudaMalloc's: a failure allocated nothing */
         if (!sum->returns_fresh && result.kind == V_UNKNOWN) {
           result = mk(n->returns_bool ? V_OK : V_RESULT, id);
-          set_last_status(s, id);
+          flow_set_last_status(s, id);
         }
       }
     }
     if (sum->returns_fresh)
-      result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh, 1));
-    drop_memory_facts(e, s, n);
+      result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh));
+    flow_drop_memory_decisions(e, s, n);
   } else if (row && row->kind == GM_FN_LAST_ERROR) {
-    result = read_last_status(s);
+    result = flow_read_last_status(s);
   } else if (n->noverloads) {
     /* a dependent call with several candidates: an argument stays ours where all borrow it */
     for (int i = 0; i < n->nkids; i++) {
-      if (overloads_borrow(e, n, i))
+      if (flow_overloads_borrow(e, n, i))
         continue;
-      escape_val(s, args[i]);
+      flow_escape_val(s, args[i]);
       if (args[i].kind == V_ADDR)
         forget_variable(e, s, args[i].ref);
     }
-    drop_memory_facts(e, s, n);
+    flow_drop_memory_decisions(e, s, n);
   } else if (gm_call_borrows(n)) {
     /* the toolkit, libc, a declared borrower: uses what it is given and keeps none of it */
     if (n->in_system && !row && is_identity(n))
@@ -276,7 +275,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       if (args[i].kind == V_ADDR)
         forget_variable(e, s, args[i].ref); /* it may write it: cudaStreamCreate(&s) */
     }
-    drop_memory_facts(e, s, n);
+    flow_drop_memory_decisions(e, s, n);
   } else {
     /* unknown callee, or a sink: it may keep or free what it is given */
     for (int i = 0; i < n->nkids; i++) {
@@ -286,206 +285,280 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       if (args[i].kind == V_ADDR)
         forget_variable(e, s, args[i].ref);
     }
-    /* globals and members may have changed: forget branch facts that read them */
-    drop_memory_facts(e, s, n);
+    /* globals and members may have changed: forget branch decisions that read them */
+    flow_drop_memory_decisions(e, s, n);
   }
   if (result.kind == V_UNKNOWN && !s->dead && !(row && row->kind != GM_FN_BORROW))
-    result = status_comparison(n, args);
+    result = flow_status_comparison(n, args);
   free(args);
   return result;
 }
 
+/* ---- one function per kind of expression (flow_eval below is their table) ---- */
+
+static val unknown_val(void) {
+  return mk(V_UNKNOWN, 0);
+}
+
+static val eval_constant(const gm_node *n) {
+  return n->is_string ? mk(V_STATIC, -1) : mk(V_CONST, 0);
+}
+
+static val eval_var(engine *e, state *s, const gm_node *n) {
+  const gm_var *var = &e->fn->vars[n->var];
+  if (var->is_array && var->kind != GM_VAR_PARAM && var->kind != GM_VAR_REF)
+    return mk(V_STATIC, n->var); /* the array's address, fixed for its lifetime */
+  return slot_get(s, n->var);
+}
+
+/* `p->field`, `*p`, `*(p + i)`: a host access to what p points at, and the value the member or
+ * pointee path holds. */
+static val eval_member_or_deref(engine *e, state *s, const gm_node *n) {
+  if (n->kind == GM_N_DEREF) {
+    const gm_node *ptr = gm_kid(n, 0);
+    val pv = ptr && ptr->kind == GM_N_VAR ? slot_get(s, ptr->var)
+             : ptr && ptr->kind == GM_N_ARITH && gm_kid(ptr, 0) && ptr->kids[0]->kind == GM_N_VAR
+                 ? slot_get(s, ptr->kids[0]->var)
+                 : unknown_val();
+    flow_note_host_touch(e, s, pv, n);
+  }
+  if (n->kind == GM_N_FIELD && gm_kid(n, 0) && n->kids[0]->kind == GM_N_VAR)
+    flow_note_host_touch(e, s, slot_get(s, n->kids[0]->var), n); /* p->field */
+  int owning;
+  int slot = flow_lvalue_slot(e, n, &owning);
+  if (slot >= 0 && slot < s->nslots)
+    return s->slots[slot];
+  if (n->kind == GM_N_DEREF || gm_kid(n, 0))
+    (void)flow_eval(e, s, gm_kid(n, 0));
+  return unknown_val();
+}
+
+static val eval_index(engine *e, state *s, const gm_node *n) {
+  val base = flow_eval(e, s, gm_kid(n, 0));
+  flow_note_host_touch(e, s, base, n);
+  (void)flow_eval(e, s, gm_kid(n, 1));
+  return unknown_val();
+}
+
+static val eval_address(engine *e, state *s, const gm_node *n) {
+  int owning;
+  const gm_node *lv = gm_kid(n, 0);
+  int slot = flow_lvalue_slot(e, lv, &owning);
+  if (slot >= 0) {
+    flow_slot_set_raw(s, slot, slot_get(s, slot)); /* materialise the slot so it can be exposed */
+    return mk(V_ADDR, slot);
+  }
+  if (lv && lv->kind == GM_N_INDEX) {
+    /* &p[i] points into p, as p + i does */
+    val base = flow_eval(e, s, gm_kid(lv, 0));
+    (void)flow_eval(e, s, gm_kid(lv, 1));
+    const gm_node *index = gm_kid(lv, 1);
+    if (base.kind == V_OBJ && !(index && index->has_value && index->value == 0))
+      base.offset = 1;
+    return base.kind == V_OBJ ? base : unknown_val();
+  }
+  (void)flow_eval(e, s, gm_kid(n, 0));
+  return unknown_val();
+}
+
+/* `p += k`, `++p`: the same object, now through an interior pointer. */
+static val step_pointer(engine *e, state *s, int slot) {
+  val old = slot_get(s, slot);
+  if (old.kind == V_OBJ)
+    old.offset = 1;
+  else
+    old = unknown_val();
+  flow_slot_set_raw(s, slot, old);
+  flow_decisions_invalidate(e, s, slot);
+  return old;
+}
+
+static val eval_assign(engine *e, state *s, const gm_node *n) {
+  val v = flow_eval(e, s, gm_kid(n, 1));
+  int owning;
+  const gm_node *lhs = gm_kid(n, 0);
+  int slot = flow_lvalue_slot(e, lhs, &owning);
+  if (slot < 0) {
+    if (lhs && lhs->kind == GM_N_INDEX) {
+      val base = flow_eval(e, s, gm_kid(lhs, 0));
+      flow_note_host_touch(e, s, base, lhs);
+      (void)flow_eval(e, s, gm_kid(lhs, 1));
+    }
+    flow_escape_val(s, v);
+    if (v.kind == V_OBJ)
+      s->objs[v.ref].stored_away = 1;
+    return v;
+  }
+  if (n->op)
+    return step_pointer(e, s, slot);
+  assign_slot(e, s, slot, owning, v, n, GM_EXIT_OVERWRITE);
+  return v;
+}
+
+static val eval_decl(engine *e, state *s, const gm_node *n) {
+  if (n->nkids && n->kids[0]->kind == GM_N_AGGREGATE && e->array_init)
+    e->array_init[n->var] = n->kids[0];
+  val v = n->nkids ? flow_eval(e, s, n->kids[0]) : unknown_val();
+  const gm_var *var = &e->fn->vars[n->var];
+  int owning = var->kind == GM_VAR_LOCAL || var->kind == GM_VAR_PARAM;
+  if (var->kind == GM_VAR_GLOBAL && !n->nkids)
+    return unknown_val(); /* `static T *p;` keeps its value across calls */
+  assign_slot(e, s, n->var, owning, v, n, GM_EXIT_REDECLARE);
+  return v;
+}
+
+static val eval_incdec(engine *e, state *s, const gm_node *n) {
+  int owning;
+  int slot = flow_lvalue_slot(e, gm_kid(n, 0), &owning);
+  if (slot < 0) {
+    (void)flow_eval(e, s, gm_kid(n, 0));
+    return unknown_val();
+  }
+  return step_pointer(e, s, slot);
+}
+
+static val eval_arith(engine *e, state *s, const gm_node *n) {
+  val a = flow_eval(e, s, gm_kid(n, 0));
+  val b = flow_eval(e, s, gm_kid(n, 1));
+  int ptr_arith = n->op == '+' || n->op == '-';
+  if (ptr_arith && a.kind == V_OBJ && b.kind != V_OBJ) {
+    a.offset = 1;
+    return a;
+  }
+  if (n->op == '+' && b.kind == V_OBJ && a.kind != V_OBJ) {
+    b.offset = 1;
+    return b;
+  }
+  return unknown_val();
+}
+
+/* `c ? a : b`: an arm that never returns leaves the other as the only way on; each arm is
+ * evaluated once (nested ?: stays linear). */
+static val eval_conditional(engine *e, state *s, const gm_node *n) {
+  (void)flow_eval(e, s, gm_kid(n, 0));
+  if (s->dead)
+    return unknown_val();
+  state *before = flow_state_copy(s);
+  val a = flow_eval(e, s, gm_kid(n, 1));
+  if (s->dead) {
+    val b = flow_eval(e, before, gm_kid(n, 2));
+    flow_state_swap(s, before);
+    flow_state_free(before);
+    return b;
+  }
+  flow_state_free(before);
+  state *after_a = flow_state_copy(s);
+  val b = flow_eval(e, s, gm_kid(n, 2));
+  if (s->dead) {
+    flow_state_swap(s, after_a);
+    flow_state_free(after_a);
+    return a;
+  }
+  flow_state_free(after_a);
+  if (a.kind == V_OBJ && (b.kind == V_NULL || (b.kind == V_OBJ && b.ref == a.ref)))
+    return a;
+  if (b.kind == V_OBJ && a.kind == V_NULL)
+    return b;
+  flow_escape_val(s, a);
+  flow_escape_val(s, b);
+  return unknown_val();
+}
+
+static val eval_comma(engine *e, state *s, const gm_node *n) {
+  val v = unknown_val();
+  for (int i = 0; i < n->nkids; i++)
+    v = flow_eval(e, s, n->kids[i]);
+  return v;
+}
+
+static val eval_lambda(engine *e, state *s, const gm_node *n) {
+  flow_note_lambda_launches(e, s, n);
+  /* captured variables: by reference, the lambda may free what they hold later */
+  for (int i = 0; i < n->nkids; i++) {
+    int var = n->kids[i]->var;
+    flow_escape_val(s, slot_get(s, var));
+    flow_slot_set_raw(s, var, slot_get(s, var));
+    s->exposed[var] = 1;
+  }
+  return unknown_val();
+}
+
+static val eval_aggregate(engine *e, state *s, const gm_node *n) {
+  for (int i = 0; i < n->nkids; i++)
+    flow_escape_val(s, flow_eval(e, s, n->kids[i]));
+  return unknown_val();
+}
+
+static val eval_throw(engine *e, state *s, const gm_node *n) {
+  for (int i = 0; i < n->nkids; i++)
+    (void)flow_eval(e, s, n->kids[i]);
+  s->dead = 1;
+  return unknown_val();
+}
+
+/* An allocation's status compared with success, kept as a value (an assertion's argument). */
+static val eval_comparison(engine *e, state *s, const gm_node *n) {
+  val a = flow_eval(e, s, gm_kid(n, 0));
+  val b = flow_eval(e, s, gm_kid(n, 1));
+  val status = gm_is_success_status(gm_kid(n, 1))   ? a
+               : gm_is_success_status(gm_kid(n, 0)) ? b
+                                                    : unknown_val();
+  if (status.kind == V_RESULT && (n->op == '=' || n->op == '!'))
+    return n->op == '=' ? mk(V_OK, status.ref) : status;
+  return unknown_val();
+}
+
+/* `&&`, `||`, `!` and what the model does not tell apart: the operands are evaluated, the value
+ * is unknown, and an operation we do not model may keep the pointer. */
+static val eval_operands(engine *e, state *s, const gm_node *n) {
+  for (int i = 0; i < n->nkids; i++) {
+    val v = flow_eval(e, s, n->kids[i]);
+    if (n->kind == GM_N_OTHER)
+      flow_escape_val(s, v);
+  }
+  return unknown_val();
+}
+
 val flow_eval(engine *e, state *s, const gm_node *n) {
-  val unknown = mk(V_UNKNOWN, 0);
   if (!n || s->dead)
-    return unknown;
+    return unknown_val();
   e->steps++;
   switch (n->kind) {
   case GM_N_NULL:
     return mk(V_NULL, 0);
   case GM_N_CONST:
-    return n->is_string ? mk(V_STATIC, -1) : mk(V_CONST, 0);
-  case GM_N_VAR: {
-    const gm_var *var = &e->fn->vars[n->var];
-    if (var->is_array && var->kind != GM_VAR_PARAM && var->kind != GM_VAR_REF)
-      return mk(V_STATIC, n->var); /* the array's address, fixed for its lifetime */
-    return slot_get(s, n->var);
-  }
+    return eval_constant(n);
+  case GM_N_VAR:
+    return eval_var(e, s, n);
   case GM_N_FIELD:
-  case GM_N_DEREF: {
-    if (n->kind == GM_N_DEREF) {
-      /* *p and *(p + i): a host access to what p points at */
-      const gm_node *ptr = gm_kid(n, 0);
-      val pv = ptr && ptr->kind == GM_N_VAR ? slot_get(s, ptr->var)
-               : ptr && ptr->kind == GM_N_ARITH && gm_kid(ptr, 0) && ptr->kids[0]->kind == GM_N_VAR
-                   ? slot_get(s, ptr->kids[0]->var)
-                   : mk(V_UNKNOWN, 0);
-      note_host_touch(e, s, pv, n);
-    }
-    if (n->kind == GM_N_FIELD && gm_kid(n, 0) && n->kids[0]->kind == GM_N_VAR)
-      note_host_touch(e, s, slot_get(s, n->kids[0]->var), n); /* p->field */
-    int owning;
-    int slot = lvalue_slot(e, n, &owning);
-    if (slot >= 0 && slot < s->nslots)
-      return s->slots[slot];
-    if (n->kind == GM_N_DEREF || gm_kid(n, 0))
-      (void)flow_eval(e, s, gm_kid(n, 0));
-    return unknown;
-  }
-  case GM_N_INDEX: {
-    val base = flow_eval(e, s, gm_kid(n, 0));
-    note_host_touch(e, s, base, n);
-    (void)flow_eval(e, s, gm_kid(n, 1));
-    return unknown;
-  }
-  case GM_N_ADDR: {
-    int owning;
-    const gm_node *lv = gm_kid(n, 0);
-    int slot = lvalue_slot(e, lv, &owning);
-    if (slot >= 0) {
-      slot_set_raw(s, slot, slot_get(s, slot)); /* materialise the slot so it can be exposed */
-      return mk(V_ADDR, slot);
-    }
-    if (lv && lv->kind == GM_N_INDEX) {
-      /* &p[i] points into p, as p + i does */
-      val base = flow_eval(e, s, gm_kid(lv, 0));
-      (void)flow_eval(e, s, gm_kid(lv, 1));
-      const gm_node *index = gm_kid(lv, 1);
-      if (base.kind == V_OBJ && !(index && index->has_value && index->value == 0))
-        base.offset = 1;
-      return base.kind == V_OBJ ? base : unknown;
-    }
-    (void)flow_eval(e, s, gm_kid(n, 0));
-    return unknown;
-  }
+  case GM_N_DEREF:
+    return eval_member_or_deref(e, s, n);
+  case GM_N_INDEX:
+    return eval_index(e, s, n);
+  case GM_N_ADDR:
+    return eval_address(e, s, n);
   case GM_N_CALL:
     return eval_call(e, s, n);
-  case GM_N_ASSIGN: {
-    val v = flow_eval(e, s, gm_kid(n, 1));
-    int owning;
-    const gm_node *lhs = gm_kid(n, 0);
-    int slot = lvalue_slot(e, lhs, &owning);
-    if (slot < 0) {
-      if (lhs && lhs->kind == GM_N_INDEX) {
-        val base = flow_eval(e, s, gm_kid(lhs, 0));
-        note_host_touch(e, s, base, lhs);
-        (void)flow_eval(e, s, gm_kid(lhs, 1));
-      }
-      escape_val(s, v);
-      if (v.kind == V_OBJ)
-        s->objs[v.ref].stored_away = 1;
-      return v;
-    }
-    if (n->op) { /* p += k: same object, now an interior pointer */
-      val old = slot_get(s, slot);
-      if (old.kind == V_OBJ)
-        old.offset = 1;
-      else
-        old = unknown;
-      slot_set_raw(s, slot, old);
-      facts_invalidate(e, s, slot);
-      return old;
-    }
-    assign_slot(e, s, slot, owning, v, n, GM_EXIT_OVERWRITE);
-    return v;
-  }
-  case GM_N_DECL: {
-    if (n->nkids && n->kids[0]->kind == GM_N_AGGREGATE && e->array_init)
-      e->array_init[n->var] = n->kids[0];
-    val v = n->nkids ? flow_eval(e, s, n->kids[0]) : unknown;
-    const gm_var *var = &e->fn->vars[n->var];
-    int owning = var->kind == GM_VAR_LOCAL || var->kind == GM_VAR_PARAM;
-    if (var->kind == GM_VAR_GLOBAL && !n->nkids)
-      return unknown; /* `static T *p;` keeps its value across calls */
-    assign_slot(e, s, n->var, owning, v, n, GM_EXIT_REDECLARE);
-    return v;
-  }
-  case GM_N_INCDEC: {
-    int owning;
-    int slot = lvalue_slot(e, gm_kid(n, 0), &owning);
-    if (slot < 0) {
-      (void)flow_eval(e, s, gm_kid(n, 0));
-      return unknown;
-    }
-    val old = slot_get(s, slot);
-    if (old.kind == V_OBJ)
-      old.offset = 1;
-    else
-      old = unknown;
-    slot_set_raw(s, slot, old);
-    facts_invalidate(e, s, slot);
-    return old;
-  }
-  case GM_N_ARITH: {
-    val a = flow_eval(e, s, gm_kid(n, 0));
-    val b = flow_eval(e, s, gm_kid(n, 1));
-    int ptr_arith = n->op == '+' || n->op == '-';
-    if (ptr_arith && a.kind == V_OBJ && b.kind != V_OBJ) {
-      a.offset = 1;
-      return a;
-    }
-    if (n->op == '+' && b.kind == V_OBJ && a.kind != V_OBJ) {
-      b.offset = 1;
-      return b;
-    }
-    return unknown;
-  }
-  case GM_N_COND: {
-    (void)flow_eval(e, s, gm_kid(n, 0));
-    if (s->dead)
-      return unknown;
-    /* an arm that never returns leaves the other as the only way on; each arm is evaluated
-     * once (nested ?: stays linear) */
-    state *before = state_copy(s);
-    val a = flow_eval(e, s, gm_kid(n, 1));
-    if (s->dead) {
-      val b = flow_eval(e, before, gm_kid(n, 2));
-      state_swap(s, before);
-      state_free(before);
-      return b;
-    }
-    state_free(before);
-    state *after_a = state_copy(s);
-    val b = flow_eval(e, s, gm_kid(n, 2));
-    if (s->dead) {
-      state_swap(s, after_a);
-      state_free(after_a);
-      return a;
-    }
-    state_free(after_a);
-    if (a.kind == V_OBJ && (b.kind == V_NULL || (b.kind == V_OBJ && b.ref == a.ref)))
-      return a;
-    if (b.kind == V_OBJ && a.kind == V_NULL)
-      return b;
-    escape_val(s, a);
-    escape_val(s, b);
-    return unknown;
-  }
-  case GM_N_COMMA: {
-    val v = unknown;
-    for (int i = 0; i < n->nkids; i++)
-      v = flow_eval(e, s, n->kids[i]);
-    return v;
-  }
+  case GM_N_ASSIGN:
+    return eval_assign(e, s, n);
+  case GM_N_DECL:
+    return eval_decl(e, s, n);
+  case GM_N_INCDEC:
+    return eval_incdec(e, s, n);
+  case GM_N_ARITH:
+    return eval_arith(e, s, n);
+  case GM_N_COND:
+    return eval_conditional(e, s, n);
+  case GM_N_COMMA:
+    return eval_comma(e, s, n);
   case GM_N_LAMBDA:
-    note_lambda_launches(e, s, n);
-    /* captured variables: by reference, the lambda may free what they hold later */
-    for (int i = 0; i < n->nkids; i++) {
-      int var = n->kids[i]->var;
-      escape_val(s, slot_get(s, var));
-      slot_set_raw(s, var, slot_get(s, var));
-      s->exposed[var] = 1;
-    }
-    return unknown;
+    return eval_lambda(e, s, n);
   case GM_N_AGGREGATE:
-    for (int i = 0; i < n->nkids; i++)
-      escape_val(s, flow_eval(e, s, n->kids[i]));
-    return unknown;
+    return eval_aggregate(e, s, n);
   case GM_N_THROW:
-    for (int i = 0; i < n->nkids; i++)
-      (void)flow_eval(e, s, n->kids[i]);
-    s->dead = 1;
-    return unknown;
+    return eval_throw(e, s, n);
+  case GM_N_CMP:
+    return eval_comparison(e, s, n);
   case GM_N_SEQ:
   case GM_N_IF:
   case GM_N_LOOP:
@@ -498,28 +571,12 @@ val flow_eval(engine *e, state *s, const gm_node *n) {
   case GM_N_LABEL:
   case GM_N_NOP:
     /* statements inside expressions (GNU statement expressions): not followed */
-    return unknown;
-  case GM_N_CMP: {
-    /* an allocation's status compared with success, kept as a value (an assertion's argument) */
-    val a = flow_eval(e, s, gm_kid(n, 0));
-    val b = flow_eval(e, s, gm_kid(n, 1));
-    val status = gm_is_success_status(gm_kid(n, 1))   ? a
-                 : gm_is_success_status(gm_kid(n, 0)) ? b
-                                                      : unknown;
-    if (status.kind == V_RESULT && (n->op == '=' || n->op == '!'))
-      return n->op == '=' ? mk(V_OK, status.ref) : status;
-    return unknown;
-  }
+    return unknown_val();
   case GM_N_LAND:
   case GM_N_LOR:
   case GM_N_NOT:
   case GM_N_OTHER:
   default:
-    for (int i = 0; i < n->nkids; i++) {
-      val v = flow_eval(e, s, n->kids[i]);
-      if (n->kind == GM_N_OTHER)
-        escape_val(s, v); /* an operation we do not model may keep the pointer */
-    }
-    return unknown;
+    return eval_operands(e, s, n);
   }
 }

@@ -25,26 +25,26 @@ static int counted_loop_enters(const gm_node *loop) {
 static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out) {
   flow_out init = {0};
   flow_exec(e, in, gm_kid(n, 0), &init);
-  list_move_all(e, &out->brk, &init.brk); /* not expected in an init, kept for safety */
-  list_move_all(e, &out->cont, &init.cont);
+  flow_list_move_all(e, &out->brk, &init.brk); /* not expected in an init, kept for safety */
+  flow_list_move_all(e, &out->cont, &init.cont);
   state_list cur = init.next;
   state_list exits = {0};
   state_list seen = {0};
   const gm_node *cond = gm_kid(n, 1);
   int enters = counted_loop_enters(n);
-  loop_begin(e, n, &cur); /* what the counter says about each iteration */
+  flow_loop_begin(e, n, &cur); /* what the counter says about each iteration */
   for (int round = 0; round < LOOP_ROUNDS && cur.len; round++) {
     state_list t = {0};
     if ((n->op == GM_LOOP_DO || enters) && round == 0) {
       t = cur;
     } else {
       for (size_t i = 0; i < cur.len; i++)
-        loop_test(e, cur.items[i], round == 0, &t, &exits);
+        flow_loop_test(e, cur.items[i], round == 0, &t, &exits);
       GM_VEC_FREE(cur);
       if (n->op == GM_LOOP_RANGE && !cond) {
         /* a range loop may run no times at all */
         for (size_t i = 0; i < t.len; i++)
-          list_add(e, &exits, state_copy(t.items[i]));
+          flow_list_add(e, &exits, flow_state_copy(t.items[i]));
       }
     }
     memset(&cur, 0, sizeof cur);
@@ -52,25 +52,25 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
     flow_exec(e, &t, gm_kid(n, 3), &body);
     for (size_t i = 0; i < body.next.len; i++)
       body.next.items[i]->skipped_by = NULL; /* this iteration ran to its end */
-    list_move_all(e, &exits, &body.brk);
-    list_move_all(e, &body.next, &body.cont);
+    flow_list_move_all(e, &exits, &body.brk);
+    flow_list_move_all(e, &body.next, &body.cont);
     flow_out inc = {0};
     e->stepping = &e->loops.items[e->loops.len - 1];
     flow_exec(e, &body.next, gm_kid(n, 2), &inc);
     e->stepping = NULL;
-    list_free(&inc.brk);
-    list_free(&inc.cont);
+    flow_list_free(&inc.brk);
+    flow_list_free(&inc.cont);
     /* states already seen at the loop head add nothing new */
     for (size_t i = 0; i < inc.next.len; i++) {
       state *s = inc.next.items[i];
       int dup = 0;
       for (size_t k = 0; k < seen.len && !dup; k++)
-        dup = state_equal_in_lists(seen.items[k], s);
+        dup = flow_state_equal_in_lists(seen.items[k], s);
       if (dup) {
-        state_free(s);
+        flow_state_free(s);
       } else {
-        list_add(e, &seen, state_copy(s));
-        list_add(e, &cur, s);
+        flow_list_add(e, &seen, flow_state_copy(s));
+        flow_list_add(e, &cur, s);
       }
     }
     GM_VEC_FREE(inc.next);
@@ -79,18 +79,18 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
   for (size_t i = 0; i < cur.len; i++) {
     if (cond) {
       state_list t = {0};
-      loop_test(e, cur.items[i], 0, &t, &exits);
-      list_free(&t);
+      flow_loop_test(e, cur.items[i], 0, &t, &exits);
+      flow_list_free(&t);
     } else if (n->op == GM_LOOP_RANGE) {
-      list_add(e, &exits, cur.items[i]);
+      flow_list_add(e, &exits, cur.items[i]);
     } else {
-      state_free(cur.items[i]);
+      flow_state_free(cur.items[i]);
     }
   }
   GM_VEC_FREE(cur);
-  list_free(&seen);
-  loop_end(e, &exits);
-  list_move_all(e, &out->next, &exits);
+  flow_list_free(&seen);
+  flow_loop_end(e, &exits);
+  flow_list_move_all(e, &out->next, &exits);
 }
 
 /* The constants of a switch's own cases (not those of a switch nested in it). */
@@ -112,19 +112,19 @@ static int case_admits(const struct switch_ctx *sw, const gm_node *label, state 
   if (!label->op) {
     if (!label->has_value)
       return 1;
-    int known = eq_find(s, sw->base, label->value);
+    int known = flow_eq_find(s, sw->base, label->value);
     if (known == 0)
       return 0;
     if (known < 0)
-      eq_fact_add(s, sw->base, sw->deps, label->value, 1);
+      flow_eq_decision_add(s, sw->base, sw->deps, label->value, 1);
     return 1;
   }
   for (size_t i = 0; i < sw->values.len; i++)
-    if (eq_find(s, sw->base, sw->values.items[i]) == 1)
+    if (flow_eq_find(s, sw->base, sw->values.items[i]) == 1)
       return 0; /* it goes to that case, not to default */
   for (size_t i = 0; i < sw->values.len; i++)
-    if (eq_find(s, sw->base, sw->values.items[i]) < 0)
-      eq_fact_add(s, sw->base, sw->deps, sw->values.items[i], 0);
+    if (flow_eq_find(s, sw->base, sw->values.items[i]) < 0)
+      flow_eq_decision_add(s, sw->base, sw->deps, sw->values.items[i], 0);
   return 1;
 }
 
@@ -133,13 +133,14 @@ static void exec_switch(engine *e, state_list *in, const gm_node *n, flow_out *o
   for (size_t i = 0; i < in->len; i++) {
     state *s = in->items[i];
     (void)flow_eval(e, s, gm_kid(n, 0));
-    list_add(e, &entries, s);
+    flow_list_add(e, &entries, s);
   }
   GM_VEC_FREE(*in);
   struct switch_ctx sw = {&entries, 0, 0, 0, {0}};
-  sw.pure = gm_kid(n, 0) && is_pure(gm_kid(n, 0), &sw.deps, e);
-  sw.base = sw.pure ? node_key(gm_kid(n, 0), 0) : 0;
-  sw.pure = sw.pure && retested(e, sw.base); /* one switch alone needs no memory of its cases */
+  sw.pure = gm_kid(n, 0) && flow_is_pure(gm_kid(n, 0), &sw.deps, e);
+  sw.base = sw.pure ? flow_node_key(gm_kid(n, 0), 0) : 0;
+  sw.pure =
+      sw.pure && flow_retested(e, sw.base); /* one switch alone needs no memory of its cases */
   collect_cases(gm_kid(n, 1), &sw);
   GM_PUSH(e->switch_entries, &sw);
   int has_default = 0;
@@ -153,9 +154,9 @@ static void exec_switch(engine *e, state_list *in, const gm_node *n, flow_out *o
   flow_out r = {0};
   flow_exec(e, &none, body, &r);
   e->switch_entries.len--;
-  list_move_all(e, &out->next, &r.next);
-  list_move_all(e, &out->next, &r.brk);
-  list_move_all(e, &out->cont, &r.cont);
+  flow_list_move_all(e, &out->next, &r.next);
+  flow_list_move_all(e, &out->next, &r.brk);
+  flow_list_move_all(e, &out->cont, &r.cont);
   if (!has_default) {
     /* no case matched: as a default label at the end would see it */
     gm_node none_matched = {0};
@@ -163,25 +164,25 @@ static void exec_switch(engine *e, state_list *in, const gm_node *n, flow_out *o
     none_matched.op = 1;
     for (size_t i = 0; i < entries.len; i++) {
       if (case_admits(&sw, &none_matched, entries.items[i]))
-        list_add(e, &out->next, entries.items[i]);
+        flow_list_add(e, &out->next, entries.items[i]);
       else
-        state_free(entries.items[i]);
+        flow_state_free(entries.items[i]);
     }
     GM_VEC_FREE(entries);
   } else {
-    list_free(&entries);
+    flow_list_free(&entries);
   }
   GM_VEC_FREE(sw.values);
 }
 
 void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
   if (!n) {
-    list_move_all(e, &out->next, in);
+    flow_list_move_all(e, &out->next, in);
     return;
   }
   if (e->steps > STEP_BUDGET) {
     e->truncated = GM_CUT_STEPS;
-    list_free(in);
+    flow_list_free(in);
     return;
   }
   switch (n->kind) {
@@ -191,11 +192,11 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
     for (int i = 0; i < n->nkids; i++) {
       flow_out r = {0};
       flow_exec(e, &cur, n->kids[i], &r);
-      list_move_all(e, &out->brk, &r.brk);
-      list_move_all(e, &out->cont, &r.cont);
+      flow_list_move_all(e, &out->brk, &r.brk);
+      flow_list_move_all(e, &out->cont, &r.cont);
       cur = r.next;
     }
-    list_move_all(e, &out->next, &cur);
+    flow_list_move_all(e, &out->next, &cur);
     return;
   }
   case GM_N_IF:
@@ -204,17 +205,17 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
      * an arm that never returns ends only its own path, and the other knows how c came out */
     state_list t = {0}, f = {0};
     for (size_t i = 0; i < in->len; i++)
-      cond_split(e, in->items[i], gm_kid(n, 0), &t, &f);
+      flow_cond_split(e, in->items[i], gm_kid(n, 0), &t, &f);
     GM_VEC_FREE(*in);
     flow_out r1 = {0}, r2 = {0};
     flow_exec(e, &t, gm_kid(n, 1), &r1);
     flow_exec(e, &f, gm_kid(n, 2), &r2);
-    list_move_all(e, &out->next, &r1.next);
-    list_move_all(e, &out->next, &r2.next);
-    list_move_all(e, &out->brk, &r1.brk);
-    list_move_all(e, &out->brk, &r2.brk);
-    list_move_all(e, &out->cont, &r1.cont);
-    list_move_all(e, &out->cont, &r2.cont);
+    flow_list_move_all(e, &out->next, &r1.next);
+    flow_list_move_all(e, &out->next, &r2.next);
+    flow_list_move_all(e, &out->brk, &r1.brk);
+    flow_list_move_all(e, &out->brk, &r2.brk);
+    flow_list_move_all(e, &out->cont, &r1.cont);
+    flow_list_move_all(e, &out->cont, &r2.cont);
     return;
   }
   case GM_N_LOOP:
@@ -225,27 +226,27 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
      * anything in it ran and after all of it did. */
     state_list entry = {0};
     for (size_t i = 0; i < in->len; i++)
-      GM_PUSH(entry, state_copy(in->items[i]));
+      GM_PUSH(entry, flow_state_copy(in->items[i]));
     flow_out body = {0};
     flow_exec(e, in, gm_kid(n, 0), &body);
-    list_move_all(e, &out->brk, &body.brk);
-    list_move_all(e, &out->cont, &body.cont);
+    flow_list_move_all(e, &out->brk, &body.brk);
+    flow_list_move_all(e, &out->cont, &body.cont);
     for (int h = 1; h < n->nkids; h++) {
       state_list hin = {0};
       for (size_t i = 0; i < entry.len; i++)
-        list_add(e, &hin, state_copy(entry.items[i]));
+        flow_list_add(e, &hin, flow_state_copy(entry.items[i]));
       for (size_t i = 0; i < body.next.len; i++)
-        list_add(e, &hin, state_copy(body.next.items[i]));
+        flow_list_add(e, &hin, flow_state_copy(body.next.items[i]));
       for (size_t i = 0; i < hin.len; i++)
         hin.items[i]->error_path = 1; /* something threw */
       flow_out r = {0};
       flow_exec(e, &hin, n->kids[h], &r);
-      list_move_all(e, &out->next, &r.next);
-      list_move_all(e, &out->brk, &r.brk);
-      list_move_all(e, &out->cont, &r.cont);
+      flow_list_move_all(e, &out->next, &r.next);
+      flow_list_move_all(e, &out->brk, &r.brk);
+      flow_list_move_all(e, &out->cont, &r.cont);
     }
-    list_move_all(e, &out->next, &body.next);
-    list_free(&entry);
+    flow_list_move_all(e, &out->next, &body.next);
+    flow_list_free(&entry);
     return;
   }
   case GM_N_SWITCH:
@@ -255,11 +256,11 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
     if (e->switch_entries.len) {
       struct switch_ctx *sw = e->switch_entries.items[e->switch_entries.len - 1];
       for (size_t i = 0; i < sw->entries->len; i++) {
-        state *c = state_copy(sw->entries->items[i]);
+        state *c = flow_state_copy(sw->entries->items[i]);
         if (case_admits(sw, n, c))
-          list_add(e, in, c);
+          flow_list_add(e, in, c);
         else
-          state_free(c);
+          flow_state_free(c);
       }
     }
     flow_exec(e, in, gm_kid(n, 0), out);
@@ -271,22 +272,22 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
       val v = flow_eval(e, s, gm_kid(n, 0));
       if (!s->dead) {
         if (e->summary_mode)
-          observe_exit(e, s, v);
-        escape_val(s, v);
+          flow_observe_exit(e, s, v);
+        flow_escape_val(s, v);
         if (!e->summary_mode)
-          check_exit(e, s, n, GM_EXIT_RETURN);
+          flow_check_exit(e, s, n, GM_EXIT_RETURN);
       }
-      state_free(s);
+      flow_state_free(s);
     }
     GM_VEC_FREE(*in);
     return;
   case GM_N_BREAK:
-    list_move_all(e, &out->brk, in);
+    flow_list_move_all(e, &out->brk, in);
     return;
   case GM_N_CONTINUE:
     for (size_t i = 0; i < in->len; i++)
       in->items[i]->skipped_by = n;
-    list_move_all(e, &out->cont, in);
+    flow_list_move_all(e, &out->cont, in);
     return;
   case GM_N_GOTO:
     for (size_t i = 0; i < in->len; i++) {
@@ -299,7 +300,7 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
     size_t w = 0;
     for (size_t i = 0; i < e->gotos.len; i++) {
       if (n->name && strcmp(e->gotos.items[i].label, n->name) == 0)
-        list_add(e, in, e->gotos.items[i].st);
+        flow_list_add(e, in, e->gotos.items[i].st);
       else
         e->gotos.items[w++] = e->gotos.items[i];
     }
@@ -310,18 +311,18 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
   case GM_N_THROW:
     for (size_t i = 0; i < in->len; i++) {
       (void)flow_eval(e, in->items[i], gm_kid(n, 0));
-      state_free(in->items[i]);
+      flow_state_free(in->items[i]);
     }
     GM_VEC_FREE(*in);
     return;
   case GM_N_NOP:
-    list_move_all(e, &out->next, in);
+    flow_list_move_all(e, &out->next, in);
     return;
   default:
     for (size_t i = 0; i < in->len; i++) {
       state *s = in->items[i];
       (void)flow_eval(e, s, n);
-      list_add(e, &out->next, s);
+      flow_list_add(e, &out->next, s);
     }
     GM_VEC_FREE(*in);
     return;

@@ -31,7 +31,8 @@ static void add_fact(engine *e, gm_fact f) {
   /* several paths reach the same wrong free: one finding */
   for (size_t i = 0; i < e->facts.len; i++)
     if (e->facts.items[i].kind == f.kind && same_place(e->facts.items[i].at, f.at) &&
-        e->facts.items[i].alloc == f.alloc && e->facts.items[i].flag == f.flag) {
+        e->facts.items[i].alloc == f.alloc && e->facts.items[i].prefetched == f.prefetched &&
+        e->facts.items[i].freed_address == f.freed_address) {
       e->facts.items[i].latent &= f.latent; /* a manifest path makes it manifest */
       return;
     }
@@ -45,7 +46,7 @@ static int site_reported(engine *e, const gm_node *site) {
   return 0;
 }
 
-void report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how) {
+void flow_report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how) {
   obj *o = &s->objs[id];
   o->escaped = 1; /* reported once; it no longer matters on this path */
   if (!o->site || e->summary_mode)
@@ -114,12 +115,12 @@ static void free_unallocated(engine *e, const state *s, const gm_node *call, val
         held.ref == v.ref)
       f.through = arg->name; /* `float *p = buf; cudaFree(p);` */
   }
-  /* freed as `&x` or through a pointer to x; 2: x holds a pointer, likely the one meant */
-  f.flag = v.kind != V_ADDR ? 0 : e->fn->vars[v.ref].is_pointer ? 2 : 1;
+  f.freed_address = v.kind != V_ADDR ? 0 : e->fn->vars[v.ref].is_pointer ? 2 : 1;
   add_fact(e, f);
 }
 
-void do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row, const char *via) {
+void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row,
+                  const char *via) {
   if (v.kind == V_STATIC || v.kind == V_ADDR)
     free_unallocated(e, s, call, v, row, via);
   if (v.kind != V_OBJ)
@@ -162,7 +163,7 @@ static int is_managed(const state *s, val v) {
 }
 
 /* Only managed memory's touches are kept: other objects' would split states for nothing. */
-void touch_on_host(state *s, int ref) {
+void flow_touch_on_host(state *s, int ref) {
   if (is_managed(s, (val){.kind = V_OBJ, .ref = ref}))
     s->objs[ref].touch = TOUCH_HOST;
 }
@@ -170,16 +171,16 @@ void touch_on_host(state *s, int ref) {
 /* A write the device makes (cudaMemset, a copy from device memory): a fresh allocation's pages
  * are created on the device. Memory the host touched first keeps that mark: its pages were
  * placed on the host and move on demand. */
-void note_device_write(state *s, val v) {
+void flow_note_device_write(state *s, val v) {
   if (is_managed(s, v) && s->objs[v.ref].touch == TOUCH_NONE)
     s->objs[v.ref].touch = TOUCH_DEVICE;
 }
 
 /* Host code touching memory: GM031's evidence. Kernels and device functions do not count. */
-void note_host_touch(engine *e, state *s, val v, const gm_node *at) {
+void flow_note_host_touch(engine *e, state *s, val v, const gm_node *at) {
   if (v.kind != V_OBJ || e->fn->is_kernel || e->fn->is_device)
     return;
-  touch_on_host(s, v.ref);
+  flow_touch_on_host(s, v.ref);
   const obj *o = &s->objs[v.ref];
   if (e->summary_mode && o->param >= 0 && o->param < e->fn->nparams && e->obs.host_touch)
     e->obs.host_touch[o->param] = at; /* a helper that touches its parameter on the host */
@@ -190,8 +191,8 @@ void note_host_touch(engine *e, state *s, val v, const gm_node *at) {
 
 /* Memory handed to a kernel parameter: a managed allocation becomes a GM030/GM031 fact; a
  * parameter of the function being summarised records that the helper launches it. */
-void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const char *usr,
-                     const char *kname, int param, const gm_node *via) {
+void flow_note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const char *usr,
+                          const char *kname, int param, const gm_node *via) {
   if (v.kind != V_OBJ)
     return;
   obj *o = &s->objs[v.ref];
@@ -207,7 +208,7 @@ void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const ch
   gm_fact f = fact_about(GM_FACT_MANAGED_LAUNCH, s, o, launch);
   /* memory the host never touched has nothing to migrate: this launch creates its pages on the
    * device, or an earlier device write did */
-  f.flag = o->prefetched || o->touch != TOUCH_HOST;
+  f.prefetched = o->prefetched || o->touch != TOUCH_HOST;
   o->touch = o->touch == TOUCH_HOST ? TOUCH_HOST : TOUCH_DEVICE;
   f.kernel_usr = usr;
   f.kernel_name = kname;
@@ -220,7 +221,7 @@ void note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const ch
   add_fact(e, f);
 }
 
-void note_prefetch(engine *e, state *s, val v, const gm_node *at) {
+void flow_note_prefetch(engine *e, state *s, val v, const gm_node *at) {
   if (v.kind != V_OBJ)
     return;
   obj *o = &s->objs[v.ref];
@@ -232,7 +233,7 @@ void note_prefetch(engine *e, state *s, val v, const gm_node *at) {
 
 /* cudaLaunchKernel(kernel, grid, block, args, ...): args names an array initialised with the
  * addresses of the kernel's arguments. */
-void launch_through_api(engine *e, state *s, const gm_node *n) {
+void flow_launch_through_api(engine *e, state *s, const gm_node *n) {
   const gm_node *kernel = gm_arg(n, 0);
   const gm_node *args = gm_arg(n, 3);
   if (!kernel || !args || args->kind != GM_N_VAR || !e->array_init || !e->array_init[args->var])
@@ -241,8 +242,8 @@ void launch_through_api(engine *e, state *s, const gm_node *n) {
   for (int i = 0; i < list->nkids; i++) {
     const gm_node *el = list->kids[i];
     if (el && el->kind == GM_N_ADDR && gm_kid(el, 0) && el->kids[0]->kind == GM_N_VAR)
-      note_launch_arg(e, s, slot_get(s, el->kids[0]->var), n, kernel->callee_usr, kernel->name, i,
-                      NULL);
+      flow_note_launch_arg(e, s, slot_get(s, el->kids[0]->var), n, kernel->callee_usr, kernel->name,
+                           i, NULL);
   }
 }
 
@@ -266,13 +267,14 @@ static void lambda_launch_visit(const gm_node *n, void *arg) {
     /* a captured variable: find it among the enclosing function's variables by name */
     for (int v = 0; v < c->e->fn->nvars; v++)
       if (strcmp(c->e->fn->vars[v].name, c->lambda->vars[a->var].name) == 0) {
-        note_launch_arg(c->e, c->s, slot_get(c->s, v), n, n->callee_usr, n->name, i, c->made_at);
+        flow_note_launch_arg(c->e, c->s, slot_get(c->s, v), n, n->callee_usr, n->name, i,
+                             c->made_at);
         break;
       }
   }
 }
 
-void note_lambda_launches(engine *e, state *s, const gm_node *lambda_node) {
+void flow_note_lambda_launches(engine *e, state *s, const gm_node *lambda_node) {
   if (!lambda_node->callee_usr)
     return;
   for (int i = 0; i < e->tu->nfuncs; i++)
@@ -283,10 +285,10 @@ void note_lambda_launches(engine *e, state *s, const gm_node *lambda_node) {
     }
 }
 
-void check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how) {
+void flow_check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how) {
   for (int i = 0; i < s->nobjs; i++) {
     obj *o = &s->objs[i];
     if (o->state == OBJ_LIVE && !o->escaped && o->site)
-      report_leak(e, s, i, at, how);
+      flow_report_leak(e, s, i, at, how);
   }
 }

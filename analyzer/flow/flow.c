@@ -18,7 +18,7 @@ static void mark_addr_taken(engine *e, const gm_node *n) {
     return;
   int known_call = n->kind == GM_N_CALL && (n->fn || n->is_launch || gm_call_borrows(n));
   const summary *sum =
-      n->kind == GM_N_CALL && !known_call && !n->fn ? summary_for(e, n->callee_usr) : NULL;
+      n->kind == GM_N_CALL && !known_call && !n->fn ? flow_summary_for(e, n->callee_usr) : NULL;
   for (int i = 0; i < n->nkids; i++) {
     const gm_node *k = n->kids[i];
     if (k && k->kind == GM_N_ADDR && gm_kid(k, 0) && k->kids[0]->kind == GM_N_VAR) {
@@ -37,13 +37,13 @@ void flow_run_function(engine *e, const gm_func *fn) {
   e->fn = fn;
   e->steps = 0;
   e->truncated = 0;
-  find_retested(e, fn->body);
+  flow_find_retested(e, fn->body);
   e->addr_taken = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
   e->array_init = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), sizeof(gm_node *));
   mark_addr_taken(e, fn->body);
   e->aggregate = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
-  find_local_aggregates(e);
-  state *s = state_new();
+  flow_find_local_aggregates(e);
+  state *s = flow_state_new();
   for (int v = 0; v < fn->nvars; v++) {
     const gm_var *var = &fn->vars[v];
     if (var->param_index < 0 || !var->is_handle)
@@ -53,15 +53,16 @@ void flow_run_function(engine *e, const gm_func *fn) {
     o.deref_param = -1;
     o.state = OBJ_LIVE; /* the caller owns it: no site, so never reported as a leak */
     o.owner = var->name;
-    int id = obj_new(s, o);
-    slot_set_raw(s, v, mk(V_OBJ, id));
+    int id = flow_obj_new(s, o);
+    flow_slot_set_raw(s, v, mk(V_OBJ, id));
     if (var->is_pointer_to_pointer && e->summary_mode) {
       /* `T **pp`: what *pp holds is the caller's too; a helper may free it through pp */
       obj pointee = {0};
       pointee.param = -1;
       pointee.deref_param = var->param_index;
       pointee.state = OBJ_LIVE;
-      slot_set_raw(s, path_slot(e, gm_xasprintf("*v%d", v)), mk(V_OBJ, obj_new(s, pointee)));
+      flow_slot_set_raw(s, flow_path_slot(e, gm_xasprintf("*v%d", v)),
+                        mk(V_OBJ, flow_obj_new(s, pointee)));
     }
   }
   state_list in = {0};
@@ -76,15 +77,15 @@ void flow_run_function(engine *e, const gm_func *fn) {
   for (size_t i = 0; i < out.next.len; i++) {
     state *st = out.next.items[i];
     if (e->summary_mode)
-      observe_exit(e, st, mk(V_UNKNOWN, 0));
+      flow_observe_exit(e, st, mk(V_UNKNOWN, 0));
     else
-      check_exit(e, st, end_node, GM_EXIT_END);
+      flow_check_exit(e, st, end_node, GM_EXIT_END);
   }
-  list_free(&out.next);
-  list_free(&out.brk);
-  list_free(&out.cont);
+  flow_list_free(&out.next);
+  flow_list_free(&out.brk);
+  flow_list_free(&out.cont);
   for (size_t i = 0; i < e->gotos.len; i++)
-    state_free(e->gotos.items[i].st);
+    flow_state_free(e->gotos.items[i].st);
   e->gotos.len = 0;
   for (size_t i = 0; i < e->paths.len; i++)
     free(e->paths.items[i]);
@@ -106,7 +107,7 @@ static int allocates_or_frees(engine *e, const gm_node *n) {
     const gm_fn *row = n->fn;
     if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC || row->kind == GM_FN_FREE))
       return 1;
-    const summary *sum = row ? NULL : summary_for(e, n->callee_usr);
+    const summary *sum = row ? NULL : flow_summary_for(e, n->callee_usr);
     if (sum && sum->returns_fresh)
       return 1;
     for (int i = 0; sum && i < sum->nparams; i++)
@@ -123,7 +124,7 @@ static int allocates_or_frees(engine *e, const gm_node *n) {
 /* ---- summaries to a fixed point ---- */
 
 /* The same-TU functions whose summaries the main file's analysis can read: a summary is read
- * only at a call (summary_for, by the callee's USR, the first function of that USR), so these
+ * only at a call (flow_summary_for, by the callee's USR, the first function of that USR), so these
  * are the main file's functions and, transitively, what they call. A file that includes a large
  * header library (CImg, thousands of functions) calls few of them. */
 struct reach_ctx {
@@ -174,7 +175,7 @@ static int mark_reached(const engine *e, char *reached) {
   struct reach_ctx c = {e, table, size - 1, reached, {0}};
   for (int i = 0; i < e->nsummaries; i++) {
     if (first_of_usr(&c, e->summaries[i].fn->usr) >= 0)
-      continue; /* a later function of the same USR: summary_for never finds it */
+      continue; /* a later function of the same USR: flow_summary_for never finds it */
     size_t k = (size_t)e->summaries[i].usr_hash & c.mask;
     while (table[k] >= 0)
       k = (k + 1) & c.mask;
@@ -205,7 +206,7 @@ static int same_summary(const summary *a, const summary *b) {
 }
 
 /* One round over the functions that reached[] marks (NULL: all), in order. Returns whether a
- * summary changed as the fixed-point test reads it (summarise's result); *any: whether one
+ * summary changed as the fixed-point test reads it (flow_summarise's result); *any: whether one
  * changed in anything a caller reads. */
 static int summary_round(engine *e, const char *reached, int *any) {
   int changed = 0;
@@ -213,7 +214,7 @@ static int summary_round(engine *e, const char *reached, int *any) {
     if (reached && !reached[i])
       continue;
     summary before = e->summaries[i];
-    changed |= summarise(e, &e->summaries[i]);
+    changed |= flow_summarise(e, &e->summaries[i]);
     *any |= !same_summary(&before, &e->summaries[i]);
   }
   return changed;
@@ -269,7 +270,7 @@ void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_fa
   }
   summarise_reached(&e);
   if (exported)
-    export_summaries(&e, exported, nexported);
+    flow_export_summaries(&e, exported, nexported);
   gm_func_facts *results =
       gm_arena_alloc(tu->arena, sizeof(gm_func_facts) * (size_t)(tu->nfuncs ? tu->nfuncs : 1));
   int n = 0;

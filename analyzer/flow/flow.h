@@ -16,7 +16,7 @@ enum gm_fact_kind {
   GM_FACT_OFFSET_FREE,
   GM_FACT_DOUBLE_FREE,
   GM_FACT_FREE_UNALLOCATED, /* a free of storage no allocator made: an array, &x, a literal */
-  GM_FACT_MANAGED_LAUNCH,   /* managed memory passed to a kernel (flag: prefetched first) */
+  GM_FACT_MANAGED_LAUNCH,   /* managed memory passed to a kernel (perhaps prefetched first) */
   GM_FACT_MANAGED_HOST,     /* managed memory read or written by host code */
   GM_FACT_MANAGED_PREFETCH  /* managed memory prefetched or advised */
 };
@@ -42,8 +42,11 @@ typedef struct gm_fact {
   int nfree_families;
   const char *via;           /* free through a same-TU helper: the inner free's name */
   const gm_node *skipped_by; /* leak on a later iteration: the continue that skipped the free */
-  int flag;                  /* managed launch: it was prefetched or advised on this path */
-  const char *kernel_usr;    /* managed launch: the kernel (USR), and its name */
+  int prefetched;            /* managed launch: it was prefetched or advised on this path */
+  /* unallocated free: freed as `&x` or through a pointer to x (1), and x holds a pointer, likely
+   * the one meant (2); else 0 */
+  int freed_address;
+  const char *kernel_usr; /* managed launch: the kernel (USR), and its name */
   const char *kernel_name;
   int kernel_param;             /* managed launch: which kernel parameter receives it */
   const gm_node *via_call;      /* managed launch inside a same-file helper: the call to it */

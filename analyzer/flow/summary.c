@@ -80,7 +80,7 @@ static summary *import_summary(engine *e, const gm_call_summary *cs) {
   return sum;
 }
 
-summary *summary_for(engine *e, const char *usr) {
+summary *flow_summary_for(engine *e, const char *usr) {
   if (!usr)
     return NULL;
   uint64_t h = gm_hash64(usr, strlen(usr), 0);
@@ -99,16 +99,16 @@ summary *summary_for(engine *e, const char *usr) {
   return sum;
 }
 
-int overloads_borrow(engine *e, const gm_node *call, int arg) {
+int flow_overloads_borrow(engine *e, const gm_node *call, int arg) {
   for (int k = 0; k < call->noverloads; k++) {
-    const summary *sum = summary_for(e, call->overloads[k]);
+    const summary *sum = flow_summary_for(e, call->overloads[k]);
     if (!sum || arg >= sum->nparams || sum->params[arg].effect != P_NONE)
       return 0;
   }
   return 1;
 }
 
-void export_summaries(engine *e, gm_call_summary **out, int *n) {
+void flow_export_summaries(engine *e, gm_call_summary **out, int *n) {
   gm_arena *a = e->tu->arena;
   gm_call_summary *all = gm_arena_alloc(a, sizeof *all * (size_t)(e->nsummaries + 1));
   int count = 0;
@@ -199,7 +199,7 @@ static int published(engine *e, const state *s, int out, int ref) {
   return 0;
 }
 
-void observe_exit(engine *e, state *s, val ret) {
+void flow_observe_exit(engine *e, state *s, val ret) {
   summary_obs *ob = &e->obs;
   ob->exits++;
   if (ret.kind == V_OBJ && s->objs[ret.ref].site && !s->objs[ret.ref].escaped &&
@@ -237,7 +237,7 @@ void observe_exit(engine *e, state *s, val ret) {
       ob->prefetched[o->param]++;
   }
   for (int slot = 0; slot < s->nslots; slot++) {
-    int p = slot_out_param(e, slot);
+    int p = flow_slot_out_param(e, slot);
     if (p < 0 || p >= np)
       continue;
     val v = s->slots[slot];
@@ -256,7 +256,7 @@ void observe_exit(engine *e, state *s, val ret) {
   }
 }
 
-int summarise(engine *e, summary *sum) {
+int flow_summarise(engine *e, summary *sum) {
   const gm_func *fn = sum->fn;
   int np = fn->nparams;
   summary_obs *ob = &e->obs;
