@@ -102,14 +102,13 @@ static int new_alloc(state *s, const gm_node *site, const gm_family *fam) {
   return flow_obj_new(s, o);
 }
 
-/* A copy the device makes from device memory: cudaMemcpy's kind says so, or the call's name
- * (cuMemcpyDtoD). Its destination's pages are written on the device. */
+/* A copy the device makes from device memory: the table's direction says so (cuMemcpyDtoD), or
+ * the call's cudaMemcpyKind argument does. Its destination's pages are written on the device. */
 static int copies_from_device(const gm_node *n, const gm_fn *row) {
-  if (strstr(row->name, "DtoD"))
+  if (row->direction == GM_COPY_DTOD)
     return 1;
-  const gm_node *kind = gm_arg(n, 3);
-  return strncmp(row->name, "cudaMemcpy", 10) == 0 && kind && kind->name &&
-         strcmp(kind->name, "cudaMemcpyDeviceToDevice") == 0;
+  const gm_node *kind = row->kind_arg == GM_ARG_NONE ? NULL : gm_arg(n, row->kind_arg);
+  return kind && kind->name && strcmp(kind->name, "cudaMemcpyDeviceToDevice") == 0;
 }
 
 static int is_identity(const gm_node *n) {
