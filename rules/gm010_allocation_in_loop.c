@@ -25,7 +25,7 @@
 
 extern const gm_rule gm010_allocation_in_loop;
 
-/* The measured cost that motivates the finding (H200, CUDA 13.0; see DESIGN.md). */
+/* The measured cost that motivates the finding (H200, CUDA 13.0; docs/rules/GM010.md). */
 static const char *cost_of_family(const char *fam) {
   fam = fam ? fam : "";
   if (strcmp(fam, "cuda-host") == 0 || strcmp(fam, "cu-host") == 0)
