@@ -81,7 +81,8 @@ expect_rc 2 "unwritable page"
 expect_err "^gmemlint: error: $WORK/no/such/dir/x.html: cannot write" "unwritable page message"
 run report -o "$WORK/r.txt" "$REPORT/trainer.json" "$REPORT/trainer.cu"
 expect_rc 2 "a source without --html or --trace"
-expect_err "trainer.cu" "a source without --html or --trace: the message names it"
+expect_err "^gmemlint: error: report: $REPORT/trainer.cu is not telemetry \(\*\.json, or --telemetry FILE\); sources are read for --html and --trace only$" "a source without --html or --trace: the message names it"
+[ ! -e "$WORK/r.txt" ] || fail "a source without --html or --trace: no text view written"
 
 # 5. the rendered page, in headless Chromium
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
