@@ -91,8 +91,9 @@ if [ -z "$CHROMIUM" ]; then
   finish
   exit 0
 fi
+# its crash reports go under XDG_CONFIG_HOME whatever the profile: $WORK, not the user's home
 chrome() { # chrome OUTPUT-FLAG FILE: headless, isolated profile, bounded time
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+  XDG_CONFIG_HOME="$WORK/chrome-config" timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
     --user-data-dir="$WORK/chrome-profile" --window-size=1280,5600 "$1" "file://$2" 2>>"$WORK/chrome.log"
 }
 for page in full evil runtime; do
