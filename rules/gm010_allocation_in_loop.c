@@ -25,7 +25,7 @@
 
 extern const gm_rule gm010_allocation_in_loop;
 
-/* The measured cost that motivates the finding (H200, CUDA 13.0; see DESIGN.md), by what the
+/* The measured cost that motivates the finding (H200, CUDA 13.0; docs/rules/GM010.md), by what the
  * family's memory is (families.ini: pinned, managed). */
 static const char *cost_of_family(int pinned, int managed) {
   if (pinned)

@@ -62,7 +62,7 @@ static gm_verdict judge(gm_judge_ctx *c) {
     snprintf(copied, sizeof copied, ", %s copied by %llu %s at line %u",
              gm_bytes(copy->copy_bytes).s, (unsigned long long)copy->copies,
              gm_plural(copy->copies, "copy", "copies"), copy->line);
-  if (s->regrowths) /* recorded by runtimes since issue 18 */
+  if (s->regrowths) /* 0 in files from runtimes that did not record it */
     snprintf(copied + strlen(copied), sizeof copied - strlen(copied),
              ", %llu blocks replaced by a larger one (a chain of %llu)",
              (unsigned long long)s->regrowths, (unsigned long long)s->regrowth_chain_max);

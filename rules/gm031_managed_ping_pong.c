@@ -88,7 +88,7 @@ static gm_verdict judge(gm_judge_ctx *c) {
            "%s host-to-device and %s device-to-host, %llu GPU and %llu CPU page faults",
            gm_bytes(u->htod_bytes).s, gm_bytes(u->dtoh_bytes).s,
            (unsigned long long)u->gpu_page_faults, (unsigned long long)u->cpu_page_faults);
-  if (u->direction_changes) /* recorded by runtimes since issue 18 */
+  if (u->direction_changes) /* 0 in files from runtimes that did not record it */
     snprintf(figures + strlen(figures), sizeof figures - strlen(figures),
              ", %llu changes of direction", (unsigned long long)u->direction_changes);
   if (u->htod_bytes && u->dtoh_bytes)

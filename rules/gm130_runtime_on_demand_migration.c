@@ -30,9 +30,9 @@
 
 extern const gm_rule gm130_runtime_on_demand_migration;
 
-/* Measured on an H200 (DESIGN.md): 1 GiB faulted over in 271 ms, about 4 GB/s, in 2,893 fault
- * groups, about 94 us each. 1 MiB on demand costs about a quarter of a millisecond that way, and a
- * prefetched buffer showed none at all; 64 fault groups cost about 6 ms. A site the program
+/* Measured on an H200 (docs/rules/GM130.md): 1 GiB faulted over in 271 ms, about 4 GB/s, in 2,893
+ * fault groups, about 94 us each. 1 MiB on demand costs about a quarter of a millisecond that way,
+ * and a prefetched buffer showed none at all; 64 fault groups cost about 6 ms. A site the program
  * prefetched for at least half its host-to-device bytes meant to prefetch: the rest are
  * stragglers, not the missing prefetch this rule is about. */
 enum {

@@ -1,5 +1,5 @@
 /* libgmemrt internals. The runtime records facts only: counts, bytes, times, stacks and events
- * by allocation site; every verdict is gmemlint's (DESIGN.md). One lock guards the tables: a
+ * by allocation site; every verdict is gmemlint's. One lock guards the tables: a
  * cudaMalloc costs 70-140 us, a cudaMallocAsync about 1 us, an uncontended lock about 20 ns.
  * This header holds what the whole runtime shares (options, families, the tables and their lock);
  * each part's own interface is in its header (record.h, hooks.h, symbols.h, um.h, ...). */

@@ -531,6 +531,11 @@ int gmemrt_write(const char *reason) {
   char *path = output_path();
   int rc = -1;
   if (path) {
+    /* Written beside the path and renamed into place, as gmemlint writes its files
+     * (analyzer/support/atomic_file.c), but not shared with it: this runs inside the user's
+     * program, maybe from a signal handler or at exit, where a failed allocation must cost the
+     * file and never the program (the analyzer's helpers exit on one), and every function this
+     * library links is a symbol in that program. */
     char *tmp = malloc(strlen(path) + 32);
     if (tmp) {
       sprintf(tmp, "%s.tmp.%d", path, (int)getpid());

@@ -1,6 +1,7 @@
 #include "driver/baseline.h"
 
 #include "findings/rule.h"
+#include "support/atomic_file.h"
 #include "support/util.h"
 
 #include <errno.h>
@@ -8,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct gm_baseline {
   GM_VEC(char *) keys;
@@ -84,6 +84,10 @@ void gm_baseline_free(gm_baseline *b) {
 
 json_t *gm_json_string(const char *s);
 
+static int dump_baseline(FILE *out, const void *root) {
+  return json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+}
+
 int gm_baseline_write(const char *path, const gm_finding *const *findings, size_t n, char *err,
                       size_t errlen) {
   json_t *root = json_object();
@@ -101,14 +105,9 @@ int gm_baseline_write(const char *path, const gm_finding *const *findings, size_
     json_array_append_new(list, e);
   }
   json_object_set_new(root, "findings", list);
-  char *tmp = gm_xasprintf("%s.tmp.%d", path, (int)getpid());
-  int ok = json_dump_file(root, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 &&
-           rename(tmp, path) == 0;
-  if (!ok) {
+  int ok = gm_write_atomically(path, "w", dump_baseline, root);
+  if (!ok)
     snprintf(err, errlen, "%s: cannot write baseline: %s", path, strerror(errno));
-    remove(tmp);
-  }
-  free(tmp);
   json_decref(root);
   return ok;
 }

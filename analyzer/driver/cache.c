@@ -1,6 +1,7 @@
 #include "driver/cache.h"
 
 #include "rules/rules.h"
+#include "support/atomic_file.h"
 #include "support/version.h"
 
 #include <clang-c/Index.h>
@@ -173,7 +174,6 @@ struct gm_cache {
   file_hash *buckets[NBUCKETS];
   atomic_size_t hits, misses, stored;
   atomic_int warned;
-  atomic_uint tmp_counter;
 };
 
 /* Hash of a file's contents; 0 when it cannot be read. */
@@ -611,26 +611,18 @@ void gm_cache_store(gm_cache *c, const gm_cache_key *key, const gm_str_vec *incl
 
   char *subdir = NULL;
   char *path = entry_path(c, key, &subdir);
-  char *tmp = gm_xasprintf("%s/.tmp.%d.%u", subdir, (int)getpid(), c->tmp_counter++);
-  FILE *f = NULL;
-  int written = mkdirs(subdir) && (f = fopen(tmp, "wb")) != NULL;
-  if (f) {
-    written = fwrite(sb.data, 1, sb.len, f) == sb.len;
-    written = fclose(f) == 0 && written;
-    written = written && rename(tmp, path) == 0;
-  }
+  gm_atomic_file f;
+  int written = mkdirs(subdir) && gm_atomic_open(&f, path, "wb");
+  if (written)
+    written = gm_atomic_commit(&f, fwrite(sb.data, 1, sb.len, f.out) == sb.len);
   if (written) {
     c->stored++;
-  } else {
-    int err = errno;
-    remove(tmp);
-    if (!c->warned++)
-      fprintf(msg,
-              GM_PROGRAM ": warning: cannot write the result cache in %s: %s (--no-cache "
-                         "turns it off)\n",
-              c->dir, strerror(err));
+  } else if (!c->warned++) {
+    fprintf(msg,
+            GM_PROGRAM ": warning: cannot write the result cache in %s: %s (--no-cache "
+                       "turns it off)\n",
+            c->dir, strerror(errno));
   }
-  free(tmp);
   free(path);
   free(subdir);
   free(sb.data);

@@ -1,5 +1,6 @@
 #include "driver/hook.h"
 
+#include "support/atomic_file.h"
 #include "support/version.h"
 
 #include <errno.h>
@@ -9,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* What marks a hook as ours: such a hook is replaced without --force. */
 #define HOOK_MARKER "installed by `gmemlint --install-hook`"
@@ -116,7 +116,6 @@ int gm_install_hook(const gm_options *opt, int argc, char **argv) {
     return hook_error("--install-hook: not inside a git repository (git rev-parse failed)");
   int rc = GM_EXIT_CLEAN;
   char *text = script(argc, argv);
-  char *tmp = gm_xasprintf("%s.tmp.%d", path, (int)getpid());
   char *old = gm_xasprintf("%s.old", path);
   char *dir = gm_xstrdup(path);
   char *slash = strrchr(dir, '/');
@@ -138,13 +137,12 @@ int gm_install_hook(const gm_options *opt, int argc, char **argv) {
     rc = hook_error("cannot create %s: %s", dir, strerror(errno));
     goto out;
   }
-  FILE *f = fopen(tmp, "w");
-  int ok = f && fputs(text, f) >= 0;
-  ok = f && fclose(f) == 0 && ok;
-  ok = ok && chmod(tmp, 0755) == 0 && rename(tmp, path) == 0;
+  gm_atomic_file f;
+  int ok = gm_atomic_open(&f, path, "w") != NULL;
+  if (ok) /* executable before it appears, or git would skip it */
+    ok = gm_atomic_commit(&f, fputs(text, f.out) >= 0 && fchmod(fileno(f.out), 0755) == 0);
   if (!ok) {
     rc = hook_error("%s: cannot write: %s", path, strerror(errno));
-    remove(tmp);
     goto out;
   }
   printf(GM_PROGRAM ": installed %s%s: it lints the staged .cu, .cuh, .c, .cc, .cpp, .h and .hpp "
@@ -154,7 +152,6 @@ out:
   free(existing);
   free(dir);
   free(old);
-  free(tmp);
   free(text);
   free(path);
   return rc;

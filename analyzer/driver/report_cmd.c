@@ -1,7 +1,8 @@
-/* `gmemlint report --html FILE --trace FILE <telemetry...> [sources...]`: reads the telemetry,
+/* `gmemlint report [-o FILE] [--html FILE] [--trace FILE] <telemetry...> [sources...]`: reads
+ * and merges the telemetry and prints the runtime view as text. With --html or --trace it also
  * runs the static pass on the sources (or reads findings files) and joins them, as
- * `gmemlint --telemetry` does, and writes the page and the trace. Without sources the page
- * shows the runtime-only findings (GM1xx). */
+ * `gmemlint --telemetry` does, and writes the page and the trace; without sources they show the
+ * runtime-only findings (GM1xx). */
 #include "driver/config.h"
 #include "driver/driver.h"
 #include "driver/read_problems.h"
@@ -10,12 +11,13 @@
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 #include "runtime_view/out_report.h"
+#include "support/atomic_file.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
@@ -37,23 +39,11 @@ static void on_file_done(gm_run *run, size_t i, void *arg) {
   gm_join_file(c->join, r->path, &r->src, &r->report);
 }
 
-/* Writes through a temporary file renamed into place, so a failed run leaves no half file. */
-typedef int (*writer)(FILE *out, const void *arg);
-
-static int write_atomically(const char *path, writer w, const void *arg) {
-  char *tmp = gm_xasprintf("%s.tmp.%d", path, (int)getpid());
-  FILE *out = fopen(tmp, "w");
-  int ok = out != NULL;
-  if (ok) {
-    ok = w(out, arg) == 0;
-    ok = fclose(out) == 0 && ok;
-    ok = ok && rename(tmp, path) == 0;
-  }
-  if (!ok) {
+/* Each file is written whole or not at all (support/atomic_file.h). */
+static int write_file(const char *path, gm_atomic_writer w, const void *arg) {
+  int ok = gm_write_atomically(path, "w", w, arg);
+  if (!ok)
     fprintf(stderr, GM_PROGRAM ": error: %s: cannot write: %s\n", path, strerror(errno));
-    remove(tmp);
-  }
-  free(tmp);
   return ok;
 }
 
@@ -82,146 +72,195 @@ static const char *find_cuda(const gm_options *opt) {
   return opt->cuda_path ? opt->cuda_path : env && *env ? env : "/usr/local/cuda";
 }
 
-int gm_report_command(const gm_options *opt) {
-  /* inputs: telemetry (*.json, and --telemetry), findings files (*.gmemlint.json), sources */
-  gm_options aopt = *opt; /* the analysis sees the sources as its files */
-  memset(&aopt.files, 0, sizeof aopt.files);
-  GM_VEC(const char *) telemetry = {0};
+/* What one report reads and builds; report_free releases whatever was set. */
+typedef struct report {
+  gm_options aopt; /* the options the analysis sees: the sources are its files */
+  GM_VEC(const char *) telemetry;
+  gm_telemetry t;
+  gm_run run;
+  ctx c;
+  gm_report runtime;     /* the runtime-only findings (GM1xx) */
+  gm_output_file *files; /* the findings as the printers take them */
+  size_t nfiles;
+} report;
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, GM_PROGRAM ": error: ");
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return 0;
+}
+
+/* Telemetry is *.json (findings files aside) and every --telemetry FILE; the rest are sources
+ * and findings files, read only to draw the findings (--html, --trace). */
+static int sort_inputs(report *r, const gm_options *opt) {
+  r->aopt = *opt;
+  memset(&r->aopt.files, 0, sizeof r->aopt.files);
   for (size_t i = 0; i < opt->files.len; i++) {
     const char *f = opt->files.items[i];
     if (ends_with(f, ".json") && !gm_is_findings_file(f))
-      GM_PUSH(telemetry, f);
+      GM_PUSH(r->telemetry, f);
     else
-      GM_PUSH(aopt.files, f);
+      GM_PUSH(r->aopt.files, f);
   }
   for (size_t i = 0; i < opt->telemetry.len; i++)
-    GM_PUSH(telemetry, opt->telemetry.items[i]);
-  int rc = GM_EXIT_USAGE;
-  gm_telemetry t = {0};
-  gm_run run = {0};
-  ctx c = {0};
-  gm_report runtime = {0};
-  gm_output_file *files = NULL;
-  if (!telemetry.len) {
-    fprintf(stderr, GM_PROGRAM ": error: report: no telemetry files (*.json, or --telemetry "
-                               "FILE)\nTry '" GM_PROGRAM " --help' for more information.\n");
-    goto done;
-  }
-  if (aopt.files.len && !opt->html && !opt->trace) {
-    fprintf(stderr,
-            GM_PROGRAM ": error: report: %s is not telemetry (*.json); sources are read for "
-                       "--html and --trace only\n",
-            aopt.files.items[0]);
-    goto done;
-  }
+    GM_PUSH(r->telemetry, opt->telemetry.items[i]);
+  if (!r->telemetry.len)
+    return usage_error("report: no telemetry files (*.json, or --telemetry FILE)\nTry '" GM_PROGRAM
+                       " --help' for more information.");
+  if (opt->format != GM_FORMAT_TEXT)
+    return usage_error("report prints text only (--format=json and sarif apply to findings)");
+  if (r->aopt.files.len && !opt->html && !opt->trace)
+    return usage_error("report: %s is not telemetry (*.json, or --telemetry FILE); sources are "
+                       "read for --html and --trace only",
+                       r->aopt.files.items[0]);
+  return 1;
+}
+
+static int load_telemetry(report *r) {
   char err[1024];
-  for (size_t i = 0; i < telemetry.len; i++) {
-    int loaded = gm_telemetry_load(&t, telemetry.items[i], err, sizeof err);
+  for (size_t i = 0; i < r->telemetry.len; i++) {
+    int loaded = gm_telemetry_load(&r->t, r->telemetry.items[i], err, sizeof err);
     if (loaded == 2)
       fprintf(stderr, GM_PROGRAM ": warning: %s\n", err);
     else if (!loaded) {
       fprintf(stderr, GM_PROGRAM ": error: %s\n", err);
-      goto done;
+      return 0;
     }
   }
+  return 1;
+}
 
-  run.opt = &aopt;
+/* The static pass over the sources and findings files, each file joined as it is done. */
+static int analyse_sources(report *r, const gm_options *opt) {
+  gm_run *run = &r->run;
+  char err[1024];
+  run->opt = &r->aopt;
   for (size_t i = 0; i < opt->enable.len; i++)
-    if (!gm_rules_parse_list(opt->enable.items[i], &run.cli_enabled, err, sizeof err)) {
+    if (!gm_rules_parse_list(opt->enable.items[i], &run->cli_enabled, err, sizeof err)) {
       fprintf(stderr, GM_PROGRAM ": error: unknown rule '%s' in --enable (see --list-rules)\n",
               err);
-      goto done;
+      return 0;
     }
   for (size_t i = 0; i < opt->disable.len; i++)
-    if (!gm_rules_parse_list(opt->disable.items[i], &run.cli_disabled, err, sizeof err)) {
+    if (!gm_rules_parse_list(opt->disable.items[i], &run->cli_disabled, err, sizeof err)) {
       fprintf(stderr, GM_PROGRAM ": error: unknown rule '%s' in --disable (see --list-rules)\n",
               err);
-      goto done;
+      return 0;
     }
-  c.join = gm_join_new(&t, &gm_rule_registry);
-  if (aopt.files.len) {
-    (void)gm_table_builtin(); /* parsed once, before the workers share it */
-    run.cuda_path = find_cuda(opt);
-    int sources = 0;
-    for (size_t i = 0; i < aopt.files.len && !sources; i++)
-      sources = !gm_is_findings_file(aopt.files.items[i]);
-    char *probe = gm_xasprintf("%s/include/cuda_runtime.h", run.cuda_path);
-    struct stat st;
-    int have_cuda = stat(probe, &st) == 0;
-    free(probe);
-    if (sources && !have_cuda) {
-      fprintf(stderr,
-              GM_PROGRAM ": error: no CUDA toolkit at '%s' (%s/include/cuda_runtime.h not "
-                         "found); set --cuda-path or CUDA_PATH\n",
-              run.cuda_path, run.cuda_path);
-      goto done;
-    }
-    if (opt->compdb_dir && !(run.db = gm_compdb_open(opt->compdb_dir, err, sizeof err))) {
-      fprintf(stderr, GM_PROGRAM ": error: %s\n", err);
-      goto done;
-    }
-    run.nfiles = aopt.files.len;
-    run.results = gm_xcalloc(run.nfiles, sizeof(gm_file_result));
-    for (size_t i = 0; i < run.nfiles; i++)
-      run.results[i].path = aopt.files.items[i];
-    gm_run_all(&run, on_file_done, &c);
-    gm_print_read_summary(stderr, &run); /* the page's findings may be missing some */
+  r->c.join = gm_join_new(&r->t, &gm_rule_registry);
+  if (!r->aopt.files.len)
+    return 1;
+  (void)gm_table_builtin(); /* parsed once, before the workers share it */
+  run->cuda_path = find_cuda(opt);
+  int sources = 0;
+  for (size_t i = 0; i < r->aopt.files.len && !sources; i++)
+    sources = !gm_is_findings_file(r->aopt.files.items[i]);
+  char *probe = gm_xasprintf("%s/include/cuda_runtime.h", run->cuda_path);
+  struct stat st;
+  int have_cuda = stat(probe, &st) == 0;
+  free(probe);
+  if (sources && !have_cuda) {
+    fprintf(stderr,
+            GM_PROGRAM ": error: no CUDA toolkit at '%s' (%s/include/cuda_runtime.h not "
+                       "found); set --cuda-path or CUDA_PATH\n",
+            run->cuda_path, run->cuda_path);
+    return 0;
   }
+  if (opt->compdb_dir && !(run->db = gm_compdb_open(opt->compdb_dir, err, sizeof err))) {
+    fprintf(stderr, GM_PROGRAM ": error: %s\n", err);
+    return 0;
+  }
+  run->nfiles = r->aopt.files.len;
+  run->results = gm_xcalloc(run->nfiles, sizeof(gm_file_result));
+  for (size_t i = 0; i < run->nfiles; i++)
+    run->results[i].path = r->aopt.files.items[i];
+  gm_run_all(run, on_file_done, &r->c);
+  gm_print_read_summary(stderr, run); /* the page's findings may be missing some */
+  return 1;
+}
+
+/* The runtime-only findings, then every finding as the printers take them: one entry per input,
+ * then one per runtime-only finding. */
+static void gather_findings(report *r) {
   uint64_t selected = 0;
   for (size_t k = 0; k < gm_rule_count; k++)
-    if (gm_rule_selected(&run, k))
+    if (gm_rule_selected(&r->run, k))
       selected |= 1ULL << k;
-  gm_join_runtime(c.join, selected, &runtime);
+  gm_join_runtime(r->c.join, selected, &r->runtime);
+  r->nfiles = r->run.nfiles + r->runtime.findings.len;
+  r->files = gm_xcalloc(r->nfiles + 1, sizeof *r->files);
+  for (size_t i = 0; i < r->run.nfiles; i++) {
+    gm_file_result *f = &r->run.results[i];
+    r->files[i] = (gm_output_file){.path = f->path,
+                                   .src = &f->src,
+                                   .findings = f->report.findings.items,
+                                   .nfindings = f->report.findings.len,
+                                   .notices = f->report.notices.items,
+                                   .nnotices = f->report.notices.len};
+  }
+  for (size_t k = 0; k < r->runtime.findings.len; k++) {
+    const gm_finding *f = &r->runtime.findings.items[k];
+    r->files[r->run.nfiles + k] = (gm_output_file){.path = f->loc.file,
+                                                   .src = gm_join_source(r->c.join, f->loc.file),
+                                                   .findings = f,
+                                                   .nfindings = 1};
+  }
+}
 
-  /* the findings as the printers take them: one entry per input, then the runtime-only ones */
-  size_t nfiles = run.nfiles + runtime.findings.len;
-  files = gm_xcalloc(nfiles + 1, sizeof *files);
-  for (size_t i = 0; i < run.nfiles; i++) {
-    gm_file_result *r = &run.results[i];
-    files[i] = (gm_output_file){.path = r->path,
-                                .src = &r->src,
-                                .findings = r->report.findings.items,
-                                .nfindings = r->report.findings.len,
-                                .notices = r->report.notices.items,
-                                .nnotices = r->report.notices.len};
-  }
-  for (size_t k = 0; k < runtime.findings.len; k++) {
-    const gm_finding *f = &runtime.findings.items[k];
-    files[run.nfiles + k] = (gm_output_file){.path = f->loc.file,
-                                             .src = gm_join_source(c.join, f->loc.file),
-                                             .findings = f,
-                                             .nfindings = 1};
-  }
+/* The text view goes to -o FILE, else (with no page and no trace) to standard output. */
+static int write_views(const report *r, const gm_options *opt) {
+  trace_arg ta = {&r->t, opt->top, r->files, r->nfiles};
   int ok = 1;
   if (opt->html) {
-    gm_html_input in = {&t, files, nfiles, run.nfiles > 0, opt->top};
-    ok = write_atomically(opt->html, html_writer, &in) && ok;
+    gm_html_input in = {&r->t, r->files, r->nfiles, r->run.nfiles > 0, opt->top};
+    ok = write_file(opt->html, html_writer, &in) && ok;
   }
-  trace_arg ta = {&t, opt->top, files, nfiles};
   if (opt->trace)
-    ok = write_atomically(opt->trace, trace_writer, &ta) && ok;
+    ok = write_file(opt->trace, trace_writer, &ta) && ok;
   if (opt->output)
-    ok = write_atomically(opt->output, text_writer, &ta) && ok;
-  rc = ok && !c.input_errors ? GM_EXIT_CLEAN : GM_EXIT_USAGE;
-
-done:
-  free(files);
-  for (size_t i = 0; i < run.nfiles; i++) {
-    gm_report_clear(&run.results[i].report);
-    gm_source_free(&run.results[i].src);
-    free(run.results[i].messages);
-    free(run.results[i].first_error);
-    free((char *)run.results[i].first_parse_error.loc.file);
-    free(run.results[i].first_parse_error.message);
-    free(run.results[i].imports);
+    ok = write_file(opt->output, text_writer, &ta) && ok;
+  else if (!opt->html && !opt->trace && text_writer(stdout, &ta) != 0) {
+    fprintf(stderr, GM_PROGRAM ": error: standard output: cannot write: %s\n", strerror(errno));
+    ok = 0;
   }
-  free(run.results);
-  gm_report_clear(&runtime);
-  if (c.join)
-    gm_join_free(c.join);
-  gm_telemetry_free(&t);
-  gm_compdb_close(run.db);
-  GM_VEC_FREE(telemetry);
-  GM_VEC_FREE(aopt.files);
-  return rc;
+  return ok;
+}
+
+static void report_free(report *r) {
+  free(r->files);
+  for (size_t i = 0; i < r->run.nfiles; i++) {
+    gm_file_result *f = &r->run.results[i];
+    gm_report_clear(&f->report);
+    gm_source_free(&f->src);
+    free(f->messages);
+    free(f->first_error);
+    free((char *)f->first_parse_error.loc.file);
+    free(f->first_parse_error.message);
+    free(f->imports);
+  }
+  free(r->run.results);
+  gm_report_clear(&r->runtime);
+  gm_join_free(r->c.join);
+  gm_telemetry_free(&r->t);
+  gm_compdb_close(r->run.db);
+  GM_VEC_FREE(r->telemetry);
+  GM_VEC_FREE(r->aopt.files);
+}
+
+int gm_report_command(const gm_options *opt) {
+  report r = {0};
+  int draw = opt->html || opt->trace; /* the text view alone reads no sources and joins nothing */
+  int ok = sort_inputs(&r, opt) && load_telemetry(&r) && (!draw || analyse_sources(&r, opt));
+  if (ok) {
+    if (draw)
+      gather_findings(&r);
+    ok = write_views(&r, opt) && !r.c.input_errors;
+  }
+  report_free(&r);
+  return ok ? GM_EXIT_CLEAN : GM_EXIT_USAGE;
 }

@@ -5,7 +5,8 @@
 
 #include "driver/options.h"
 
-/* Exit status as for the command (0, 1 with findings, 2 for bad input). */
+/* The whole subcommand, from its parsed options. Exit status: 0, or 2 for bad input or a file
+ * that could not be written (findings do not change it: the report is a view, not a gate). */
 int gm_report_command(const gm_options *opt);
 
 #endif

@@ -1,4 +1,4 @@
-/* The join: static findings meet runtime telemetry on their allocation site (DESIGN.md). Each
+/* The join: static findings meet runtime telemetry on their allocation site. Each
  * rule judges its own findings (gm_rule.judge) with the helpers here; runtime-only rules (GM1xx,
  * gm_rule.runtime) report what the telemetry shows where no static finding is. Thresholds live
  * in the rules' files and in docs/join.md. */

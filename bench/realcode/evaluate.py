@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 26's real-code figures: precision from the ledger, recall from the labels, per half.
+"""The real-code figures: precision from the ledger, recall from the labels, per half.
 
 Usage: evaluate.py [options] RUNDIR [NAME...]
 

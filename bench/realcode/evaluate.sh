@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 26's real-code evaluation in one command: lint every project of repos.tsv as its build
+# The real-code evaluation (README.md) in one command: lint every project of repos.tsv as its build
 # compiles it (run.sh), then compute both halves' figures (evaluate.py): precision from
 # ledger.tsv, recall on the labels of labels.tsv (each mined label's parent commit linted as a
 # program), clean functions reported.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Candidate GPU memory fixes in a project's history, to be confirmed by reading (issue 26).
+"""Candidate GPU memory fixes in a project's history, to be confirmed by reading.
 
 Usage: mine.py [--since=DATE] [--max=N] [--paths=GLOB,...] NAME GITDIR [COMMIT]
 

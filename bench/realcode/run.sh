@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gmemlint over public CUDA projects as their builds compile them (issue 25): each project of
+# gmemlint over public CUDA projects as their builds compile them: each project of
 # repos.tsv is cloned from its snapshot, its compile database made the way its build makes it
 # (CMake: configured, not built, with both Unix Makefiles and Ninja; Make: a dry run turned into
 # compile_commands.json by make_db.py), and linted whole-program with
@@ -11,7 +11,7 @@
 #        bench/realcode/run.sh --list [--half=HALF] [NAME...]
 #   GMEMLINT       the gmemlint binary to measure
 #   NAME...        projects of repos.tsv (default: all)
-#   --half=HALF    only the projects of that half of issue 26's split: development (fixes are
+#   --half=HALF    only the projects of that half of the split (README.md): development (fixes are
 #                  drawn from them) or measured (kept unread, to measure)
 #   --list         print the names of the projects selected, one a line, and do nothing else
 #   --label=NAME   results go to $REALCODE/out/NAME (default: the binary's commit, from

@@ -1,4 +1,4 @@
-// The shape of issue 15 with every type declared: freeing a struct's members and then the struct
+// Every type declared: freeing a struct's members and then the struct
 // is one free of each, and a real second free of the struct is still reported. Its twin, where a
 // missing -D leaves the members' type undeclared, lives in tests/cli/opaque_invalid_code.sh (a
 // file with parse errors cannot pass --verify): there clang cannot type `p->seq`, and nothing is

@@ -1,4 +1,4 @@
-# Code clang could not type is never the ground of a finding (issue 15). A header that needs a -D
+# Code clang could not type is never the ground of a finding. A header that needs a -D
 # the user did not pass leaves a struct's field types undeclared; `free(p->seq); free(p->v);
 # free(p);` must not become "'p' freed twice" (clang's recovery expression for `p->seq` is not
 # `p`). With the -D the file parses and the same code is clean; valid code in a file with parse

@@ -1,4 +1,4 @@
-# A pointer named by code clang could not type has a fate we cannot see (issue 26): a declaration
+# A pointer named by code clang could not type has a fate we cannot see: a declaration
 # of an unknown type (`buffer_t b = wrap(ptr, n);` with buffer_t undeclared) is dropped by clang,
 # so ptr must not look leaked; what that code does not name is still judged. With the -D that
 # declares the type the file parses, and the same code is judged as written.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/realcode's evaluation (issue 26) on a project written here: mine.py finds the commit that
+# bench/realcode's evaluation on a project written here: mine.py finds the commit that
 # frees a leaked cudaMalloc and names the allocation at its parent; evaluate.py lints that parent
 # as a program with the flags of the pinned commit's database, joins the run's findings with a
 # ledger (one judged, one not) and checks a label read at the pinned commit and a clean function.

@@ -3,8 +3,8 @@
 # compile database (directories from make -w, continued lines, `cd DIR &&`, nvcc's
 # compile-and-link commands, one entry a file), and count.py counts a run's parse errors from
 # standard error (any binary) or from JSON "parse-errors" notices (when a run has them); and
-# run.sh's choice of projects by issue 26's half (--list --half=...), which rejects a row that
-# names no half.
+# run.sh's choice of projects by their half of the split (--list --half=...), which rejects a row
+# that names no half.
 source "$(dirname "$0")/testlib.bash" "$@"
 tools=$ROOT/bench/realcode
 

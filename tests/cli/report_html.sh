@@ -81,7 +81,8 @@ expect_rc 2 "unwritable page"
 expect_err "^gmemlint: error: $WORK/no/such/dir/x.html: cannot write" "unwritable page message"
 run report -o "$WORK/r.txt" "$REPORT/trainer.json" "$REPORT/trainer.cu"
 expect_rc 2 "a source without --html or --trace"
-expect_err "trainer.cu" "a source without --html or --trace: the message names it"
+expect_err "^gmemlint: error: report: $REPORT/trainer.cu is not telemetry \(\*\.json, or --telemetry FILE\); sources are read for --html and --trace only$" "a source without --html or --trace: the message names it"
+[ ! -e "$WORK/r.txt" ] || fail "a source without --html or --trace: no text view written"
 
 # 5. the rendered page, in headless Chromium
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
@@ -90,8 +91,9 @@ if [ -z "$CHROMIUM" ]; then
   finish
   exit 0
 fi
+# its crash reports go under XDG_CONFIG_HOME whatever the profile: $WORK, not the user's home
 chrome() { # chrome OUTPUT-FLAG FILE: headless, isolated profile, bounded time
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+  XDG_CONFIG_HOME="$WORK/chrome-config" timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
     --user-data-dir="$WORK/chrome-profile" --window-size=1280,5600 "$1" "file://$2" 2>>"$WORK/chrome.log"
 }
 for page in full evil runtime; do

@@ -5,6 +5,9 @@ GMEMLINT=$(realpath "$1")
 ROOT=$(realpath "$2")
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+# gmemlint's result cache goes under $WORK, never into the user's ~/.cache: a test starts cold
+# and writes nothing outside its own directory
+export XDG_CACHE_HOME="$WORK/cache"
 failures=0
 # Debian's python3 (with python3-jsonschema from bootstrap.sh), not whatever python3 is first on PATH
 PY=/usr/bin/python3

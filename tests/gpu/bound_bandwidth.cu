@@ -1,4 +1,4 @@
-// GM140 on a GPU (issue 18): a run made to be bandwidth-bound. A streaming copy kernel (one
+// GM140 on a GPU: a run made to be bandwidth-bound. A streaming copy kernel (one
 // 16-byte load and store per element, nothing else) over 2 GiB, repeated back to back for about
 // 1.5 s: the SMs run a kernel all the time (NVML's SM utilisation near 100%), and device memory
 // is busy for most of it. tests/gpu/join_bound.sh expects GM140 bandwidth-bound for the run.

@@ -1,4 +1,4 @@
-// GM140 on a GPU (issue 18): a run made to be capacity-bound. It asks cudaMemGetInfo what is
+// GM140 on a GPU: a run made to be capacity-bound. It asks cudaMemGetInfo what is
 // free and allocates all of it but 1 GiB in one block (the context and the light kernels need
 // little), then holds it for about 2 s while a light kernel runs every 10 ms (one thread block,
 // a few microseconds): device memory at 90% or more of the total for most of the run, the SMs

@@ -1,4 +1,4 @@
-// GM140 on a GPU (issue 18): a run made to be compute-bound, which must get no GM140. Each
+// GM140 on a GPU: a run made to be compute-bound, which must get no GM140. Each
 // thread of an arithmetic kernel runs a long chain of fused multiply-adds in registers over a
 // 4 MiB buffer (read once, written once), repeated back to back for about 1.5 s: NVML's SM
 // utilisation near 100%, device memory nearly idle. tests/gpu/join_bound.sh expects no GM140

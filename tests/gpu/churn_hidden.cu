@@ -1,4 +1,4 @@
-// Runtime twins (issue 18): allocation churn the static pass cannot see. The per-batch stage is
+// Runtime twins: allocation churn the static pass cannot see. The per-batch stage is
 // called through a table of function pointers, so GM010 stays silent on this file; the run's
 // telemetry shows the churn and GM110 reports it (tests/gpu/join_twins.sh checks it).
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Runtime twins (issue 18): managed memory faulted over by a kernel the static pass cannot see.
+// Runtime twins: managed memory faulted over by a kernel the static pass cannot see.
 // The kernel is launched through a table of function pointers, so GM030 stays silent on this
 // file; CUPTI's counters in the run show the on-demand migration and GM130 reports it at the
 // allocation (tests/gpu/join_twins.sh checks it). The second buffer is prefetched before the

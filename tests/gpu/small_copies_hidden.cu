@@ -1,4 +1,4 @@
-// Runtime twins (issue 18): small copies the static pass cannot see. Each row is uploaded by a
+// Runtime twins: small copies the static pass cannot see. Each row is uploaded by a
 // helper called through a table of function pointers, so GM021 stays silent on this file; the
 // run's telemetry shows 8192 copies of 256 B and GM121 reports them, against the bandwidth the
 // large upload in the same direction achieved (tests/gpu/join_twins.sh checks it).

@@ -1,4 +1,4 @@
-# Runtime twins (issue 18): a PyTorch loop that regrows a tensor with torch.cat, run under
+# Runtime twins: a PyTorch loop that regrows a tensor with torch.cat, run under
 # gmemrun with PYTORCH_NO_CUDA_MEMORY_CACHING=1 (so every tensor is its own cudaMalloc and
 # cudaFree). No source line of this script is visible to the static pass; the run ties each old
 # tensor to its larger replacement at PyTorch's allocation site, and GM120 reports it there

@@ -1,4 +1,4 @@
-// Runtime twins (issue 18): the loops over tests/gpu/twins_steps.cu's step functions. A buffer
+// Runtime twins: the loops over tests/gpu/twins_steps.cu's step functions. A buffer
 // grows by 32 appends of 1 MiB, and a managed field goes to the GPU and back in each of 20 steps.
 #include <cstdio>
 #include <cuda_runtime.h>

@@ -1,4 +1,4 @@
-// Runtime twins (issue 18): the step functions of tests/gpu/twins_main.cu, in their own file.
+// Runtime twins: the step functions of tests/gpu/twins_main.cu, in their own file.
 // The loops that call them are in the other file, so the static pass given this file sees no
 // regrown buffer (GM020) and no host/kernel ping-pong (GM031); the run shows both, and GM120 and
 // GM131 report them here (tests/gpu/join_twins.sh checks it).

@@ -589,7 +589,7 @@ def joined(doc, gmemlint, source):
 
 def churn_hidden(binary, gmemlint, source):
     """The simulated run shows churn behind a function pointer; gmemlint's GM110 reports it where
-    the static pass is silent (issue 18's runtime twins)."""
+    the static pass is silent (a runtime twin)."""
     _, docs = run(binary, "churn-hidden")
     line = next(i for i, l in enumerate(open(source), 1) if "@hidden_churn" in l)
     s = site(docs[0], line, "cudaMalloc")
