@@ -16,6 +16,7 @@
 #include "runtime_view/join.h"
 #include "runtime_view/out_report.h"
 #include "support/atomic_file.h"
+#include "support/interrupt.h"
 #include "support/timing.h"
 #include "support/version.h"
 
@@ -186,6 +187,7 @@ static int run_command(gm_options *opt, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  gm_interrupt_install(); /* an interrupted run leaves no temporary behind */
   gm_options opt;
   int rc = gm_options_parse(&opt, argc, argv);
   if (!rc)

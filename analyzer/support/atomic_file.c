@@ -1,5 +1,6 @@
 #include "support/atomic_file.h"
 
+#include "support/interrupt.h"
 #include "support/util.h"
 
 #include <errno.h>
@@ -70,7 +71,7 @@ static FILE *open_in_place(gm_atomic_file *f, const char *path, const char *mode
 }
 
 FILE *gm_atomic_open(gm_atomic_file *f, const char *path, const char *mode) {
-  *f = (gm_atomic_file){0};
+  *f = (gm_atomic_file){.slot = -1};
   int open_file = 0;
   char *target = follow_links(path, &open_file);
   if (!target)
@@ -85,6 +86,7 @@ FILE *gm_atomic_open(gm_atomic_file *f, const char *path, const char *mode) {
    * temporary, which keeps the mode the file had */
   f->path = target;
   f->tmp = gm_xasprintf("%s.tmp.%d.%u", target, (int)getpid(), atomic_fetch_add(&tmp_counter, 1));
+  f->slot = gm_interrupt_remember(f->tmp);
   int fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd >= 0 && exists && S_ISREG(st.st_mode) && fchmod(fd, st.st_mode & 07777) != 0) {
     close(fd);
@@ -98,9 +100,10 @@ FILE *gm_atomic_open(gm_atomic_file *f, const char *path, const char *mode) {
       close(fd);
       unlink(f->tmp);
     }
+    gm_interrupt_forget(f->slot);
     free(f->path);
     free(f->tmp);
-    *f = (gm_atomic_file){0};
+    *f = (gm_atomic_file){.slot = -1};
     errno = err;
   }
   return f->out;
@@ -127,9 +130,10 @@ int gm_atomic_commit(gm_atomic_file *f, int ok) {
       remove(f->tmp);
     errno = err;
   }
+  gm_interrupt_forget(f->slot); /* before the name is freed: the handler may read it */
   free(f->path);
   free(f->tmp);
-  *f = (gm_atomic_file){0};
+  *f = (gm_atomic_file){.slot = -1};
   return ok;
 }
 

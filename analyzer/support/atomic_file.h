@@ -3,8 +3,9 @@
  * once everything reached it. A reader never sees half a file, and a failed write leaves what
  * the path held before. Only a regular file (or none) is replaced so: a symbolic link is followed
  * and its target replaced (the link stays), the temporary takes the replaced file's mode, and a
- * device, FIFO, socket or open-file link (/dev/stdout, /dev/fd/N) is written in place. Safe from
- * several threads at once (the cache's workers store entries side by side). */
+ * device, FIFO, socket or open-file link (/dev/stdout, /dev/fd/N) is written in place. A signal
+ * removes the temporary (interrupt.h). Safe from several threads at once (the cache's workers
+ * store entries side by side). */
 #ifndef GM_ATOMIC_FILE_H
 #define GM_ATOMIC_FILE_H
 
@@ -14,6 +15,7 @@ typedef struct gm_atomic_file {
   FILE *out;  /* where to write, until gm_atomic_commit */
   char *path; /* the destination */
   char *tmp;  /* the temporary beside it; NULL: written in place */
+  int slot;   /* its entry among the paths a signal removes */
 } gm_atomic_file;
 
 /* Opens the temporary for path (mode as fopen's: "w" or "wb"). Returns f->out, or NULL with
