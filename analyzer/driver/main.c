@@ -136,7 +136,6 @@ static int print_information(const gm_options *opt) {
 
 static int lint(gm_options *opt);
 
-/* The command the options ask for, first match wins; its exit status. */
 /* An output that names one of the command line's inputs would replace what the run reads
  * (`-o a.cu a.cu`): refused before any work. --write-baseline may update the --baseline it read. */
 static int outputs_spare_inputs(const gm_options *opt) {
@@ -154,14 +153,16 @@ static int outputs_spare_inputs(const gm_options *opt) {
     GM_PUSH(inputs, opt->telemetry.items[i]);
   if (opt->config)
     GM_PUSH(inputs, opt->config);
+  if (opt->baseline)
+    GM_PUSH(inputs, opt->baseline);
   int ok = 1;
   for (size_t k = 0; k < sizeof outputs / sizeof *outputs && ok; k++) {
     const char *out = outputs[k].path;
-    for (size_t i = 0; out && i <= inputs.len && ok; i++) {
-      const char *in = i < inputs.len                           ? inputs.items[i]
-                       : outputs[k].path == opt->write_baseline ? NULL
-                                                                : opt->baseline;
-      if (in && gm_same_regular_file(out, in)) {
+    for (size_t i = 0; out && i < inputs.len && ok; i++) {
+      const char *in = inputs.items[i];
+      if (in == opt->baseline && out == opt->write_baseline)
+        continue;
+      if (gm_same_regular_file(out, in)) {
         fprintf(stderr, GM_PROGRAM ": error: %s %s would overwrite the input %s\n",
                 outputs[k].option, out, in);
         ok = 0;
@@ -172,6 +173,7 @@ static int outputs_spare_inputs(const gm_options *opt) {
   return ok;
 }
 
+/* The command the options ask for, first match wins; its exit status. */
 static int run_command(gm_options *opt, int argc, char **argv) {
   if (print_information(opt))
     return GM_EXIT_CLEAN;
