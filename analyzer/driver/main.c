@@ -16,6 +16,7 @@
 #include "runtime_view/join.h"
 #include "runtime_view/out_report.h"
 #include "support/atomic_file.h"
+#include "support/interrupt.h"
 #include "support/timing.h"
 #include "support/version.h"
 
@@ -135,6 +136,43 @@ static int print_information(const gm_options *opt) {
 
 static int lint(gm_options *opt);
 
+/* An output that names one of the command line's inputs would replace what the run reads
+ * (`-o a.cu a.cu`): refused before any work. --write-baseline may update the --baseline it read. */
+static int outputs_spare_inputs(const gm_options *opt) {
+  const struct {
+    const char *option, *path;
+  } outputs[] = {{"-o", opt->output},
+                 {"--export-fixes", opt->export_fixes},
+                 {"--write-baseline", opt->write_baseline},
+                 {"--html", opt->html},
+                 {"--trace", opt->trace}};
+  GM_VEC(const char *) inputs = {0};
+  for (size_t i = 0; i < opt->files.len; i++)
+    GM_PUSH(inputs, opt->files.items[i]);
+  for (size_t i = 0; i < opt->telemetry.len; i++)
+    GM_PUSH(inputs, opt->telemetry.items[i]);
+  if (opt->config)
+    GM_PUSH(inputs, opt->config);
+  if (opt->baseline)
+    GM_PUSH(inputs, opt->baseline);
+  int ok = 1;
+  for (size_t k = 0; k < sizeof outputs / sizeof *outputs && ok; k++) {
+    const char *out = outputs[k].path;
+    for (size_t i = 0; out && i < inputs.len && ok; i++) {
+      const char *in = inputs.items[i];
+      if (in == opt->baseline && out == opt->write_baseline)
+        continue;
+      if (gm_same_regular_file(out, in)) {
+        fprintf(stderr, GM_PROGRAM ": error: %s %s would overwrite the input %s\n",
+                outputs[k].option, out, in);
+        ok = 0;
+      }
+    }
+  }
+  GM_VEC_FREE(inputs);
+  return ok;
+}
+
 /* The command the options ask for, first match wins; its exit status. */
 static int run_command(gm_options *opt, int argc, char **argv) {
   if (print_information(opt))
@@ -143,12 +181,15 @@ static int run_command(gm_options *opt, int argc, char **argv) {
     return gm_install_hook(opt, argc, argv);
   if (opt->list_rules)
     return list_rules();
+  if (!outputs_spare_inputs(opt))
+    return GM_EXIT_USAGE;
   if (opt->report_command)
     return gm_report_command(opt);
   return lint(opt);
 }
 
 int main(int argc, char **argv) {
+  gm_interrupt_install(); /* an interrupted run leaves no temporary behind */
   gm_options opt;
   int rc = gm_options_parse(&opt, argc, argv);
   if (!rc)

@@ -5,13 +5,18 @@
 
 #include "frontend/cuda_wrapper.h"
 #include "frontend/nvcc_compat.h"
+#include "support/interrupt.h"
 #include "support/timing.h"
 #include "support/util.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct gm_preamble {
@@ -30,6 +35,7 @@ struct gm_preamble {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static GM_VEC(gm_preamble *) entries;
 static char *dir;
+static int dir_slot = -1; /* among the paths a signal removes (support/interrupt.h) */
 
 static char *key_of(const char *const *args, int nargs, char *const *headers, size_t n) {
   gm_strbuf sb = {0};
@@ -164,14 +170,50 @@ static int no_errors(CXTranslationUnit tu) {
   return ok;
 }
 
+/* A run's directory is TMPDIR/gmemlint-pch-PID-NS-XXXXXX: its process id and pid namespace
+ * (containers that share /tmp have their own), so that a later run tells the directory of a
+ * run that died (SIGKILL leaves it, 8-50 MB) from a live run's. */
+static unsigned long pid_namespace(void) {
+  struct stat st;
+  return stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long)st.st_ino : 0;
+}
+
+/* Removes the directories of this user's runs in this namespace whose process is gone. */
+static void remove_dead_runs_dirs(const char *tmp, unsigned long ns) {
+  DIR *d = opendir(tmp);
+  if (!d)
+    return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    int pid = 0, end = 0;
+    unsigned long owner_ns = 0;
+    if (sscanf(e->d_name, "gmemlint-pch-%d-%lu-%n", &pid, &owner_ns, &end) != 2 || !end ||
+        owner_ns != ns || pid <= 0 || pid == (int)getpid())
+      continue;
+    if (kill(pid, 0) == 0 || errno != ESRCH) /* EPERM: alive, another user's */
+      continue;
+    char *path = gm_xasprintf("%s/%s", tmp, e->d_name);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+      gm_remove_flat_dir(path);
+    free(path);
+  }
+  closedir(d);
+}
+
 /* Writes the preamble's source and precompiles it; returns the PCH's path or NULL. */
 static char *build(CXIndex index, gm_preamble *p) {
   pthread_mutex_lock(&lock);
   if (!dir) {
     const char *tmp = getenv("TMPDIR");
-    char *templ = gm_xasprintf("%s/gmemlint-pch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    tmp = tmp && *tmp ? tmp : "/tmp";
+    unsigned long ns = pid_namespace();
+    remove_dead_runs_dirs(tmp, ns);
+    char *templ = gm_xasprintf("%s/gmemlint-pch-%d-%lu-XXXXXX", tmp, (int)getpid(), ns);
     dir = mkdtemp(templ);
-    if (!dir)
+    if (dir)
+      dir_slot = gm_interrupt_remember(dir);
+    else
       free(templ);
   }
   pthread_mutex_unlock(&lock);
@@ -271,6 +313,8 @@ void gm_pch_cleanup(void) {
   GM_VEC_FREE(entries);
   if (dir) {
     rmdir(dir);
+    gm_interrupt_forget(dir_slot); /* before the name is freed: the handler may read it */
+    dir_slot = -1;
     free(dir);
     dir = NULL;
   }
