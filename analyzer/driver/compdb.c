@@ -3,6 +3,7 @@
 #include "driver/compdb_args.h"
 
 #include <clang-c/CXCompilationDatabase.h>
+#include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
 #include <pthread.h>
@@ -88,6 +89,17 @@ static int names_at_file(json_t *cmd, json_t *args) {
   return 0;
 }
 
+/* An entry's compiler command, when it names one: a non-empty "arguments" (libclang reads it
+ * before "command"), else a "command" with more than blanks. */
+static int has_command(json_t *cmd, json_t *args) {
+  if (json_is_array(args))
+    return json_array_size(args) > 0;
+  for (const char *p = json_string_value(cmd); *p; p++)
+    if (!isspace((unsigned char)*p))
+      return 1;
+  return 0;
+}
+
 /* An entry's "directory", absolute: a relative one is taken from the database's own directory
  * (db_dir, absolute), not from wherever gmemlint runs. */
 static char *entry_dir(const char *d, const char *db_dir) {
@@ -135,7 +147,23 @@ static int validate(gm_compdb *db, const char *path, const char *db_dir, json_t 
       ok = 0;
       break;
     }
+    if (!has_command(cmd, args)) {
+      snprintf(err, errlen, "%s: entry %zu (%s) has an empty \"%s\": no compiler command to read",
+               path, i + 1, json_string_value(file), json_is_array(args) ? "arguments" : "command");
+      ok = 0;
+      break;
+    }
     char *d = entry_dir(json_string_value(dir), db_dir);
+    struct stat st;
+    if (stat(d, &st) == 0 && !S_ISDIR(st.st_mode)) {
+      const char *given = json_string_value(dir);
+      snprintf(err, errlen, "%s: entry %zu (%s): its \"directory\" %s%s%s%s is not a directory",
+               path, i + 1, json_string_value(file), given, given[0] == '/' ? "" : " (",
+               given[0] == '/' ? "" : d, given[0] == '/' ? "" : ")");
+      free(d);
+      ok = 0;
+      break;
+    }
     if (strcmp(d, json_string_value(dir)) != 0) {
       json_object_set_new(entry, "directory", json_string(d));
       *rewritten = 1;
