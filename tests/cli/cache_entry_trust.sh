@@ -64,12 +64,20 @@ run $C leak.cu
 expect_stats '1 hit\(s\)' "leak.cu's own entry still serves it"
 expect_out "leak.cu:4:7: warning: .*GM001" "leak.cu's finding from its entry"
 
-# an entry far larger than any gmemlint writes (sparse: no disk used) is not read
+# an entry far larger than any gmemlint writes (sparse: no disk used) is not read: the run's
+# peak memory stays that of a plain miss, not 300 MiB above it
+peak() { sed -nE 's/^ *peak memory \(max RSS\) +([0-9]+)\.[0-9] MiB$/\1/p' "$WORK/err"; }
+rm "$clean_entry"
+run_bounded $C --time-report clean.cu
+expect_stats '0 hit\(s\), 1 miss\(es\), 1 stored' "a missing entry is a miss"
+miss_peak=$(peak)
 rm "$clean_entry"
 truncate -s 300M "$clean_entry"
-run_bounded $C clean.cu
+run_bounded $C --time-report clean.cu
 expect_rc 0 "oversized entry"
 expect_stats '0 hit\(s\), 1 miss\(es\), 1 stored' "an oversized entry is a miss"
+[ -n "$miss_peak" ] && [ -n "$(peak)" ] && [ "$(peak)" -lt $((miss_peak + 150)) ] ||
+  fail "an oversized entry is not read: peak $(peak) MiB, a plain miss $miss_peak MiB"
 [ "$(stat -c %s "$clean_entry")" -lt 1000000 ] || fail "the oversized entry was replaced"
 
 finish
