@@ -468,7 +468,7 @@ int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_comp
   gm_compdb_lang entry_lang = GM_COMPDB_LANG_UNSET;
   if (dir) {
     gm_compdb_expand(&args, dir, file, warn);
-    entry_lang = gm_compdb_parser_flags(args.items, args.len, dir, flags);
+    entry_lang = gm_compdb_parser_flags(args.items, args.len, dir, file, warn, flags);
   }
   if (lang) /* a similar entry's -x is the language of the file it was written for */
     *lang = listed ? entry_lang : GM_COMPDB_LANG_UNSET;

@@ -354,21 +354,26 @@ static int compiler_builtin_dir(const char *path) {
 
 /* What reading one entry's flags remembers across them. */
 typedef struct flag_state {
-  char *pch_header; /* the header an -include-pch stands for, already included in its place */
+  const char *source; /* the entry's file, for warnings */
+  FILE *warn;         /* where they go; NULL for none */
+  char *pch_header;   /* the header an -include-pch stands for, already included in its place */
 } flag_state;
 
-/* The header a PCH was made from, named as GCC and clang name PCHs (HEADER.pch, HEADER.gch,
- * CMake's cmake_pch.hxx.pch) and there beside it; NULL when it is not there. */
+/* The header a PCH was made from, there beside it: HEADER.pch or HEADER.gch (as GCC, clang and
+ * CMake's cmake_pch.hxx.pch name them), else NAME.pch made from NAME.h, .hpp, .hxx or .cuh;
+ * NULL when none is there. */
 static char *pch_source_header(const char *pch) {
   size_t len = strlen(pch);
   if (len <= 4 || (strcmp(pch + len - 4, ".pch") != 0 && strcmp(pch + len - 4, ".gch") != 0))
     return NULL;
-  char *header = gm_xasprintf("%.*s", (int)(len - 4), pch);
-  if (access(header, F_OK) != 0) {
+  static const char *const suffixes[] = {"", ".h", ".hpp", ".hxx", ".cuh"};
+  for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+    char *header = gm_xasprintf("%.*s%s", (int)(len - 4), pch, suffixes[i]);
+    if (access(header, F_OK) == 0)
+      return header;
     free(header);
-    return NULL;
   }
-  return header;
+  return NULL;
 }
 
 static void keep_flag(const flag_spec *spec, const char *value, const char *dir, gm_str_vec *flags,
@@ -394,7 +399,6 @@ static void keep_flag(const flag_spec *spec, const char *value, const char *dir,
      * header it was made from is included instead, as its first forced include */
     char *pch = path_in(dir, value);
     char *header = pch_source_header(pch);
-    free(pch);
     if (header && !state->pch_header) {
       push_dup(flags, spec->clang);
       push_dup(flags, header);
@@ -402,6 +406,13 @@ static void keep_flag(const flag_spec *spec, const char *value, const char *dir,
     } else {
       free(header);
     }
+    if (!header && state->warn)
+      fprintf(state->warn,
+              GM_PROGRAM ": warning: %s: precompiled header %s, named by its entry in "
+                         "compile_commands.json, is the build compiler's and the header it was "
+                         "made from is not beside it; parsing without it\n",
+              state->source, pch);
+    free(pch);
     break;
   }
   case FLAG_INCLUDE: {
@@ -468,7 +479,7 @@ static gm_compdb_lang parser_flags(char *const *args, size_t n, size_t first, co
 }
 
 gm_compdb_lang gm_compdb_parser_flags(char *const *args, size_t nargs, const char *dir,
-                                      gm_str_vec *flags) {
+                                      const char *source, FILE *warn, gm_str_vec *flags) {
   /* -Xclang hands one argument to clang's front end, whose -include, -include-pch, -I, -D, ...
    * mean what the driver's do (CMake writes its precompiled header for clang as -Xclang
    * -include-pch -Xclang PCH -Xclang -include -Xclang HEADER): read unwrapped */
@@ -476,7 +487,7 @@ gm_compdb_lang gm_compdb_parser_flags(char *const *args, size_t nargs, const cha
   for (size_t i = 0; i < nargs; i++)
     GM_PUSH(unwrapped,
             strcmp(args[i], "-Xclang") == 0 && i > 0 && i + 1 < nargs ? args[++i] : args[i]);
-  flag_state state = {0};
+  flag_state state = {source, warn, NULL};
   const gm_str_vec *wrapper = nargs ? gm_compdb_wrapper_flags(args[0]) : NULL;
   if (wrapper && wrapper->len)
     parser_flags(wrapper->items, wrapper->len, 0, dir, flags, &state, 0);

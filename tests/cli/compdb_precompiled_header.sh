@@ -1,6 +1,7 @@
 # A compile database's precompiled header: gmemlint cannot use the build's PCH (it is tied to the
 # compiler that wrote it, and gmemlint builds its own preambles), so it includes the header the
-# PCH was made from (HEADER.pch or HEADER.gch beside HEADER) in its place, once, whether the
+# PCH was made from (HEADER.pch or HEADER.gch beside HEADER, or NAME.pch beside NAME.h, .hpp,
+# .hxx or .cuh) in its place, once, whether the
 # entry says -include-pch PCH or, as CMake writes it for clang, -Xclang -include-pch -Xclang PCH
 # -Xclang -include -Xclang HEADER. The header here has no guard: a second include is an error.
 source "$(dirname "$0")/testlib.bash"
@@ -37,7 +38,9 @@ entries() { # COMMAND-WITHOUT-FILE: one entry for each source
   printf '[{"directory": "%s", "file": "leak.cu", "command": "%s -c leak.cu"},\n' "$WORK/src" "$1"
   printf ' {"directory": "%s", "file": "clean.cu", "command": "%s -c clean.cu"}]\n' "$WORK/src" "$1"
 }
+cp src/pre.h src/third.cuh
 for form in "clang++ -include-pch pre.h.pch" \
+  "clang++ -include-pch third.pch" \
   "clang++ -include-pch $WORK/src/other.h.gch" \
   "clang++ -Xclang -include-pch -Xclang $WORK/src/pre.h.pch -Xclang -include -Xclang $WORK/src/pre.h" \
   "clang++ -Xclang -include-pch -Xclang pre.h.pch -Xclang -include -Xclang pre.h"; do
@@ -51,10 +54,13 @@ for form in "clang++ -include-pch pre.h.pch" \
   [ ! -s "$WORK/out" ] && [ ! -s "$WORK/err" ] || fail "$form: clean twin: $(cat "$WORK/out" "$WORK/err")"
 done
 
-# a PCH whose header is not beside it: dropped, and the parse says what is missing
-entries "clang++ -include-pch $WORK/nowhere.pch" >build/compile_commands.json
+# a PCH whose header is not beside it: dropped, with a warning naming it, and the parse says
+# what is missing
+entries "clang++ -include-pch ../nowhere.pch" >build/compile_commands.json
 run --no-cache -p build src/clean.cu
 expect_rc 3 "a PCH without its header"
+[ "$(head -1 err)" = "gmemlint: warning: src/clean.cu: precompiled header $WORK/src/../nowhere.pch, named by its entry in compile_commands.json, is the build compiler's and the header it was made from is not beside it; parsing without it" ] ||
+  fail "a PCH without its header: the warning in full: $(cat err)"
 expect_err "^gmemlint: warning: src/clean.cu: 1 parse error\(s\); findings may be incomplete$" \
   "a PCH without its header: the parse error is reported"
 finish
