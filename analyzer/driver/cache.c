@@ -6,6 +6,7 @@
 
 #include <clang-c/Index.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -15,8 +16,11 @@
 #include <unistd.h>
 
 /* Bumped whenever the entry layout changes: older entries then fail the magic check. */
-#define ENTRY_MAGIC "GMLCACH5"
+#define ENTRY_MAGIC "GMLCACH6"
 #define MAGIC_LEN 8
+/* Far above any real entry (a unit summary of a large file is a few MB), far below what would
+ * exhaust memory: a bigger file under the cache directory is not one gmemlint wrote. */
+#define MAX_ENTRY_BYTES ((off_t)256 << 20)
 
 /* ---- MurmurHash3 x64_128 (public domain, Austin Appleby): fast, and 128 bits keep accidental
  * collisions out of reach for a cache ---- */
@@ -304,7 +308,9 @@ static char *entry_path(const gm_cache *c, const gm_cache_key *key, char **subdi
   return gm_xasprintf("%s/%.2s/%s", c->dir, hex, hex + 2);
 }
 
-/* ---- the entry: ENTRY_MAGIC, then length-prefixed fields, then a hash of all before it ---- */
+/* ---- the entry: ENTRY_MAGIC, the key it was stored under (so that an entry copied or renamed
+ * to another key's place is a miss, not another file's findings), then length-prefixed fields,
+ * then a hash of all before it ---- */
 
 static void put_u32(gm_strbuf *sb, uint32_t v) {
   gm_sb_appendn(sb, (const char *)&v, sizeof v);
@@ -481,24 +487,57 @@ static void get_notice(reader *r, gm_notice *n) {
   n->message = get_req(r);
 }
 
+/* An entry's bytes, or NULL unless path is a regular file (not a symlink, whose target could be
+ * /dev/zero, nor a FIFO, whose open or read would block) of at most MAX_ENTRY_BYTES. */
+static char *read_entry(const char *path, size_t *len) {
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  struct stat st;
+  char *data = NULL;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= MAX_ENTRY_BYTES) {
+    size_t want = (size_t)st.st_size, got = 0;
+    data = gm_xmalloc(want + 1);
+    while (got < want) {
+      ssize_t n = read(fd, data + got, want - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      got += (size_t)n;
+    }
+    if (got != want) { /* shrunk while read: a torn entry */
+      free(data);
+      data = NULL;
+    } else {
+      *len = want;
+    }
+  }
+  close(fd);
+  return data;
+}
+
 int gm_cache_load(gm_cache *c, const gm_cache_key *key, const char *source, gm_report *report,
                   gm_unit **unit, FILE *msg) {
   char *path = entry_path(c, key, NULL);
   size_t len = 0;
-  char *data = gm_read_file(path, &len);
+  char *data = read_entry(path, &len);
   free(path);
   int hit = 0;
   gm_report found = {0};
   char *messages = NULL, *unit_text = NULL;
   size_t messages_len = 0;
   gm_unit *found_unit = NULL;
-  if (!data || len < MAGIC_LEN + sizeof(digest) || memcmp(data, ENTRY_MAGIC, MAGIC_LEN) != 0)
+  if (!data || len < MAGIC_LEN + sizeof key->h + sizeof(digest) ||
+      memcmp(data, ENTRY_MAGIC, MAGIC_LEN) != 0 ||
+      memcmp(data + MAGIC_LEN, key->h, sizeof key->h) != 0)
     goto out;
   digest sum = murmur(data, len - sizeof sum, (digest){0, 0}), stored;
   memcpy(&stored, data + len - sizeof stored, sizeof stored);
   if (sum.a != stored.a || sum.b != stored.b)
     goto out; /* torn or corrupt: a miss, and the store that follows replaces it */
-  reader r = {data + MAGIC_LEN, len - MAGIC_LEN - sizeof sum, 0};
+  size_t head = MAGIC_LEN + sizeof key->h;
+  reader r = {data + head, len - head - sizeof sum, 0};
   int ndeps = get_count(&r, sizeof(uint32_t) + sizeof(digest));
   for (int i = 0; i < ndeps && !r.bad; i++) {
     char *dep = get_req(&r);
@@ -585,6 +624,7 @@ void gm_cache_store(gm_cache *c, const gm_cache_key *key, const gm_str_vec *incl
                     const char *messages, size_t messages_len, FILE *msg) {
   gm_strbuf sb = {0};
   gm_sb_appendn(&sb, ENTRY_MAGIC, MAGIC_LEN);
+  gm_sb_appendn(&sb, (const char *)key->h, sizeof key->h);
   size_t count_at = sb.len;
   uint32_t ndeps = 0;
   int ok = 1;
@@ -611,6 +651,11 @@ void gm_cache_store(gm_cache *c, const gm_cache_key *key, const gm_str_vec *incl
 
   char *subdir = NULL;
   char *path = entry_path(c, key, &subdir);
+  /* only gmemlint's own regular files live here: whatever else took an entry's place (a FIFO,
+   * a symlink) goes, so that the rename replaces it instead of writing through it */
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    unlink(path);
   gm_atomic_file f;
   int written = mkdirs(subdir) && gm_atomic_open(&f, path, "wb");
   if (written)

@@ -9,8 +9,9 @@
  * have.
  *
  * Entries live in --cache-dir, else $XDG_CACHE_HOME/gmemlint, else ~/.cache/gmemlint; --no-cache
- * turns the cache off. Anything wrong with the cache (unreadable, corrupt, unwritable) costs a
- * parse, never a result. */
+ * turns the cache off. Anything wrong with the cache (unreadable, corrupt, unwritable, an entry
+ * stored under another key, anything but a regular file of bounded size) costs a parse, never a
+ * result, and never blocks. */
 #ifndef GM_CACHE_H
 #define GM_CACHE_H
 

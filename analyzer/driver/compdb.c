@@ -3,6 +3,7 @@
 #include "driver/compdb_args.h"
 
 #include <clang-c/CXCompilationDatabase.h>
+#include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
 #include <pthread.h>
@@ -88,7 +89,33 @@ static int names_at_file(json_t *cmd, json_t *args) {
   return 0;
 }
 
-static int validate(gm_compdb *db, const char *path, char *err, size_t errlen) {
+/* An entry's compiler command, when it names one: a non-empty "arguments" (libclang reads it
+ * before "command"), else a "command" with more than blanks. */
+static int has_command(json_t *cmd, json_t *args) {
+  if (json_is_array(args))
+    return json_array_size(args) > 0;
+  for (const char *p = json_string_value(cmd); *p; p++)
+    if (!isspace((unsigned char)*p))
+      return 1;
+  return 0;
+}
+
+/* An entry's "directory", absolute: a relative one is taken from the database's own directory
+ * (db_dir, absolute), not from wherever gmemlint runs. */
+static char *entry_dir(const char *d, const char *db_dir) {
+  if (d[0] == '/')
+    return gm_xstrdup(d);
+  char *joined = gm_xasprintf("%s/%s", db_dir, d), real[PATH_MAX];
+  if (!realpath(joined, real))
+    return joined;
+  free(joined);
+  return gm_xstrdup(real);
+}
+
+/* Checks the database and lists its files; relative directories are made absolute in *root,
+ * which *rewritten then says. */
+static int validate(gm_compdb *db, const char *path, const char *db_dir, json_t **root_out,
+                    int *rewritten, char *err, size_t errlen) {
   json_error_t jerr;
   json_t *root = json_load_file(path, 0, &jerr);
   if (!root) {
@@ -120,8 +147,29 @@ static int validate(gm_compdb *db, const char *path, char *err, size_t errlen) {
       ok = 0;
       break;
     }
+    if (!has_command(cmd, args)) {
+      snprintf(err, errlen, "%s: entry %zu (%s) has an empty \"%s\": no compiler command to read",
+               path, i + 1, json_string_value(file), json_is_array(args) ? "arguments" : "command");
+      ok = 0;
+      break;
+    }
+    char *d = entry_dir(json_string_value(dir), db_dir);
+    struct stat st;
+    if (stat(d, &st) == 0 && !S_ISDIR(st.st_mode)) {
+      const char *given = json_string_value(dir);
+      snprintf(err, errlen, "%s: entry %zu (%s): its \"directory\" %s%s%s%s is not a directory",
+               path, i + 1, json_string_value(file), given, given[0] == '/' ? "" : " (",
+               given[0] == '/' ? "" : d, given[0] == '/' ? "" : ")");
+      free(d);
+      ok = 0;
+      break;
+    }
+    if (strcmp(d, json_string_value(dir)) != 0) {
+      json_object_set_new(entry, "directory", json_string(d));
+      *rewritten = 1;
+    }
     db->has_at_file |= names_at_file(cmd, args);
-    const char *f = json_string_value(file), *d = json_string_value(dir);
+    const char *f = json_string_value(file);
     char *abs = f[0] == '/' ? gm_xstrdup(f) : gm_xasprintf("%s/%s", d, f);
     char real[PATH_MAX];
     char status = realpath(abs, real) ? FILE_PRESENT : missing_status(d, abs);
@@ -133,11 +181,31 @@ static int validate(gm_compdb *db, const char *path, char *err, size_t errlen) {
     db->status = gm_xrealloc(db->status, db->nfiles + 1);
     db->status[db->nfiles] = status;
     db->files[db->nfiles++] = abs;
+    free(d);
   }
-  json_decref(root);
   if (ok)
     keep_first_of_each(db);
+  *root_out = root;
   return ok;
+}
+
+/* libclang reads a database from a directory: one with relative directories is handed over
+ * with them made absolute, as a copy in a private temporary directory removed once read. */
+static CXCompilationDatabase load_absolute(json_t *root, CXCompilationDatabase_Error *cerr) {
+  const char *tmp = getenv("TMPDIR");
+  char *dir = gm_xasprintf("%s/gmemlint-compdb-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  CXCompilationDatabase loaded = NULL;
+  *cerr = CXCompilationDatabase_CanNotLoadDatabase;
+  if (mkdtemp(dir)) {
+    char *file = gm_xasprintf("%s/compile_commands.json", dir);
+    if (json_dump_file(root, file, JSON_COMPACT) == 0)
+      loaded = clang_CompilationDatabase_fromDirectory(dir, cerr);
+    unlink(file);
+    rmdir(dir);
+    free(file);
+  }
+  free(dir);
+  return loaded;
 }
 
 /* -p takes a build directory or its compile_commands.json (as clang-tidy does); libclang reads
@@ -179,13 +247,20 @@ gm_compdb *gm_compdb_open(const char *where, char *err, size_t errlen) {
   fclose(probe);
   gm_compdb *db = gm_xcalloc(1, sizeof *db);
   db->path = path;
-  if (!validate(db, path, err, errlen)) {
+  char real_dir[PATH_MAX];
+  json_t *root = NULL;
+  int rewritten = 0;
+  if (!validate(db, path, realpath(dir, real_dir) ? real_dir : dir, &root, &rewritten, err,
+                errlen)) {
+    json_decref(root);
     free(dir);
     gm_compdb_close(db);
     return NULL;
   }
   CXCompilationDatabase_Error cerr;
-  db->db = clang_CompilationDatabase_fromDirectory(dir, &cerr);
+  db->db =
+      rewritten ? load_absolute(root, &cerr) : clang_CompilationDatabase_fromDirectory(dir, &cerr);
+  json_decref(root);
   free(dir);
   if (cerr != CXCompilationDatabase_NoError || !db->db) {
     snprintf(err, errlen, "%s: libclang could not load the compile database", path);
@@ -393,7 +468,7 @@ int gm_compdb_lookup(gm_compdb *db, const char *file, gm_str_vec *flags, gm_comp
   gm_compdb_lang entry_lang = GM_COMPDB_LANG_UNSET;
   if (dir) {
     gm_compdb_expand(&args, dir, file, warn);
-    entry_lang = gm_compdb_parser_flags(args.items, args.len, dir, flags);
+    entry_lang = gm_compdb_parser_flags(args.items, args.len, dir, file, warn, flags);
   }
   if (lang) /* a similar entry's -x is the language of the file it was written for */
     *lang = listed ? entry_lang : GM_COMPDB_LANG_UNSET;

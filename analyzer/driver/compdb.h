@@ -3,7 +3,8 @@
  * through libclang's compilation-database API; each entry's arguments are then read as its build
  * reads them (driver/compdb_args.h): response files (@file, nvcc's --options-file), nvcc's long
  * spellings and -Xcompiler lists, -x. Flags that matter to parsing are kept (-I, -isystem,
- * -iquote, -idirafter, -include, -D, -U, -std); code-generation flags are dropped with their
+ * -iquote, -idirafter, -include, -D, -U, -std, also after -Xclang; an -include-pch becomes an
+ * -include of the header the PCH was made from); code-generation flags are dropped with their
  * values. */
 #ifndef GM_COMPDB_H
 #define GM_COMPDB_H

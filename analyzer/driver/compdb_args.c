@@ -195,6 +195,7 @@ void gm_compdb_expand(gm_str_vec *args, const char *dir, const char *source, FIL
 typedef enum flag_kind {
   FLAG_PATH,      /* an include directory: made absolute */
   FLAG_INCLUDE,   /* a forced include: absolute when it is there relative to the directory */
+  FLAG_PCH,       /* -include-pch: the build's PCH, replaced by the header it was made from */
   FLAG_MACRO,     /* -D, -U */
   FLAG_STD,       /* the language standard */
   FLAG_LANG,      /* -x */
@@ -298,14 +299,13 @@ static const flag_spec flag_specs[] = {
     {"-MT", NULL, FLAG_SKIP},
     {"-MQ", NULL, FLAG_SKIP},
     {"-MJ", NULL, FLAG_SKIP},
-    {"-Xclang", NULL, FLAG_SKIP},
     {"-Xpreprocessor", NULL, FLAG_SKIP},
     {"-Xassembler", NULL, FLAG_SKIP},
     {"-target", NULL, FLAG_SKIP},
     {"-isysroot", NULL, FLAG_SKIP},
     {"--sysroot", NULL, FLAG_SKIP},
     {"-imacros", NULL, FLAG_SKIP},
-    {"-include-pch", NULL, FLAG_SKIP},
+    {"-include-pch", "-include", FLAG_PCH},
     {"-aux-info", NULL, FLAG_SKIP},
 };
 
@@ -352,8 +352,32 @@ static int compiler_builtin_dir(const char *path) {
                           strstr(path, "/lib/clang/"));
 }
 
-static void keep_flag(const flag_spec *spec, const char *value, const char *dir,
-                      gm_str_vec *flags) {
+/* What reading one entry's flags remembers across them. */
+typedef struct flag_state {
+  const char *source; /* the entry's file, for warnings */
+  FILE *warn;         /* where they go; NULL for none */
+  char *pch_header;   /* the header an -include-pch stands for, already included in its place */
+} flag_state;
+
+/* The header a PCH was made from, there beside it: HEADER.pch or HEADER.gch (as GCC, clang and
+ * CMake's cmake_pch.hxx.pch name them), else NAME.pch made from NAME.h, .hpp, .hxx or .cuh;
+ * NULL when none is there. */
+static char *pch_source_header(const char *pch) {
+  size_t len = strlen(pch);
+  if (len <= 4 || (strcmp(pch + len - 4, ".pch") != 0 && strcmp(pch + len - 4, ".gch") != 0))
+    return NULL;
+  static const char *const suffixes[] = {"", ".h", ".hpp", ".hxx", ".cuh"};
+  for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+    char *header = gm_xasprintf("%.*s%s", (int)(len - 4), pch, suffixes[i]);
+    if (access(header, F_OK) == 0)
+      return header;
+    free(header);
+  }
+  return NULL;
+}
+
+static void keep_flag(const flag_spec *spec, const char *value, const char *dir, gm_str_vec *flags,
+                      flag_state *state) {
   switch (spec->kind) {
   case FLAG_PATH: {
     char *path = path_in(dir, value);
@@ -370,9 +394,34 @@ static void keep_flag(const flag_spec *spec, const char *value, const char *dir,
     }
     break;
   }
+  case FLAG_PCH: {
+    /* a PCH is tied to the compiler that wrote it, and gmemlint builds its own preambles: the
+     * header it was made from is included instead, as its first forced include */
+    char *pch = path_in(dir, value);
+    char *header = pch_source_header(pch);
+    if (header && !state->pch_header) {
+      push_dup(flags, spec->clang);
+      push_dup(flags, header);
+      state->pch_header = header;
+    } else {
+      free(header);
+    }
+    if (!header && state->warn)
+      fprintf(state->warn,
+              GM_PROGRAM ": warning: %s: precompiled header %s, named by its entry in "
+                         "compile_commands.json, is the build compiler's and the header it was "
+                         "made from is not beside it; parsing without it\n",
+              state->source, pch);
+    free(pch);
+    break;
+  }
   case FLAG_INCLUDE: {
     /* as GCC does: the file relative to the working directory, else found on the include path */
     char *path = path_in(dir, value);
+    if (state->pch_header && strcmp(path, state->pch_header) == 0) {
+      free(path); /* CMake names the PCH's header again after it: it is already included */
+      break;
+    }
     push_dup(flags, spec->clang);
     if (access(path, F_OK) == 0) {
       GM_PUSH(*flags, path);
@@ -392,23 +441,24 @@ static void keep_flag(const flag_spec *spec, const char *value, const char *dir,
 }
 
 static gm_compdb_lang parser_flags(char *const *args, size_t n, size_t first, const char *dir,
-                                   gm_str_vec *flags, int host_list);
+                                   gm_str_vec *flags, flag_state *state, int host_list);
 
 /* -Xcompiler -DX,-Iinc or "-DX -Iinc": split on commas and whitespace, then read as flags. */
-static void host_list_flags(const char *list, const char *dir, gm_str_vec *flags) {
+static void host_list_flags(const char *list, const char *dir, gm_str_vec *flags,
+                            flag_state *state) {
   gm_str_vec items = {0};
   char *copy = gm_xstrdup(list), *save = NULL;
   for (char *item = strtok_r(copy, ", \t", &save); item; item = strtok_r(NULL, ", \t", &save))
     push_dup(&items, item);
   free(copy);
-  parser_flags(items.items, items.len, 0, dir, flags, 1);
+  parser_flags(items.items, items.len, 0, dir, flags, state, 1);
   for (size_t i = 0; i < items.len; i++)
     free(items.items[i]);
   GM_VEC_FREE(items);
 }
 
 static gm_compdb_lang parser_flags(char *const *args, size_t n, size_t first, const char *dir,
-                                   gm_str_vec *flags, int host_list) {
+                                   gm_str_vec *flags, flag_state *state, int host_list) {
   gm_compdb_lang lang = GM_COMPDB_LANG_UNSET;
   for (size_t i = first; i < n; i++) {
     for (size_t k = 0; k < sizeof flag_specs / sizeof flag_specs[0]; k++) {
@@ -419,9 +469,9 @@ static gm_compdb_lang parser_flags(char *const *args, size_t n, size_t first, co
       if (spec->kind == FLAG_LANG)
         lang = host_list ? lang : lang_named(value);
       else if (spec->kind == FLAG_HOST_LIST && !host_list)
-        host_list_flags(value, dir, flags);
+        host_list_flags(value, dir, flags, state);
       else if (value[0])
-        keep_flag(spec, value, dir, flags);
+        keep_flag(spec, value, dir, flags, state);
       break;
     }
   }
@@ -429,9 +479,20 @@ static gm_compdb_lang parser_flags(char *const *args, size_t n, size_t first, co
 }
 
 gm_compdb_lang gm_compdb_parser_flags(char *const *args, size_t nargs, const char *dir,
-                                      gm_str_vec *flags) {
+                                      const char *source, FILE *warn, gm_str_vec *flags) {
+  /* -Xclang hands one argument to clang's front end, whose -include, -include-pch, -I, -D, ...
+   * mean what the driver's do (CMake writes its precompiled header for clang as -Xclang
+   * -include-pch -Xclang PCH -Xclang -include -Xclang HEADER): read unwrapped */
+  gm_str_vec unwrapped = {0};
+  for (size_t i = 0; i < nargs; i++)
+    GM_PUSH(unwrapped,
+            strcmp(args[i], "-Xclang") == 0 && i > 0 && i + 1 < nargs ? args[++i] : args[i]);
+  flag_state state = {source, warn, NULL};
   const gm_str_vec *wrapper = nargs ? gm_compdb_wrapper_flags(args[0]) : NULL;
   if (wrapper && wrapper->len)
-    parser_flags(wrapper->items, wrapper->len, 0, dir, flags, 0);
-  return parser_flags(args, nargs, 1, dir, flags, 0);
+    parser_flags(wrapper->items, wrapper->len, 0, dir, flags, &state, 0);
+  gm_compdb_lang lang = parser_flags(unwrapped.items, unwrapped.len, 1, dir, flags, &state, 0);
+  free(state.pch_header);
+  GM_VEC_FREE(unwrapped);
+  return lang;
 }

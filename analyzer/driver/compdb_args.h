@@ -18,10 +18,12 @@ void gm_compdb_expand(gm_str_vec *args, const char *dir, const char *source, FIL
 
 /* Appends to flags the parser flags among args (expanded; argument 0 is the compiler):
  * -I, -isystem, -iquote, -idirafter, -include, -D, -U, -std, in clang's spelling with relative
- * paths made absolute against dir, from their nvcc, clang and GCC spellings and from
- * -Xcompiler/--compiler-options lists. Returns the language -x gives. */
+ * paths made absolute against dir, from their nvcc, clang and GCC spellings, from
+ * -Xcompiler/--compiler-options lists and after -Xclang; an -include-pch becomes an -include of
+ * the header the PCH was made from, or a warning on warn (when not NULL) naming source when that
+ * is not beside it. Returns the language -x gives. */
 gm_compdb_lang gm_compdb_parser_flags(char *const *args, size_t nargs, const char *dir,
-                                      gm_str_vec *flags);
+                                      const char *source, FILE *warn, gm_str_vec *flags);
 
 /* The flags an MPI compiler wrapper adds (its include directories), asked once per wrapper
  * (compdb_wrapper.c); NULL when compiler is no MPI wrapper. */

@@ -299,6 +299,40 @@ static int open_compdb(gm_run *run, gm_options *opt) {
   return 1;
 }
 
+static int by_key(const void *a, const void *b, void *keys) {
+  char **k = keys;
+  size_t i = *(const size_t *)a, j = *(const size_t *)b;
+  int c = strcmp(k[i], k[j]);
+  return c ? c : i < j ? -1 : 1;
+}
+
+/* A file named twice (`a.cu a.cu`, `a.cu ./a.cu`, a glob that overlaps) is analysed once, under
+ * its first name: twice would print every finding twice. */
+static void drop_repeated_files(gm_options *opt) {
+  size_t n = opt->files.len;
+  char **keys = gm_xcalloc(n + 1, sizeof *keys);
+  size_t *order = gm_xcalloc(n + 1, sizeof *order);
+  char *repeated = gm_xcalloc(n + 1, 1);
+  for (size_t i = 0; i < n; i++) {
+    char *real = realpath(opt->files.items[i], NULL);
+    keys[i] = real ? real : gm_xstrdup(opt->files.items[i]);
+    order[i] = i;
+  }
+  qsort_r(order, n, sizeof *order, by_key, keys);
+  for (size_t i = 1; i < n; i++)
+    repeated[order[i]] = strcmp(keys[order[i]], keys[order[i - 1]]) == 0;
+  size_t kept = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!repeated[i])
+      opt->files.items[kept++] = opt->files.items[i];
+    free(keys[i]);
+  }
+  opt->files.len = kept;
+  free(repeated);
+  free(order);
+  free(keys);
+}
+
 /* The telemetry to join (--telemetry) and the findings to leave out (--baseline). */
 static int open_evidence(lint_run *l) {
   const gm_options *opt = l->opt;
@@ -499,6 +533,7 @@ static int lint(gm_options *opt) {
   if (!find_toolkit(&l.run, opt))
     return GM_EXIT_USAGE;
   int ok = !opt->compdb_dir || open_compdb(&l.run, opt);
+  drop_repeated_files(opt);
   /* telemetry alone is enough: the runtime-only findings (a Python program under gmemrun) */
   if (ok && !opt->files.len && !opt->telemetry.len) {
     fprintf(stderr, GM_PROGRAM ": error: no input files\nTry '" GM_PROGRAM
