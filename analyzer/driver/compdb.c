@@ -1,6 +1,7 @@
 #include "driver/compdb.h"
 
 #include "driver/compdb_args.h"
+#include "support/interrupt.h"
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <ctype.h>
@@ -190,18 +191,21 @@ static int validate(gm_compdb *db, const char *path, const char *db_dir, json_t 
 }
 
 /* libclang reads a database from a directory: one with relative directories is handed over
- * with them made absolute, as a copy in a private temporary directory removed once read. */
+ * with them made absolute, as a copy in a private temporary directory removed once read (or by
+ * the interrupt handler, should a signal end the run while it exists). */
 static CXCompilationDatabase load_absolute(json_t *root, CXCompilationDatabase_Error *cerr) {
   const char *tmp = getenv("TMPDIR");
   char *dir = gm_xasprintf("%s/gmemlint-compdb-XXXXXX", tmp && *tmp ? tmp : "/tmp");
   CXCompilationDatabase loaded = NULL;
   *cerr = CXCompilationDatabase_CanNotLoadDatabase;
   if (mkdtemp(dir)) {
+    int slot = gm_interrupt_remember(dir);
     char *file = gm_xasprintf("%s/compile_commands.json", dir);
     if (json_dump_file(root, file, JSON_COMPACT) == 0)
       loaded = clang_CompilationDatabase_fromDirectory(dir, cerr);
     unlink(file);
     rmdir(dir);
+    gm_interrupt_forget(slot);
     free(file);
   }
   free(dir);
