@@ -288,7 +288,9 @@ static int handler(void *user, const char *section, const char *name, const char
   struct parse_ctx *c = user;
   if (c->failed)
     return 0;
-  char *sec = trim(strcpy(gm_xmalloc(strlen(section) + 1), section));
+  /* trim() moves past leading blanks: free what was allocated, not what it returns */
+  char *copy = gm_xstrdup(section);
+  char *sec = trim(copy);
   char *space = strchr(sec, ' ');
   const char *what = sec, *subject = NULL;
   if (space) {
@@ -364,7 +366,7 @@ static int handler(void *user, const char *section, const char *name, const char
     }
   } else if (strcmp(what, "copy") == 0 && subject) {
     if (!check_name(c, subject)) {
-      free(sec);
+      free(copy);
       return 0;
     }
     gm_fn *fn = table_add(c->table, subject);
@@ -390,7 +392,7 @@ static int handler(void *user, const char *section, const char *name, const char
               strcmp(what, "free") == 0) &&
              subject) {
     if (!check_name(c, subject)) {
-      free(sec);
+      free(copy);
       return 0;
     }
     gm_fn *fn = table_add(c->table, subject);
@@ -422,7 +424,7 @@ static int handler(void *user, const char *section, const char *name, const char
               "borrow, device-fill, prefetch, launch, noreturn, last-error, fallible or "
               "runtime-status)");
   }
-  free(sec);
+  free(copy);
   return ok;
 }
 
