@@ -140,8 +140,11 @@ struct parse_ctx {
     GM_VEC(struct seen {
       char *name;
       int line;
+      size_t next; /* the next in its hash chain (index + 1), or 0 */
     })
     v;
+    size_t *chains; /* by name hash (index + 1): a generated file may hold many sections; NULL for
+                       the keys of one section, which are few */
   } sections, keys;
   /* [sink FUNC] headers (with their lines) and the sinks given a pointer:
      a sink section without one is an error, not a silent no-op */
@@ -463,6 +466,28 @@ static int fail_at(struct parse_ctx *c, int line, const char *fmt, const char *a
   return 0;
 }
 
+static void forget(struct seen_list *seen) {
+  for (size_t i = 0; i < seen->v.len; i++)
+    free(seen->v.items[i].name);
+  seen->v.len = 0;
+}
+
+enum { SEEN_CHAINS = 1024 };
+
+/* The line where name was met before, or 0 (and name is remembered at line). */
+static int first_seen(struct seen_list *seen, const char *name, int line) {
+  size_t *chain =
+      seen->chains ? &seen->chains[gm_hash64(name, strlen(name), 0) % SEEN_CHAINS] : NULL;
+  for (size_t i = chain ? *chain : seen->v.len; i; i = chain ? seen->v.items[i - 1].next : i - 1)
+    if (strcmp(seen->v.items[i - 1].name, name) == 0)
+      return seen->v.items[i - 1].line;
+  struct seen s = {gm_xstrdup(name), line, chain ? *chain : 0};
+  GM_PUSH(seen->v, s);
+  if (chain)
+    *chain = seen->v.len;
+  return 0;
+}
+
 /* A section header, `[what subject]`: checks it, and returns its name as the handler gets it
  * (blanks around its parts and quotes around its subject removed). */
 static char *header(struct parse_ctx *c, char *inside, int line) {
@@ -479,14 +504,12 @@ static char *header(struct parse_ctx *c, char *inside, int line) {
       fail_at(c, line, "[%s] needs a name: %s", what, want);
     }
   char *name = *subject ? gm_xasprintf("%s %s", what, subject) : gm_xstrdup(what);
-  for (size_t i = 0; i < c->sections.v.len; i++)
-    if (strcmp(c->sections.v.items[i].name, name) == 0) {
-      char first[32];
-      snprintf(first, sizeof first, "%d", c->sections.v.items[i].line);
-      fail_at(c, line, "duplicate section [%s] (first at line %s)", name, first);
-    }
-  struct seen s = {gm_xstrdup(name), line};
-  GM_PUSH(c->sections.v, s);
+  int first = first_seen(&c->sections, name, line);
+  if (first) {
+    char at[32];
+    snprintf(at, sizeof at, "%d", first);
+    fail_at(c, line, "duplicate section [%s] (first at line %s)", name, at);
+  }
   if (strcmp(what, "sink") == 0 && *subject) {
     struct sink_header h = {gm_xstrdup(subject), line};
     GM_PUSH(c->sinks, h);
@@ -517,12 +540,6 @@ static void cut_comment(char *s) {
     }
 }
 
-static void forget(struct seen_list *seen) {
-  for (size_t i = 0; i < seen->v.len; i++)
-    free(seen->v.items[i].name);
-  seen->v.len = 0;
-}
-
 /* A key line, `name = value` (or `name: value`): a key repeated in one section is an error. */
 static void key_line(struct parse_ctx *c, const char *section, char *s) {
   char *eq = s + strcspn(s, "=:");
@@ -532,17 +549,14 @@ static void key_line(struct parse_ctx *c, const char *section, char *s) {
   }
   *eq = 0;
   char *name = trim(s), *value = strip(eq + 1);
-  for (size_t i = 0; i < c->keys.v.len; i++)
-    if (strcmp(c->keys.v.items[i].name, name) == 0) {
-      char first[32];
-      snprintf(first, sizeof first, "%d", c->keys.v.items[i].line);
-      char where[600];
-      snprintf(where, sizeof where, "'%s' in [%s]", name, section);
-      fail(c, "duplicate key %s (first at line %s)", where, first);
-      return;
-    }
-  struct seen k = {gm_xstrdup(name), c->line};
-  GM_PUSH(c->keys.v, k);
+  int first = first_seen(&c->keys, name, c->line);
+  if (first) {
+    char at[32], where[600];
+    snprintf(at, sizeof at, "%d", first);
+    snprintf(where, sizeof where, "'%s' in [%s]", name, section);
+    fail(c, "duplicate key %s (first at line %s)", where, at);
+    return;
+  }
   handler(c, section, name, unquote(value));
 }
 
@@ -551,6 +565,7 @@ static void key_line(struct parse_ctx *c, const char *section, char *s) {
  * 49 and took a `#` after a value for part of the value.) */
 static void read_lines(struct parse_ctx *c, const char *text) {
   char *section = gm_xstrdup(""), *prev_name = NULL;
+  c->sections.chains = gm_xcalloc(SEEN_CHAINS, sizeof *c->sections.chains);
   if (strncmp(text, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte order mark */
     text += 3;
   for (const char *p = text; *p && !c->failed;) {
@@ -595,6 +610,7 @@ static void read_lines(struct parse_ctx *c, const char *text) {
   free(prev_name);
   forget(&c->sections);
   GM_VEC_FREE(c->sections.v);
+  free(c->sections.chains);
   forget(&c->keys);
   GM_VEC_FREE(c->keys.v);
   c->line = 0;
