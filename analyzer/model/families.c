@@ -146,14 +146,6 @@ struct parse_ctx {
     size_t *chains; /* by name hash (index + 1): a generated file may hold many sections; NULL for
                        the keys of one section, which are few */
   } sections, keys;
-  /* [sink FUNC] headers (with their lines) and the sinks given a pointer:
-     a sink section without one is an error, not a silent no-op */
-  GM_VEC(struct sink_header {
-    char *name;
-    int line;
-  })
-  sinks;
-  gm_str_vec sinks_with_pointer;
   /* Rows may name families defined later in the same file: resolve them at the end. */
   GM_VEC(struct pending_family {
     gm_fn *fn;
@@ -388,7 +380,6 @@ static int handler(void *user, const char *section, const char *name, const char
       else if (!parse_arg_index(value, 0, 0, &fn->ptr_arg, NULL))
         ok = fail(c, "bad pointer '%s' in [sink %s] (expected an argument index from 0, or 'all')",
                   value, subject);
-      GM_PUSH(c->sinks_with_pointer, gm_xstrdup(subject));
     } else {
       ok = 0;
     }
@@ -510,10 +501,6 @@ static char *header(struct parse_ctx *c, char *inside, int line) {
     snprintf(at, sizeof at, "%d", first);
     fail_at(c, line, "duplicate section [%s] (first at line %s)", name, at);
   }
-  if (strcmp(what, "sink") == 0 && *subject) {
-    struct sink_header h = {gm_xstrdup(subject), line};
-    GM_PUSH(c->sinks, h);
-  }
   return name;
 }
 
@@ -560,11 +547,24 @@ static void key_line(struct parse_ctx *c, const char *section, char *s) {
   handler(c, section, name, unquote(value));
 }
 
+/* A section's end: a [sink FUNC] without pointer would be a silent no-op, so it is an error at
+ * its header. */
+static void end_section(struct parse_ctx *c, const char *section, int line) {
+  if (strncmp(section, "sink ", 5) != 0)
+    return;
+  for (size_t i = 0; i < c->keys.v.len; i++)
+    if (strcmp(c->keys.v.items[i].name, "pointer") == 0)
+      return;
+  fail_at(c, line, "[sink %s] needs pointer = N (the argument it keeps, from 0) or pointer = %s",
+          section + 5, "all");
+}
+
 /* The .gmemlint syntax (docs/config.md), line by line: lines of any length, and every message
  * at its own line. (inih, used before, split lines over 199 characters, cut section names at
  * 49 and took a `#` after a value for part of the value.) */
 static void read_lines(struct parse_ctx *c, const char *text) {
   char *section = gm_xstrdup(""), *prev_name = NULL;
+  int section_line = 0;
   c->sections.chains = gm_xcalloc(SEEN_CHAINS, sizeof *c->sections.chains);
   if (strncmp(text, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte order mark */
     text += 3;
@@ -591,8 +591,10 @@ static void read_lines(struct parse_ctx *c, const char *text) {
         fail(c, "syntax error (expected %s or %s)", "[section]", "key = value");
       } else {
         *close = 0;
+        end_section(c, section, section_line);
         free(section);
         section = header(c, s + 1, c->line);
+        section_line = c->line;
         free(prev_name);
         prev_name = NULL;
         forget(&c->keys);
@@ -606,6 +608,7 @@ static void read_lines(struct parse_ctx *c, const char *text) {
     free(buf);
     p = eol ? eol + 1 : p + len;
   }
+  end_section(c, section, section_line);
   free(section);
   free(prev_name);
   forget(&c->sections);
@@ -638,20 +641,6 @@ static gm_table *parse_into(const gm_table *base, const char *text, const char *
   for (size_t i = 0; i < c.pending.len; i++)
     free(c.pending.items[i].family);
   GM_VEC_FREE(c.pending);
-  for (size_t i = 0; i < c.sinks.len; i++) {
-    int given = 0;
-    for (size_t k = 0; k < c.sinks_with_pointer.len && !given; k++)
-      given = strcmp(c.sinks_with_pointer.items[k], c.sinks.items[i].name) == 0;
-    if (!given)
-      fail_at(&c, c.sinks.items[i].line,
-              "[sink %s] needs pointer = N (the argument it keeps, from 0) or pointer = %s",
-              c.sinks.items[i].name, "all");
-    free(c.sinks.items[i].name);
-  }
-  GM_VEC_FREE(c.sinks);
-  for (size_t i = 0; i < c.sinks_with_pointer.len; i++)
-    free(c.sinks_with_pointer.items[i]);
-  GM_VEC_FREE(c.sinks_with_pointer);
   for (unsigned b = 0; b < TABLE_BUCKETS && !c.failed; b++)
     for (struct entry *e = t->buckets[b]; e; e = e->next)
       if ((e->fn.kind == GM_FN_ALLOC || e->fn.kind == GM_FN_REALLOC) && !e->fn.family) {
