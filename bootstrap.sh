@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 packages=(cmake ninja-build make gcc pkg-config libclang-22-dev libomp-22-dev clang-22 clang-tools-22
-          clang-format libjansson-dev libinih-dev libunwind-dev libdw-dev python3 python3-jsonschema
+          clang-format libjansson-dev libunwind-dev libdw-dev python3 python3-jsonschema
           pre-commit chromium)
 missing=()
 for p in "${packages[@]}"; do

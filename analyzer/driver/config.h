@@ -1,4 +1,4 @@
-/* Project configuration: the nearest .gmemlint above a source file (INI, read with inih): rule
+/* Project configuration: the nearest .gmemlint above a source file (INI): rule
  * switches and the project's own allocator wrappers. See docs/config.md. */
 #ifndef GM_CONFIG_H
 #define GM_CONFIG_H

@@ -2,7 +2,6 @@
 
 #include "support/util.h"
 
-#include <ini.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,15 +132,20 @@ struct parse_ctx {
   char *err;
   size_t errlen;
   int failed;
+  int line; /* the line being read, for messages; 0 once the file has been read */
   gm_strbuf enable, disable;
-  /* [sink FUNC] headers (from the first pass, with their lines) and the sinks given a pointer:
-     a sink section without one is an error, not a silent no-op */
-  GM_VEC(struct sink_header {
-    char *name;
-    int line;
-  })
-  sinks;
-  gm_str_vec sinks_with_pointer;
+  /* the sections met so far, and the keys of the current one, with their lines: a repeated
+     section or key is an error, not a silent merge or override */
+  struct seen_list {
+    GM_VEC(struct seen {
+      char *name;
+      int line;
+      size_t next; /* the next in its hash chain (index + 1), or 0 */
+    })
+    v;
+    size_t *chains; /* by name hash (index + 1): a generated file may hold many sections; NULL for
+                       the keys of one section, which are few */
+  } sections, keys;
   /* Rows may name families defined later in the same file: resolve them at the end. */
   GM_VEC(struct pending_family {
     gm_fn *fn;
@@ -155,7 +159,10 @@ static int fail(struct parse_ctx *c, const char *fmt, const char *a, const char 
   if (!c->failed) {
     char msg[512];
     snprintf(msg, sizeof msg, fmt, a, b);
-    snprintf(c->err, c->errlen, "%s: %s", c->origin, msg);
+    if (c->line)
+      snprintf(c->err, c->errlen, "%s:%d: %s", c->origin, c->line, msg);
+    else
+      snprintf(c->err, c->errlen, "%s: %s", c->origin, msg);
   }
   c->failed = 1;
   return 0;
@@ -170,6 +177,16 @@ static char *trim(char *s) {
   return s;
 }
 
+/* A matching pair of quotes around a whole name or value is not part of it. */
+static char *unquote(char *s) {
+  size_t n = strlen(s);
+  if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0] && !memchr(s + 1, s[0], n - 2)) {
+    s[n - 1] = 0;
+    return s + 1;
+  }
+  return s;
+}
+
 /* Calls fn(ctx, item) for each comma-separated item of value. */
 static int for_each_item(struct parse_ctx *c, const char *value,
                          int (*fn)(struct parse_ctx *, const char *, void *), void *arg) {
@@ -177,7 +194,7 @@ static int for_each_item(struct parse_ctx *c, const char *value,
   int ok = 1;
   for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && ok;
        tok = strtok_r(NULL, ",", &save)) {
-    char *item = trim(tok);
+    char *item = unquote(trim(tok));
     if (*item)
       ok = fn(c, item, arg);
   }
@@ -212,6 +229,9 @@ static int parse_arg_index(const char *v, int allow_return, int allow_none, int 
 
 /* A function name, or a prefix pattern: a name that ends in `*`. */
 static int check_name(struct parse_ctx *c, const char *name) {
+  if (name[strcspn(name, " \t\"',;#")])
+    return fail(c, "'%s' is not a function name or pattern (%s)", name,
+                "a name has no blanks, quotes, commas, ';' or '#'");
   const char *star = strchr(name, '*');
   if (!star)
     return 1;
@@ -288,7 +308,9 @@ static int handler(void *user, const char *section, const char *name, const char
   struct parse_ctx *c = user;
   if (c->failed)
     return 0;
-  char *sec = trim(strcpy(gm_xmalloc(strlen(section) + 1), section));
+  /* trim() moves past leading blanks: free what was allocated, not what it returns */
+  char *copy = gm_xstrdup(section);
+  char *sec = trim(copy);
   char *space = strchr(sec, ' ');
   const char *what = sec, *subject = NULL;
   if (space) {
@@ -358,13 +380,12 @@ static int handler(void *user, const char *section, const char *name, const char
       else if (!parse_arg_index(value, 0, 0, &fn->ptr_arg, NULL))
         ok = fail(c, "bad pointer '%s' in [sink %s] (expected an argument index from 0, or 'all')",
                   value, subject);
-      GM_PUSH(c->sinks_with_pointer, gm_xstrdup(subject));
     } else {
       ok = 0;
     }
   } else if (strcmp(what, "copy") == 0 && subject) {
     if (!check_name(c, subject)) {
-      free(sec);
+      free(copy);
       return 0;
     }
     gm_fn *fn = table_add(c->table, subject);
@@ -390,7 +411,7 @@ static int handler(void *user, const char *section, const char *name, const char
               strcmp(what, "free") == 0) &&
              subject) {
     if (!check_name(c, subject)) {
-      free(sec);
+      free(copy);
       return 0;
     }
     gm_fn *fn = table_add(c->table, subject);
@@ -422,7 +443,7 @@ static int handler(void *user, const char *section, const char *name, const char
               "borrow, device-fill, prefetch, launch, noreturn, last-error, fallible or "
               "runtime-status)");
   }
-  free(sec);
+  free(copy);
   return ok;
 }
 
@@ -436,58 +457,166 @@ static int fail_at(struct parse_ctx *c, int line, const char *fmt, const char *a
   return 0;
 }
 
-/* A section header, `[what subject]`, met by scan_headers. */
-static void header(struct parse_ctx *c, const char *from, const char *to, int line) {
+static void forget(struct seen_list *seen) {
+  for (size_t i = 0; i < seen->v.len; i++)
+    free(seen->v.items[i].name);
+  seen->v.len = 0;
+}
+
+enum { SEEN_CHAINS = 1024 };
+
+/* The line where name was met before, or 0 (and name is remembered at line). */
+static int first_seen(struct seen_list *seen, const char *name, int line) {
+  size_t *chain =
+      seen->chains ? &seen->chains[gm_hash64(name, strlen(name), 0) % SEEN_CHAINS] : NULL;
+  for (size_t i = chain ? *chain : seen->v.len; i; i = chain ? seen->v.items[i - 1].next : i - 1)
+    if (strcmp(seen->v.items[i - 1].name, name) == 0)
+      return seen->v.items[i - 1].line;
+  struct seen s = {gm_xstrdup(name), line, chain ? *chain : 0};
+  GM_PUSH(seen->v, s);
+  if (chain)
+    *chain = seen->v.len;
+  return 0;
+}
+
+/* A section header, `[what subject]`: checks it, and returns its name as the handler gets it
+ * (blanks around its parts and quotes around its subject removed). */
+static char *header(struct parse_ctx *c, char *inside, int line) {
   static const char *const named[][2] = {{"family", "NAME"}, {"alloc", "FUNC"}, {"realloc", "FUNC"},
                                          {"free", "FUNC"},   {"copy", "FUNC"},  {"sink", "FUNC"}};
-  char *sec = gm_xmalloc((size_t)(to - from) + 1);
-  memcpy(sec, from, (size_t)(to - from));
-  sec[to - from] = 0;
-  char *what = trim(sec), *subject = what + strcspn(what, " \t");
+  char *what = trim(inside), *subject = what + strcspn(what, " \t");
   if (*subject)
     *subject++ = 0;
-  subject = trim(subject);
+  subject = unquote(trim(subject));
   for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
     if (strcmp(what, named[i][0]) == 0 && !*subject) {
       char want[64];
       snprintf(want, sizeof want, "[%s %s]", what, named[i][1]);
       fail_at(c, line, "[%s] needs a name: %s", what, want);
     }
-  if (strcmp(what, "sink") == 0 && *subject) {
-    struct sink_header h = {gm_xstrdup(subject), line};
-    GM_PUSH(c->sinks, h);
+  char *name = *subject ? gm_xasprintf("%s %s", what, subject) : gm_xstrdup(what);
+  int first = first_seen(&c->sections, name, line);
+  if (first) {
+    char at[32];
+    snprintf(at, sizeof at, "%d", first);
+    fail_at(c, line, "duplicate section [%s] (first at line %s)", name, at);
   }
-  free(sec);
+  return name;
 }
 
-/* inih calls the handler for keys only, so a section with no keys, or with no name, would pass
- * unseen: the headers are found in a first pass, as inih finds them (a line that starts with `[`
- * after blanks, unless it is indented under a key: then it continues that key's value). */
-static void scan_headers(struct parse_ctx *c, const char *text) {
-  int line = 0, after_key = 0;
-  if (strncmp(text, "\xEF\xBB\xBF", 3) == 0) /* inih skips a UTF-8 byte order mark */
+static int is_blank(char ch) {
+  return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v';
+}
+
+/* Blanks, a carriage return among them, are not part of a value. */
+static char *strip(char *s) {
+  while (is_blank(*s))
+    s++;
+  char *end = s + strlen(s);
+  while (end > s && is_blank(end[-1]))
+    *--end = 0;
+  return s;
+}
+
+/* Cuts a comment off a line: `;` or `#` at its start or after a blank. */
+static void cut_comment(char *s) {
+  for (char *p = s; *p; p++)
+    if ((*p == ';' || *p == '#') && (p == s || is_blank(p[-1]))) {
+      *p = 0;
+      return;
+    }
+}
+
+/* A key line, `name = value` (or `name: value`): a key repeated in one section is an error. */
+static void key_line(struct parse_ctx *c, const char *section, char *s) {
+  char *eq = s + strcspn(s, "=:");
+  if (!*eq) {
+    fail(c, "syntax error (expected %s or %s)", "[section]", "key = value");
+    return;
+  }
+  *eq = 0;
+  char *name = trim(s), *value = strip(eq + 1);
+  int first = first_seen(&c->keys, name, c->line);
+  if (first) {
+    char at[32], where[600];
+    snprintf(at, sizeof at, "%d", first);
+    snprintf(where, sizeof where, "'%s' in [%s]", name, section);
+    fail(c, "duplicate key %s (first at line %s)", where, at);
+    return;
+  }
+  handler(c, section, name, unquote(value));
+}
+
+/* A section's end: a [sink FUNC] without pointer would be a silent no-op, so it is an error at
+ * its header. */
+static void end_section(struct parse_ctx *c, const char *section, int line) {
+  if (strncmp(section, "sink ", 5) != 0)
+    return;
+  for (size_t i = 0; i < c->keys.v.len; i++)
+    if (strcmp(c->keys.v.items[i].name, "pointer") == 0)
+      return;
+  fail_at(c, line, "[sink %s] needs pointer = N (the argument it keeps, from 0) or pointer = %s",
+          section + 5, "all");
+}
+
+/* The .gmemlint syntax (docs/config.md), line by line: lines of any length, and every message
+ * at its own line. (inih, used before, split lines over 199 characters, cut section names at
+ * 49 and took a `#` after a value for part of the value.) */
+static void read_lines(struct parse_ctx *c, const char *text) {
+  char *section = gm_xstrdup(""), *prev_name = NULL;
+  int section_line = 0;
+  c->sections.chains = gm_xcalloc(SEEN_CHAINS, sizeof *c->sections.chains);
+  if (strncmp(text, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte order mark */
     text += 3;
   for (const char *p = text; *p && !c->failed;) {
     const char *eol = strchr(p, '\n');
-    const char *end = eol ? eol : p + strlen(p);
-    line++;
-    const char *s = p;
-    while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\f' || *s == '\v'))
+    size_t len = eol ? (size_t)(eol - p) : strlen(p);
+    char *buf = gm_xmalloc(len + 1);
+    memcpy(buf, p, len);
+    buf[len] = 0;
+    c->line++;
+    char *s = buf;
+    while (is_blank(*s))
       s++;
-    if (s == end || *s == ';' || *s == '#') {
+    if (!*s || *s == ';' || *s == '#') {
       /* a blank line or a comment */
-    } else if (s > p && after_key) {
-      /* a continuation line */
+    } else if (s > buf && prev_name) {
+      /* an indented line under a key continues its value */
+      cut_comment(s);
+      handler(c, section, prev_name, unquote(strip(s)));
     } else if (*s == '[') {
-      after_key = 0;
-      const char *close = memchr(s, ']', (size_t)(end - s));
-      if (close)
-        header(c, s + 1, close, line);
+      cut_comment(s);
+      char *close = strchr(s, ']');
+      if (!close) {
+        fail(c, "syntax error (expected %s or %s)", "[section]", "key = value");
+      } else {
+        *close = 0;
+        end_section(c, section, section_line);
+        free(section);
+        section = header(c, s + 1, c->line);
+        section_line = c->line;
+        free(prev_name);
+        prev_name = NULL;
+        forget(&c->keys);
+      }
     } else {
-      after_key = 1;
+      cut_comment(s);
+      key_line(c, section, s);
+      free(prev_name);
+      prev_name = c->keys.v.len ? gm_xstrdup(c->keys.v.items[c->keys.v.len - 1].name) : NULL;
     }
-    p = eol ? eol + 1 : end;
+    free(buf);
+    p = eol ? eol + 1 : p + len;
   }
+  end_section(c, section, section_line);
+  free(section);
+  free(prev_name);
+  forget(&c->sections);
+  GM_VEC_FREE(c->sections.v);
+  free(c->sections.chains);
+  forget(&c->keys);
+  GM_VEC_FREE(c->keys.v);
+  c->line = 0;
 }
 
 static gm_table *parse_into(const gm_table *base, const char *text, const char *origin, char *err,
@@ -495,17 +624,7 @@ static gm_table *parse_into(const gm_table *base, const char *text, const char *
   gm_table *t = gm_xcalloc(1, sizeof *t);
   t->base = base;
   struct parse_ctx c = {.table = t, .origin = origin, .err = err, .errlen = errlen};
-  scan_headers(&c, text);
-  int line = c.failed ? 0 : ini_parse_string(text, handler, &c);
-  if (line > 0 && !c.failed) {
-    snprintf(err, errlen, "%s:%d: syntax error (expected [section] or key = value)", origin, line);
-    c.failed = 1;
-  } else if (line > 0 && c.failed) {
-    char msg[600];
-    snprintf(msg, sizeof msg, "%s", err);
-    const char *colon = strchr(msg, ':');
-    snprintf(err, errlen, "%s:%d:%s", origin, line, colon ? colon + 1 : msg);
-  }
+  read_lines(&c, text);
   for (size_t i = 0; i < c.pending.len && !c.failed; i++) {
     struct pending_family *p = &c.pending.items[i];
     const gm_family *fam = gm_table_family(t, p->family);
@@ -522,20 +641,6 @@ static gm_table *parse_into(const gm_table *base, const char *text, const char *
   for (size_t i = 0; i < c.pending.len; i++)
     free(c.pending.items[i].family);
   GM_VEC_FREE(c.pending);
-  for (size_t i = 0; i < c.sinks.len; i++) {
-    int given = 0;
-    for (size_t k = 0; k < c.sinks_with_pointer.len && !given; k++)
-      given = strcmp(c.sinks_with_pointer.items[k], c.sinks.items[i].name) == 0;
-    if (!given)
-      fail_at(&c, c.sinks.items[i].line,
-              "[sink %s] needs pointer = N (the argument it keeps, from 0) or pointer = %s",
-              c.sinks.items[i].name, "all");
-    free(c.sinks.items[i].name);
-  }
-  GM_VEC_FREE(c.sinks);
-  for (size_t i = 0; i < c.sinks_with_pointer.len; i++)
-    free(c.sinks_with_pointer.items[i]);
-  GM_VEC_FREE(c.sinks_with_pointer);
   for (unsigned b = 0; b < TABLE_BUCKETS && !c.failed; b++)
     for (struct entry *e = t->buckets[b]; e; e = e->next)
       if ((e->fn.kind == GM_FN_ALLOC || e->fn.kind == GM_FN_REALLOC) && !e->fn.family) {
