@@ -48,9 +48,40 @@ static void index_rebuild(gm_telemetry *t) {
   }
 }
 
+struct gm_line_sites *gm_line_bucket(const gm_telemetry *t, unsigned line) {
+  size_t k = (size_t)(((uint64_t)line * 0x9E3779B97F4A7C15ull) >> 32) & (t->by_line_cap - 1);
+  while (t->by_line[k].first && t->by_line[k].line != line)
+    k = (k + 1) & (t->by_line_cap - 1);
+  return &t->by_line[k];
+}
+
+/* Appends site `pos` to its line's chain: the chains keep the sites' order. */
+static void by_line_add(gm_telemetry *t, size_t pos) {
+  gm_tsite *s = &t->sites.items[pos];
+  struct gm_line_sites *b = gm_line_bucket(t, s->line);
+  s->next_on_line = 0;
+  if (b->first)
+    t->sites.items[b->last - 1].next_on_line = pos + 1;
+  else
+    *b = (struct gm_line_sites){s->line, pos + 1, 0};
+  b->last = pos + 1;
+}
+
+static void by_line_rebuild(gm_telemetry *t) {
+  free(t->by_line);
+  t->by_line_cap = 64;
+  while (t->by_line_cap < t->sites.len * 2 + 16)
+    t->by_line_cap *= 2;
+  t->by_line = gm_xcalloc(t->by_line_cap, sizeof *t->by_line);
+  for (size_t i = 0; i < t->sites.len; i++)
+    by_line_add(t, i);
+}
+
 static gm_tsite *site_for(gm_telemetry *t, const char *file, unsigned line, const char *api) {
   if (t->sites.len * 2 + 16 > t->index_cap)
     index_rebuild(t);
+  if (t->sites.len * 2 + 16 > t->by_line_cap)
+    by_line_rebuild(t);
   size_t k = hash_site(file, line, api) & (t->index_cap - 1);
   for (; t->index[k]; k = (k + 1) & (t->index_cap - 1)) {
     gm_tsite *s = &t->sites.items[t->index[k] - 1];
@@ -66,6 +97,7 @@ static gm_tsite *site_for(gm_telemetry *t, const char *file, unsigned line, cons
   fresh.api = gm_xstrdup(api);
   GM_PUSH(t->sites, fresh);
   t->index[k] = t->sites.len;
+  by_line_add(t, t->sites.len - 1);
   return &t->sites.items[t->sites.len - 1];
 }
 
@@ -432,4 +464,7 @@ void gm_telemetry_free(gm_telemetry *t) {
   free(t->index);
   t->index = NULL;
   t->index_cap = 0;
+  free(t->by_line);
+  t->by_line = NULL;
+  t->by_line_cap = 0;
 }
