@@ -268,7 +268,8 @@ int gm_write_trace(FILE *out, const gm_telemetry *t, int top, const gm_output_fi
   }
   finding_events(t, files, nfiles, pids.items, metas, &evs);
   step_events(t, top, metas, &evs);
-  qsort(evs.items, evs.len, sizeof *evs.items, by_time);
+  if (evs.len) /* qsort of no array (NULL) is undefined even with a count of 0 */
+    qsort(evs.items, evs.len, sizeof *evs.items, by_time);
   int failed = 0;
   fputs("{\"displayTimeUnit\": \"ms\",\n", out);
   json_t *other = json_pack("{s:s, s:s}", "tool", "gmemlint", "version", GM_VERSION);
