@@ -55,9 +55,12 @@ struct gm_line_sites *gm_line_bucket(const gm_telemetry *t, unsigned line) {
   return &t->by_line[k];
 }
 
-/* Appends site `pos` to its line's chain: the chains keep the sites' order. */
+/* Appends site `pos` to its line's chain: the chains keep the sites' order. A site without a
+ * source line is never looked up by line and stays out. */
 static void by_line_add(gm_telemetry *t, size_t pos) {
   gm_tsite *s = &t->sites.items[pos];
+  if (s->no_source)
+    return;
   struct gm_line_sites *b = gm_line_bucket(t, s->line);
   s->next_on_line = 0;
   if (b->first)
@@ -77,7 +80,8 @@ static void by_line_rebuild(gm_telemetry *t) {
     by_line_add(t, i);
 }
 
-static gm_tsite *site_for(gm_telemetry *t, const char *file, unsigned line, const char *api) {
+static gm_tsite *site_for(gm_telemetry *t, const char *file, unsigned line, const char *api,
+                          int no_source) {
   if (t->sites.len * 2 + 16 > t->index_cap)
     index_rebuild(t);
   if (t->sites.len * 2 + 16 > t->by_line_cap)
@@ -95,6 +99,7 @@ static gm_tsite *site_for(gm_telemetry *t, const char *file, unsigned line, cons
   fresh.file_absolute = file[0] == '/';
   fresh.line = line;
   fresh.api = gm_xstrdup(api);
+  fresh.no_source = no_source;
   GM_PUSH(t->sites, fresh);
   t->index[k] = t->sites.len;
   by_line_add(t, t->sites.len - 1);
@@ -199,9 +204,9 @@ static gm_tsite *merge_site(gm_telemetry *t, const json_t *o, const gm_trun *run
     where = gm_xasprintf("%s+%s", s_or(o, "module", "?"), s_or(o, "module_offset", "?"));
     file = where;
   }
-  gm_tsite *s = site_for(t, file, (unsigned)u(o, "line"), s_or(o, "api", ""));
+  gm_tsite *s = site_for(t, file, (unsigned)u(o, "line"), s_or(o, "api", ""), where != NULL);
   if (where) {
-    s->no_source = 1;
+    s->no_source = 1; /* also when a source site's file was spelled "module+offset" */
     if (!s->function && json_string_value(json_object_get(o, "function")))
       s->function = gm_xstrdup(json_string_value(json_object_get(o, "function")));
   }
