@@ -6,14 +6,20 @@
 #include "runtime_view/nvml_verdict.h"
 #include "runtime_view/oom_verdict.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- axes ---- */
 
-/* A round tick step (1, 2 or 5 times a power of ten) for about `ticks` ticks over range. */
+/* An axis draws at most this many ticks, whatever span the telemetry gives it. */
+enum { MAX_TICKS = 64 };
+
+/* A round tick step (1, 2 or 5 times a power of ten) for about `ticks` ticks over range. A span
+ * too small for the arithmetic (a subnormal's tenth is 0) or not finite gets 1. */
 static double nice_step(double range, int ticks) {
-  if (range <= 0)
+  if (!(range >= DBL_MIN) || !isfinite(range))
     return 1;
   double raw = range / ticks, mag = 1;
   while (mag * 10 <= raw)
@@ -29,11 +35,19 @@ typedef struct frame {
   double xlo, xhi, ylo, yhi;
 } frame;
 
+/* A value far outside the plot (a negative time, a span of 1e-20 ms) is drawn at most a few
+ * plot widths away: a coordinate stays a short number, never hundreds of digits. */
+static double clamp_far(double v, double origin, double size) {
+  double lo = origin - 4 * size, hi = origin + 5 * size;
+  return !(v >= lo) ? lo : v > hi ? hi : v;
+}
 static double fx(const frame *f, double x) {
-  return f->x0 + (f->xhi > f->xlo ? (x - f->xlo) / (f->xhi - f->xlo) : 0) * f->w;
+  return clamp_far(f->x0 + (f->xhi > f->xlo ? (x - f->xlo) / (f->xhi - f->xlo) : 0) * f->w, f->x0,
+                   f->w);
 }
 static double fy(const frame *f, double y) {
-  return f->y0 + f->h - (f->yhi > f->ylo ? (y - f->ylo) / (f->yhi - f->ylo) : 0) * f->h;
+  return clamp_far(f->y0 + f->h - (f->yhi > f->ylo ? (y - f->ylo) / (f->yhi - f->ylo) : 0) * f->h,
+                   f->y0, f->h);
 }
 
 /* Byte ticks step in binary units: 256 MiB, not 268.4 MB. */
@@ -65,7 +79,8 @@ static void y_axis_bytes(FILE *out, const frame *f) {
   double unit;
   const char *uname;
   double step = byte_step(f->yhi, &unit, &uname);
-  for (double v = 0; v <= f->yhi * 1.0001; v += step) {
+  int n = 0;
+  for (double v = 0; v <= f->yhi * 1.0001 && n < MAX_TICKS; v += step, n++) {
     double y = fy(f, v);
     fprintf(out,
             "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
@@ -89,13 +104,17 @@ static void x_axis(FILE *out, const frame *f, const char *suffix, int integers) 
   double step = nice_step(f->xhi - f->xlo, 8);
   if (integers && step < 1)
     step = 1;
-  double first = step * (double)(long long)(f->xlo / step);
-  if (first < f->xlo - 1e-9)
+  /* the slack for a tick on an end: 1e-9 ms, or a millionth of a step finer than that */
+  double slack = step * 1e-6 < 1e-9 ? step * 1e-6 : 1e-9;
+  double q = f->xlo / step; /* beyond a long long's range no tick fits the span anyway */
+  double first = step * (q > -9e15 && q < 9e15 ? (double)(long long)q : 0);
+  if (first < f->xlo - slack)
     first += step;
   double bottom = f->y0 + f->h;
   fprintf(out, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", f->x0,
           f->x0 + f->w, bottom, bottom);
-  for (double v = first; v <= f->xhi + 1e-9; v += step) {
+  int n = 0;
+  for (double v = first; v <= f->xhi + slack && n < MAX_TICKS; v += step, n++) {
     double x = fx(f, v);
     fprintf(out,
             "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"

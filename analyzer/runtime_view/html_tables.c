@@ -91,13 +91,23 @@ void html_sites_section(html *h, const placed *pl, size_t npl) {
   /* alloc sites, copy and prefetch sites, and free sites a finding rests on */
   size_t *rows = gm_xcalloc(t->sites.len + 1, sizeof *rows);
   size_t nrows = 0;
-  for (size_t i = 0; i < t->sites.len; i++) {
-    int shown = t->sites.items[i].kind != GM_SITE_FREE;
-    for (size_t k = 0; k < npl && !shown; k++)
-      shown = pl[k].site == (long)i;
-    if (shown)
-      rows[nrows++] = i;
+  /* each site's findings, chained in their order (positions + 1): one pass, not one per site */
+  size_t *first_at = gm_xcalloc(t->sites.len + 1, sizeof *first_at);
+  size_t *last_at = gm_xcalloc(t->sites.len + 1, sizeof *last_at);
+  size_t *next = gm_xcalloc(npl + 1, sizeof *next);
+  for (size_t k = 0; k < npl; k++) {
+    if (pl[k].site < 0)
+      continue;
+    size_t at = (size_t)pl[k].site;
+    if (last_at[at])
+      next[last_at[at] - 1] = k + 1;
+    else
+      first_at[at] = k + 1;
+    last_at[at] = k + 1;
   }
+  for (size_t i = 0; i < t->sites.len; i++)
+    if (t->sites.items[i].kind != GM_SITE_FREE || first_at[i])
+      rows[nrows++] = i;
   sort_t = t;
   qsort(rows, nrows, sizeof *rows, site_order);
   fputs("<section id=\"sites-section\"><h2>Sites</h2>\n", out);
@@ -158,9 +168,8 @@ void html_sites_section(html *h, const placed *pl, size_t npl) {
       fputs("</div>", out);
       free(failed);
     }
-    for (size_t k = 0; k < npl; k++) {
-      if (pl[k].site != (long)rows[r])
-        continue;
+    for (size_t at = first_at[rows[r]]; at; at = next[at - 1]) {
+      size_t k = at - 1;
       fputs("<div>", out);
       verdict_chip(out, pl[k].f);
       if (pl[k].f->evidence) {
@@ -178,6 +187,9 @@ void html_sites_section(html *h, const placed *pl, size_t npl) {
     fputs("<p class=\"empty\">The telemetry has no sites.</p>\n", out);
   fputs("</section>\n", out);
   free(rows);
+  free(first_at);
+  free(last_at);
+  free(next);
 }
 
 void html_findings_section(html *h, const placed *pl, size_t npl) {

@@ -88,18 +88,47 @@ const char *html_series_color(const html *h, long site) {
 
 /* ---- placing the findings ---- */
 
+/* The sites without a source line, by file and then position: a finding named at one of them
+ * finds the first by binary search. */
+typedef GM_VEC(size_t) site_ids;
+static const gm_telemetry *order_t; /* qsort's comparator has no context argument */
+static int by_file_then_position(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  int c = strcmp(order_t->sites.items[x].file, order_t->sites.items[y].file);
+  return c ? c : x < y ? -1 : x > y;
+}
+static site_ids no_source_sites(const gm_telemetry *t) {
+  site_ids ids = {0};
+  for (size_t i = 0; i < t->sites.len; i++)
+    if (t->sites.items[i].no_source)
+      GM_PUSH(ids, i);
+  order_t = t;
+  if (ids.len)
+    qsort(ids.items, ids.len, sizeof *ids.items, by_file_then_position);
+  return ids;
+}
+
 /* The site a finding rests on: the telemetry site at its location (allocation, then copy, then
- * free), or a site without a line named as the finding's file. -1 when none. */
-static long finding_site(const gm_telemetry *t, const gm_finding *f) {
+ * free), or the first site without a line named as the finding's file. -1 when none. */
+static long finding_site(const gm_telemetry *t, const site_ids *no_source, const gm_finding *f) {
   static const enum gm_site_kind kinds[] = {GM_SITE_ALLOC, GM_SITE_OTHER, GM_SITE_FREE};
   for (size_t k = 0; k < 3; k++) {
     const gm_tsite *s = gm_telemetry_find(t, f->loc.file, f->loc.line, f->loc.col, kinds[k]);
     if (s)
       return (long)(s - t->sites.items);
   }
-  for (size_t i = 0; f->loc.file && i < t->sites.len; i++)
-    if (t->sites.items[i].no_source && strcmp(t->sites.items[i].file, f->loc.file) == 0)
-      return (long)i;
+  if (!f->loc.file)
+    return -1;
+  size_t lo = 0, hi = no_source->len; /* the first whose file is not below the finding's */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(t->sites.items[no_source->items[mid]].file, f->loc.file) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < no_source->len && strcmp(t->sites.items[no_source->items[lo]].file, f->loc.file) == 0)
+    return (long)no_source->items[lo];
   return -1;
 }
 
@@ -178,11 +207,14 @@ int gm_write_html(FILE *out, const gm_html_input *in) {
   for (size_t i = 0; i < h.ntop; i++)
     h.series[h.top[i]] = (int)i;
   GM_VEC(placed) pl = {0};
+  site_ids no_source = no_source_sites(t);
   for (size_t i = 0; i < in->nfiles; i++)
     for (size_t k = 0; k < in->files[i].nfindings; k++) {
-      placed p = {&in->files[i].findings[k], finding_site(t, &in->files[i].findings[k])};
+      placed p = {&in->files[i].findings[k],
+                  finding_site(t, &no_source, &in->files[i].findings[k])};
       GM_PUSH(pl, p);
     }
+  GM_VEC_FREE(no_source);
 
   fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",

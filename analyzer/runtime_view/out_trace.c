@@ -63,24 +63,29 @@ static const char *base_name(const char *path) {
 /* The process timeline counts device, managed and pinned memory of every device together; it
  * is named for the device only when that is all it can be. Track names end where the argument's
  * key ("bytes") continues them: Perfetto shows "<name> <key>". */
-static char *live_track_name(const gm_telemetry *t, const gm_trun *r) {
-  int host_or_managed = 0;
-  for (size_t i = 0; i < t->sites.len && !host_or_managed; i++) {
+static int any_host_or_managed(const gm_telemetry *t) {
+  for (size_t i = 0; i < t->sites.len; i++) {
     const char *fam = t->sites.items[i].family;
-    host_or_managed = fam && (strstr(fam, "host") || strstr(fam, "managed"));
+    if (fam && (strstr(fam, "host") || strstr(fam, "managed")))
+      return 1;
   }
+  return 0;
+}
+
+static char *live_track_name(const gm_trun *r, int host_or_managed) {
   if (r->devices.len == 1 && !host_or_managed)
     return gm_xasprintf("device %d live", r->devices.items[0].device);
   return gm_xstrdup("process live");
 }
 
-static void run_events(const gm_telemetry *t, size_t i, long pid, json_t *metas, event_vec *evs) {
+static void run_events(const gm_telemetry *t, size_t i, long pid, int host_or_managed,
+                       json_t *metas, event_vec *evs) {
   const gm_trun *r = &t->runs.items[i];
   char *pname = gm_xasprintf("%s (pid %ld)", *r->program ? base_name(r->program) : r->path, r->pid);
   json_array_append_new(metas, meta("process_name", pid, pname));
   json_array_append_new(metas, meta("thread_name", pid, "gmemrt"));
   free(pname);
-  char *live = live_track_name(t, r);
+  char *live = live_track_name(r, host_or_managed);
   if (r->timeline.len) {
     /* nothing is live when the runtime starts; the last value holds to the end of the run */
     add(evs, 0, counter(live, pid, "bytes", 0));
@@ -256,6 +261,7 @@ int gm_write_trace(FILE *out, const gm_telemetry *t, int top, const gm_output_fi
   json_t *metas = json_array();
   event_vec evs = {0};
   GM_VEC(long) pids = {0};
+  int host_or_managed = any_host_or_managed(t); /* once, not once per file */
   for (size_t i = 0; i < t->runs.len; i++) {
     long pid = t->runs.items[i].pid;
     int taken = pid <= 0;
@@ -264,11 +270,12 @@ int gm_write_trace(FILE *out, const gm_telemetry *t, int top, const gm_output_fi
     if (taken) /* two files of one pid (another host, a container): beyond any real pid */
       pid = STEP_PID + 1 + (long)i;
     GM_PUSH(pids, pid);
-    run_events(t, i, pid, metas, &evs);
+    run_events(t, i, pid, host_or_managed, metas, &evs);
   }
   finding_events(t, files, nfiles, pids.items, metas, &evs);
   step_events(t, top, metas, &evs);
-  qsort(evs.items, evs.len, sizeof *evs.items, by_time);
+  if (evs.len) /* qsort of no array (NULL) is undefined even with a count of 0 */
+    qsort(evs.items, evs.len, sizeof *evs.items, by_time);
   int failed = 0;
   fputs("{\"displayTimeUnit\": \"ms\",\n", out);
   json_t *other = json_pack("{s:s, s:s}", "tool", "gmemlint", "version", GM_VERSION);

@@ -86,7 +86,8 @@ typedef struct gm_tsite {
   size_t first_run; /* the first file that had it (index into gm_telemetry.runs) */
   int has_active;   /* the first file's window of activity, ms since its process started */
   double active_first_ms, active_last_ms;
-  int ended_early; /* some file with it was written on a signal or by gmem_dump() */
+  int ended_early;     /* some file with it was written on a signal or by gmem_dump() */
+  size_t next_on_line; /* the next site on the same line (position + 1; 0: the last) */
 } gm_tsite;
 
 /* The live device blocks in address order at one moment (process.address_space_at_peak, an
@@ -185,6 +186,10 @@ typedef struct gm_telemetry {
   GM_VEC(gm_tpool) pools;
   size_t *index; /* sites by (file, line, api), for merging */
   size_t index_cap;
+  /* sites by line, in their order, for gm_telemetry_find: a lookup scans one line's sites, not
+   * every site */
+  struct gm_line_sites *by_line;
+  size_t by_line_cap;
 } gm_telemetry;
 
 /* Reads one file and merges it into t. On failure returns 0 with "FILE: what is wrong" in err and

@@ -48,9 +48,44 @@ static void index_rebuild(gm_telemetry *t) {
   }
 }
 
-static gm_tsite *site_for(gm_telemetry *t, const char *file, unsigned line, const char *api) {
+struct gm_line_sites *gm_line_bucket(const gm_telemetry *t, unsigned line) {
+  size_t k = (size_t)(((uint64_t)line * 0x9E3779B97F4A7C15ull) >> 32) & (t->by_line_cap - 1);
+  while (t->by_line[k].first && t->by_line[k].line != line)
+    k = (k + 1) & (t->by_line_cap - 1);
+  return &t->by_line[k];
+}
+
+/* Appends site `pos` to its line's chain: the chains keep the sites' order. A site without a
+ * source line is never looked up by line and stays out. */
+static void by_line_add(gm_telemetry *t, size_t pos) {
+  gm_tsite *s = &t->sites.items[pos];
+  if (s->no_source)
+    return;
+  struct gm_line_sites *b = gm_line_bucket(t, s->line);
+  s->next_on_line = 0;
+  if (b->first)
+    t->sites.items[b->last - 1].next_on_line = pos + 1;
+  else
+    *b = (struct gm_line_sites){s->line, pos + 1, 0};
+  b->last = pos + 1;
+}
+
+static void by_line_rebuild(gm_telemetry *t) {
+  free(t->by_line);
+  t->by_line_cap = 64;
+  while (t->by_line_cap < t->sites.len * 2 + 16)
+    t->by_line_cap *= 2;
+  t->by_line = gm_xcalloc(t->by_line_cap, sizeof *t->by_line);
+  for (size_t i = 0; i < t->sites.len; i++)
+    by_line_add(t, i);
+}
+
+static gm_tsite *site_for(gm_telemetry *t, const char *file, unsigned line, const char *api,
+                          int no_source) {
   if (t->sites.len * 2 + 16 > t->index_cap)
     index_rebuild(t);
+  if (t->sites.len * 2 + 16 > t->by_line_cap)
+    by_line_rebuild(t);
   size_t k = hash_site(file, line, api) & (t->index_cap - 1);
   for (; t->index[k]; k = (k + 1) & (t->index_cap - 1)) {
     gm_tsite *s = &t->sites.items[t->index[k] - 1];
@@ -64,8 +99,10 @@ static gm_tsite *site_for(gm_telemetry *t, const char *file, unsigned line, cons
   fresh.file_absolute = file[0] == '/';
   fresh.line = line;
   fresh.api = gm_xstrdup(api);
+  fresh.no_source = no_source;
   GM_PUSH(t->sites, fresh);
   t->index[k] = t->sites.len;
+  by_line_add(t, t->sites.len - 1);
   return &t->sites.items[t->sites.len - 1];
 }
 
@@ -167,9 +204,9 @@ static gm_tsite *merge_site(gm_telemetry *t, const json_t *o, const gm_trun *run
     where = gm_xasprintf("%s+%s", s_or(o, "module", "?"), s_or(o, "module_offset", "?"));
     file = where;
   }
-  gm_tsite *s = site_for(t, file, (unsigned)u(o, "line"), s_or(o, "api", ""));
+  gm_tsite *s = site_for(t, file, (unsigned)u(o, "line"), s_or(o, "api", ""), where != NULL);
   if (where) {
-    s->no_source = 1;
+    s->no_source = 1; /* also when a source site's file was spelled "module+offset" */
     if (!s->function && json_string_value(json_object_get(o, "function")))
       s->function = gm_xstrdup(json_string_value(json_object_get(o, "function")));
   }
@@ -432,4 +469,7 @@ void gm_telemetry_free(gm_telemetry *t) {
   free(t->index);
   t->index = NULL;
   t->index_cap = 0;
+  free(t->by_line);
+  t->by_line = NULL;
+  t->by_line_cap = 0;
 }

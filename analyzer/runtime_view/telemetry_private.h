@@ -15,4 +15,14 @@
 void gm_telemetry_merge_checked(gm_telemetry *t, const json_t *root, const char *path,
                                 const char *real);
 
+/* One line's sites in the by-line index: the first and the last (positions + 1; first 0: an
+ * empty bucket), chained through gm_tsite.next_on_line in the order of t->sites. */
+struct gm_line_sites {
+  unsigned line;
+  size_t first, last;
+};
+
+/* The bucket of line in t->by_line (the empty one where it would go when absent). */
+struct gm_line_sites *gm_line_bucket(const gm_telemetry *t, unsigned line);
+
 #endif

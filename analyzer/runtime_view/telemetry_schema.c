@@ -12,7 +12,26 @@
 
 /* ---- the schema: what each object may hold, and what it must ---- */
 
-enum ftype { F_UINT, F_INT, F_NUM, F_STR, F_BOOL, F_ARR, F_OBJ, F_UINT_OR_NULL, F_STR_OR_NULL };
+/* F_U32, F_I32 and F_MS are bounded by what holds them: a line, a column or a percentage is an
+ * unsigned int, a device an int, and a time in milliseconds stays within MAX_MS so that the trace's
+ * nanosecond-rounded microseconds never overflow. */
+enum ftype {
+  F_UINT,
+  F_INT,
+  F_NUM,
+  F_STR,
+  F_BOOL,
+  F_ARR,
+  F_OBJ,
+  F_UINT_OR_NULL,
+  F_STR_OR_NULL,
+  F_U32,
+  F_I32,
+  F_MS
+};
+
+/* about 31.7 years; 9.2e12 ms is where the trace's nanoseconds overflow a long long */
+#define MAX_MS 1e12
 
 typedef struct field {
   const char *name;
@@ -22,7 +41,7 @@ typedef struct field {
 
 static const field top_fields[] = {
     {"version", F_UINT, 1}, {"tool", F_STR, 0},    {"pid", F_INT, 0},
-    {"program", F_STR, 0},  {"reason", F_STR, 0},  {"duration_ms", F_NUM, 0},
+    {"program", F_STR, 0},  {"reason", F_STR, 0},  {"duration_ms", F_MS, 0},
     {"process", F_OBJ, 1},  {"sites", F_ARR, 1},   {"unified_memory", F_OBJ, 0},
     {"nvml", F_OBJ, 0},     {"runtime", F_OBJ, 0},
 };
@@ -40,8 +59,8 @@ static const field process_fields[] = {
 };
 static const field site_fields[] = {
     {"file", F_STR_OR_NULL, 1}, /* null: a return-address site without debug information */
-    {"line", F_UINT, 1},
-    {"column", F_UINT, 0},
+    {"line", F_U32, 1},
+    {"column", F_U32, 0},
     {"api", F_STR, 1},
     {"module", F_STR_OR_NULL, 0},
     {"module_offset", F_STR, 0},
@@ -49,7 +68,7 @@ static const field site_fields[] = {
     {"debug_info", F_BOOL, 0},
     {"kind", F_STR, 1},
     {"family", F_STR, 0},
-    {"device", F_INT, 0},
+    {"device", F_I32, 0},
     {"calls", F_UINT, 0}, /* required on alloc sites: see check_site */
     {"failed_calls", F_UINT, 0},
     {"failures", F_OBJ, 0},
@@ -104,8 +123,8 @@ static const field um_top_fields[] = {
     {"available", F_BOOL, 1}, {"reason", F_STR, 0}, {"unattributed", F_OBJ, 0}};
 static const field oom_fields[] = {
     {"file", F_STR, 0},
-    {"line", F_UINT, 0},
-    {"column", F_UINT, 0},
+    {"line", F_U32, 0},
+    {"column", F_U32, 0},
     {"api", F_STR, 0},
     {"requested_bytes", F_UINT, 1},
     {"free_bytes", F_UINT, 1},
@@ -113,17 +132,17 @@ static const field oom_fields[] = {
     {"largest_block_bytes", F_UINT_OR_NULL, 0},
     {"live_bytes", F_UINT, 0},
     {"verdict", F_STR, 0}, /* version 1: required; see check_oom */
-    {"time_ms", F_NUM, 0},
+    {"time_ms", F_MS, 0},
     {"live_device_bytes", F_UINT, 0},
     {"held_unused_bytes", F_UINT, 0},
     {"pool_reserved_bytes", F_UINT, 0},
     {"pool_used_bytes", F_UINT, 0},
     {"address_space", F_OBJ, 0},
-    {"device", F_INT, 0},
+    {"device", F_I32, 0},
 };
 static const field pool_fields[] = {
     {"pool", F_STR, 0},
-    {"device", F_INT, 0},
+    {"device", F_I32, 0},
     {"sampled", F_BOOL, 0},
     {"reserved_bytes", F_UINT, 1},
     {"used_bytes", F_UINT, 1},
@@ -132,7 +151,7 @@ static const field pool_fields[] = {
 };
 static const field stack_fields[] = {{"count", F_UINT, 1}, {"frames", F_ARR, 1}};
 static const field space_fields[] = {
-    {"time_ms", F_NUM, 0},     {"live_bytes", F_UINT, 0},        {"base", F_STR, 1},
+    {"time_ms", F_MS, 0},      {"live_bytes", F_UINT, 0},        {"base", F_STR, 1},
     {"span_bytes", F_UINT, 0}, {"block_bytes", F_UINT, 0},       {"gaps", F_UINT, 0},
     {"gap_bytes", F_UINT, 0},  {"largest_gap_bytes", F_UINT, 0}, {"blocks_left_out", F_UINT, 0},
     {"blocks", F_ARR, 1},
@@ -140,7 +159,7 @@ static const field space_fields[] = {
 static const field nvml_fields[] = {
     {"available", F_BOOL, 1}, {"reason", F_STR, 0}, {"columns", F_ARR, 0}, {"samples", F_ARR, 0}};
 static const field device_fields[] = {
-    {"device", F_INT, 1},           {"allocations", F_UINT, 0},
+    {"device", F_I32, 1},           {"allocations", F_UINT, 0},
     {"peak_live_bytes", F_UINT, 0}, {"live_bytes", F_UINT, 0},
     {"live_count", F_UINT, 0},      {"baseline_used_bytes", F_UINT_OR_NULL, 0},
 };
@@ -176,6 +195,13 @@ static int type_ok(const json_t *v, enum ftype t) {
     return json_is_integer(v);
   case F_NUM:
     return json_is_number(v);
+  case F_U32:
+    return json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= UINT_MAX;
+  case F_I32:
+    return json_is_integer(v) && json_integer_value(v) >= INT_MIN &&
+           json_integer_value(v) <= INT_MAX;
+  case F_MS:
+    return json_is_number(v) && json_number_value(v) >= -MAX_MS && json_number_value(v) <= MAX_MS;
   case F_STR:
     return json_is_string(v);
   case F_STR_OR_NULL:
@@ -199,8 +225,26 @@ static const char *expected(enum ftype t) {
                                       [F_ARR] = "an array",
                                       [F_OBJ] = "an object",
                                       [F_UINT_OR_NULL] = "a non-negative integer or null",
-                                      [F_STR_OR_NULL] = "a string or null"};
+                                      [F_STR_OR_NULL] = "a string or null",
+                                      [F_U32] = "a non-negative integer up to 4294967295",
+                                      [F_I32] = "an integer from -2147483648 to 2147483647",
+                                      [F_MS] = "a number of milliseconds from -1e12 to 1e12"};
   return names[t];
+}
+
+/* What v is, for a message: its value when it has the kind t wants but is out of its range
+ * ("4294967304"), otherwise its kind ("a string"). */
+static const char *found(const json_t *v, enum ftype t, char *buf, size_t len) {
+  int bounded_int = (t == F_U32 || t == F_I32) && json_is_integer(v);
+  if (bounded_int && (t == F_I32 || json_integer_value(v) >= 0)) {
+    snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+    return buf;
+  }
+  if (t == F_MS && json_is_number(v)) {
+    snprintf(buf, len, "%g", json_number_value(v));
+    return buf;
+  }
+  return type_name(v);
 }
 
 typedef struct reader {
@@ -232,9 +276,10 @@ static int check_fields(reader *r, const json_t *obj, const char *where, const f
         return bad(r, "%s: missing \"%s\"", where, fields[i].name);
       continue;
     }
+    char value[32];
     if (!type_ok(v, fields[i].type))
       return bad(r, "%s.%s: expected %s, found %s", where, fields[i].name, expected(fields[i].type),
-                 type_name(v));
+                 found(v, fields[i].type, value, sizeof value));
   }
   return 1;
 }
@@ -242,9 +287,25 @@ static int check_fields(reader *r, const json_t *obj, const char *where, const f
 static int check_elements(reader *r, const json_t *arr, const char *where, enum ftype t) {
   size_t i;
   const json_t *v;
+  char value[32];
   json_array_foreach(arr, i, v) {
     if (!type_ok(v, t))
-      return bad(r, "%s[%zu]: expected %s, found %s", where, i, expected(t), type_name(v));
+      return bad(r, "%s[%zu]: expected %s, found %s", where, i, expected(t),
+                 found(v, t, value, sizeof value));
+  }
+  return 1;
+}
+
+/* A [first, last] window of milliseconds (active_ms, migrating_ms): the reader uses it when both
+ * are numbers, so a number out of range is an error like any other time. */
+static int check_window(reader *r, const json_t *o, const char *key, const char *where) {
+  const json_t *a = json_object_get(o, key), *v;
+  size_t i;
+  char value[32];
+  json_array_foreach(a, i, v) {
+    if (json_is_number(v) && !type_ok(v, F_MS))
+      return bad(r, "%s.%s[%zu]: expected %s, found %s", where, key, i, expected(F_MS),
+                 found(v, F_MS, value, sizeof value));
   }
   return 1;
 }
@@ -259,6 +320,8 @@ static int check_site(reader *r, const json_t *s, size_t i) {
     return bad(r, "%s.kind: expected \"alloc\", \"free\" or \"other\", found \"%s\"", where, kind);
   if (strcmp(kind, "alloc") == 0 && !json_object_get(s, "calls"))
     return bad(r, "%s: missing \"calls\" (an alloc site)", where);
+  if (!check_window(r, s, "active_ms", where))
+    return 0;
   char sub[96];
   const json_t *v;
   if ((v = json_object_get(s, "distinct_sizes"))) {
@@ -284,7 +347,8 @@ static int check_site(reader *r, const json_t *s, size_t i) {
     }
   if ((v = json_object_get(s, "unified_memory"))) {
     snprintf(sub, sizeof sub, "%s.unified_memory", where);
-    if (!check_fields(r, v, sub, um_fields, N(um_fields)))
+    if (!check_fields(r, v, sub, um_fields, N(um_fields)) ||
+        !check_window(r, v, "migrating_ms", sub))
       return 0;
   }
   if ((v = json_object_get(s, "stacks"))) {
@@ -327,10 +391,11 @@ static int check_tuple(reader *r, const json_t *v, const char *where, size_t i,
   if (!json_is_array(v) || json_array_size(v) < n)
     return bad(r, "%s[%zu]: expected an array of %zu numbers, found %s", where, i, n,
                json_is_array(v) ? "a shorter array" : type_name(v));
+  char value[32];
   for (size_t k = 0; k < n; k++)
     if (!type_ok(json_array_get(v, k), types[k]))
       return bad(r, "%s[%zu][%zu]: expected %s, found %s", where, i, k, expected(types[k]),
-                 type_name(json_array_get(v, k)));
+                 found(json_array_get(v, k), types[k], value, sizeof value));
   return 1;
 }
 
@@ -411,7 +476,7 @@ static int check_document(reader *r, const json_t *root) {
   if ((v = json_object_get(proc, "address_space_at_peak")) &&
       !check_space(r, v, "process.address_space_at_peak", nsites))
     return 0;
-  static const enum ftype point[] = {F_NUM, F_UINT};
+  static const enum ftype point[] = {F_MS, F_UINT};
   if ((v = json_object_get(proc, "timeline")))
     json_array_foreach(v, i, e) {
       if (!check_tuple(r, e, "process.timeline", i, point, N(point)))
@@ -427,7 +492,7 @@ static int check_document(reader *r, const json_t *root) {
     if (!check_fields(r, v, "nvml", nvml_fields, N(nvml_fields)))
       return 0;
     /* t_ms, device, used_bytes, total_bytes, sm_util_percent, mem_util_percent */
-    static const enum ftype row[] = {F_NUM, F_INT, F_UINT, F_UINT, F_UINT, F_UINT};
+    static const enum ftype row[] = {F_MS, F_I32, F_UINT, F_UINT, F_U32, F_U32};
     json_array_foreach(json_object_get(v, "samples"), i, e) {
       if (!check_tuple(r, e, "nvml.samples", i, row, N(row)))
         return 0;

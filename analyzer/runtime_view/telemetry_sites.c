@@ -60,16 +60,17 @@ int gm_path_match(const char *path, const char *path_real, const char *site_file
 
 const gm_tsite *gm_telemetry_find(const gm_telemetry *t, const char *file, unsigned line,
                                   unsigned column, enum gm_site_kind kind) {
-  if (!file)
+  if (!file || !t->by_line)
     return NULL;
   char real[PATH_MAX];
   const char *resolved = NULL;
   int resolved_yet = 0;
   const gm_tsite *best = NULL;
   int best_score = 0;
-  for (size_t i = 0; i < t->sites.len; i++) {
-    const gm_tsite *s = &t->sites.items[i];
-    if (s->line != line || s->kind != kind || s->no_source)
+  /* the line's sites in their order: the first of the best score wins, as over all sites */
+  for (size_t i = gm_line_bucket(t, line)->first; i; i = t->sites.items[i - 1].next_on_line) {
+    const gm_tsite *s = &t->sites.items[i - 1];
+    if (s->kind != kind || s->no_source)
       continue;
     if (!resolved_yet) {
       resolved = realpath(file, real);
