@@ -21,6 +21,7 @@
 
 #include <clang-c/Index.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,9 @@ static int run_command(gm_options *opt, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  /* Under `ulimit -f` a preamble or cache entry past the limit would kill the run; ignored, the
+   * write fails with EFBIG and takes the same way as a full disk. */
+  signal(SIGXFSZ, SIG_IGN);
   gm_options opt;
   int rc = gm_options_parse(&opt, argc, argv);
   if (!rc)
