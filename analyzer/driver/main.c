@@ -153,6 +153,10 @@ int main(int argc, char **argv) {
   /* Under `ulimit -f` a preamble or cache entry past the limit would kill the run; ignored, the
    * write fails with EFBIG and takes the same way as a full disk. */
   signal(SIGXFSZ, SIG_IGN);
+  /* libclang parses on a thread of its own with an 8 MB stack, which a few thousand nested
+   * parentheses overflow; read at each parse, this makes it parse on the caller's thread, a
+   * worker with gmemlint's larger stack. Set before any thread can read the environment. */
+  setenv("LIBCLANG_NOTHREADS", "1", 1);
   gm_options opt;
   int rc = gm_options_parse(&opt, argc, argv);
   if (!rc)
