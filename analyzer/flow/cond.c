@@ -301,9 +301,9 @@ static int last_value(const gm_counter *c, uint64_t *x, long long *k) {
   canon(c->bound, x, k);
   const char *op = c->cmp;
   if (c->dir > 0 && (strcmp(op, "<") == 0 || strcmp(op, "!=") == 0))
-    --*k;
+    return !__builtin_sub_overflow(*k, 1, k); /* `c < LLONG_MIN` has no last value */
   else if (c->dir < 0 && (strcmp(op, ">") == 0 || strcmp(op, "!=") == 0))
-    ++*k;
+    return !__builtin_add_overflow(*k, 1, k);
   else if (!(c->dir > 0 && strcmp(op, "<=") == 0) && !(c->dir < 0 && strcmp(op, ">=") == 0))
     return 0;
   return 1;

@@ -28,6 +28,10 @@ void overflowing_bounds(int n) {
     fill<<<(n + 255) / 256, 256>>>(tmp, n);
   for (long long s = 0; s < (quarter << 2) + 3; ++s)
     fill<<<(n + 255) / 256, 256>>>(tmp, n);
+  for (long long s = 0; s < lowest; ++s) /* no last value: LLONG_MIN - 1 overflows */
+    fill<<<(n + 255) / 256, 256>>>(tmp, n);
+  for (long long s = 0; s > big; --s)
+    fill<<<(n + 255) / 256, 256>>>(tmp, n);
   cudaFree(tmp);
 }
 
