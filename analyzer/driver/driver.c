@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 enum lang { LANG_NONE, LANG_CUDA, LANG_C, LANG_CXX };
@@ -578,6 +579,18 @@ typedef struct pool {
   size_t ndone;      /* for the progress line */
 } pool;
 
+/* libclang aborts the run when a preamble's write fails (LIBCLANG FATAL ERROR: IO failure), and
+ * a preamble of the CUDA headers takes megabytes: under a file size limit (ulimit -f) files are
+ * parsed without shared preambles. */
+static int preamble_writes_limited(void) {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+    return 0;
+  fprintf(stderr, GM_PROGRAM ": warning: a file size limit is set (ulimit -f); files are parsed "
+                             "without shared preambles, which libclang cannot write past it\n");
+  return 1;
+}
+
 /* Called once, by the worker that prepares the last file, with the lock held. */
 static void plan_parses(pool *p) {
   gm_run *run = p->run;
@@ -593,6 +606,8 @@ static void plan_parses(pool *p) {
    * parse); cache hits need none. */
   run->use_pch =
       run->opt->pch == GM_PCH_ALWAYS || (run->opt->pch == GM_PCH_AUTO && cuda_files >= 3);
+  if (run->use_pch && cuda_files)
+    run->use_pch = !preamble_writes_limited();
   parse_queue_init(&p->queue, p->nparse);
   if (!run->use_pch || !cuda_files)
     return;

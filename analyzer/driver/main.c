@@ -22,6 +22,7 @@
 
 #include <clang-c/Index.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,13 @@ static int run_command(gm_options *opt, int argc, char **argv) {
 
 int main(int argc, char **argv) {
   gm_interrupt_install(); /* an interrupted run leaves no temporary behind */
+  /* Under `ulimit -f` a preamble or cache entry past the limit would kill the run; ignored, the
+   * write fails with EFBIG and takes the same way as a full disk. */
+  signal(SIGXFSZ, SIG_IGN);
+  /* libclang parses on a thread of its own with an 8 MB stack, which a few thousand nested
+   * parentheses overflow; read at each parse, this makes it parse on the caller's thread, a
+   * worker with gmemlint's larger stack. Set before any thread can read the environment. */
+  setenv("LIBCLANG_NOTHREADS", "1", 1);
   gm_options opt;
   int rc = gm_options_parse(&opt, argc, argv);
   if (!rc)

@@ -233,24 +233,31 @@ static int split_on_equality(engine *e, state *s, const gm_node *c, state_list *
 /* ---- loop counters ---- */
 
 /* A value as base + offset: `n - 1` is (n, -1), `4` is (0, 4), so `c == n - 1` and the bound of
- * `c < n` can be compared. */
+ * `c < n` can be compared. An offset that would overflow stays in the base. */
 static void canon(const gm_node *n, uint64_t *x, long long *k) {
   *k = 0;
   while (n && !n->has_value && n->kind == GM_N_ARITH && (n->op == '+' || n->op == '-') &&
          n->nkids == 2) {
     const gm_node *a = n->kids[0], *b = n->kids[1];
-    if (b->has_value) {
-      *k += n->op == '+' ? b->value : -b->value;
+    long long sum;
+    if (b->has_value && !(n->op == '+' ? __builtin_add_overflow(*k, b->value, &sum)
+                                       : __builtin_sub_overflow(*k, b->value, &sum))) {
+      *k = sum;
       n = a;
-    } else if (a->has_value && n->op == '+') {
-      *k += a->value;
+    } else if (a->has_value && n->op == '+' && !__builtin_add_overflow(*k, a->value, &sum)) {
+      *k = sum;
       n = b;
     } else {
       break;
     }
   }
-  if (n && (n->has_value || n->kind == GM_N_NULL)) {
-    *k += n->has_value ? n->value : 0;
+  long long sum;
+  if (n && n->kind == GM_N_NULL) {
+    *x = 0;
+    return;
+  }
+  if (n && n->has_value && !__builtin_add_overflow(*k, n->value, &sum)) {
+    *k = sum;
     *x = 0;
     return;
   }
@@ -294,9 +301,9 @@ static int last_value(const gm_counter *c, uint64_t *x, long long *k) {
   canon(c->bound, x, k);
   const char *op = c->cmp;
   if (c->dir > 0 && (strcmp(op, "<") == 0 || strcmp(op, "!=") == 0))
-    --*k;
+    return !__builtin_sub_overflow(*k, 1, k); /* `c < LLONG_MIN` has no last value */
   else if (c->dir < 0 && (strcmp(op, ">") == 0 || strcmp(op, "!=") == 0))
-    ++*k;
+    return !__builtin_add_overflow(*k, 1, k);
   else if (!(c->dir > 0 && strcmp(op, "<=") == 0) && !(c->dir < 0 && strcmp(op, ">=") == 0))
     return 0;
   return 1;

@@ -2,6 +2,7 @@
  * operators, new and delete, member accesses; calls and lambdas are handed on). */
 #include "frontend/build.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,32 +99,38 @@ int fe_evaluate_int(CXCursor c, long long *value) {
   return ok;
 }
 
-/* Folds + - * / << of two constants, so `64 * sizeof(float)` has a value. */
+/* Folds + - * / << of two constants, so `64 * sizeof(float)` has a value. A result that long
+ * long cannot hold (overflow, LLONG_MIN / -1, division by zero, shifting a negative value) stays
+ * unknown: folding it would be undefined behaviour here, and a trap for LLONG_MIN / -1. */
 static void fold_constant(gm_node *n) {
-  long long x = n->kids[0]->value, y = n->kids[1]->value;
+  long long x = n->kids[0]->value, y = n->kids[1]->value, r;
   switch (n->op) {
   case '+':
-    n->value = x + y;
+    if (__builtin_add_overflow(x, y, &r))
+      return;
     break;
   case '-':
-    n->value = x - y;
+    if (__builtin_sub_overflow(x, y, &r))
+      return;
     break;
   case '*':
-    n->value = x * y;
+    if (__builtin_mul_overflow(x, y, &r))
+      return;
     break;
   case '/':
-    if (y == 0)
+    if (y == 0 || (x == LLONG_MIN && y == -1))
       return;
-    n->value = x / y;
+    r = x / y;
     break;
   case 'l':
-    if (y < 0 || y > 62)
+    if (x < 0 || y < 0 || y > 62 || x > (LLONG_MAX >> y))
       return;
-    n->value = x << y;
+    r = x << y;
     break;
   default:
     return;
   }
+  n->value = r;
   n->has_value = 1;
 }
 
