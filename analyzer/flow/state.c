@@ -243,7 +243,16 @@ int flow_eq_find(const state *s, uint64_t base, long long value) {
 
 /* Drops objects nothing refers to any more and that have nothing left to report, so that
  * states reached by different paths compare equal. */
+static int obj_kept_alone(const obj *o) {
+  return (o->state == OBJ_LIVE && !o->escaped && o->site) || o->param >= 0 || o->deref_param >= 0;
+}
+
 static void state_gc(state *s) {
+  int all_kept = 1; /* then nothing moves: skip the passes over the slots, at every statement */
+  for (int i = 0; i < s->nobjs && all_kept; i++)
+    all_kept = obj_kept_alone(&s->objs[i]);
+  if (all_kept)
+    return;
   int *map = gm_xmalloc(sizeof(int) * (size_t)(s->nobjs ? s->nobjs : 1));
   /* one pass over the slots marks the objects a slot refers to (pointer, status or free) */
   for (int i = 0; i < s->nobjs; i++)
@@ -257,8 +266,7 @@ static void state_gc(state *s) {
   int w = 0;
   for (int i = 0; i < s->nobjs; i++) {
     obj *o = &s->objs[i];
-    int keep = (o->state == OBJ_LIVE && !o->escaped && o->site) || map[i] || o->param >= 0 ||
-               o->deref_param >= 0;
+    int keep = obj_kept_alone(o) || map[i];
     map[i] = keep ? w : -1;
     if (keep)
       s->objs[w++] = *o;
