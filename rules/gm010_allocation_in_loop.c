@@ -363,18 +363,6 @@ struct reach {
   unsigned char *explored; /* per function of the file: its callers were searched already */
 };
 
-struct any_call {
-  const char *usr;
-  const gm_node *found;
-};
-
-static void find_any_call(const gm_node *n, void *arg) {
-  struct any_call *a = arg;
-  if (!a->found && n->kind == GM_N_CALL && n->callee_usr && strcmp(n->callee_usr, a->usr) == 0 &&
-      !gm_alloc_guarded(n, NULL))
-    a->found = n; /* (a call under a once-only guard runs once, whoever loops) */
-}
-
 static int on_chain(const struct reach *r, int depth, const gm_func *g) {
   for (int i = 0; i < depth; i++)
     if (r->via_fn[i] == g)
@@ -389,11 +377,15 @@ static int reached_from_loop(const gm_check_ctx *ctx, const char *usr, int into_
                              int out_param, int depth, struct reach *r) {
   struct caller_ctx c = {usr, depth == 0 && into_member, depth == 0 ? out_param : -1, NULL, NULL,
                          NULL};
-  for (int i = 0; i < ctx->tu->nfuncs && !c.call; i++)
-    if (ctx->tu->funcs[i] != ctx->fn && !on_chain(r, depth, ctx->tu->funcs[i])) {
-      c.caller = ctx->tu->funcs[i];
-      gm_walk(ctx->tu->funcs[i]->body, find_call_in_loop, &c);
+  size_t ncalls;
+  const gm_call_site *calls = gm_calls_to(ctx->tu, usr, &ncalls);
+  for (size_t k = 0; k < ncalls && !c.call; k++) {
+    const gm_func *g = ctx->tu->funcs[calls[k].func];
+    if (g != ctx->fn && !on_chain(r, depth, g)) {
+      c.caller = g;
+      find_call_in_loop(calls[k].call, &c);
     }
+  }
   if (c.call) {
     r->call = c.call;
     r->loop = c.loop;
@@ -402,17 +394,16 @@ static int reached_from_loop(const gm_check_ctx *ctx, const char *usr, int into_
   }
   if (depth == MAX_CALLER_DEPTH)
     return 0;
-  for (int i = 0; i < ctx->tu->nfuncs; i++) {
+  for (size_t k = 0; k < ncalls; k++) { /* each caller once, at its first unguarded call */
+    int i = calls[k].func;
     const gm_func *g = ctx->tu->funcs[i];
     if (g == ctx->fn || !g->usr || !g->body || g->is_kernel || g->is_device || r->explored[i])
       continue;
-    struct any_call a = {usr, NULL};
-    gm_walk(g->body, find_any_call, &a);
-    if (!a.found)
-      continue;
+    if (gm_alloc_guarded(calls[k].call, NULL))
+      continue; /* a call under a once-only guard runs once, whoever loops */
     r->explored[i] = 1;
     r->via_fn[depth] = g;
-    r->via_call[depth] = a.found;
+    r->via_call[depth] = calls[k].call;
     if (reached_from_loop(ctx, g->usr, into_member, out_param, depth + 1, r))
       return 1;
   }

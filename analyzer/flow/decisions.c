@@ -177,5 +177,7 @@ void flow_find_retested(engine *e, const gm_node *body) {
 }
 
 int flow_retested(const engine *e, uint64_t key) {
-  return bsearch(&key, e->retested.items, e->retested.len, sizeof(uint64_t), key_cmp) != NULL;
+  /* bsearch on a null array is undefined even when it is empty */
+  return e->retested.len > 0 &&
+         bsearch(&key, e->retested.items, e->retested.len, sizeof(uint64_t), key_cmp) != NULL;
 }

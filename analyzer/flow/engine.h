@@ -125,8 +125,8 @@ typedef struct state {
   int nghosts, capghosts;
   const gm_node *skipped_by; /* the continue that ended this path's last iteration early */
   int dead;                  /* the path ended (no list keeps a dead state) */
-  /* flow_list_add's digest of the objects, slots and exposure, taken when the state entered its
-   * list; a state changes only between lists, never while it waits in one (state.c) */
+  /* the digest of the objects, slots and exposure, taken while the state waits in a list, when
+   * first compared; a state changes only between lists, never while it waits in one (state.c) */
   uint64_t digest;
   int has_digest;
 } state;

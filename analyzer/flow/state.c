@@ -243,7 +243,16 @@ int flow_eq_find(const state *s, uint64_t base, long long value) {
 
 /* Drops objects nothing refers to any more and that have nothing left to report, so that
  * states reached by different paths compare equal. */
+static int obj_kept_alone(const obj *o) {
+  return (o->state == OBJ_LIVE && !o->escaped && o->site) || o->param >= 0 || o->deref_param >= 0;
+}
+
 static void state_gc(state *s) {
+  int all_kept = 1; /* then nothing moves: skip the passes over the slots, at every statement */
+  for (int i = 0; i < s->nobjs && all_kept; i++)
+    all_kept = obj_kept_alone(&s->objs[i]);
+  if (all_kept)
+    return;
   int *map = gm_xmalloc(sizeof(int) * (size_t)(s->nobjs ? s->nobjs : 1));
   /* one pass over the slots marks the objects a slot refers to (pointer, status or free) */
   for (int i = 0; i < s->nobjs; i++)
@@ -257,8 +266,7 @@ static void state_gc(state *s) {
   int w = 0;
   for (int i = 0; i < s->nobjs; i++) {
     obj *o = &s->objs[i];
-    int keep = (o->state == OBJ_LIVE && !o->escaped && o->site) || map[i] || o->param >= 0 ||
-               o->deref_param >= 0;
+    int keep = obj_kept_alone(o) || map[i];
     map[i] = keep ? w : -1;
     if (keep)
       s->objs[w++] = *o;
@@ -332,7 +340,8 @@ static uint64_t memory_digest(const state *s) {
   return h;
 }
 
-/* A state's digest, taken when it entered its list: it does not change while it waits there. */
+/* A state's digest, taken once it is in a list and first compared: it does not change while it
+ * waits there. */
 static uint64_t digest_of(state *s) {
   if (!s->has_digest) { /* a state put in a list by hand (a function's entry state) */
     s->digest = memory_digest(s);
@@ -393,11 +402,12 @@ void flow_list_add(engine *e, state_list *l, state *s) {
     return;
   }
   state_gc(s);
-  /* s was changed on its way here: its digest is taken anew; those in l are as they came in */
-  s->digest = memory_digest(s);
-  s->has_digest = 1;
+  /* s was changed on its way here: its digest is taken anew, when first compared (a list that
+   * holds one state, as in straight-line code, never needs it: hashing a function of thousands
+   * of allocations at each statement made it quadratic); those in l are as they came in */
+  s->has_digest = 0;
   for (size_t i = 0; i < l->len; i++)
-    if (digest_of(l->items[i]) == s->digest && flow_state_equal(l->items[i], s)) {
+    if (digest_of(l->items[i]) == digest_of(s) && flow_state_equal(l->items[i], s)) {
       if (!s->error_path)
         l->items[i]->error_path = 0; /* one of the merged paths is the normal one */
       if (!s->latent)
@@ -407,7 +417,7 @@ void flow_list_add(engine *e, state_list *l, state *s) {
     }
   if (l->len >= MAX_STATES) {
     for (size_t i = 0; i < l->len; i++)
-      if (digest_of(l->items[i]) == s->digest && state_equal_as(l->items[i], s, 0)) {
+      if (digest_of(l->items[i]) == digest_of(s) && state_equal_as(l->items[i], s, 0)) {
         state_join_decisions(l->items[i], s);
         flow_state_free(s);
         return;

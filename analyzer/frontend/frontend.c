@@ -218,6 +218,7 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   model->funcs = gm_arena_alloc(b.arena, sizeof(gm_func *) * (ctx.funcs.len ? ctx.funcs.len : 1));
   if (ctx.funcs.len)
     memcpy(model->funcs, ctx.funcs.items, sizeof(gm_func *) * ctx.funcs.len);
+  gm_tu_index_calls(model);
   GM_VEC_FREE(ctx.funcs);
   GM_VEC_FREE(b.vars);
   GM_VEC_FREE(b.var_decls);

@@ -145,12 +145,29 @@ typedef struct gm_func {
   unsigned in_main_file : 1;
 } gm_func;
 
+/* One call of a function, found in the body of funcs[func] (gm_tu_index_calls). */
+typedef struct gm_call_site {
+  const char *callee_usr;
+  int func;
+  const gm_node *call;
+} gm_call_site;
+
 typedef struct gm_tu {
   const char *path;
   gm_arena *arena;
   gm_func **funcs;
   int nfuncs;
+  /* Every call with a known callee, by callee, then by caller index, then in gm_walk order: who
+   * calls a function is looked up, not searched for in every body (generated files hold
+   * thousands of functions). */
+  gm_call_site *calls;
+  size_t ncalls;
 } gm_tu;
+
+/* Builds tu->calls once the file's functions are all built. */
+void gm_tu_index_calls(gm_tu *tu);
+/* The calls of `usr` in the file, in the order of tu->calls; *n is their count. */
+const gm_call_site *gm_calls_to(const gm_tu *tu, const char *usr, size_t *n);
 
 /* Kids helpers */
 static inline gm_node *gm_kid(const gm_node *n, int i) {
