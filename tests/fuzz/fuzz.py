@@ -99,7 +99,7 @@ def run_case(args, argv, cwd, sanitized):
         resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         if not sanitized:  # ASan reserves terabytes of address space for its shadow
-            resource.setrlimit(resource.RLIMIT_AS, (mem * 2, mem * 2))
+            resource.setrlimit(resource.RLIMIT_AS, (mem * 4, mem * 4))  # a backstop: the poll sees RSS first
 
     out = tempfile.TemporaryFile(dir=cwd)
     err = tempfile.TemporaryFile(dir=cwd)
@@ -400,6 +400,8 @@ class Fuzzer:
         if schema_path and os.path.exists(schema_path):
             self.schema = json.load(open(schema_path))
         self.workdir = args.workdir or tempfile.mkdtemp(prefix="gmemlint-fuzz-")
+        for old in ("repro", "cases"):  # a rerun's reproducers are its own
+            shutil.rmtree(os.path.join(self.workdir, old), ignore_errors=True)
         os.makedirs(os.path.join(self.workdir, "repro"), exist_ok=True)
         self.counts = {k: {"cases": 0, "crash": 0, "sanitizer": 0, "hang": 0, "memory": 0, "fsize": 0,
                            "bad_exit": 0, "invalid_output": 0} for k in KINDS}
