@@ -2,6 +2,8 @@
  * array), which ui.perfetto.dev and chrome://tracing open. Timestamps are microseconds since the
  * process started, as the runtime's milliseconds are. What each track is: docs/report.md. */
 #include "runtime_view/out_report.h"
+#include "model/families.h"
+#include "runtime_view/join.h"
 #include "runtime_view/nvml_verdict.h"
 #include "runtime_view/oom_verdict.h"
 #include "support/version.h"
@@ -65,8 +67,8 @@ static const char *base_name(const char *path) {
  * key ("bytes") continues them: Perfetto shows "<name> <key>". */
 static int any_host_or_managed(const gm_telemetry *t) {
   for (size_t i = 0; i < t->sites.len; i++) {
-    const char *fam = t->sites.items[i].family;
-    if (fam && (strstr(fam, "host") || strstr(fam, "managed")))
+    const gm_family *fam = gm_site_family(&t->sites.items[i]); /* families.ini says what it is */
+    if (fam && (fam->pinned || fam->managed))
       return 1;
   }
   return 0;
