@@ -33,8 +33,10 @@ static void visit(const gm_node *call, void *arg) {
       "compute the final size and allocate once, or keep a capacity and grow it geometrically "
       "(double it) only when it runs out",
       gm_call_display_name(call));
-  if (copy)
+  if (copy) {
     gm_finding_note(f, copy->loc, "the old contents are copied here");
+    gm_finding_copy_site(f, copy->loc);
+  }
   if (free_call)
     gm_finding_note(f, free_call->loc, "and the old buffer is freed here");
 }
@@ -47,7 +49,7 @@ static void check(const gm_check_ctx *ctx) {
 
 /* Runtime verdict (docs/rules/GM020.md): confirmed when at least this many calls were larger
  * than the call before (the runtime's increasing_sizes); dismissed when the site ran with fewer.
- * The bytes the related copy moved are shown when the runtime recorded that copy. */
+ * The bytes the finding's copy site moved are shown when the runtime recorded that copy. */
 enum { GM020_CONFIRM_INCREASES = 4 };
 
 static gm_verdict judge(gm_judge_ctx *c) {
@@ -55,8 +57,8 @@ static gm_verdict judge(gm_judge_ctx *c) {
   if (!gm_site_ran(s))
     return gm_judge_unseen(c, s, c->finding->loc, "allocation");
   c->site = s;
-  const gm_related *copy_at = gm_judge_related(c->finding, "the old contents are copied");
-  const gm_tsite *copy = copy_at ? gm_judge_find(c, copy_at->loc, GM_SITE_OTHER) : NULL;
+  const gm_loc *copy_at = &c->finding->copy_site;
+  const gm_tsite *copy = copy_at->file ? gm_judge_find(c, *copy_at, GM_SITE_OTHER) : NULL;
   char copied[320] = "";
   if (copy && copy->copies)
     snprintf(copied, sizeof copied, ", %s copied by %llu %s at line %u",

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 /* Bumped whenever the entry layout changes: older entries then fail the magic check. */
-#define ENTRY_MAGIC "GMLCACH6"
+#define ENTRY_MAGIC "GMLCACH7"
 #define MAGIC_LEN 8
 /* Far above any real entry (a unit summary of a large file is a few MB), far below what would
  * exhaust memory: a bigger file under the cache directory is not one gmemlint wrote. */
@@ -395,6 +395,9 @@ static void put_finding(gm_strbuf *sb, const gm_finding *f) {
   put_str(sb, f->site.file);
   put_u32(sb, f->site.line);
   put_u32(sb, f->site.col);
+  put_str(sb, f->copy_site.file);
+  put_u32(sb, f->copy_site.line);
+  put_u32(sb, f->copy_site.col);
   put_u32(sb, (uint32_t)f->nrelated);
   for (int i = 0; i < f->nrelated; i++) {
     put_str(sb, f->related[i].loc.file);
@@ -453,6 +456,9 @@ static void get_finding(reader *r, gm_finding *f) {
   f->site.file = get_str(r, NULL);
   f->site.line = get_u32(r);
   f->site.col = get_u32(r);
+  f->copy_site.file = get_str(r, NULL);
+  f->copy_site.line = get_u32(r);
+  f->copy_site.col = get_u32(r);
   int n = get_count(r, 4 * sizeof(uint32_t));
   if (n) {
     f->related = gm_xcalloc((size_t)n, sizeof *f->related);

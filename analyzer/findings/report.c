@@ -62,6 +62,11 @@ void gm_finding_site(gm_finding *f, gm_loc loc) {
   f->site = own_loc(loc);
 }
 
+void gm_finding_copy_site(gm_finding *f, gm_loc loc) {
+  free((char *)f->copy_site.file);
+  f->copy_site = own_loc(loc);
+}
+
 void gm_finding_fix(gm_finding *f, const char *file, unsigned offset, unsigned length,
                     const char *text) {
   f->fixits = gm_xrealloc(f->fixits, sizeof(gm_fixit) * (size_t)(f->nfixits + 1));
@@ -80,6 +85,7 @@ void gm_finding_free(gm_finding *f) {
   free(f->fixits);
   free((char *)f->loc.file);
   free((char *)f->site.file);
+  free((char *)f->copy_site.file);
   free(f->function);
   free(f->message);
   free(f->fingerprint);

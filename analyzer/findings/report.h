@@ -60,6 +60,9 @@ typedef struct gm_finding {
   /* The allocation the finding is about, where the rule names one (GM002, GM003): the site the
    * join's judges look up in the telemetry. site.file is owned; NULL when there is none. */
   gm_loc site;
+  /* Where the old contents are copied into the regrown buffer (GM020): the copy the join's judge
+   * looks up for the bytes it moved. copy_site.file is owned; NULL when there is none. */
+  gm_loc copy_site;
 } gm_finding;
 
 /* Something about the analysis itself, not a defect: JSON "notices", SARIF
@@ -92,6 +95,8 @@ void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Records loc as the finding's allocation site (gm_finding.site). */
 void gm_finding_site(gm_finding *f, gm_loc loc);
+/* Records loc as the finding's copy site (gm_finding.copy_site). */
+void gm_finding_copy_site(gm_finding *f, gm_loc loc);
 void gm_finding_fix(gm_finding *f, const char *file, unsigned offset, unsigned length,
                     const char *text);
 gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const char *function,

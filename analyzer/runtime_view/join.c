@@ -66,13 +66,6 @@ const gm_tsite *gm_judge_find(const gm_judge_ctx *c, gm_loc loc, enum gm_site_ki
   return gm_telemetry_find(c->telemetry, loc.file, loc.line, loc.col, kind);
 }
 
-const gm_related *gm_judge_related(const gm_finding *f, const char *prefix) {
-  for (int i = 0; i < f->nrelated; i++)
-    if (strncmp(f->related[i].message, prefix, strlen(prefix)) == 0)
-      return &f->related[i];
-  return NULL;
-}
-
 const char *gm_plural(uint64_t n, const char *one, const char *many) {
   return n == 1 ? one : many;
 }
@@ -464,9 +457,12 @@ int gm_findings_read(const char *path, const gm_rule_table *rules, gm_report *ou
                    (unsigned)json_integer_value(json_object_get(rel, "column"))};
       const char *note = json_string_value(json_object_get(rel, "message"));
       gm_finding_note(f, rl, "%s", note);
-      /* a findings file (version 1) names the allocation site only by its note */
+      /* a findings file (version 1) names the allocation and copy sites only by their notes */
       if (!f->site.file && strncmp(note, "allocated here", strlen("allocated here")) == 0)
         gm_finding_site(f, rl);
+      if (!f->copy_site.file &&
+          strncmp(note, "the old contents are copied", strlen("the old contents are copied")) == 0)
+        gm_finding_copy_site(f, rl);
     }
   }
   ok = 1;

@@ -29,10 +29,6 @@ gm_verdict gm_judge_say(gm_judge_ctx *c, gm_verdict v, const char *fmt, ...)
 /* The runtime site of that kind at loc, or NULL. */
 const gm_tsite *gm_judge_find(const gm_judge_ctx *c, gm_loc loc, enum gm_site_kind kind);
 
-/* The finding's related location whose message starts with prefix ("the old contents are
- * copied"), or NULL. */
-const gm_related *gm_judge_related(const gm_finding *f, const char *prefix);
-
 /* The verdict for a site that is absent or never ran: not-exercised, or unverifiable when the
  * call at loc is one the runtime does not hook (malloc, new, free, ...). `what` names the call
  * in the evidence ("allocation", "copy", "free"). */

@@ -1,7 +1,8 @@
-# A GM002 or GM003 finding carries its allocation site as data (gm_finding.site), which the
-# judges look up in the telemetry. The site survives the result cache and a findings file
-# (*.gmemlint.json), so a verdict from a cache hit or a findings file is the one a parse gives:
-# each case under tests/join prints exactly its expected.txt all three ways.
+# A GM002 or GM003 finding carries its allocation site as data (gm_finding.site), and a GM020
+# finding its copy site (gm_finding.copy_site), which the judges look up in the telemetry. Both
+# survive the result cache and a findings file (*.gmemlint.json), so a verdict from a cache hit
+# or a findings file is the one a parse gives: each case under tests/join prints exactly its
+# expected.txt all three ways (GM020's evidence names the bytes its copy site moved).
 source "$(dirname "$0")/testlib.bash"
 JOIN="$ROOT/tests/join"
 VERDICTS='note: (confirmed|dismissed|not-exercised|unverifiable): '
@@ -14,7 +15,7 @@ verdicts() {
     fail "$1, $2: verdicts differ from expected.txt: $(cat "$WORK/diff")"
 }
 
-for name in gm002 gm002_member gm003; do
+for name in gm002 gm002_member gm003 gm020; do
   dir="$JOIN/$name"
   tel=()
   for t in "$dir"/*.json; do tel+=(--telemetry "$(basename "$t")"); done
