@@ -110,30 +110,45 @@ static int out_param_of(const gm_func *fn, const gm_node *t, int through_ptr) {
   return -1; /* the by-value parameter itself: a local copy */
 }
 
-struct var_search {
-  int var;
-  int found;
+/* What the function body does with each of its variables, indexed by one walk so that each
+ * allocation is a lookup rather than two walks (issue 30: thousands of allocations). */
+enum { VAR_RETURNED = 1, VAR_FREED = 2 };
+
+struct var_uses {
+  const gm_func *fn;
+  unsigned char *by_var; /* fn->nvars entries of VAR_* bits, or NULL until first needed */
 };
 
-static void find_return_of(const gm_node *n, void *arg) {
-  struct var_search *s = arg;
-  const gm_node *v = n->kind == GM_N_RETURN ? gm_kid(n, 0) : NULL;
-  if (v && v->kind == GM_N_VAR && v->var == s->var)
-    s->found = 1;
+static void mark_var(struct var_uses *uses, int var, unsigned char bit) {
+  if (var >= 0 && var < uses->fn->nvars)
+    uses->by_var[var] |= bit;
 }
 
-static void find_free_of(const gm_node *n, void *arg) {
-  struct var_search *s = arg;
-  if ((is_call_of(n, GM_FN_FREE) || is_call_of(n, GM_FN_REALLOC)) &&
-      gm_root_var(gm_arg(n, n->fn->kind == GM_FN_FREE ? n->fn->ptr_arg : n->fn->old_arg)) == s->var)
-    s->found = 1;
+static void index_var_use(const gm_node *n, void *arg) {
+  struct var_uses *uses = arg;
+  const gm_node *v = n->kind == GM_N_RETURN ? gm_kid(n, 0) : NULL;
+  if (v && v->kind == GM_N_VAR)
+    mark_var(uses, v->var, VAR_RETURNED);
+  if (is_call_of(n, GM_FN_FREE) || is_call_of(n, GM_FN_REALLOC))
+    mark_var(uses,
+             gm_root_var(gm_arg(n, n->fn->kind == GM_FN_FREE ? n->fn->ptr_arg : n->fn->old_arg)),
+             VAR_FREED);
+}
+
+static int var_used(struct var_uses *uses, int var, unsigned char bit) {
+  if (!uses->by_var) {
+    uses->by_var = gm_xcalloc((size_t)uses->fn->nvars + 1, 1);
+    gm_walk(uses->fn->body, index_var_use, uses);
+  }
+  return var >= 0 && var < uses->fn->nvars && (uses->by_var[var] & bit);
 }
 
 struct build_ctx {
   gm_unit *u;
   const gm_tu *tu;
   const gm_func *fn;
-  gm_unit_func *out; /* per-call allocations of fn */
+  gm_unit_func *out;     /* per-call allocations of fn */
+  struct var_uses *uses; /* fn's returned and freed variables */
 };
 
 static void add_per_call(const gm_node *n, void *arg) {
@@ -153,15 +168,10 @@ static void add_per_call(const gm_node *n, void *arg) {
   const gm_node *up = n->parent;
   a.returned = up && up->kind == GM_N_RETURN;
   if (v >= 0 && b->fn->vars[v].kind == GM_VAR_LOCAL) {
-    struct var_search ret = {v, 0}, freed = {v, 0};
-    gm_walk(b->fn->body, find_return_of, &ret);
-    gm_walk(b->fn->body, find_free_of, &freed);
-    a.returned |= ret.found;
-    a.freed = freed.found;
+    a.returned |= var_used(b->uses, v, VAR_RETURNED);
+    a.freed = var_used(b->uses, v, VAR_FREED);
   } else if (v >= 0 && a.out_param >= 0) {
-    struct var_search freed = {v, 0};
-    gm_walk(b->fn->body, find_free_of, &freed);
-    a.freed = freed.found;
+    a.freed = var_used(b->uses, v, VAR_FREED);
   } else if (v >= 0 && t->kind == GM_N_VAR && b->fn->vars[v].kind == GM_VAR_GLOBAL) {
     a.global = 1; /* g_buf itself, on every call: the previous block is overwritten */
   } else if (!a.returned) {
@@ -481,7 +491,8 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
     const gm_func *fn = tu->funcs[i];
     if (!is_host(fn) || !fn->body)
       continue;
-    struct build_ctx b = {u, tu, fn, NULL};
+    struct var_uses uses = {fn, NULL};
+    struct build_ctx b = {u, tu, fn, NULL, &uses};
     gm_walk(fn->body, add_member, &b);
     if (!fn->in_main_file || !fn->usr)
       continue;
@@ -494,6 +505,7 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
     gm_walk(fn->body, add_loop_call, &b);
     gm_walk(fn->body, add_called, &b);
     gm_walk(fn->body, add_edge, &b);
+    free(uses.by_var);
   }
   if (u->called.len)
     qsort(u->called.items, u->called.len, sizeof *u->called.items, str_cmp);
