@@ -60,6 +60,12 @@ typedef struct gm_run {
 /* Whether the command line (--enable, --disable) selects rule k (its index in gm_rules). */
 int gm_rule_selected(const gm_run *run, size_t k);
 
+/* run_setup.c, for linting and gmemlint report alike: the rules --enable and --disable name
+ * (0, with the error said, for an unknown one), and the CUDA toolkit (0, said, when a source
+ * needs its headers and they are not there; findings files need none). */
+int gm_run_select_rules(gm_run *run, const gm_options *opt);
+int gm_run_find_toolkit(gm_run *run, const gm_options *opt);
+
 /* Analyses all files as one program; then calls on_done(run, i, ctx) on the calling thread for
  * i = 0, 1, ... in order. */
 void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ctx);

@@ -4,7 +4,6 @@
 #include "support/version.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,17 +12,6 @@
 
 /* What marks a hook as ours: such a hook is replaced without --force. */
 #define HOOK_MARKER "installed by `gmemlint --install-hook`"
-
-static int hook_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int hook_error(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, GM_PROGRAM ": error: ");
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return GM_EXIT_USAGE;
-}
 
 /* s in single quotes, for the shell. */
 static void put_quoted(gm_strbuf *sb, const char *s) {
@@ -109,11 +97,15 @@ static char *script(int argc, char **argv) {
 }
 
 int gm_install_hook(const gm_options *opt, int argc, char **argv) {
-  if (opt->files.len || opt->report_command)
-    return hook_error("--install-hook takes no files: the hook lints the staged ones");
+  if (opt->files.len || opt->report_command) {
+    gm_error("--install-hook takes no files: the hook lints the staged ones");
+    return GM_EXIT_USAGE;
+  }
   char *path = hook_path();
-  if (!path)
-    return hook_error("--install-hook: not inside a git repository (git rev-parse failed)");
+  if (!path) {
+    gm_error("--install-hook: not inside a git repository (git rev-parse failed)");
+    return GM_EXIT_USAGE;
+  }
   int rc = GM_EXIT_CLEAN;
   char *text = script(argc, argv);
   char *old = gm_xasprintf("%s.old", path);
@@ -125,16 +117,18 @@ int gm_install_hook(const gm_options *opt, int argc, char **argv) {
   char *existing = gm_read_file(path, &len);
   int ours = existing && strstr(existing, HOOK_MARKER) != NULL;
   if (existing && !ours && !opt->force) {
-    rc = hook_error("%s exists and is not gmemlint's; --force replaces it (keeping it as %s)", path,
-                    old);
+    gm_error("%s exists and is not gmemlint's; --force replaces it (keeping it as %s)", path, old);
+    rc = GM_EXIT_USAGE;
     goto out;
   }
   if (existing && !ours && rename(path, old) != 0) {
-    rc = hook_error("cannot keep the old hook as %s: %s", old, strerror(errno));
+    gm_error("cannot keep the old hook as %s: %s", old, strerror(errno));
+    rc = GM_EXIT_USAGE;
     goto out;
   }
   if (slash && mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    rc = hook_error("cannot create %s: %s", dir, strerror(errno));
+    gm_error("cannot create %s: %s", dir, strerror(errno));
+    rc = GM_EXIT_USAGE;
     goto out;
   }
   gm_atomic_file f;
@@ -142,7 +136,8 @@ int gm_install_hook(const gm_options *opt, int argc, char **argv) {
   if (ok) /* executable before it appears, or git would skip it */
     ok = gm_atomic_commit(&f, fputs(text, f.out) >= 0 && fchmod(fileno(f.out), 0755) == 0);
   if (!ok) {
-    rc = hook_error("%s: cannot write: %s", path, strerror(errno));
+    gm_error("%s: cannot write: %s", path, strerror(errno));
+    rc = GM_EXIT_USAGE;
     goto out;
   }
   printf(GM_PROGRAM ": installed %s%s: it lints the staged .cu, .cuh, .c, .cc, .cpp, .h and .hpp "

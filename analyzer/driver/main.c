@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct main_ctx {
@@ -106,15 +105,6 @@ static int load_telemetry(gm_telemetry *t, const char *const *paths, size_t n) {
     }
   }
   return 1;
-}
-
-static const char *find_cuda(const gm_options *opt) {
-  const char *env = getenv("CUDA_PATH");
-  if (opt->cuda_path)
-    return opt->cuda_path;
-  if (env && *env)
-    return env;
-  return "/usr/local/cuda";
 }
 
 /* Help, the manual page, the compatibility header or the version; 0 when none was asked for. */
@@ -234,41 +224,6 @@ static int check_lint_options(const gm_options *opt) {
     return 0;
   }
   return 1;
-}
-
-static int select_rules(gm_run *run, const gm_options *opt) {
-  char bad[128];
-  for (size_t i = 0; i < opt->enable.len; i++)
-    if (!gm_rules_parse_list(opt->enable.items[i], &run->cli_enabled, bad, sizeof bad)) {
-      fprintf(stderr, GM_PROGRAM ": error: unknown rule '%s' in --enable (see --list-rules)\n",
-              bad);
-      return 0;
-    }
-  for (size_t i = 0; i < opt->disable.len; i++)
-    if (!gm_rules_parse_list(opt->disable.items[i], &run->cli_disabled, bad, sizeof bad)) {
-      fprintf(stderr, GM_PROGRAM ": error: unknown rule '%s' in --disable (see --list-rules)\n",
-              bad);
-      return 0;
-    }
-  return 1;
-}
-
-/* Sources need the CUDA toolkit's headers; findings files (*.gmemlint.json) need nothing. */
-static int find_toolkit(gm_run *run, const gm_options *opt) {
-  run->cuda_path = find_cuda(opt);
-  char *probe = gm_xasprintf("%s/include/cuda_runtime.h", run->cuda_path);
-  struct stat st;
-  int sources = !opt->files.len && opt->compdb_dir;
-  for (size_t i = 0; i < opt->files.len && !sources; i++)
-    sources = !gm_is_findings_file(opt->files.items[i]);
-  int ok = !sources || stat(probe, &st) == 0;
-  if (!ok)
-    fprintf(stderr,
-            GM_PROGRAM ": error: no CUDA toolkit at '%s' (%s not found); set --cuda-path or "
-                       "CUDA_PATH\n",
-            run->cuda_path, probe);
-  free(probe);
-  return ok;
 }
 
 /* -p DIR: the database's flags, and its files when none are named. */
@@ -535,10 +490,10 @@ static int lint(gm_options *opt) {
   double run_start = gm_timing_start();
   lint_run l = {.opt = opt};
   l.run.opt = opt;
-  if (!select_rules(&l.run, opt))
+  if (!gm_run_select_rules(&l.run, opt))
     return GM_EXIT_USAGE;
   (void)gm_table_builtin(); /* parsed once, before the workers share it */
-  if (!find_toolkit(&l.run, opt))
+  if (!gm_run_find_toolkit(&l.run, opt))
     return GM_EXIT_USAGE;
   int ok = !opt->compdb_dir || open_compdb(&l.run, opt);
   drop_repeated_files(opt);

@@ -14,10 +14,8 @@
 #include "support/atomic_file.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), k = strlen(suffix);
@@ -67,11 +65,6 @@ static int text_writer(FILE *out, const void *arg) {
   return fflush(out) != 0 || ferror(out) ? -1 : 0;
 }
 
-static const char *find_cuda(const gm_options *opt) {
-  const char *env = getenv("CUDA_PATH");
-  return opt->cuda_path ? opt->cuda_path : env && *env ? env : "/usr/local/cuda";
-}
-
 /* What one report reads and builds; report_free releases whatever was set. */
 typedef struct report {
   gm_options aopt; /* the options the analysis sees: the sources are its files */
@@ -83,17 +76,6 @@ typedef struct report {
   gm_output_file *files; /* the findings as the printers take them */
   size_t nfiles;
 } report;
-
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, GM_PROGRAM ": error: ");
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return 0;
-}
 
 /* Telemetry is *.json (findings files aside) and every --telemetry FILE; the rest are sources
  * and findings files, read only to draw the findings (--html, --trace). */
@@ -109,15 +91,21 @@ static int sort_inputs(report *r, const gm_options *opt) {
   }
   for (size_t i = 0; i < opt->telemetry.len; i++)
     GM_PUSH(r->telemetry, opt->telemetry.items[i]);
-  if (!r->telemetry.len)
-    return usage_error("report: no telemetry files (*.json, or --telemetry FILE)\nTry '" GM_PROGRAM
-                       " --help' for more information.");
-  if (opt->format != GM_FORMAT_TEXT)
-    return usage_error("report prints text only (--format=json and sarif apply to findings)");
-  if (r->aopt.files.len && !opt->html && !opt->trace)
-    return usage_error("report: %s is not telemetry (*.json, or --telemetry FILE); sources are "
-                       "read for --html and --trace only",
-                       r->aopt.files.items[0]);
+  if (!r->telemetry.len) {
+    gm_error("report: no telemetry files (*.json, or --telemetry FILE)\nTry '" GM_PROGRAM
+             " --help' for more information.");
+    return 0;
+  }
+  if (opt->format != GM_FORMAT_TEXT) {
+    gm_error("report prints text only (--format=json and sarif apply to findings)");
+    return 0;
+  }
+  if (r->aopt.files.len && !opt->html && !opt->trace) {
+    gm_error("report: %s is not telemetry (*.json, or --telemetry FILE); sources are read for "
+             "--html and --trace only",
+             r->aopt.files.items[0]);
+    return 0;
+  }
   return 1;
 }
 
@@ -140,37 +128,14 @@ static int analyse_sources(report *r, const gm_options *opt) {
   gm_run *run = &r->run;
   char err[1024];
   run->opt = &r->aopt;
-  for (size_t i = 0; i < opt->enable.len; i++)
-    if (!gm_rules_parse_list(opt->enable.items[i], &run->cli_enabled, err, sizeof err)) {
-      fprintf(stderr, GM_PROGRAM ": error: unknown rule '%s' in --enable (see --list-rules)\n",
-              err);
-      return 0;
-    }
-  for (size_t i = 0; i < opt->disable.len; i++)
-    if (!gm_rules_parse_list(opt->disable.items[i], &run->cli_disabled, err, sizeof err)) {
-      fprintf(stderr, GM_PROGRAM ": error: unknown rule '%s' in --disable (see --list-rules)\n",
-              err);
-      return 0;
-    }
+  if (!gm_run_select_rules(run, opt))
+    return 0;
   r->c.join = gm_join_new(&r->t, &gm_rule_registry);
   if (!r->aopt.files.len)
     return 1;
   (void)gm_table_builtin(); /* parsed once, before the workers share it */
-  run->cuda_path = find_cuda(opt);
-  int sources = 0;
-  for (size_t i = 0; i < r->aopt.files.len && !sources; i++)
-    sources = !gm_is_findings_file(r->aopt.files.items[i]);
-  char *probe = gm_xasprintf("%s/include/cuda_runtime.h", run->cuda_path);
-  struct stat st;
-  int have_cuda = stat(probe, &st) == 0;
-  free(probe);
-  if (sources && !have_cuda) {
-    fprintf(stderr,
-            GM_PROGRAM ": error: no CUDA toolkit at '%s' (%s/include/cuda_runtime.h not "
-                       "found); set --cuda-path or CUDA_PATH\n",
-            run->cuda_path, run->cuda_path);
+  if (!gm_run_find_toolkit(run, &r->aopt))
     return 0;
-  }
   if (opt->compdb_dir && !(run->db = gm_compdb_open(opt->compdb_dir, err, sizeof err))) {
     fprintf(stderr, GM_PROGRAM ": error: %s\n", err);
     return 0;

@@ -239,3 +239,12 @@ int gm_str_vec_has(const gm_str_vec *v, const char *s) {
       return 1;
   return 0;
 }
+
+void gm_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs(GM_PROGRAM ": error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}

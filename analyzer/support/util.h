@@ -16,6 +16,8 @@ void *gm_xrealloc(void *p, size_t n);
 char *gm_xstrdup(const char *s);
 char *gm_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *gm_xvasprintf(const char *fmt, va_list ap);
+/* "gmemlint: error: <message>" and a newline, on standard error. */
+void gm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Growable array of any element type: `GM_VEC(int) v = {0}; GM_PUSH(v, 3);` */
 #define GM_VEC(T)                                                                                  \
