@@ -42,22 +42,10 @@ static char missing_status(const char *dir, const char *abs) {
   return inside ? FILE_GENERATED : FILE_MOVED;
 }
 
-static int by_name(const void *a, const void *b, void *files) {
-  char **names = files;
-  int c = strcmp(names[*(const size_t *)a], names[*(const size_t *)b]);
-  return c ? c : *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
 /* A file compiled by two targets has two entries: it is analysed once (libclang gives the first
  * entry's flags). Then the list of those that exist. */
 static void keep_first_of_each(gm_compdb *db) {
-  size_t *order = gm_xcalloc(db->nfiles + 1, sizeof *order);
-  char *dup = gm_xcalloc(db->nfiles + 1, 1);
-  for (size_t i = 0; i < db->nfiles; i++)
-    order[i] = i;
-  qsort_r(order, db->nfiles, sizeof *order, by_name, db->files);
-  for (size_t i = 1; i < db->nfiles; i++)
-    dup[order[i]] = strcmp(db->files[order[i]], db->files[order[i - 1]]) == 0;
+  char *dup = gm_mark_repeats(db->files, db->nfiles);
   size_t w = 0;
   for (size_t i = 0; i < db->nfiles; i++) {
     if (dup[i]) {
@@ -73,7 +61,6 @@ static void keep_first_of_each(gm_compdb *db) {
     if (db->status[i] == FILE_PRESENT)
       db->present[db->npresent++] = db->files[i];
   free(dup);
-  free(order);
 }
 
 /* Whether an entry's command or arguments may name a response file as GCC does (`@FILE`). */

@@ -262,28 +262,16 @@ static int open_compdb(gm_run *run, gm_options *opt) {
   return 1;
 }
 
-static int by_key(const void *a, const void *b, void *keys) {
-  char **k = keys;
-  size_t i = *(const size_t *)a, j = *(const size_t *)b;
-  int c = strcmp(k[i], k[j]);
-  return c ? c : i < j ? -1 : 1;
-}
-
 /* A file named twice (`a.cu a.cu`, `a.cu ./a.cu`, a glob that overlaps) is analysed once, under
  * its first name: twice would print every finding twice. */
 static void drop_repeated_files(gm_options *opt) {
   size_t n = opt->files.len;
   char **keys = gm_xcalloc(n + 1, sizeof *keys);
-  size_t *order = gm_xcalloc(n + 1, sizeof *order);
-  char *repeated = gm_xcalloc(n + 1, 1);
   for (size_t i = 0; i < n; i++) {
     char *real = realpath(opt->files.items[i], NULL);
     keys[i] = real ? real : gm_xstrdup(opt->files.items[i]);
-    order[i] = i;
   }
-  qsort_r(order, n, sizeof *order, by_key, keys);
-  for (size_t i = 1; i < n; i++)
-    repeated[order[i]] = strcmp(keys[order[i]], keys[order[i - 1]]) == 0;
+  char *repeated = gm_mark_repeats(keys, n);
   size_t kept = 0;
   for (size_t i = 0; i < n; i++) {
     if (!repeated[i])
@@ -292,7 +280,6 @@ static void drop_repeated_files(gm_options *opt) {
   }
   opt->files.len = kept;
   free(repeated);
-  free(order);
   free(keys);
 }
 

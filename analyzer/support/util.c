@@ -248,3 +248,22 @@ void gm_error(const char *fmt, ...) {
   fputc('\n', stderr);
   va_end(ap);
 }
+
+static int by_key_then_index(const void *a, const void *b, void *keys) {
+  char *const *k = keys;
+  size_t i = *(const size_t *)a, j = *(const size_t *)b;
+  int c = strcmp(k[i], k[j]);
+  return c ? c : i < j ? -1 : 1;
+}
+
+char *gm_mark_repeats(char *const *keys, size_t n) {
+  size_t *order = gm_xcalloc(n + 1, sizeof *order);
+  char *repeated = gm_xcalloc(n + 1, 1);
+  for (size_t i = 0; i < n; i++)
+    order[i] = i;
+  qsort_r(order, n, sizeof *order, by_key_then_index, (void *)keys);
+  for (size_t i = 1; i < n; i++)
+    repeated[order[i]] = strcmp(keys[order[i]], keys[order[i - 1]]) == 0;
+  free(order);
+  return repeated;
+}

@@ -36,6 +36,9 @@ void gm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 typedef GM_VEC(char *) gm_str_vec;
 /* Whether v holds a string equal to s. */
 int gm_str_vec_has(const gm_str_vec *v, const char *s);
+/* For each of keys[0..n), 1 when an earlier key is the same string: the first of each is kept.
+ * The caller frees the array. Sorting an index keeps it n log n for long file lists. */
+char *gm_mark_repeats(char *const *keys, size_t n);
 
 #define GM_VEC_FREE(v) (free((v).items), (v).items = NULL, (v).len = (v).cap = 0)
 
