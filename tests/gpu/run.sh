@@ -13,7 +13,10 @@ CUDA=${CUDA_PATH:-/usr/local/cuda}
 B=$(mktemp -d)
 RES=$B/out # everything lands here; with $OUT (the device tool) it is returned as one archive
 mkdir -p "$RES"
-trap '[ -n "${OUT:-}" ] && tar -C "$RES" -czf "$OUT/gpu-results.tar.gz" .' EXIT
+# the whole output also lands in run.log: the device tool returns only its tail
+exec > >(tee "$RES/run.log") 2>&1
+LOG_PID=$!
+trap 'exec >&- 2>&-; wait "$LOG_PID"; [ -n "${OUT:-}" ] && tar -C "$RES" -czf "$OUT/gpu-results.tar.gz" .' EXIT
 export LD_LIBRARY_PATH=$DEPS/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 [ -d "$DEPS" ] || { echo "run tests/gpu/prepare.sh first and carry .gpu-deps" >&2; exit 2; }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
