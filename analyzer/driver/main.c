@@ -22,6 +22,7 @@
 
 #include <clang-c/Index.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,8 +128,34 @@ static int print_information(const gm_options *opt) {
 
 static int lint(gm_options *opt);
 
+/* Where an output will land: the path with its directory resolved (the file itself may not exist
+ * yet), so that `-o out.txt --export-fixes ./out.txt` compare equal; NULL when the directory
+ * cannot be resolved (the write will fail and say so). */
+static char *output_landing(const char *path) {
+  char dir[PATH_MAX];
+  const char *slash = strrchr(path, '/');
+  char *parent =
+      slash ? gm_xasprintf("%.*s", (int)(slash == path ? 1 : slash - path), path) : gm_xstrdup(".");
+  char *landing =
+      realpath(parent, dir) ? gm_xasprintf("%s/%s", dir, slash ? slash + 1 : path) : NULL;
+  free(parent);
+  return landing;
+}
+
+/* Two outputs on one file: the second would replace the first's text (`-o x --export-fixes x`). */
+static int same_output(const char *a, const char *b) {
+  if (gm_same_regular_file(a, b))
+    return 1;
+  char *la = output_landing(a), *lb = output_landing(b);
+  int same = la && lb && strcmp(la, lb) == 0;
+  free(la);
+  free(lb);
+  return same;
+}
+
 /* An output that names one of the command line's inputs would replace what the run reads
- * (`-o a.cu a.cu`): refused before any work. --write-baseline may update the --baseline it read. */
+ * (`-o a.cu a.cu`): refused before any work. --write-baseline may update the --baseline it read.
+ * Two outputs that name one file are refused too. */
 static int outputs_spare_inputs(const gm_options *opt) {
   const struct {
     const char *option, *path;
@@ -160,6 +187,15 @@ static int outputs_spare_inputs(const gm_options *opt) {
       }
     }
   }
+  size_t n = sizeof outputs / sizeof *outputs;
+  for (size_t k = 0; k < n && ok; k++)
+    for (size_t m = k + 1; outputs[k].path && m < n && ok; m++)
+      if (outputs[m].path && same_output(outputs[k].path, outputs[m].path)) {
+        fprintf(stderr,
+                GM_PROGRAM ": error: %s %s and %s %s name one file: each output needs its own\n",
+                outputs[k].option, outputs[k].path, outputs[m].option, outputs[m].path);
+        ok = 0;
+      }
   GM_VEC_FREE(inputs);
   return ok;
 }

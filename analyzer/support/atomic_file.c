@@ -82,16 +82,35 @@ FILE *gm_atomic_open(gm_atomic_file *f, const char *path, const char *mode) {
     free(target);
     return open_in_place(f, path, mode);
   }
+  /* A file with other hard links is written in place: a rename would leave them the old text. */
+  if (exists && S_ISREG(st.st_mode) && st.st_nlink > 1) {
+    free(target);
+    return open_in_place(f, path, mode);
+  }
   /* a regular file or none (a directory fails at the rename, naming the path): replaced by the
-   * temporary, which keeps the mode the file had */
+   * temporary, which keeps the mode and the owner the file had */
   f->path = target;
   f->tmp = gm_xasprintf("%s.tmp.%d.%u", target, (int)getpid(), atomic_fetch_add(&tmp_counter, 1));
   f->slot = gm_interrupt_remember(f->tmp);
   int fd = open(f->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd >= 0 && exists && S_ISREG(st.st_mode) && fchmod(fd, st.st_mode & 07777) != 0) {
+  int owner_kept = 1;
+  if (fd >= 0 && exists && S_ISREG(st.st_mode) &&
+      (st.st_uid != geteuid() || st.st_gid != getegid()) && fchown(fd, st.st_uid, st.st_gid) != 0)
+    owner_kept = 0;
+  if (fd >= 0 && exists && S_ISREG(st.st_mode) &&
+      (!owner_kept || fchmod(fd, st.st_mode & 07777) != 0)) {
     close(fd);
     unlink(f->tmp);
     fd = -1;
+    if (!owner_kept) { /* a file we cannot give back to its owner is written in place */
+      gm_interrupt_forget(f->slot);
+      free(f->tmp);
+      char *in_place = f->path;
+      *f = (gm_atomic_file){.slot = -1};
+      FILE *out = open_in_place(f, in_place, mode);
+      free(in_place);
+      return out;
+    }
   }
   f->out = fd >= 0 ? fdopen(fd, mode) : NULL;
   if (!f->out) {

@@ -18,6 +18,27 @@ expect_rc 1 "-o onto a file of mode 600"
 grep -qE "^$FINDING" private.txt || fail "the 600 file holds the finding: $(head -c 300 private.txt)"
 [ "$(stat -c %a private.txt)" = 600 ] || fail "mode kept: $(stat -c %a private.txt), expected 600"
 
+# a file with another hard link is written in place: both names show the output
+echo old >linked.txt
+ln linked.txt other_name.txt
+run "${LINT[@]}" -o linked.txt leak.cu
+expect_rc 1 "-o onto a file with two hard links"
+grep -qE "^$FINDING" other_name.txt || fail "the other hard link holds the finding: $(head -c 300 other_name.txt)"
+[ "$(stat -c %h linked.txt)" = 2 ] || fail "still two links: $(stat -c %h linked.txt)"
+
+# a file of another owner keeps its owner (as root, which CI is); without the right to give it
+# back, it is written in place, which keeps the owner too
+if [ "$(id -u)" = 0 ]; then
+  echo old >owned.txt
+  chown 65534:65534 owned.txt
+  run "${LINT[@]}" -o owned.txt leak.cu
+  expect_rc 1 "-o onto a file of another owner"
+  grep -qE "^$FINDING" owned.txt || fail "the owned file holds the finding"
+  [ "$(stat -c %u:%g owned.txt)" = 65534:65534 ] || fail "owner kept: $(stat -c %u:%g owned.txt)"
+else
+  echo "note: not root; the other owner's file case is skipped"
+fi
+
 # a symbolic link (relative, from another directory) stays a link; its target gets the output
 mkdir links
 echo old >target.txt
@@ -108,4 +129,10 @@ expect_err "^gmemlint: error: -o base.json would overwrite the input base.json$"
 run "${LINT[@]}" --baseline base.json --write-baseline base.json leak.cu
 expect_rc 0 "--write-baseline updates the --baseline it read"
 grep -q GM001 base.json || fail "the updated baseline holds the finding: $(head -c 300 base.json)"
+# two outputs that name one file: refused before any work
+run "${LINT[@]}" -o both.txt --export-fixes ./both.txt leak.cu
+expect_rc 2 "-o and --export-fixes on one file"
+expect_err "^gmemlint: error: -o both.txt and --export-fixes ./both.txt name one file: each output needs its own$" \
+  "-o and --export-fixes on one file"
+[ ! -e both.txt ] || fail "nothing written to both.txt"
 finish
