@@ -27,7 +27,8 @@ enum ftype {
   F_STR_OR_NULL,
   F_U32,
   F_I32,
-  F_MS
+  F_MS,
+  F_SPAN_MS /* a length of time: F_MS's bound, and never negative */
 };
 
 /* about 31.7 years; 9.2e12 ms is where the trace's nanoseconds overflow a long long */
@@ -41,7 +42,7 @@ typedef struct field {
 
 static const field top_fields[] = {
     {"version", F_UINT, 1}, {"tool", F_STR, 0},    {"pid", F_INT, 0},
-    {"program", F_STR, 0},  {"reason", F_STR, 0},  {"duration_ms", F_MS, 0},
+    {"program", F_STR, 0},  {"reason", F_STR, 0},  {"duration_ms", F_SPAN_MS, 0},
     {"process", F_OBJ, 1},  {"sites", F_ARR, 1},   {"unified_memory", F_OBJ, 0},
     {"nvml", F_OBJ, 0},     {"runtime", F_OBJ, 0},
 };
@@ -202,6 +203,8 @@ static int type_ok(const json_t *v, enum ftype t) {
            json_integer_value(v) <= INT_MAX;
   case F_MS:
     return json_is_number(v) && json_number_value(v) >= -MAX_MS && json_number_value(v) <= MAX_MS;
+  case F_SPAN_MS:
+    return json_is_number(v) && json_number_value(v) >= 0 && json_number_value(v) <= MAX_MS;
   case F_STR:
     return json_is_string(v);
   case F_STR_OR_NULL:
@@ -228,7 +231,8 @@ static const char *expected(enum ftype t) {
                                       [F_STR_OR_NULL] = "a string or null",
                                       [F_U32] = "a non-negative integer up to 4294967295",
                                       [F_I32] = "an integer from -2147483648 to 2147483647",
-                                      [F_MS] = "a number of milliseconds from -1e12 to 1e12"};
+                                      [F_MS] = "a number of milliseconds from -1e12 to 1e12",
+                                      [F_SPAN_MS] = "a number of milliseconds from 0 to 1e12"};
   return names[t];
 }
 
@@ -240,7 +244,7 @@ static const char *found(const json_t *v, enum ftype t, char *buf, size_t len) {
     snprintf(buf, len, "%lld", (long long)json_integer_value(v));
     return buf;
   }
-  if (t == F_MS && json_is_number(v)) {
+  if ((t == F_MS || t == F_SPAN_MS) && json_is_number(v)) {
     snprintf(buf, len, "%g", json_number_value(v));
     return buf;
   }

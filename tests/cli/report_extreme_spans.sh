@@ -27,8 +27,9 @@ if sys.argv[3] == "huge-bytes":
     sys.exit(0)
 span = float(sys.argv[3])
 # every time in the file falls within [0, span] (or [span, 0]): the chart's range is the span
+# (a duration is never negative: a negative span has its times below zero)
 scale = span / max(d["duration_ms"], 1)
-d["duration_ms"] = span
+d["duration_ms"] = abs(span)
 d["process"]["timeline"] = [[p[0] * scale, p[1]] for p in d["process"]["timeline"]]
 for e in d["process"].get("oom_events", []):
     e["time_ms"] = e.get("time_ms", 0) * scale

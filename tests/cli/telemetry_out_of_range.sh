@@ -36,7 +36,9 @@ bad column "$CASE/run.json" 'd["sites"][1]["column"] = 1 << 40' \
 bad oom_line "$REPORT/trainer.json" 'd["process"]["oom_events"][0]["line"] = 1 << 33' \
   "process.oom_events[0].line: expected a non-negative integer up to 4294967295, found 8589934592"
 bad duration "$CASE/run.json" 'd["duration_ms"] = 9.3e12' \
-  "telemetry.duration_ms: expected $MS, found 9.3e+12"
+  "telemetry.duration_ms: expected a number of milliseconds from 0 to 1e12, found 9.3e+12"
+bad negative_duration "$CASE/run.json" 'd["duration_ms"] = -5' \
+  "telemetry.duration_ms: expected a number of milliseconds from 0 to 1e12, found -5"
 bad timeline "$REPORT/trainer.json" 'd["process"]["timeline"][1][0] = 1e13' \
   "process.timeline[1][0]: expected $MS, found 1e+13"
 bad oom_time "$REPORT/trainer.json" 'd["process"]["oom_events"][0]["time_ms"] = -2e12' \
