@@ -168,7 +168,9 @@ static const char *help_tail =
     "     confirmed or runtime-only findings remain)\n"
     "  2  usage error, or an input that could not be analysed (missing, unreadable, a\n"
     "     directory, empty, binary, unparsable, bad compile_commands.json or .gmemlint, a\n"
-    "     telemetry or .gmemlint.json file that is missing, malformed or of another version)\n"
+    "     telemetry or .gmemlint.json file that is missing, malformed or of another version),\n"
+    "     an output that names an input or another output, or an output that cannot be\n"
+    "     written\n"
     "  3  files had parse errors, so findings may be missing (unless --allow-parse-errors;\n"
     "     2 takes precedence over 3, and 3 over 1)\n";
 
