@@ -6,6 +6,7 @@
 #include "driver/config.h"
 #include "driver/own_include.h"
 #include "driver/preambles.h"
+#include "driver/supervise.h"
 #include "driver/progress.h"
 #include "driver/read_problems.h"
 #include "driver/suppress.h"
@@ -492,6 +493,15 @@ static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *
                                      gm_pch_headers(pch));
   }
   gm_include_run_free(&p->run);
+  char why[160];
+  if (gm_supervised_skip((size_t)(r - run->results), why, sizeof why)) {
+    input_error(&c, "%s: not analysed: %s; the other files' results stand", path, why);
+    free(blanked);
+    for (size_t i = 0; i < args.len; i++)
+      free(args.items[i]);
+    GM_VEC_FREE(args);
+    goto done;
+  }
   double file_start = gm_timing_start();
   gm_parse parse;
   int rc = gm_frontend_parse(index, path, (const char *const *)args.items, (int)args.len, blanked,
@@ -677,14 +687,18 @@ static void *worker(void *arg) {
     if (!index) /* a unit's cursor visits its own declarations, not the preamble's thousands */
       index = clang_createIndex(1, 0);
     if (task == TASK_BUILD) {
+      gm_supervised_preamble(1);
       gm_pch_build(index, pch);
+      gm_supervised_preamble(0);
       pthread_mutex_lock(&p->lock);
       pthread_cond_broadcast(&p->cond);
       pthread_mutex_unlock(&p->lock);
       continue;
     }
     size_t i = p->to_parse[k];
+    gm_supervised_begin(i);
     parse_file(run, index, &run->results[i], &p->prep[i], pch);
+    gm_supervised_end(i);
     finished(p, i);
   }
   if (index)

@@ -9,6 +9,7 @@
 #include "driver/options.h"
 #include "driver/read_problems.h"
 #include "driver/report_cmd.h"
+#include "driver/supervise.h"
 #include "findings/output.h"
 #include "frontend/nvcc_compat.h"
 #include "model/families.h"
@@ -56,7 +57,8 @@ static void on_file_done(gm_run *run, size_t i, void *arg) {
   double start = gm_timing_start();
   main_ctx *m = arg;
   gm_file_result *r = &run->results[i];
-  if (r->messages_len)
+  int printed = gm_supervised_was_printed(i); /* by a run that crashed on a later file */
+  if (r->messages_len && !printed)
     fwrite(r->messages, 1, r->messages_len, stderr);
   fflush(stderr);
   driver_add_read_notices(r);
@@ -67,7 +69,7 @@ static void on_file_done(gm_run *run, size_t i, void *arg) {
     gm_join_file(m->join, r->path, &r->src, &r->report);
   for (size_t k = 0; k < r->report.findings.len; k++)
     mark(m, run->opt, &r->report.findings.items[k]);
-  if (run->opt->format == GM_FORMAT_TEXT && !run->opt->verify) {
+  if (run->opt->format == GM_FORMAT_TEXT && !run->opt->verify && !printed) {
     /* print the reported ones only */
     gm_finding *shown = gm_xcalloc(r->report.findings.len + 1, sizeof(gm_finding));
     size_t n = 0;
@@ -80,6 +82,7 @@ static void on_file_done(gm_run *run, size_t i, void *arg) {
     fflush(m->out);
     free(shown);
   }
+  gm_supervised_printed(i);
   gm_timing_stop(GM_STAGE_OUTPUT, start);
 }
 
@@ -212,7 +215,7 @@ static int run_command(gm_options *opt, int argc, char **argv) {
     return GM_EXIT_USAGE;
   if (opt->report_command)
     return gm_report_command(opt);
-  return lint(opt);
+  return gm_supervise(opt, lint);
 }
 
 int main(int argc, char **argv) {

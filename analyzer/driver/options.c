@@ -1,5 +1,6 @@
 #include "driver/options.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +20,8 @@ enum opt_id {
   OPT_LATENT,
   OPT_VERIFY,
   OPT_NO_WHOLE_PROGRAM,
+  OPT_NO_ISOLATION,
+  OPT_MAX_MEMORY,
   OPT_SARIF_ROOT,
   OPT_BASELINE,
   OPT_WRITE_BASELINE,
@@ -86,6 +89,15 @@ static const opt_def options[] = {
     {OPT_NO_WHOLE_PROGRAM, 0, "no-whole-program", NULL,
      "analyse each file as a program of its own, as if named alone (unrelated files, such as "
      "a directory of tests, checked in one run)",
+     0},
+    {OPT_MAX_MEMORY, 0, "max-memory", "SIZE",
+     "bound the run's memory (address space) to SIZE (e.g. 8G, 512M; 0: no bound; default: half "
+     "the machine's memory): a file whose analysis needs more is reported as not analysed and "
+     "the run goes on",
+     0},
+    {OPT_NO_ISOLATION, 0, "no-isolation", NULL,
+     "analyse without the supervising process that survives a parser crash (a crash then ends "
+     "the run)",
      0},
     {OPT_SARIF_ROOT, 0, "sarif-root", "DIR", "make SARIF file URIs relative to DIR (default: .)",
      0},
@@ -296,6 +308,23 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
   case OPT_NO_WHOLE_PROGRAM:
     o->no_whole_program = 1;
     break;
+  case OPT_NO_ISOLATION:
+    o->no_isolation = 1;
+    break;
+  case OPT_MAX_MEMORY: {
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(arg, &end, 10);
+    unsigned shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : *end == 'T' ? 40 : 0;
+    if (shift)
+      end++;
+    if (*arg < '0' || *arg > '9' || *end || errno || (shift && n > (~0ULL >> shift)))
+      return usage_error("bad --max-memory value '%s' (expected a size such as 8G, 512M or 0)",
+                         arg);
+    o->max_memory = n << shift;
+    o->max_memory_set = 1;
+    break;
+  }
   case OPT_SARIF_ROOT:
     o->sarif_root = arg;
     break;

@@ -42,6 +42,9 @@ typedef struct gm_options {
   int parse_errors_shown; /* clang's errors printed per file; -1: all */
   int verify;
   int no_whole_program; /* --no-whole-program: each file named is a program of its own */
+  int no_isolation;     /* --no-isolation: no supervising process (supervise.h) */
+  int max_memory_set;   /* --max-memory given: max_memory bytes, 0 for no bound */
+  unsigned long long max_memory;
   int list_rules;
   int show_help, show_version, dump_model; /* show_help: 1 --help, 2 --man, 3 the compat header */
   int no_cache, cache_stats;               /* the result cache (cache.h) */

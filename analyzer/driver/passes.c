@@ -3,6 +3,7 @@
  * summaries (pass two: on the model pass one kept, else parsed again through the worker pool);
  * then the rules' program-wide checks report into the files that hold their findings. */
 #include "driver/passes.h"
+#include "driver/supervise.h"
 
 #include "frontend/frontend.h"
 #include "program/program.h"
@@ -156,7 +157,9 @@ static void *analyse_kept(void *arg) {
     if (k >= w->count)
       return NULL;
     gm_file_result *r = &w->run->results[w->files[k]];
+    gm_supervised_begin(w->files[k]);
     driver_analyse_parse(w->run, r, r->kept);
+    gm_supervised_end(w->files[k]);
     store_second_look(w->run, r);
     drop_kept(r);
   }

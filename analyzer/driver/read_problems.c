@@ -69,6 +69,11 @@ void driver_add_read_notices(gm_file_result *r) {
     n->first.loc.file = gm_xstrdup(first->loc.file);
     n->first.message = gm_xstrdup(first->message);
     n->fatal = r->input_error;
+  } else if (r->input_error && r->first_error) {
+    /* not read, or not analysed (its analysis crashed): said in every format, not only on
+     * standard error */
+    gm_notice *n = gm_report_notice(&added, "not-analysed", whole_file, NULL, "%s", r->first_error);
+    n->fatal = 1;
   }
   if (!added.notices.len)
     return;

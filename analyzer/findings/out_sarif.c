@@ -222,6 +222,8 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
   for (size_t i = 0; i < nfiles; i++)
     for (size_t k = 0; k < files[i].nnotices; k++) {
       const gm_notice *nt = &files[i].notices[k];
+      if (strcmp(nt->kind, "not-analysed") == 0)
+        continue; /* an input error: said above, at level error */
       json_t *n = json_object();
       json_t *locs = json_array();
       json_t *loc = location(nt->loc, nt->function, root);

@@ -6,8 +6,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+int gm_out_of_memory_aborts;
+
 static void out_of_memory(void) {
   fputs(GM_PROGRAM ": error: out of memory\n", stderr);
+  if (gm_out_of_memory_aborts)
+    abort();
   exit(2);
 }
 

@@ -13,6 +13,9 @@
 void *gm_xmalloc(size_t n);
 void *gm_xcalloc(size_t count, size_t n);
 void *gm_xrealloc(void *p, size_t n);
+/* Set: running out of memory aborts (a signal a supervising process sees, driver/supervise.h);
+ * otherwise it exits with status 2. Either way after "gmemlint: error: out of memory". */
+extern int gm_out_of_memory_aborts;
 char *gm_xstrdup(const char *s);
 char *gm_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *gm_xvasprintf(const char *fmt, va_list ap);
