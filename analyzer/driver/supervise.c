@@ -254,6 +254,12 @@ static int run_child(gm_options *opt, int (*lint)(gm_options *), in_flight *f, i
 
 int gm_supervise(gm_options *opt, int (*lint)(gm_options *)) {
   memory_bound = opt->max_memory_set ? opt->max_memory : default_bound();
+#ifdef GM_SANITIZED
+  if (memory_bound)
+    fprintf(stderr, GM_PROGRAM ": warning: --max-memory is ignored: this build runs under a "
+                               "sanitizer, whose reserved address space no bound can hold\n");
+  memory_bound = 0;
+#endif
   if (opt->no_isolation) {
     apply_bound();
     return lint(opt);
