@@ -22,6 +22,7 @@ import time
 FORMAT, VERSION = "gmemlint-torch", 1
 DEFAULT_MAX_ENTRIES = 200000
 OOM_SNAPSHOTS = 3  # a full snapshot takes seconds: only the first OOMs of a process get one
+MAX_ERRORS = 100  # a failure repeated at every step would otherwise grow without bound
 
 _lock = threading.RLock()
 _state = None  # set at CUDA init; None means nothing is written
@@ -139,6 +140,7 @@ def _start():
     state = {
         "pid": os.getpid(), "base": base, "telemetry": telemetry, "max_entries": max_entries,
         "user_steps": False, "oom_snapshots": 0, "peak": None, "written": False,
+        "segments_only": True,
         "companion": {
             "format": FORMAT, "version": VERSION,
             "pid": os.getpid(), "argv": list(sys.argv),
@@ -273,9 +275,11 @@ def _mark_step(source):
         stats = cuda.memory_stats(device)
         segments = None
         take = getattr(cuda.memory, "memory_snapshot", None)
-        if take is not None:
+        if take is not None and state["segments_only"]:
             try:
                 segments = take(include_traces=False)
+            except TypeError:  # before 2.11 it builds the whole snapshot (seconds): no peak
+                state["segments_only"] = False
             except Exception as error:
                 _error("memory_snapshot", error)
         steps = state["companion"]["steps"]
@@ -469,7 +473,7 @@ _noted = False
 def _error(what, error):
     message = f"{what}: {type(error).__name__}: {error}"
     with _lock:
-        if _state is not None:
+        if _state is not None and len(_state["companion"]["errors"]) < MAX_ERRORS:
             _state["companion"]["errors"].append(message)
     _note(message)
 

@@ -3,7 +3,9 @@
 nowhere with --no-torch); a run on the stand-in torch writes the companion, which gmemrun lists
 as the torch view and never as telemetry. GMEMRUN_DRIVER names the simulated driver (no GPU).
 Usage: check_gmemrun.py GMEMRUN SHIM_DIR"""
+import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -63,6 +65,20 @@ with tempfile.TemporaryDirectory() as work:
           [f"gmemlint-{pid}{suffix}" for suffix in
            (".json", ".torch-exit.json", ".torch-exit.pickle", ".torch-oom-1.json",
             ".torch-oom-1.pickle", ".torch-peak.json", ".torch-peak.pickle", ".torch.json")])
+    # the real runtime, attached through the simulated driver: the shim's steps are its steps
+    for f in os.listdir(out):
+        os.unlink(os.path.join(out, f))
+    p = gmemrun(["-o", os.path.join(out, "gmemlint-%p.json"), "--", sys.executable,
+                 os.path.join(HERE, "prog.py"), "train"],
+                {"PYTHONPATH": STANDIN, "FAKE_TORCH_DRIVER": os.environ["GMEMRUN_DRIVER"],
+                 "GMEMRT_CUPTI_LIBRARY": os.environ["FAKECUPTI"]}, work)
+    telemetry = [f for f in os.listdir(out) if re.fullmatch(r"gmemlint-\d+\.json", f)]
+    steps = None
+    if len(telemetry) == 1:
+        with open(os.path.join(out, telemetry[0])) as f:
+            steps = json.load(f)["process"]["steps"]
+    check("the runtime's telemetry counts the shim's steps", (p.returncode, len(telemetry), steps),
+          (0, 1, 3))
     # --no-torch: no shim, no torch view; the telemetry alone
     for f in os.listdir(out):
         os.unlink(os.path.join(out, f))

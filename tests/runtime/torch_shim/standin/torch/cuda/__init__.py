@@ -1,5 +1,7 @@
 # torch.cuda: lazy initialisation and a small caching allocator whose records look like torch's
 # (segments with blocks, device traces, memory_stats keys); deterministic sizes and addresses.
+import os
+
 from torch import _log
 
 from . import memory  # noqa: F401
@@ -37,6 +39,12 @@ def init():
         return
     _log("cuda init")
     _initialized = True
+    driver = os.environ.get("FAKE_TORCH_DRIVER")
+    if driver:  # as torch does: a CUDA call, in which the driver loads CUDA_INJECTION64_PATH
+        import ctypes
+
+        pointer = ctypes.c_void_p()
+        ctypes.CDLL(driver).cudaMalloc(ctypes.byref(pointer), ctypes.c_size_t(256))
     for queued in _queued_calls:
         queued()
 
