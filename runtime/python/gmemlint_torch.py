@@ -11,12 +11,11 @@ in the companion's `errors` (and noted once on stderr).
 
 A program with several optimizers, or none, marks its steps with `gmemlint_torch.step()`.
 """
-import atexit
-import json
-import math
+# Only modules every interpreter has loaded at startup: the program's sys.modules stays as it
+# would be (json and pickle are imported when there is something to write).
+import _thread
 import os
 import sys
-import threading
 import time
 
 FORMAT, VERSION = "gmemlint-torch", 1
@@ -24,7 +23,7 @@ DEFAULT_MAX_ENTRIES = 200000
 OOM_SNAPSHOTS = 3  # a full snapshot takes seconds: only the first OOMs of a process get one
 MAX_ERRORS = 100  # a failure repeated at every step would otherwise grow without bound
 
-_lock = threading.RLock()
+_lock = _thread.RLock()
 _state = None  # set at CUDA init; None means nothing is written
 
 
@@ -191,6 +190,8 @@ def _start():
     except Exception as error:
         _error("register_optimizer_step_post_hook", error)
     _set_metadata(0)
+    import atexit
+
     atexit.register(_at_exit)
     previous = sys.excepthook
 
@@ -435,6 +436,8 @@ def _write_snapshot(state, name, snapshot):
 
 
 def _write_json(path, value):
+    import json
+
     try:
         text = json.dumps(value, allow_nan=False)
     except ValueError:  # NaN or infinity somewhere: readers take only finite numbers
@@ -443,6 +446,8 @@ def _write_json(path, value):
 
 
 def _finite(value):
+    import math
+
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):

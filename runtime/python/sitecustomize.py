@@ -17,14 +17,18 @@ def _is_here(entry):
 
 
 def _run_shadowed():
-    import importlib.machinery
-    import importlib.util
+    try:  # the import system's own modules, loaded already: the program's sys.modules unchanged
+        from _frozen_importlib import module_from_spec
+        from _frozen_importlib_external import PathFinder
+    except ImportError:
+        from importlib.machinery import PathFinder
+        from importlib.util import module_from_spec
 
     others = [p for p in sys.path if not _is_here(p)]
-    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", others)
+    spec = PathFinder.find_spec("sitecustomize", others)
     if spec is None or spec.loader is None:
         return
-    module = importlib.util.module_from_spec(spec)
+    module = module_from_spec(spec)
     spec.loader.exec_module(module)
 
 

@@ -252,6 +252,16 @@ companion_check("raise", d1, shimmed[4], shimmed[5], steps_of(FIGURES, ["optimiz
                 {"snapshot": "T.torch-oom-1.json", "pickle": "T.torch-oom-1.pickle",
                  "snapshot_error": None}, 3, history, [])
 
+# 8. at startup the shim loads itself and nothing else: the program's sys.modules is unchanged
+modules = []
+for paths in ([STANDIN, SHADOWED], [SHIM, STANDIN, SHADOWED]):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths), GMEMRT_OUTPUT="gmemlint-%p.json")
+    p = subprocess.run([sys.executable, "-c", "import sys; print(sorted(sys.modules))"],
+                       env=env, capture_output=True, text=True, cwd=ROOT.name)
+    modules.append(set(eval(p.stdout)))
+check("modules the shim adds at startup", sorted(modules[1] - modules[0]), ["gmemlint_torch"])
+check("modules the shim removes", sorted(modules[0] - modules[1]), [])
+
 for failure in failures:
     print("FAIL " + failure)
 print(f"{'FAILED' if failures else 'ok'}: torch shim")
