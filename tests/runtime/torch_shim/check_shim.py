@@ -253,14 +253,18 @@ companion_check("raise", d1, shimmed[4], shimmed[5], steps_of(FIGURES, ["optimiz
                  "snapshot_error": None}, 3, history, [])
 
 # 8. at startup the shim loads itself and nothing else: the program's sys.modules is unchanged
+# (without GMEMRT_OUTPUT, i.e. not under gmemrun, it does nothing but run the shadowed one)
 modules = []
-for paths in ([STANDIN, SHADOWED], [SHIM, STANDIN, SHADOWED]):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths), GMEMRT_OUTPUT="gmemlint-%p.json")
+for paths, output in (([STANDIN, SHADOWED], "gmemlint-%p.json"),
+                      ([SHIM, STANDIN, SHADOWED], "gmemlint-%p.json"),
+                      ([SHIM, STANDIN, SHADOWED], "")):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths), GMEMRT_OUTPUT=output)
     p = subprocess.run([sys.executable, "-c", "import sys; print(sorted(sys.modules))"],
                        env=env, capture_output=True, text=True, cwd=ROOT.name)
     modules.append(set(eval(p.stdout)))
 check("modules the shim adds at startup", sorted(modules[1] - modules[0]), ["gmemlint_torch"])
 check("modules the shim removes", sorted(modules[0] - modules[1]), [])
+check("outside gmemrun the shim loads nothing", modules[2], modules[0])
 
 for failure in failures:
     print("FAIL " + failure)
