@@ -139,7 +139,7 @@ def _start():
     state = {
         "pid": os.getpid(), "base": base, "telemetry": telemetry, "max_entries": max_entries,
         "user_steps": False, "oom_snapshots": 0, "peak": None, "written": False,
-        "segments_only": True,
+        "segments_only": True, "snapshots": False,
         "companion": {
             "format": FORMAT, "version": VERSION,
             "pid": os.getpid(), "argv": list(sys.argv),
@@ -177,6 +177,7 @@ def _start():
     elif not caching:
         history["reason"] = "PYTORCH_NO_CUDA_MEMORY_CACHING is set: the caching allocator is off"
     else:
+        state["snapshots"] = True  # the other backends keep no segments or history
         history["recorded"], history["reason"] = _record_history(cuda, max_entries)
         if hasattr(torch._C, "_cuda_attach_out_of_memory_observer"):
             try:
@@ -189,7 +190,8 @@ def _start():
         optimizer.register_optimizer_step_post_hook(_on_optimizer_step)
     except Exception as error:
         _error("register_optimizer_step_post_hook", error)
-    _set_metadata(0)
+    if state["snapshots"]:
+        _set_metadata(0)
     import atexit
 
     atexit.register(_at_exit)
@@ -276,7 +278,7 @@ def _mark_step(source):
         stats = cuda.memory_stats(device)
         segments = None
         take = getattr(cuda.memory, "memory_snapshot", None)
-        if take is not None and state["segments_only"]:
+        if take is not None and state["segments_only"] and state["snapshots"]:
             try:
                 segments = take(include_traces=False)
             except TypeError:  # before 2.11 it builds the whole snapshot (seconds): no peak
@@ -300,7 +302,8 @@ def _mark_step(source):
         peak = state["peak"]
         if segments is not None and reserved is not None and (peak is None or reserved > peak[1]):
             state["peak"] = (k, reserved, segments)
-    _set_metadata(k)
+    if state["snapshots"]:
+        _set_metadata(k)
 
 
 def _largest_free_block(segments, device):
@@ -398,6 +401,8 @@ def _write_all(reason):
                 _error("peak snapshot", error)
             state["peak"] = None
         try:
+            if not state["snapshots"]:
+                raise _NoSnapshots
             import torch
 
             snapshot = torch.cuda.memory._snapshot()
@@ -409,12 +414,18 @@ def _write_all(reason):
             files = _write_snapshot(state, f"torch-{reason}", snapshot)
             companion["snapshots"].append({"reason": reason, "file": files[0],
                                            "pickle": files[1], "step": steps, "traces": True})
+        except _NoSnapshots:
+            pass
         except Exception as error:
             _error("exit snapshot", error)
         try:
             _write_json(state["base"] + ".torch.json", companion)
         except Exception as error:
             _note(f"cannot write {state['base']}.torch.json: {error}")
+
+
+class _NoSnapshots(Exception):
+    pass
 
 
 def _count_history(history, snapshot, max_entries):

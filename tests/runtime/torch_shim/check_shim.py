@@ -252,7 +252,25 @@ companion_check("raise", d1, shimmed[4], shimmed[5], steps_of(FIGURES, ["optimiz
                 {"snapshot": "T.torch-oom-1.json", "pickle": "T.torch-oom-1.pickle",
                  "snapshot_error": None}, 3, history, [])
 
-# 8. at startup the shim loads itself and nothing else: the program's sys.modules is unchanged
+# 8. the cudaMallocAsync backend keeps no history or segments: steps only, and no failures
+base, shimmed, d1 = scenario("cudaMallocAsync", "train", {"FAKE_TORCH_BACKEND": "cudaMallocAsync"})
+same_run("cudaMallocAsync", base, shimmed)
+check("cudaMallocAsync: calls", shimmed[3],
+      ARMED + ["cuda init", "register_optimizer_step_post_hook"])
+doc = load(os.path.join(d1, [f for f in files(d1) if f.endswith(".torch.json")][0]))
+check("cudaMallocAsync: files", files(d1), [f"gmemlint-{doc['pid']}.torch.json"])
+check("cudaMallocAsync: allocator", doc["allocator"]["backend"], "cudaMallocAsync")
+check("cudaMallocAsync: history", doc["history"],
+      {"recorded": False, "reason": "allocator backend cudaMallocAsync keeps no history",
+       "stacks": "python", "max_entries": 200000, "entries": 0, "overflowed": False})
+for s in doc["steps"]:
+    s.pop("time_us")
+check("cudaMallocAsync: steps", doc["steps"],
+      [dict(s, largest_free_block_bytes=None) for s in steps_of(FIGURES, ["optimizer"] * 3)])
+check("cudaMallocAsync: no OOM record, snapshot or error",
+      (doc["ooms"], doc["snapshots"], doc["errors"]), ([], [], []))
+
+# 9. at startup the shim loads itself and nothing else: the program's sys.modules is unchanged
 # (without GMEMRT_OUTPUT, i.e. not under gmemrun, it does nothing but run the shadowed one)
 modules = []
 for paths, output in (([STANDIN, SHADOWED], "gmemlint-%p.json"),

@@ -50,7 +50,7 @@ def init():
 
 
 def get_allocator_backend():
-    return "native"
+    return os.environ.get("FAKE_TORCH_BACKEND", "native")
 
 
 def device_count():
