@@ -12,6 +12,12 @@ file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/gmemrun-config/gmemrun_config.h CONTENT
 #define GMEMRUN_BUILD_LIBRARY \"$<TARGET_FILE:gmemrt_inject>\"
 /* an installed tree, relative to <prefix> where gmemrun is <prefix>/bin/gmemrun */
 #define GMEMRUN_INSTALL_LIBRARY \"${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:gmemrt_inject>\"
+/* the PyTorch shim (sitecustomize.py, gmemlint_torch.py): the source tree's, or <prefix>'s */
+#define GMEMRUN_BUILD_PYTHON \"${CMAKE_SOURCE_DIR}/runtime/python\"
+#define GMEMRUN_INSTALL_PYTHON \"${CMAKE_INSTALL_DATADIR}/gmemlint/python\"
 ")
 add_dependencies(gmemrun gmemrt_inject)
 install(TARGETS gmemrun RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/runtime/python/sitecustomize.py
+  ${CMAKE_SOURCE_DIR}/runtime/python/gmemlint_torch.py
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/gmemlint/python)

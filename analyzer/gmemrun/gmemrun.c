@@ -3,7 +3,8 @@
  * and calls its InitializeInjection; libgmemrt_inject.so then sees every allocation, free and
  * copy through CUPTI's callbacks (static cudart included) and writes the same telemetry file as a
  * gmemcc build. gmemrun waits for the program, says where the telemetry went, and exits with the
- * program's status. */
+ * program's status. A Python program also gets the PyTorch shim first on PYTHONPATH
+ * (runtime/python): it records the caching allocator's own view beside the telemetry. */
 #include "gmemrun_config.h"
 
 #include <cuda.h>
@@ -42,6 +43,7 @@ static void usage(FILE *out) {
       "                       function NAME (e.g. cudaDeviceSynchronize, cudaStreamSynchronize)\n"
       "  --library PATH       the injection library (default: libgmemrt_inject.so of this\n"
       "                       installation)\n"
+      "  --no-torch           leave Python alone: no PyTorch shim on PYTHONPATH\n"
       "  -q, --quiet          do not report where the telemetry went\n"
       "  -h, --help           this help\n"
       "  --version            gmemrun's version\n"
@@ -49,6 +51,11 @@ static void usage(FILE *out) {
       "A program may mark steps itself: gmem_step() from gmemrt.h, or from Python\n"
       "ctypes.CDLL(os.environ['CUDA_INJECTION64_PATH']).gmemrt_step().\n"
       "GMEMRT_* variables (docs/telemetry-format.md) tune the runtime as usual.\n"
+      "\n"
+      "A Python program using PyTorch's CUDA caching allocator also writes the\n"
+      "allocator's view, T.torch.json and its snapshots beside the telemetry T.json,\n"
+      "from a shim put first on PYTHONPATH; steps: optimizer.step(), or\n"
+      "gmemlint_torch.step(). GMEMLINT_TORCH_MAX_ENTRIES bounds its history (200000).\n"
       "\n"
       "Exit status: the program's (128+N when signal N ended it); 2 for a usage error; 3\n"
       "when there is no CUDA driver (libcuda.so.1 cannot be loaded, or is the toolkit's\n"
@@ -138,6 +145,81 @@ static int find_driver(const char *driver, char *why, size_t n) {
   return found;
 }
 
+/* The PyTorch shim's folder, found as the library is. */
+static const char *find_python_dir(void) {
+  static char path[PATH_MAX];
+  char self[PATH_MAX], probe[PATH_MAX + 32];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = 0;
+    char *dir = dirname(self);
+    snprintf(path, sizeof path, "%s/../%s", dir, GMEMRUN_INSTALL_PYTHON);
+    snprintf(probe, sizeof probe, "%s/sitecustomize.py", path);
+    if (access(probe, R_OK) == 0)
+      return path;
+  }
+  return GMEMRUN_BUILD_PYTHON;
+}
+
+/* The shim first, the user's PYTHONPATH after it, unchanged. */
+static void put_shim_on_pythonpath(void) {
+  const char *shim = find_python_dir();
+  const char *user = getenv("PYTHONPATH");
+  if (!user || !*user) {
+    setenv("PYTHONPATH", shim, 1);
+    return;
+  }
+  size_t n = strlen(shim) + strlen(user) + 2;
+  char *joined = malloc(n);
+  if (!joined)
+    return;
+  snprintf(joined, n, "%s:%s", shim, user);
+  setenv("PYTHONPATH", joined, 1);
+  free(joined);
+}
+
+/* Lists the files this run wrote that match pattern (%p a wildcard), its .json replaced by
+ * suffix where one is given; prints each as "gmemrun: <what>: PATH". Telemetry (suffix NULL)
+ * skips the PyTorch view's own files, which the same glob matches (T.torch.json,
+ * T.torch-exit.json, ...). Returns how many it printed. */
+static size_t list_written(const char *pattern, const char *suffix, time_t started,
+                           const char *what) {
+  char glob_pattern[PATH_MAX];
+  size_t k = 0;
+  for (const char *p = pattern; *p && k + 2 < sizeof glob_pattern; p++) {
+    if (p[0] == '%' && p[1] == 'p') {
+      glob_pattern[k++] = '*';
+      p++;
+    } else {
+      glob_pattern[k++] = *p;
+    }
+  }
+  glob_pattern[k] = 0;
+  if (suffix) {
+    if (k >= 5 && !strcmp(glob_pattern + k - 5, ".json"))
+      glob_pattern[k -= 5] = 0;
+    snprintf(glob_pattern + k, sizeof glob_pattern - k, "%s", suffix);
+  }
+  glob_t g;
+  size_t printed = 0;
+  if (glob(glob_pattern, 0, NULL, &g) != 0)
+    return 0;
+  for (size_t j = 0; j < g.gl_pathc; j++) {
+    const char *path = g.gl_pathv[j];
+    struct stat st;
+    if (!suffix && (strstr(path, ".torch.json") || strstr(path, ".torch-")))
+      continue;
+    if (stat(path, &st) != 0 || st.st_mtime < started)
+      continue;
+    fprintf(stderr, "gmemrun: %s: %s\n", what, path);
+    if (!suffix)
+      note_missing_debug_info(path);
+    printed++;
+  }
+  globfree(&g);
+  return printed;
+}
+
 static int is_our_library(const char *path, const char *library) {
   char a[PATH_MAX], b[PATH_MAX];
   return realpath(path, a) && realpath(library, b) && strcmp(a, b) == 0;
@@ -145,7 +227,7 @@ static int is_our_library(const char *path, const char *library) {
 
 int main(int argc, char **argv) {
   const char *output = NULL, *step_api = NULL, *library = NULL;
-  int quiet = 0, i = 1;
+  int quiet = 0, no_torch = 0, i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
@@ -159,6 +241,8 @@ int main(int argc, char **argv) {
       return 0;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       quiet = 1;
+    } else if (!strcmp(a, "--no-torch")) {
+      no_torch = 1;
     } else if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--step-api") ||
                 !strcmp(a, "--library")) &&
                i + 1 < argc) {
@@ -235,6 +319,8 @@ int main(int argc, char **argv) {
     setenv("GMEMRT_OUTPUT", pattern, 1);
     if (step_api)
       setenv("GMEMRT_STEP_API", step_api, 1);
+    if (!no_torch)
+      put_shim_on_pythonpath();
     execvp(argv[i], &argv[i]);
     fprintf(stderr, "gmemrun: error: cannot run %s: %s\n", argv[i], strerror(errno));
     _exit(EXIT_EXEC);
@@ -260,30 +346,10 @@ int main(int argc, char **argv) {
   }
   if (!quiet) {
     /* the files this run wrote: the pattern with the child's pid, and any of its children */
-    char glob_pattern[PATH_MAX];
-    size_t k = 0;
-    for (const char *p = pattern; *p && k + 2 < sizeof glob_pattern; p++) {
-      if (p[0] == '%' && p[1] == 'p') {
-        glob_pattern[k++] = '*';
-        p++;
-      } else {
-        glob_pattern[k++] = *p;
-      }
-    }
-    glob_pattern[k] = 0;
-    glob_t g;
-    if (glob(glob_pattern, 0, NULL, &g) == 0) {
-      for (size_t j = 0; j < g.gl_pathc; j++) {
-        struct stat st;
-        if (stat(g.gl_pathv[j], &st) == 0 && st.st_mtime >= started) {
-          fprintf(stderr, "gmemrun: telemetry: %s\n", g.gl_pathv[j]);
-          note_missing_debug_info(g.gl_pathv[j]);
-        }
-      }
-      globfree(&g);
-    } else {
+    if (!list_written(pattern, NULL, started, "telemetry"))
       fprintf(stderr, "gmemrun: no telemetry was written (did %s use CUDA?)\n", argv[i]);
-    }
+    if (!no_torch)
+      list_written(pattern, ".torch.json", started, "torch view");
   }
   if (WIFSIGNALED(status))
     return 128 + WTERMSIG(status);

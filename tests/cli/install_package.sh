@@ -12,6 +12,8 @@ cmake --install "$BUILD" --prefix "$P" >install.log 2>&1 || fail "cmake --instal
 layout() { sed -n "s/^CMAKE_INSTALL_$1:PATH=//p" "$BUILD/CMakeCache.txt"; }
 BINDIR=$(layout BINDIR) LIBDIR=$(layout LIBDIR) INCLUDEDIR=$(layout INCLUDEDIR) MANDIR=$(layout MANDIR)
 MANDIR=${MANDIR:-$(layout DATAROOTDIR)/man} # GNUInstallDirs' default, left out of the cache
+DATADIR=$(layout DATADIR)
+DATADIR=${DATADIR:-$(layout DATAROOTDIR)}
 [ -n "$BINDIR" ] && [ -n "$LIBDIR" ] && [ -n "$INCLUDEDIR" ] && [ -n "$MANDIR" ] ||
   fail "the build's CMakeCache.txt names no GNUInstallDirs layout"
 {
@@ -23,6 +25,7 @@ MANDIR=${MANDIR:-$(layout DATAROOTDIR)/man} # GNUInstallDirs' default, left out 
   done
   for h in "$ROOT"/include/gmemlint/*.h; do echo "$INCLUDEDIR/gmemlint/$(basename "$h")"; done
   for f in gmemlint gmemcc gmemrun; do echo "$MANDIR/man1/$f.1"; done
+  for f in sitecustomize.py gmemlint_torch.py; do echo "$DATADIR/gmemlint/python/$f"; done
 } | sort >tree.expected
 (cd "$P" && find . -type f -o -type l | sed 's|^\./||' | sort) >tree.installed
 diff -u tree.expected tree.installed >tree.diff || fail "the installed tree: $(cat tree.diff)"
@@ -40,6 +43,12 @@ write_leak leak.cu
 "$P/$BINDIR/gmemcc" --gmem-link-flags >cc.out 2>&1 || fail "installed gmemcc: $(cat cc.out)"
 grep -q "$P/$LIBDIR/libgmemrt.a" cc.out || fail "installed gmemcc uses the installed runtime: $(cat cc.out)"
 "$P/$BINDIR/gmemrun" --help >run.out 2>&1 || fail "installed gmemrun --help"
+# the installed gmemrun puts the installed PyTorch shim on PYTHONPATH (the simulated driver
+# stands in for libcuda: gmemrun runs nothing without one)
+GMEMRUN_DRIVER="$BUILD/tests/libsimcudart.so" "$P/$BINDIR/gmemrun" -q -- \
+  sh -c 'echo "$PYTHONPATH"' >pp.out 2>&1 || fail "installed gmemrun runs sh: $(cat pp.out)"
+[ "$(cat pp.out)" = "$P/$BINDIR/../$DATADIR/gmemlint/python" ] ||
+  fail "installed gmemrun's PYTHONPATH: $(cat pp.out)"
 
 # man pages: the same options as --help, and they render
 for prog in gmemlint gmemcc gmemrun; do
