@@ -51,8 +51,8 @@ del bigs  # holes between live blocks: they merge with no neighbour
 free_on_device, total = torch.cuda.mem_get_info()
 filler = empty((free_on_device - LEFT_ON_DEVICE) // (2 * MiB) * (2 * MiB))
 
-blocks = [b for s in segments() for b in s["blocks"]]
-free_blocks = [b["size"] for b in blocks if b["state"] == "inactive"]
+blocks = [b for s in segments() if s["segment_type"] == "large" for b in s["blocks"]]
+free_blocks = [b["size"] for b in blocks if b["state"] == "inactive"]  # the large pool's
 print(f"torch_oom_fragmentation: expected free in cache {sum(BIG_SIZES) >> 20} MiB in "
       f"{len(BIG_SIZES)} holes, largest {max(BIG_SIZES) >> 20} MiB; measured "
       f"{sum(free_blocks) >> 20} MiB in {len(free_blocks)} free blocks, largest "
