@@ -196,6 +196,10 @@ PY
       "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" -o "$RES/tv_$name-%p.json" -- \
         python3 "tests/gpu/torch_$name.py" || echo "torch_$name.py exited $?"
     done
+    # torchrun: one companion per rank (on device 0, over gloo), none for the launcher
+    timeout 300 "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" \
+      -o "$RES/tv_ranks-%p.json" -- python3 -m torch.distributed.run --standalone \
+      --nproc_per_node=2 tests/gpu/torch_ranks.py || echo "torchrun exited $?"
     python3 tests/gpu/torch_view_check.py companions "$RES" || TORCH_VIEW_FAILED=1
     viz() { # viz PLOT PATTERN: PyTorch's own memory_viz opens the pickle the shim wrote
       local files html

@@ -65,6 +65,13 @@ def companions(res):
         if missing:
             problems.append(f"named but absent: {missing}")
         failed += [f"{name}: {p}" for p in problems]
+    ranks = [json.load(open(p)) for p in glob.glob(f"{res}/tv_ranks-*.torch.json")]
+    print(f"torch view ranks (torchrun, 2 processes): companions of ranks "
+          f"{sorted((d.get('rank'), d.get('world_size')) for d in ranks)}, steps "
+          f"{[len(d.get('steps', [])) for d in ranks]}, errors {[d.get('errors') for d in ranks]}")
+    if sorted((d.get("rank"), d.get("world_size"), len(d.get("steps", []))) for d in ranks) != [
+            (0, 2, 3), (1, 2, 3)] or any(d.get("errors") for d in ranks):
+        failed.append("ranks: not one companion per rank (0 and 1 of 2, 3 steps each, no errors)")
     for line in failed:
         print(f"FAIL: torch view {line}")
     return 1 if failed else 0
