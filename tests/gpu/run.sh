@@ -5,6 +5,7 @@
 # .gpu-deps. Usage (device tool): bash tests/gpu/run.sh   -- results also land in $OUT.
 # OVERHEAD_RUNS=N: overhead rounds (default 5). OVERHEAD_ONLY=1: only the churn loops' overhead
 # (plain, gmemcc build, gmemrun), for more rounds in the same device time.
+# TORCH_COST_RUNS=N: rounds of the PyTorch view's cost (default 3).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
