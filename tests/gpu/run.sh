@@ -198,7 +198,7 @@ PY
         python3 "tests/gpu/torch_$name.py" || echo "torch_$name.py exited $?"
     done
     # torchrun: one companion per rank (on device 0, over gloo), none for the launcher
-    timeout 300 "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" \
+    timeout 120 "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" \
       -o "$RES/tv_ranks-%p.json" -- python3 -m torch.distributed.run --standalone \
       --nproc_per_node=2 tests/gpu/torch_ranks.py || echo "torchrun exited $?"
     python3 tests/gpu/torch_view_check.py companions "$RES" || TORCH_VIEW_FAILED=1
