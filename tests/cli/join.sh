@@ -11,8 +11,11 @@ run_case() {
   local dir=$1
   shift
   local args=()
-  for t in "$dir"/*.json; do args+=(--telemetry "$(basename "$t")"); done
-  for s in "$dir"/*.cu; do args+=("$(basename "$s")"); done
+  for t in "$dir"/*.json; do
+    case $t in *.torch-*.json) continue ;; esac # PyTorch snapshots: their companion names them
+    args+=(--telemetry "$(basename "$t")")
+  done
+  for s in "$dir"/*.cu; do [ -e "$s" ] && args+=("$(basename "$s")"); done
   rc=0
   (cd "$dir" && "$GMEMLINT" "$@" "${args[@]}") >"$WORK/out" 2>"$WORK/err" || rc=$?
 }
