@@ -63,9 +63,9 @@ static void runtime(const gm_runtime_ctx *c) {
       const char *file = gm_torch_where(v, r->at, &line);
       gm_finding *f = gm_runtime_add(
           c, &gm152_torch_oom, file, line, 0,
-          "CUDA out of memory in %s: %s of %s asked for with %s free on device %d "
-          "(%s cause); %s",
-          proc, gm_bytes(o->request).s, gm_bytes(o->limit).s, gm_bytes(o->device_free).s, o->device,
+          "CUDA out of memory in %s: %s asked for on device %d with %s free of %s (cause: "
+          "%s); %s",
+          proc, gm_bytes(o->request).s, o->device, gm_bytes(o->device_free).s, gm_bytes(o->limit).s,
           gm_torch_oom_cause_name(r->cause), advice[r->cause]);
       char *snapshot =
           r->from_snapshot
@@ -82,7 +82,7 @@ static void runtime(const gm_runtime_ctx *c) {
       gm_runtime_evidence(
           f,
           "%zu out-of-memory %s here (%s); the first asked for %s with %s free "
-          "of a %s limit, %s allocated and %s reserved by PyTorch, %s held "
+          "of the %s limit, %s allocated and %s reserved by PyTorch, %s held "
           "outside it; %s",
           count, gm_plural(count, "error", "errors"), gm_torch_oom_cause_name(r->cause),
           gm_bytes(o->request).s, gm_bytes(o->device_free).s, gm_bytes(o->limit).s,
