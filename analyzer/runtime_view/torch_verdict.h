@@ -111,6 +111,9 @@ const char *gm_torch_where(const gm_torch_view *v, gm_pyframe at, unsigned *line
 /* "train.py (pid 4242, rank 1)"; free it. */
 char *gm_torch_process_text(const gm_torch_view *v);
 
+/* gmemlint report's "PyTorch view" section (out_torch.c); nothing without views. */
+void gm_print_torch_report(FILE *out, const gm_telemetry *t);
+
 /* The snapshot files the view names but could not read, "a.json, b.json", or NULL; free it. */
 char *gm_torch_missing_snapshots(const gm_torch_view *v);
 

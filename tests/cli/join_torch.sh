@@ -49,7 +49,24 @@ ids = [r["id"] for r in doc["runs"][0]["tool"]["driver"]["rules"]]
 assert all(i in ids for i in ("GM150", "GM151", "GM152", "GM153", "GM154")), ids
 PY
 
-# 3. a missing snapshot: a warning naming it, the verdict partial, no crash
+# 3. gmemlint report: a "PyTorch view" section per process, in the rules' verdicts
+run report "$JOIN/torch_oom/run.torch.json" "$JOIN/torch_leak/leak.torch.json" "$JOIN/torch_cache_leak/run.json" "$JOIN/torch_frag/frag.torch.json"
+expect_rc 0 "report with PyTorch views"
+expect_out '^PyTorch view: 4 processes$' "report: the section"
+expect_out "^  $JOIN/torch_oom/run.torch.json: serve.py \(pid 7101\)$" "report: the process"
+expect_out '^  allocator: native, caching on: the snapshots are the view; PyTorch.s cudaMalloc sites \(libc10_cuda\) are its cache, not leaks \(GM101 and GM102 leave them\)$' "report: which view"
+expect_out '^  out of memory: 2.0 GiB asked for on device 0 with 512.0 MiB free of 80.0 GiB: pending-free$' "report: OOM cause"
+expect_out '^  out of memory: 8.0 GiB asked for on device 0 with 512.0 MiB free of 80.0 GiB: external \(from the record.s figures: no snapshot\)$' "report: OOM without snapshot"
+expect_out '^  steps: 8; allocated 104.0 MiB -> 132.0 MiB, reserved 1.2 GiB -> 8.2 GiB$' "report: steps"
+expect_out '^  kept across steps \(GM150\): /home/ana/proj/train.py:40, 4.0 MiB a step$' "report: GM150"
+expect_out '^  history: not recorded \(off for this test\): line-level verdicts are partial$' "report: history"
+expect_out '^  device 0 at the peak: 2.0 GiB free in 8 holes of partly used large segments, largest 256.0 MiB \(score 0.88: fragmented, GM153\)$' "report: fragmentation"
+[ "$(count_out 'at the exit: 0 B free')" -eq 0 ] || fail "report: a device without holes says nothing"
+sed 's/"caching": true/"caching": false/' "$JOIN/torch_cache_leak/run.torch.json" >"$WORK/nocache.torch.json"
+run report "$WORK/nocache.torch.json"
+expect_out '^  allocator: native, caching off: every tensor is a cudaMalloc; the runtime telemetry.s hooks are the view$' "report: caching off"
+
+# 4. a missing snapshot: a warning naming it, the verdict partial, no crash
 mkdir -p "$WORK/partial"
 cp "$JOIN/torch_leak/leak.torch.json" "$WORK/partial/"
 run --telemetry "$WORK/partial/leak.torch.json"
@@ -64,7 +81,7 @@ expect_rc 1 "missing OOM snapshots"
 [ "$(grep -c 'warning: .*is missing' "$WORK/err")" -eq 4 ] || fail "one warning per missing OOM snapshot: $(cat "$WORK/err")"
 expect_out "^$WORK/oomless/run.torch.json: note: confirmed: 2 out-of-memory errors here \(capacity\); .*no snapshot of it \(its file is missing\): judged from the record's figures alone, 0 B cached beyond the allocated bytes$" "GM152 without its snapshot: the record's figures"
 
-# 4. what cannot be read: exit 2, the file and field named
+# 5. what cannot be read: exit 2, the file and field named
 bad_companion() { # bad_companion NAME PYTHON-EDIT PATTERN: the leak case's companion, edited
   mkdir -p "$WORK/bad"
   cp "$JOIN/torch_leak/leak.torch-exit.json" "$WORK/bad/leak.torch-exit.json"
