@@ -66,6 +66,37 @@ sed 's/"caching": true/"caching": false/' "$JOIN/torch_cache_leak/run.torch.json
 run report "$WORK/nocache.torch.json"
 expect_out '^  allocator: native, caching off: every tensor is a cudaMalloc; the runtime telemetry.s hooks are the view$' "report: caching off"
 
+# the page: the verdicts over a picture of each snapshot's segments, bounded
+run report --html "$WORK/torch.html" "$JOIN/torch_frag/frag.torch.json" "$JOIN/torch_oom/run.torch.json"
+expect_rc 0 "report --html with PyTorch views"
+"$PY" - "$WORK/torch.html" <<'PY' || fail "the page's PyTorch section"
+import re, sys
+page = open(sys.argv[1]).read()
+sec = page[page.index('<section id="torch">'):]
+sec = sec[:sec.index("</section>")]
+assert "<h3>pretrain.py (pid 7201)</h3>" in sec and "<h3>serve.py (pid 7101)</h3>" in sec, sec[:400]
+assert "<li>GM153 torch-fragmentation: the caching allocator of pretrain.py (pid 7201) was fragmented" in sec
+assert sec.count("<li>GM152 torch-oom: ") == 5, sec.count("<li>GM152 ")
+assert "<h4>At the peak (frag.torch-peak.json): 5 segments</h4>" in sec
+assert "<h4>At out-of-memory error 1 (run.torch-oom-1.json): 1 segment</h4>" in sec
+assert sec.count("(the largest free block)") == 3, sec.count("(the largest free block)")
+assert '<rect x="310.0" y="2" width="160.0" height="13" fill="#e4e4e4" stroke="#d62728" stroke-width="2"><title>256.0 MiB free (the largest free block)</title></rect>' in sec
+assert "pending free, from model.py:31" in sec
+PY
+"$PY" - "$WORK/many.torch-peak.json" <<'PY'
+import json, sys
+segs = [{"device": 0, "address": (i + 1) << 32, "total_size": (i + 1) << 21, "segment_type": "large",
+         "blocks": [{"address": ((i + 1) << 32) + k * 512, "size": 512, "state": "inactive" if k % 2 else "active_allocated"}
+                    for k in range(100)]} for i in range(60)]
+json.dump({"segments": segs}, open(sys.argv[1], "w"))
+PY
+echo '{"format": "gmemlint-torch", "version": 1, "pid": 9, "allocator": {"backend": "native", "caching": true, "expandable_segments": false}, "history": {"recorded": false}, "steps": [], "snapshots": [{"reason": "peak", "file": "many.torch-peak.json"}]}' >"$WORK/many.torch.json"
+run report --html "$WORK/many.html" "$WORK/many.torch.json"
+expect_rc 0 "report --html, many segments"
+grep -q '<p class="caption">The 48 largest segments drawn; 12 left out.</p>' "$WORK/many.html" || fail "the page caps the segments drawn"
+grep -q '<p class="caption">4000 blocks drawn; 800 left out.</p>' "$WORK/many.html" || fail "the page caps the blocks drawn"
+grep -q '<text x="0" y="13" font-size="11">120.0 MiB large, dev 0</text>' "$WORK/many.html" || fail "the largest segment first"
+
 # 4. a missing snapshot: a warning naming it, the verdict partial, no crash
 mkdir -p "$WORK/partial"
 cp "$JOIN/torch_leak/leak.torch.json" "$WORK/partial/"
