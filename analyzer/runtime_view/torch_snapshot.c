@@ -298,6 +298,169 @@ static int read_trace(tv_reader *r, gm_torch_view *v, gm_torch_snapshot *s, cons
   return 1;
 }
 
+/* ---- reading the file a value at a time ----
+ *
+ * A snapshot of 200k trace entries is hundreds of MB of JSON; as one jansson tree it would take
+ * several times that. The trace entries are parsed one at a time instead (jansson's
+ * JSON_DISABLE_EOF_CHECK stops after one value and says how many bytes it read), each freed once
+ * read, so memory is the file's text and what the view keeps. */
+
+typedef struct scan {
+  tv_reader *r;
+  const char *text;
+  size_t len, pos;
+} scan;
+
+static void skip_ws(scan *c) {
+  while (c->pos < c->len && (c->text[c->pos] == ' ' || c->text[c->pos] == '\n' ||
+                             c->text[c->pos] == '\t' || c->text[c->pos] == '\r'))
+    c->pos++;
+}
+
+/* "PATH:LINE:COL: invalid JSON: what", at byte offset at. */
+static int bad_json(scan *c, size_t at, const char *what) {
+  int line = 1, col = 1;
+  for (size_t i = 0; i < at && i < c->len; i++, col++)
+    if (c->text[i] == '\n')
+      line++, col = 0;
+  snprintf(c->r->err, c->r->errlen, "%s:%d:%d: invalid JSON: %s", c->r->path, line, col, what);
+  return 0;
+}
+
+/* The next character, after white space, if it is one of `want` (consumed); else 0. */
+static char next_of(scan *c, const char *want) {
+  skip_ws(c);
+  if (c->pos < c->len && strchr(want, c->text[c->pos]) && c->text[c->pos])
+    return c->text[c->pos++];
+  return 0;
+}
+
+/* The JSON value at the position, or NULL after an error message. */
+static json_t *value_here(scan *c) {
+  skip_ws(c);
+  json_error_t e;
+  size_t start = c->pos;
+  json_t *v =
+      json_loadb(c->text + start, c->len - start, JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY, &e);
+  if (!v) {
+    bad_json(c, start + (size_t)(e.position > 0 ? e.position : 0), e.text);
+    return NULL;
+  }
+  c->pos = start + (size_t)e.position;
+  /* a number, true, false or null may have read the one character after it */
+  if (!json_is_object(v) && !json_is_array(v) && !json_is_string(v))
+    while (c->pos > start + 1 && strchr(",]}", c->text[c->pos - 1]))
+      c->pos--;
+  return v;
+}
+
+/* device_traces: an array per device of trace entries, each read and freed in turn. */
+static int read_traces(scan *c, gm_torch_view *v, gm_torch_snapshot *s) {
+  if (!next_of(c, "[")) {
+    json_t *t = value_here(c);
+    int ok = t && tv_bad(c->r, "device_traces: expected an array, found %s", kind_of(t));
+    json_decref(t);
+    return ok;
+  }
+  if (next_of(c, "]"))
+    return 1;
+  for (size_t device = 0;; device++) {
+    if (!next_of(c, "[")) {
+      json_t *t = value_here(c);
+      if (t)
+        tv_bad(c->r, "device_traces[%zu]: expected an array, found %s", device, kind_of(t));
+      json_decref(t);
+      return 0;
+    }
+    if (!next_of(c, "]"))
+      for (size_t k = 0;; k++) {
+        json_t *e = value_here(c);
+        int ok = e && read_trace(c->r, v, s, e, device, k);
+        json_decref(e);
+        if (!ok)
+          return 0;
+        char sep = next_of(c, ",]");
+        if (!sep)
+          return bad_json(c, c->pos, "',' or ']' expected in device_traces");
+        if (sep == ']')
+          break;
+      }
+    char sep = next_of(c, ",]");
+    if (!sep)
+      return bad_json(c, c->pos, "',' or ']' expected in device_traces");
+    if (sep == ']')
+      return 1;
+  }
+}
+
+static int read_segments(tv_reader *r, gm_torch_view *v, gm_torch_snapshot *s,
+                         const json_t *segments) {
+  if (!json_is_array(segments))
+    return tv_bad(r, "not a PyTorch snapshot: expected an array for \"segments\"");
+  size_t i;
+  const json_t *e;
+  json_array_foreach(segments, i, e) {
+    if (!read_segment(r, v, s, e, i))
+      return 0;
+  }
+  return 1;
+}
+
+/* The document: an object with "segments" and "device_traces" (and keys not judged), or the
+ * segments list alone (memory_snapshot(include_traces=False)). */
+static int read_document(scan *c, gm_torch_view *v, gm_torch_snapshot *s) {
+  skip_ws(c);
+  if (c->pos < c->len && c->text[c->pos] == '[') {
+    json_t *segments = value_here(c);
+    int ok = segments && read_segments(c->r, v, s, segments);
+    json_decref(segments);
+    return ok && (skip_ws(c), c->pos == c->len || bad_json(c, c->pos, "end of file expected"));
+  }
+  if (!next_of(c, "{")) {
+    json_t *t = value_here(c);
+    int ok =
+        t && tv_bad(c->r, "not a PyTorch snapshot: expected a JSON object, found %s", kind_of(t));
+    json_decref(t);
+    return ok;
+  }
+  int seen_segments = 0;
+  if (!next_of(c, "}"))
+    for (;;) {
+      json_t *key = value_here(c);
+      if (!key)
+        return 0;
+      if (!json_is_string(key)) {
+        json_decref(key);
+        return bad_json(c, c->pos, "string or '}' expected");
+      }
+      int traces = strcmp(json_string_value(key), "device_traces") == 0;
+      int segments = strcmp(json_string_value(key), "segments") == 0;
+      json_decref(key);
+      if (!next_of(c, ":"))
+        return bad_json(c, c->pos, "':' expected");
+      if (traces) {
+        if (!read_traces(c, v, s))
+          return 0;
+      } else {
+        json_t *value = value_here(c);
+        int ok = value && (!segments || read_segments(c->r, v, s, value));
+        json_decref(value);
+        if (!ok)
+          return 0;
+        seen_segments |= segments;
+      }
+      char sep = next_of(c, ",}");
+      if (!sep)
+        return bad_json(c, c->pos, "',' or '}' expected");
+      if (sep == '}')
+        break;
+    }
+  skip_ws(c);
+  if (c->pos != c->len)
+    return bad_json(c, c->pos, "end of file expected");
+  return seen_segments || tv_bad(c->r, "not a PyTorch snapshot: missing \"segments\"");
+}
+
 int tv_snapshot_read(gm_torch_view *v, gm_torch_snapshot *s, char *err, size_t errlen,
                      int *missing) {
   tv_reader r = {s->path, err, errlen};
@@ -308,45 +471,9 @@ int tv_snapshot_read(gm_torch_view *v, gm_torch_snapshot *s, char *err, size_t e
     *missing = errno == ENOENT;
     return tv_bad(&r, "cannot read: %s", strerror(errno));
   }
-  json_error_t jerr;
-  json_t *root = json_loadb(text, len, 0, &jerr);
+  scan c = {&r, text, len, 0};
+  int ok = read_document(&c, v, s);
   free(text);
-  if (!root) {
-    snprintf(err, errlen, "%s:%d:%d: invalid JSON: %s", s->path, jerr.line, jerr.column, jerr.text);
-    return 0;
-  }
-  /* memory_snapshot(include_traces=False) is the segments list alone */
-  const json_t *segments = json_is_array(root) ? root : json_object_get(root, "segments");
-  const json_t *traces = json_is_object(root) ? json_object_get(root, "device_traces") : NULL;
-  int ok = 1;
-  if (!json_is_array(root) && !json_is_object(root))
-    ok = tv_bad(&r, "not a PyTorch snapshot: expected a JSON object, found %s", kind_of(root));
-  else if (!json_is_array(segments))
-    ok = tv_bad(&r, "not a PyTorch snapshot: %s \"segments\"",
-                segments ? "expected an array for" : "missing");
-  else if (traces && !json_is_array(traces))
-    ok = tv_bad(&r, "device_traces: expected an array, found %s", kind_of(traces));
-  size_t i, k;
-  const json_t *e, *d;
-  if (ok)
-    json_array_foreach(segments, i, e) {
-      if (!(ok = read_segment(&r, v, s, e, i)))
-        break;
-    }
-  if (ok && traces)
-    json_array_foreach(traces, i, d) {
-      if (!json_is_array(d)) {
-        ok = tv_bad(&r, "device_traces[%zu]: expected an array, found %s", i, kind_of(d));
-        break;
-      }
-      json_array_foreach(d, k, e) {
-        if (!(ok = read_trace(&r, v, s, e, i, k)))
-          break;
-      }
-      if (!ok)
-        break;
-    }
-  json_decref(root);
   s->loaded = ok;
   return ok;
 }

@@ -112,6 +112,25 @@ expect_rc 1 "missing OOM snapshots"
 [ "$(grep -c 'warning: .*is missing' "$WORK/err")" -eq 4 ] || fail "one warning per missing OOM snapshot: $(cat "$WORK/err")"
 expect_out "^$WORK/oomless/run.torch.json: note: confirmed: 2 out-of-memory errors here \(capacity\); .*no snapshot of it \(its file is missing\): judged from the record's figures alone, 0 B cached beyond the allocated bytes$" "GM152 without its snapshot: the record's figures"
 
+# the snapshot is read a trace entry at a time: key order, spacing and keys not judged do not matter
+mkdir -p "$WORK/order"
+cp "$JOIN/torch_regrow/cat.torch.json" "$WORK/order/"
+"$PY" - "$JOIN/torch_regrow/cat.torch-exit.json" "$WORK/order/cat.torch-exit.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+text = json.dumps({"allocator_settings": {"n": -5, "x": [1.5, None, True]}, "device_traces": d["device_traces"] + [[]],
+                   "external_annotations": [], "segments": d["segments"]}, indent=3, separators=(" ,", " : "))
+open(sys.argv[2], "w").write("\n " + text + " \n")
+PY
+(cd "$JOIN/torch_regrow" && "$GMEMLINT" --telemetry cat.torch.json) >"$WORK/want" 2>&1 || true
+(cd "$WORK/order" && "$GMEMLINT" --telemetry cat.torch.json) >"$WORK/out" 2>&1 || true
+diff "$WORK/want" "$WORK/out" >/dev/null || fail "the snapshot's key order or spacing changed the findings: $(diff "$WORK/want" "$WORK/out" | head -5)"
+expect_out '\[GM154 torch-regrowth\]$' "reordered snapshot: GM154"
+printf '{"segments": [], "device_traces": [[{"action": "alloc", "size": 1}] [ ]]}' >"$WORK/order/cat.torch-exit.json"
+run --telemetry "$WORK/order/cat.torch.json"
+expect_rc 2 "a missing comma between devices"
+expect_err "^gmemlint: error: $WORK/order/cat.torch-exit.json:1:69: invalid JSON: ',' or ']' expected in device_traces$" "the place of a syntax error in the stream"
+
 # 5. what cannot be read: exit 2, the file and field named
 bad_companion() { # bad_companion NAME PYTHON-EDIT PATTERN: the leak case's companion, edited
   mkdir -p "$WORK/bad"
