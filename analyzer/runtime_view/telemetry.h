@@ -195,10 +195,10 @@ typedef struct gm_telemetry {
 } gm_telemetry;
 
 /* Reads one file and merges it into t: a telemetry file, with the PyTorch view's companion
- * beside it (T.json -> T.torch.json) when there is one, or a companion given alone (a bad
- * companion fails the load after its telemetry file was merged: the caller stops either way). On failure
- * returns 0 with "FILE: what is wrong" in err and leaves t as it was. A file already read (same
- * realpath) is skipped with a warning in err and returns 2. */
+ * beside it (T.json -> T.torch.json) when there is one, or a companion given alone. On failure
+ * returns 0 with "FILE: what is wrong" in err and leaves t as it was, except that a bad
+ * companion fails the load after its telemetry file was merged (the caller stops either way).
+ * A file already read (same realpath) is skipped with a warning in err and returns 2. */
 int gm_telemetry_load(gm_telemetry *t, const char *path, char *err, size_t errlen);
 void gm_telemetry_free(gm_telemetry *t);
 
