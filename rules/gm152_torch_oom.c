@@ -61,12 +61,24 @@ static void runtime(const gm_runtime_ctx *c) {
       const gm_torch_oom_verdict *r = &vs[k];
       unsigned line;
       const char *file = gm_torch_where(v, r->at, &line);
+      char figure[160]; /* the figure the cause rests on */
+      if (r->cause == GM_TORCH_OOM_PENDING_FREE)
+        snprintf(figure, sizeof figure, "%s pending free", gm_bytes(r->pending).s);
+      else if (r->cause == GM_TORCH_OOM_FRAGMENTATION && r->from_snapshot)
+        snprintf(figure, sizeof figure, "%s free in the cache, the largest block %s",
+                 gm_bytes(r->pool_free).s, gm_bytes(r->largest_free).s);
+      else if (r->cause == GM_TORCH_OOM_FRAGMENTATION)
+        snprintf(figure, sizeof figure, "%s cached beyond the tensors", gm_bytes(r->pool_free).s);
+      else if (r->cause == GM_TORCH_OOM_EXTERNAL)
+        snprintf(figure, sizeof figure, "%s held outside PyTorch", gm_bytes(r->external).s);
+      else
+        snprintf(figure, sizeof figure, "%s allocated by tensors", gm_bytes(o->allocated).s);
       gm_finding *f = gm_runtime_add(
           c, &gm152_torch_oom, file, line, 0,
           "CUDA out of memory in %s: %s asked for on device %d with %s free of %s (cause: "
-          "%s); %s",
+          "%s, %s); %s",
           proc, gm_bytes(o->request).s, o->device, gm_bytes(o->device_free).s, gm_bytes(o->limit).s,
-          gm_torch_oom_cause_name(r->cause), advice[r->cause]);
+          gm_torch_oom_cause_name(r->cause), figure, advice[r->cause]);
       char *snapshot =
           r->from_snapshot
               ? gm_xasprintf("%s pool: %s free in cached segments, largest free block %s; %s "
