@@ -534,6 +534,12 @@ int gm_telemetry_load(gm_telemetry *t, const char *path, char *err, size_t errle
     json_decref(root);
     return gm_torch_load(t, path, err, errlen);
   }
+  if (json_is_object(root) && json_object_get(root, "segments") &&
+      json_object_get(root, "device_traces")) {
+    json_decref(root);
+    return bad(&r, "a PyTorch snapshot, not a telemetry file: give its companion (T.torch.json, "
+                   "which names it) or the telemetry file beside that");
+  }
   int ok = check_document(&r, root);
   if (ok)
     gm_telemetry_merge_checked(t, root, path, resolved);

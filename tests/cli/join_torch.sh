@@ -176,6 +176,10 @@ echo '{"segments": [' >"$WORK/badsnap/leak.torch-exit.json"
 run --telemetry "$WORK/badsnap/leak.torch.json"
 expect_rc 2 "snapshot not JSON"
 expect_err "^gmemlint: error: $WORK/badsnap/leak.torch-exit.json:[0-9]+:[0-9]+: invalid JSON" "snapshot JSON message"
+# a snapshot given as telemetry: its companion is the file to give
+run --telemetry "$JOIN/torch_leak/leak.torch-exit.json"
+expect_rc 2 "a snapshot given as telemetry"
+expect_err "^gmemlint: error: $JOIN/torch_leak/leak.torch-exit.json: a PyTorch snapshot, not a telemetry file: give its companion \(T.torch.json, which names it\) or the telemetry file beside that$" "a snapshot given as telemetry: message"
 # a bad companion beside a good telemetry file stops the run too
 mkdir -p "$WORK/beside"
 cp "$JOIN/torch_cache_leak/run.json" "$WORK/beside/run.json"
