@@ -26,20 +26,42 @@ static size_t *slot_of(addr_map *m, uint64_t key) {
   return &m->vals[h];
 }
 
-static uint64_t addr_key(const gm_torch_trace *t) {
-  return t->addr ^ ((uint64_t)(unsigned)t->device << 56);
+/* The value at key, or NONE; inserts nothing. */
+static size_t map_get(const addr_map *m, uint64_t key) {
+  size_t h = (size_t)gm_hash64(&key, sizeof key, 0) & (m->cap - 1);
+  while (m->keys[h] && m->keys[h] != key + 1)
+    h = (h + 1) & (m->cap - 1);
+  return m->keys[h] ? m->vals[h] : NONE;
 }
 
-/* For each alloc entry, the index of the first free of its block after it (NONE: never). */
-static size_t *free_points(const gm_torch_snapshot *s) {
-  size_t n = s->traces.len;
-  size_t *freed = gm_xmalloc((n ? n : 1) * sizeof *freed);
+static addr_map map_new(size_t n) {
   addr_map m = {0};
   m.cap = 64;
   while (m.cap < 2 * n)
     m.cap *= 2;
   m.keys = gm_xcalloc(m.cap, sizeof *m.keys);
   m.vals = gm_xcalloc(m.cap, sizeof *m.vals);
+  return m;
+}
+
+static void map_free(addr_map *m) {
+  free(m->keys);
+  free(m->vals);
+}
+
+static uint64_t block_key(int device, uint64_t addr) {
+  return addr ^ ((uint64_t)(unsigned)device << 56);
+}
+
+static uint64_t addr_key(const gm_torch_trace *t) {
+  return block_key(t->device, t->addr);
+}
+
+/* For each alloc entry, the index of the first free of its block after it (NONE: never). */
+static size_t *free_points(const gm_torch_snapshot *s) {
+  size_t n = s->traces.len;
+  size_t *freed = gm_xmalloc((n ? n : 1) * sizeof *freed);
+  addr_map m = map_new(n);
   for (size_t i = 0; i < n; i++) {
     const gm_torch_trace *t = &s->traces.items[i];
     freed[i] = NONE;
@@ -51,24 +73,22 @@ static size_t *free_points(const gm_torch_snapshot *s) {
         freed[*a] = i;
     }
   }
-  free(m.keys);
-  free(m.vals);
+  map_free(&m);
   return freed;
 }
 
-/* Whether a block at address addr of that device is allocated in the snapshot's segments. */
-static int allocated_at_exit(const gm_torch_snapshot *s, int device, uint64_t addr) {
+/* The blocks allocated in the snapshot's segments, by (device, address): value 1. */
+static addr_map allocated_blocks(const gm_torch_snapshot *s) {
+  addr_map m = map_new(s->blocks.len);
   for (size_t i = 0; i < s->segments.len; i++) {
     const gm_torch_segment *g = &s->segments.items[i];
-    if (g->device != device || addr < g->address || addr >= g->address + g->total)
-      continue;
     for (size_t k = 0; k < g->nblocks; k++) {
       const gm_torch_block *b = &s->blocks.items[g->first_block + k];
-      if (b->address == addr)
-        return b->state == GM_BLOCK_ALLOCATED;
+      if (b->state == GM_BLOCK_ALLOCATED)
+        *slot_of(&m, block_key(g->device, b->address)) = 1;
     }
   }
-  return 0;
+  return m;
 }
 
 /* The step an entry was made in: the shim tags entries with the last step marked (K, 0 before
@@ -130,14 +150,14 @@ typedef struct leak_line {
 static void find_leaks(const gm_torch_view *v, gm_torch_leaks *l) {
   const gm_torch_snapshot *s = v->exit;
   size_t *freed = free_points(s);
+  addr_map alive = allocated_blocks(s);
   long first_step = v->steps.items[l->trend.first].step;
   long last_step = v->steps.items[v->steps.len - 1].step;
   size_t n = l->trend.n;
   GM_VEC(leak_line) lines = {0};
   for (size_t i = 0; i < s->traces.len; i++) {
     const gm_torch_trace *t = &s->traces.items[i];
-    if (t->action != GM_TRACE_ALLOC || freed[i] != NONE ||
-        !allocated_at_exit(s, t->device, t->addr))
+    if (t->action != GM_TRACE_ALLOC || freed[i] != NONE || map_get(&alive, addr_key(t)) != 1)
       continue;
     long k = step_of(v, t);
     if (k < first_step || k > last_step)
@@ -170,6 +190,7 @@ static void find_leaks(const gm_torch_view *v, gm_torch_leaks *l) {
     free(lines.items[g].bytes);
   }
   GM_VEC_FREE(lines);
+  map_free(&alive);
   free(freed);
 }
 
