@@ -29,9 +29,14 @@ record rules "$bin" --list-rules
 for dir in tests/join/*/; do
   name=$(basename "$dir")
   tel=()
-  for j in "$dir"*.json; do tel+=(--telemetry="$j"); done
+  for j in "$dir"*.json; do
+    case $j in *.torch-*.json) continue ;; esac # PyTorch snapshots: their companion names them
+    tel+=(--telemetry="$j")
+  done
+  srcs=()
+  for s in "$dir"*.cu; do [ -e "$s" ] && srcs+=("$s"); done
   for fmt in text json sarif; do
-    record "join.$name.$fmt" "$bin" "${common[@]}" --enable=all --format=$fmt "${tel[@]}" "$dir"*.cu
+    record "join.$name.$fmt" "$bin" "${common[@]}" --enable=all --format=$fmt "${tel[@]}" "${srcs[@]}"
   done
 done
 record report.text "$bin" report tests/report/trainer.json

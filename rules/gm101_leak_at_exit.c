@@ -5,9 +5,12 @@
  * wrapper in another file, memory kept in a global and never released). Sites with wrong-family
  * frees are left to GM002's verdict and GM105 (the failed wrong free is why the memory stays
  * live). A run that ended on a signal or wrote its file with gmem_dump() is not counted: what is
- * live then is not a leak. */
+ * live then is not a leak. PyTorch's caching allocator (libc10_cuda) keeps what it allocated
+ * until exit by design: in a run with a PyTorch view that caches, its sites are the cache, and
+ * the view's rules (GM150-GM154) judge the tensors in it. */
 #include "rules/rules.h"
 #include "runtime_view/join.h"
+#include "runtime_view/torch_view.h"
 
 #include <stdlib.h>
 
@@ -19,7 +22,8 @@ static void runtime(const gm_runtime_ctx *c) {
     /* a GM001 there has the verdict; after a wrong-family free the memory stays live because
      * that free failed, and GM002's verdict or GM105 says so */
     if (s->kind != GM_SITE_ALLOC || !s->live_count_exit || s->wrong_family_frees ||
-        gm_runtime_covered(c, s, "GM001") || gm_runtime_covered(c, s, "GM002"))
+        gm_runtime_covered(c, s, "GM001") || gm_runtime_covered(c, s, "GM002") ||
+        gm_torch_caches_site(c->telemetry, s))
       continue;
     gm_finding *f = gm_runtime_add(
         c, &gm101_leak_at_exit, s->file, s->line, s->column,

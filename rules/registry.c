@@ -27,6 +27,11 @@ extern const gm_rule gm121_runtime_small_copies;
 extern const gm_rule gm130_runtime_on_demand_migration;
 extern const gm_rule gm131_runtime_ping_pong;
 extern const gm_rule gm140_runtime_memory_bound;
+extern const gm_rule gm150_torch_leak_per_step;
+extern const gm_rule gm151_torch_cache_growth;
+extern const gm_rule gm152_torch_oom;
+extern const gm_rule gm153_torch_fragmentation;
+extern const gm_rule gm154_torch_regrowth;
 
 const gm_rule *const gm_rules[] = {
     &gm001_unpaired_allocation,
@@ -51,6 +56,12 @@ const gm_rule *const gm_rules[] = {
     &gm130_runtime_on_demand_migration,
     &gm131_runtime_ping_pong,
     &gm140_runtime_memory_bound,
+    /* runtime only: the PyTorch view (the companion file and its snapshots) */
+    &gm150_torch_leak_per_step,
+    &gm151_torch_cache_growth,
+    &gm152_torch_oom,
+    &gm153_torch_fragmentation,
+    &gm154_torch_regrowth,
 };
 const size_t gm_rule_count = sizeof gm_rules / sizeof gm_rules[0];
 const gm_rule_table gm_rule_registry = {gm_rules, sizeof gm_rules / sizeof gm_rules[0]};

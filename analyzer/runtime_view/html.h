@@ -1,4 +1,5 @@
-/* Private to the HTML report (out_html.c, html_tables.c, html_memory.c, html_um_space.c): the
+/* Private to the HTML report (out_html.c, html_tables.c, html_memory.c, html_um_space.c,
+ * html_torch.c): the
  * page being written, the series colours, the escaping and site names every section uses, and
  * the sections themselves in page order. */
 #ifndef GM_HTML_H
@@ -55,5 +56,6 @@ void html_oom_section(html *h);                                    /* html_table
 void html_um_section(html *h);                                     /* html_um_space.c */
 void html_space_section(html *h);                                  /* html_um_space.c */
 void html_nvml_section(html *h);                                   /* html_memory.c */
+void html_torch_section(html *h, const placed *pl, size_t npl);    /* html_torch.c */
 
 #endif

@@ -241,6 +241,7 @@ int gm_write_html(FILE *out, const gm_html_input *in) {
   html_um_section(&h);
   html_space_section(&h);
   html_nvml_section(&h);
+  html_torch_section(&h, pl.items, pl.len);
   fprintf(out,
           "<footer>gmemlint %s: %zu telemetry %s. This page is self-contained: it loads "
           "nothing.</footer>\n",

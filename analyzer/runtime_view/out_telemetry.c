@@ -2,6 +2,7 @@
 #include "runtime_view/nvml_verdict.h"
 #include "runtime_view/oom_verdict.h"
 #include "runtime_view/telemetry.h"
+#include "runtime_view/torch_verdict.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -337,5 +338,6 @@ void gm_print_telemetry_report(FILE *out, const gm_telemetry *t, int top) {
   print_steps(out, t, top, buf);
   print_pools(out, t);
   print_nvml(out, t);
+  gm_print_torch_report(out, t);
   free(buf);
 }

@@ -54,6 +54,7 @@ typedef struct gm_tsite {
   int file_absolute;
   int no_source;  /* a return-address site without debug information: file is "module+0xoffset" */
   char *function; /* its function, when symbols name it */
+  char *module;   /* the shared object of the call, when the runtime named it */
   unsigned line, column;
   char *api;
   enum gm_site_kind kind;
@@ -181,6 +182,7 @@ typedef struct gm_trun {
 
 typedef struct gm_telemetry {
   GM_VEC(gm_trun) runs;
+  GM_VEC(struct gm_torch_view *) torch; /* PyTorch views (runtime_view/torch_view.h) */
   GM_VEC(gm_tsite) sites;
   GM_VEC(gm_toom) ooms;
   GM_VEC(gm_tpool) pools;
@@ -192,9 +194,11 @@ typedef struct gm_telemetry {
   size_t by_line_cap;
 } gm_telemetry;
 
-/* Reads one file and merges it into t. On failure returns 0 with "FILE: what is wrong" in err and
- * leaves t as it was. A file already read (same realpath) is skipped with a warning in err and
- * returns 2. */
+/* Reads one file and merges it into t: a telemetry file, with the PyTorch view's companion
+ * beside it (T.json -> T.torch.json) when there is one, or a companion given alone. On failure
+ * returns 0 with "FILE: what is wrong" in err and leaves t as it was, except that a bad
+ * companion fails the load after its telemetry file was merged (the caller stops either way).
+ * A file already read (same realpath) is skipped with a warning in err and returns 2. */
 int gm_telemetry_load(gm_telemetry *t, const char *path, char *err, size_t errlen);
 void gm_telemetry_free(gm_telemetry *t);
 

@@ -3,6 +3,7 @@
  * freeing it. */
 #include "runtime_view/oom_verdict.h"
 #include "runtime_view/telemetry_private.h"
+#include "runtime_view/torch_view.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -211,6 +212,8 @@ static gm_tsite *merge_site(gm_telemetry *t, const json_t *o, const gm_trun *run
       s->function = gm_xstrdup(json_string_value(json_object_get(o, "function")));
   }
   free(where);
+  if (!s->module && json_string_value(json_object_get(o, "module")))
+    s->module = gm_xstrdup(json_string_value(json_object_get(o, "module")));
   int first = s->nfiles++ == 0;
   if (first)
     s->first_run = (size_t)(run - t->runs.items);
@@ -427,6 +430,7 @@ void gm_telemetry_free(gm_telemetry *t) {
     free(s->family);
     free(s->copy_direction);
     free(s->function);
+    free(s->module);
     GM_VEC_FREE(s->sizes);
     for (size_t k = 0; k < s->frees.len; k++)
       free(s->frees.items[k].name);
@@ -462,6 +466,9 @@ void gm_telemetry_free(gm_telemetry *t) {
     GM_VEC_FREE(r->nvml);
     space_free(r->peak_space);
   }
+  for (size_t i = 0; i < t->torch.len; i++)
+    gm_torch_view_free(t->torch.items[i]);
+  GM_VEC_FREE(t->torch);
   GM_VEC_FREE(t->sites);
   GM_VEC_FREE(t->ooms);
   GM_VEC_FREE(t->pools);

@@ -3,12 +3,14 @@
  * telemetry_merge.c merges it into the table. */
 #include "runtime_view/oom_verdict.h"
 #include "runtime_view/telemetry_private.h"
+#include "runtime_view/torch_view.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the schema: what each object may hold, and what it must ---- */
 
@@ -532,9 +534,23 @@ int gm_telemetry_load(gm_telemetry *t, const char *path, char *err, size_t errle
     snprintf(err, errlen, "%s:%d:%d: invalid JSON: %s", path, jerr.line, jerr.column, jerr.text);
     return 0;
   }
+  if (json_is_object(root) && gm_torch_is_companion(root)) { /* a companion given alone */
+    json_decref(root);
+    return gm_torch_load(t, path, err, errlen);
+  }
+  if (json_is_object(root) && json_object_get(root, "segments") &&
+      json_object_get(root, "device_traces")) {
+    json_decref(root);
+    return bad(&r, "a PyTorch snapshot, not a telemetry file: give its companion (T.torch.json, "
+                   "which names it) or the telemetry file beside that");
+  }
   int ok = check_document(&r, root);
   if (ok)
     gm_telemetry_merge_checked(t, root, path, resolved);
   json_decref(root);
+  char *companion = ok ? gm_torch_companion_of(path) : NULL;
+  if (companion && access(companion, F_OK) == 0)
+    ok = gm_torch_load(t, companion, err, errlen);
+  free(companion);
   return ok;
 }
