@@ -197,6 +197,15 @@ PY
       "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" -o "$RES/tv_$name-%p.json" -- \
         python3 "tests/gpu/torch_$name.py" || echo "torch_$name.py exited $?"
     done
+    # the allocator's other modes: expandable segments (mapped by cuMemMap, unseen by the
+    # cudaMalloc hooks: the snapshots are the view) and the cudaMallocAsync backend (no
+    # snapshots: the runtime's own hooks are the view)
+    PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "$ROOT/build/gmemrun" -q \
+      --library "$B/libgmemrt_inject.so" -o "$RES/tv_leak_expandable-%p.json" -- \
+      python3 tests/gpu/torch_leak_steps.py || echo "torch_leak_steps.py (expandable) exited $?"
+    PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync "$ROOT/build/gmemrun" -q \
+      --library "$B/libgmemrt_inject.so" -o "$RES/tv_leak_async-%p.json" -- \
+      python3 tests/gpu/torch_leak_steps.py || echo "torch_leak_steps.py (cudaMallocAsync) exited $?"
     # torchrun: one companion per rank (on device 0, over gloo), none for the launcher
     timeout 120 "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" \
       -o "$RES/tv_ranks-%p.json" -- python3 -m torch.distributed.run --standalone \

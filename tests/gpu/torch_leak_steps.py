@@ -37,3 +37,8 @@ print(f"torch_leak_steps: {len(losses)} losses kept, "
       f"{torch.cuda.memory_allocated() >> 20} MiB allocated, "
       f"{torch.cuda.memory_reserved() >> 20} MiB reserved "
       f"(expected about {STEPS * (BATCH * HIDDEN * 4 >> 20)} MiB more than the model's)")
+# PyTorch's own numbers, to set beside GM150's verdict (issue 28 asks for the comparison): the
+# summary shows allocated memory high at the end, not which line or which step kept it
+for row in torch.cuda.memory_summary().splitlines():
+    if any(k in row for k in ("Allocated memory", "GPU reserved memory", "Non-releasable memory")):
+        print("torch_leak_steps: memory_summary:", " ".join(row.split()))

@@ -21,6 +21,7 @@ DESIGNED = {
     "oom_capacity": (None, True),
     "regrowth": (24, False),  # gmemlint_torch.step() each step
     "cache_growth": (12, False),
+    "leak_expandable": (12, False),  # leak_steps with expandable_segments:True
 }
 
 
