@@ -3,7 +3,8 @@
 # programs with nvcc, runs them, and checks their telemetry. Run tests/gpu/prepare.sh first on the
 # development machine (it gathers jansson and libunwind, which the GPU machine lacks) and carry
 # .gpu-deps. Usage (device tool): bash tests/gpu/run.sh   -- results also land in $OUT.
-# OVERHEAD_RUNS=N: overhead rounds (default 5). OVERHEAD_ONLY=1: only the churn loops' overhead
+# OVERHEAD_RUNS=N: overhead rounds (default 5). TORCH_ONLY=1: only the PyTorch view's checks.
+# OVERHEAD_ONLY=1: only the churn loops' overhead
 # (plain, gmemcc build, gmemrun), for more rounds in the same device time.
 # TORCH_COST_RUNS=N: rounds of the PyTorch view's cost (default 3).
 set -euo pipefail
@@ -49,6 +50,78 @@ gcc -shared -Wl,--no-undefined -o "$B/libgmemrt_inject.so" "$B"/inject/*.o -L"$D
   -ldw -lunwind -ldl -lpthread
 echo "exported by libgmemrt_inject.so: $(nm -D --defined-only "$B/libgmemrt_inject.so" | wc -l) symbols"
 LIBS=("$B/libgmemrt.a" -L"$DEPS/lib" -ljansson -ldw -lunwind -Xlinker -rpath-link="$DEPS/lib")
+# The PyTorch view (issue 28): run below with the other PyTorch checks, or alone with
+# TORCH_ONLY=1 (after the runtime is built), when device time is short.
+torch_view() {
+    echo "== the PyTorch view (issue 28): scripts made to show each verdict, under gmemrun"
+    # gmemrun puts the shim (runtime/python) first on PYTHONPATH; GMEMRUN_PYTHON_DIR names it
+    # where this tree is not where gmemrun was built. tests/gpu/join_torch.sh judges the
+    # companions (tv_NAME-PID.torch.json) against tests/gpu/torch_expected.txt.
+    export GMEMRUN_PYTHON_DIR=$ROOT/runtime/python
+    for name in leak_steps clean_train oom_fragmentation oom_capacity regrowth cache_growth; do
+      "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" -o "$RES/tv_$name-%p.json" -- \
+        python3 "tests/gpu/torch_$name.py" || echo "torch_$name.py exited $?"
+    done
+    # the allocator's other modes: expandable segments (mapped by cuMemMap, unseen by the
+    # cudaMalloc hooks: the snapshots are the view) and the cudaMallocAsync backend (no
+    # snapshots: the runtime's own hooks are the view)
+    PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "$ROOT/build/gmemrun" -q \
+      --library "$B/libgmemrt_inject.so" -o "$RES/tv_leak_expandable-%p.json" -- \
+      python3 tests/gpu/torch_leak_steps.py || echo "torch_leak_steps.py (expandable) exited $?"
+    PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync "$ROOT/build/gmemrun" -q \
+      --library "$B/libgmemrt_inject.so" -o "$RES/tv_leak_async-%p.json" -- \
+      python3 tests/gpu/torch_leak_steps.py || echo "torch_leak_steps.py (cudaMallocAsync) exited $?"
+    # torchrun: one companion per rank (on device 0, over gloo), none for the launcher
+    timeout 120 "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" \
+      -o "$RES/tv_ranks-%p.json" -- python3 -m torch.distributed.run --standalone \
+      --nproc_per_node=2 tests/gpu/torch_ranks.py || echo "torchrun exited $?"
+    python3 tests/gpu/torch_view_check.py companions "$RES" || TORCH_VIEW_FAILED=1
+    viz() { # viz PLOT PATTERN: PyTorch's own memory_viz opens the pickle the shim wrote
+      local files html
+      # shellcheck disable=SC2206 # the pattern is meant to expand
+      files=("$RES"/$2)
+      html=$RES/$(basename "${files[0]}" .pickle)_$1.html
+      if [ -f "${files[0]}" ] && python3 -m torch.cuda._memory_viz "$1" "${files[0]}" -o "$html" &&
+        [ -s "$html" ]; then
+        echo "memory_viz $1 $(basename "${files[0]}"): OK ($(stat -c %s "$html") bytes of html)"
+      else
+        echo "FAIL: memory_viz $1 on $2"
+        TORCH_VIEW_FAILED=1
+      fi
+    }
+    viz trace_plot "tv_leak_steps-*.torch-exit.pickle"
+    viz segment_plot "tv_oom_fragmentation-*.torch-oom-1.pickle"
+    if build/gmemlint --version >/dev/null 2>&1; then
+      bash tests/gpu/join_torch.sh "$RES" build/gmemlint | tee "$RES/join_torch.txt" ||
+        TORCH_VIEW_FAILED=1
+    else
+      echo "build/gmemlint does not run here: run tests/gpu/join_torch.sh DIR on the returned files"
+    fi
+    echo "== the PyTorch view's cost: 200 steps of torch_clean_train.py, plain, under gmemrun"
+    echo "   without the view (--no-torch) and with it, alternating, ${TORCH_COST_RUNS:-3} rounds"
+    WAYS=(plain shim)
+    build/gmemrun --help 2>&1 | grep -q -- --no-torch && WAYS=(plain no_torch shim)
+    for ((i = 0; i < ${TORCH_COST_RUNS:-3}; i++)); do
+      for way in "${WAYS[@]}"; do
+        cmd=("$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" -o "$B/cost-%p.json" --)
+        case $way in
+          plain) cmd=() ;;
+          no_torch) cmd=("${cmd[0]}" --no-torch "${cmd[@]:1}") ;;
+        esac
+        started=$(date +%s.%N)
+        line=$("${cmd[@]}" python3 tests/gpu/torch_clean_train.py --steps 200 | grep 'median step') ||
+          line="failed"
+        ms=$(echo "$line" | sed -nE 's/.*median step ([0-9.]+) ms.*/\1/p')
+        echo "$way step_ms=${ms:-none} wall_s=$(awk "BEGIN {print $(date +%s.%N) - $started}")"
+      done
+    done | tee "$RES/torch_cost.txt"
+    python3 tests/gpu/torch_view_check.py cost "$RES/torch_cost.txt" || true
+}
+if [ -n "${TORCH_ONLY:-}" ]; then
+  torch_view
+  [ -z "${TORCH_VIEW_FAILED:-}" ] && echo "torch view checks: ok" || echo "torch view checks: FAILED"
+  exit 0
+fi
 FLAGS=(-O2 -std=c++17 -arch=sm_90 -Iinclude/gmemlint)
 
 echo "== build programs (instrumented with -include gmem_forced.h, and churn also plain)"
@@ -188,69 +261,7 @@ PY
     echo "== PyTorch regrowing a tensor with torch.cat, under gmemrun, no caching allocator (GM120)"
     PYTORCH_NO_CUDA_MEMORY_CACHING=1 "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" \
       -o "$RES/torch_cat-%p.json" -- python3 tests/gpu/torch_cat.py
-    echo "== the PyTorch view (issue 28): scripts made to show each verdict, under gmemrun"
-    # gmemrun puts the shim (runtime/python) first on PYTHONPATH; GMEMRUN_PYTHON_DIR names it
-    # where this tree is not where gmemrun was built. tests/gpu/join_torch.sh judges the
-    # companions (tv_NAME-PID.torch.json) against tests/gpu/torch_expected.txt.
-    export GMEMRUN_PYTHON_DIR=$ROOT/runtime/python
-    for name in leak_steps clean_train oom_fragmentation oom_capacity regrowth cache_growth; do
-      "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" -o "$RES/tv_$name-%p.json" -- \
-        python3 "tests/gpu/torch_$name.py" || echo "torch_$name.py exited $?"
-    done
-    # the allocator's other modes: expandable segments (mapped by cuMemMap, unseen by the
-    # cudaMalloc hooks: the snapshots are the view) and the cudaMallocAsync backend (no
-    # snapshots: the runtime's own hooks are the view)
-    PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "$ROOT/build/gmemrun" -q \
-      --library "$B/libgmemrt_inject.so" -o "$RES/tv_leak_expandable-%p.json" -- \
-      python3 tests/gpu/torch_leak_steps.py || echo "torch_leak_steps.py (expandable) exited $?"
-    PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync "$ROOT/build/gmemrun" -q \
-      --library "$B/libgmemrt_inject.so" -o "$RES/tv_leak_async-%p.json" -- \
-      python3 tests/gpu/torch_leak_steps.py || echo "torch_leak_steps.py (cudaMallocAsync) exited $?"
-    # torchrun: one companion per rank (on device 0, over gloo), none for the launcher
-    timeout 120 "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" \
-      -o "$RES/tv_ranks-%p.json" -- python3 -m torch.distributed.run --standalone \
-      --nproc_per_node=2 tests/gpu/torch_ranks.py || echo "torchrun exited $?"
-    python3 tests/gpu/torch_view_check.py companions "$RES" || TORCH_VIEW_FAILED=1
-    viz() { # viz PLOT PATTERN: PyTorch's own memory_viz opens the pickle the shim wrote
-      local files html
-      # shellcheck disable=SC2206 # the pattern is meant to expand
-      files=("$RES"/$2)
-      html=$RES/$(basename "${files[0]}" .pickle)_$1.html
-      if [ -f "${files[0]}" ] && python3 -m torch.cuda._memory_viz "$1" "${files[0]}" -o "$html" &&
-        [ -s "$html" ]; then
-        echo "memory_viz $1 $(basename "${files[0]}"): OK ($(stat -c %s "$html") bytes of html)"
-      else
-        echo "FAIL: memory_viz $1 on $2"
-        TORCH_VIEW_FAILED=1
-      fi
-    }
-    viz trace_plot "tv_leak_steps-*.torch-exit.pickle"
-    viz segment_plot "tv_oom_fragmentation-*.torch-oom-1.pickle"
-    if build/gmemlint --version >/dev/null 2>&1; then
-      bash tests/gpu/join_torch.sh "$RES" build/gmemlint | tee "$RES/join_torch.txt" ||
-        TORCH_VIEW_FAILED=1
-    else
-      echo "build/gmemlint does not run here: run tests/gpu/join_torch.sh DIR on the returned files"
-    fi
-    echo "== the PyTorch view's cost: 200 steps of torch_clean_train.py, plain, under gmemrun"
-    echo "   without the view (--no-torch) and with it, alternating, ${TORCH_COST_RUNS:-3} rounds"
-    WAYS=(plain shim)
-    build/gmemrun --help 2>&1 | grep -q -- --no-torch && WAYS=(plain no_torch shim)
-    for ((i = 0; i < ${TORCH_COST_RUNS:-3}; i++)); do
-      for way in "${WAYS[@]}"; do
-        cmd=("$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" -o "$B/cost-%p.json" --)
-        case $way in
-          plain) cmd=() ;;
-          no_torch) cmd=("${cmd[0]}" --no-torch "${cmd[@]:1}") ;;
-        esac
-        started=$(date +%s.%N)
-        line=$("${cmd[@]}" python3 tests/gpu/torch_clean_train.py --steps 200 | grep 'median step') ||
-          line="failed"
-        ms=$(echo "$line" | sed -nE 's/.*median step ([0-9.]+) ms.*/\1/p')
-        echo "$way step_ms=${ms:-none} wall_s=$(awk "BEGIN {print $(date +%s.%N) - $started}")"
-      done
-    done | tee "$RES/torch_cost.txt"
-    python3 tests/gpu/torch_view_check.py cost "$RES/torch_cost.txt" || true
+    torch_view
   else
     echo "PyTorch is not installed on this machine: skipped"
   fi
