@@ -624,7 +624,8 @@ static void plan_parses(pool *p) {
     if (f->lang != LANG_CUDA)
       continue;
     gm_file_result *r = &run->results[p->to_parse[k]];
-    gm_include_run_scan(r->src.text, r->src.len, &f->run);
+    gm_include_run_scan_through(r->path, r->src.text, r->src.len, f->args.items, f->args.len,
+                                &f->run);
     files[k] = (preamble_file){f->args.items, (int)f->args.len, &f->run};
     cuda[ncuda++] = k;
   }

@@ -63,6 +63,8 @@ expect_builds "(2)" "cold run builds two"
 expect_chained "cold run: the file's whole run in a chained preamble"
 [ "$(find "$STORE" -name '*.dep' | wc -l)" -eq 2 ] || fail "two manifests: $(ls "$STORE")"
 [ "$(find "$STORE" -name '*.tmp.*' | wc -l)" -eq 0 ] || fail "no temporaries left: $(ls "$STORE")"
+grep -q '^dep .*/release\.h$' "$STORE"/*.dep || fail "a manifest lists the header it read"
+! grep -q '__gmemlint__' "$STORE"/*.dep || fail "no manifest lists a virtual header (nothing on disk)"
 
 # a warm run takes both: no build (--no-cache: the result cache is off, the store is not)
 run "${ARGS[@]}"
