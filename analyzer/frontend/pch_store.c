@@ -447,6 +447,11 @@ int gm_pch_store_prepare(gm_pch_key key, const char *text, char **source, char *
     free(src);
     return 0;
   }
+  /* an older manifest of the key (its headers changed since) counts as used now: another run
+   * evicting it would take the source this build reads */
+  char *dep = entry_file(key, ".dep");
+  utimensat(AT_FDCWD, dep, NULL, 0);
+  free(dep);
   char *pch = entry_file(key, ".pch");
   *temp = temp_name(pch);
   free(pch);
