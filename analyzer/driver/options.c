@@ -1,7 +1,5 @@
 #include "driver/options.h"
 
-#include "frontend/pch_store.h"
-
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

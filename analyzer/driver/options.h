@@ -3,6 +3,7 @@
 #ifndef GM_OPTIONS_H
 #define GM_OPTIONS_H
 
+#include "frontend/pch_store.h" /* --pch-store-max's default and variable */
 #include "support/util.h"
 
 #include <stdint.h>
