@@ -211,7 +211,7 @@ static int file_digest(gm_cache *c, const char *path, digest *out) {
 
 /* ---- opening ---- */
 
-static char *cache_dir(const gm_options *opt) {
+char *gm_cache_dir(const gm_options *opt) {
   if (opt->cache_dir)
     return gm_xstrdup(opt->cache_dir);
   const char *xdg = getenv("XDG_CACHE_HOME");
@@ -223,11 +223,19 @@ static char *cache_dir(const gm_options *opt) {
   return NULL;
 }
 
+void gm_cache_identity(uint64_t out[2]) {
+  digest d = {0, 0};
+  add_str(&d, "gmemlint " GM_VERSION);
+  add_self(&d);
+  out[0] = d.a;
+  out[1] = d.b;
+}
+
 gm_cache *gm_cache_open(const gm_options *opt, uint64_t enabled, uint64_t disabled) {
   /* --verify and --dump-model print what only a parse knows */
   if (opt->no_cache || opt->verify || opt->dump_model)
     return NULL;
-  char *dir = cache_dir(opt);
+  char *dir = gm_cache_dir(opt);
   if (!dir)
     return NULL;
   gm_cache *c = gm_xcalloc(1, sizeof *c);

@@ -28,6 +28,11 @@ typedef struct gm_cache_key {
   uint64_t h[2];
 } gm_cache_key;
 
+/* The cache directory (malloc'd), NULL when there is none; the preamble store is under it. */
+char *gm_cache_dir(const gm_options *opt);
+/* What identifies this gmemlint build (its version and the executable's build id). */
+void gm_cache_identity(uint64_t out[2]);
+
 /* The cache for one run; NULL when it is off (--no-cache, or no directory to use). `enabled`
  * and `disabled` are the command line's rule selection (gm_run). */
 gm_cache *gm_cache_open(const gm_options *opt, uint64_t enabled, uint64_t disabled);

@@ -16,6 +16,7 @@
 #include "frontend/frontend.h"
 #include "frontend/include_run.h"
 #include "frontend/pch.h"
+#include "frontend/pch_store.h"
 #include "program/program.h"
 #include "rules/rules.h"
 #include "runtime_view/join.h"
@@ -592,9 +593,13 @@ typedef struct pool {
 /* libclang aborts the run when a preamble's write fails (LIBCLANG FATAL ERROR: IO failure), and
  * a preamble of the CUDA headers takes megabytes: under a file size limit (ulimit -f) files are
  * parsed without shared preambles. */
-static int preamble_writes_limited(void) {
+static int preamble_writes_limited_quiet(void) {
   struct rlimit limit;
-  if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+  return getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY;
+}
+
+static int preamble_writes_limited(void) {
+  if (!preamble_writes_limited_quiet())
     return 0;
   fprintf(stderr, GM_PROGRAM ": warning: a file size limit is set (ulimit -f); files are parsed "
                              "without shared preambles, which libclang cannot write past it\n");
@@ -613,11 +618,11 @@ static void plan_parses(pool *p) {
     }
   }
   /* A shared preamble pays off from the third CUDA file to parse (building it costs about one
-   * parse); cache hits need none. */
-  run->use_pch =
-      run->opt->pch == GM_PCH_ALWAYS || (run->opt->pch == GM_PCH_AUTO && cuda_files >= 3);
-  if (run->use_pch && cuda_files)
-    run->use_pch = !preamble_writes_limited();
+   * parse), or from the next run when the store keeps it; cache hits need none. */
+  int shared = run->opt->pch == GM_PCH_ALWAYS || (run->opt->pch == GM_PCH_AUTO && cuda_files >= 3);
+  run->use_pch = shared || (run->opt->pch == GM_PCH_AUTO && gm_pch_store_enabled());
+  if (run->use_pch && cuda_files) /* warned only where the run would have shared them */
+    run->use_pch = shared ? !preamble_writes_limited() : !preamble_writes_limited_quiet();
   parse_queue_init(&p->queue, p->nparse);
   if (!run->use_pch || !cuda_files)
     return;
@@ -629,7 +634,8 @@ static void plan_parses(pool *p) {
     if (f->lang != LANG_CUDA)
       continue;
     gm_file_result *r = &run->results[p->to_parse[k]];
-    gm_include_run_scan(r->src.text, r->src.len, &f->run);
+    gm_include_run_scan_through(r->path, r->src.text, r->src.len, f->args.items, f->args.len,
+                                &f->run);
     files[k] = (preamble_file){f->args.items, (int)f->args.len, &f->run};
     cuda[ncuda++] = k;
   }
@@ -768,6 +774,7 @@ void driver_run_pass(gm_run *run, const size_t *files, size_t count, gm_progress
 
 void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ctx) {
   run->cache = gm_cache_open(run->opt, run->cli_enabled, run->cli_disabled);
+  preamble_store_open(run->opt);
   gm_progress progress;
   gm_progress_init(&progress, run->opt->progress, run->nfiles);
   size_t *all = gm_xcalloc(run->nfiles + 1, sizeof *all);
@@ -787,5 +794,6 @@ void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ct
   }
   gm_pch_cleanup();
   gm_cache_close(run->cache, run->opt);
+  preamble_store_close(run->opt);
   run->cache = NULL;
 }

@@ -40,6 +40,8 @@ enum opt_id {
   OPT_NO_CACHE,
   OPT_CACHE_DIR,
   OPT_CACHE_STATS,
+  OPT_NO_PCH_STORE,
+  OPT_PCH_STORE_MAX,
   OPT_PROGRESS,
   OPT_NO_PROGRESS,
   OPT_TIME_REPORT,
@@ -134,7 +136,15 @@ static const opt_def options[] = {
      "keep the result cache in DIR (default: $XDG_CACHE_HOME/gmemlint, else "
      "~/.cache/gmemlint)",
      0},
-    {OPT_CACHE_STATS, 0, "cache-stats", NULL, "print the result cache's hits and misses at the end",
+    {OPT_CACHE_STATS, 0, "cache-stats", NULL,
+     "print the result cache's hits and misses, and the preamble store's, at the end", 0},
+    {OPT_NO_PCH_STORE, 0, "no-pch-store", NULL,
+     "do not keep preambles between runs (default: in the cache directory's preambles/, even "
+     "with --no-cache; off with --verify)",
+     0},
+    {OPT_PCH_STORE_MAX, 0, "pch-store-max", "SIZE",
+     "bound the preamble store: the least recently used go beyond SIZE (K, M, G; default 2G, "
+     "or $" GM_PCH_STORE_MAX_ENV ")",
      0},
     {OPT_PROGRESS, 0, "progress", NULL,
      "show a [done/total] file counter on standard error (default: when it is a terminal)", 0},
@@ -375,6 +385,15 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
   case OPT_CACHE_STATS:
     o->cache_stats = 1;
     break;
+  case OPT_NO_PCH_STORE:
+    o->no_pch_store = 1;
+    break;
+  case OPT_PCH_STORE_MAX:
+    if (!gm_pch_store_parse_size(arg, &o->pch_store_max))
+      return usage_error("bad --pch-store-max value '%s' (expected a size such as 500M or 2G)",
+                         arg);
+    o->pch_store_max_set = 1;
+    break;
   case OPT_PROGRESS:
     o->progress = 1;
     break;
@@ -489,6 +508,14 @@ int gm_options_parse(gm_options *o, int argc, char **argv) {
   }
   if ((o->html || o->trace) && !o->report_command)
     return usage_error("%s is an option of 'gmemlint report'", o->html ? "--html" : "--trace");
+  const char *store_max = getenv(GM_PCH_STORE_MAX_ENV);
+  if (!o->pch_store_max_set) {
+    o->pch_store_max = GM_PCH_STORE_DEFAULT_MAX;
+    if (store_max && *store_max && !gm_pch_store_parse_size(store_max, &o->pch_store_max))
+      return usage_error("bad " GM_PCH_STORE_MAX_ENV " value '%s' (expected a size such as 500M "
+                         "or 2G)",
+                         store_max);
+  }
   return 0;
 }
 

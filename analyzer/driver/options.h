@@ -3,8 +3,10 @@
 #ifndef GM_OPTIONS_H
 #define GM_OPTIONS_H
 
+#include "frontend/pch_store.h" /* --pch-store-max's default and variable */
 #include "support/util.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 enum gm_format { GM_FORMAT_TEXT, GM_FORMAT_JSON, GM_FORMAT_SARIF };
@@ -49,6 +51,8 @@ typedef struct gm_options {
   int show_help, show_version, dump_model; /* show_help: 1 --help, 2 --man, 3 the compat header */
   int no_cache, cache_stats;               /* the result cache (cache.h) */
   const char *cache_dir;
+  int no_pch_store, pch_store_max_set; /* the preamble store (frontend/pch_store.h) */
+  uint64_t pch_store_max;
   int progress;            /* the progress line: 0 on a terminal, 1 always, -1 never */
   int time_report;         /* --time-report: stage totals on stderr at the end (timing.h) */
   int install_hook, force; /* --install-hook [--force] (hook.h) */

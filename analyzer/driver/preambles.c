@@ -3,9 +3,30 @@
  * builds and parses from. */
 #include "driver/preambles.h"
 
+#include "driver/cache.h"
+#include "frontend/pch_store.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+void preamble_store_open(const gm_options *opt) {
+  if (opt->pch == GM_PCH_NEVER || opt->no_pch_store || opt->verify)
+    return;
+  char *dir = gm_cache_dir(opt);
+  if (!dir)
+    return;
+  char *store = gm_xasprintf("%s/preambles", dir);
+  uint64_t identity[2];
+  gm_cache_identity(identity);
+  gm_pch_store_open(store, identity, opt->pch_store_max);
+  free(store);
+  free(dir);
+}
+
+void preamble_store_close(const gm_options *opt) {
+  gm_pch_store_close(opt->cache_stats ? stderr : NULL);
+}
 
 void parse_queue_init(parse_queue *q, size_t n) {
   memset(q, 0, sizeof *q);
@@ -34,6 +55,7 @@ typedef struct node {
   size_t parent, depth;
   size_t child, sibling; /* first child, next sibling; 0: none (the root is never either) */
   size_t unserved;       /* files whose run passes here that no deeper chosen run serves */
+  size_t ends;           /* files whose whole run it is */
   int chosen;
   gm_preamble *pch; /* chosen (or the root): its preamble */
 } node;
@@ -211,13 +233,16 @@ static void plan_flags(parse_queue *q, const preamble_file *files, const size_t 
     free(order);
     leaf[k] = at;
     t.items[at].unserved++;
+    t.items[at].ends++;
   }
   GM_VEC_FREE(infos);
   t.items[0].pch = gm_pch_get((const char *const *)first->args, first->nargs, NULL, 0, NULL);
   add_build(q, t.items[0].pch);
-  /* bottom up: a run shared by enough files that no deeper chosen run serves is chosen */
+  /* bottom up: a run shared by enough files that no deeper chosen run serves is chosen; with
+   * the store, a file's whole run too, which later runs then take ready-made */
+  int kept = gm_pch_store_enabled();
   for (size_t i = t.len - 1; i > 0; i--) {
-    if (t.items[i].unserved >= PREAMBLE_MIN_SHARE)
+    if (t.items[i].unserved >= PREAMBLE_MIN_SHARE || (kept && t.items[i].ends))
       t.items[i].chosen = 1;
     else
       t.items[t.items[i].parent].unserved += t.items[i].unserved;

@@ -3,6 +3,7 @@
 #ifndef GM_PREAMBLES_H
 #define GM_PREAMBLES_H
 
+#include "driver/options.h"
 #include "frontend/include_run.h"
 #include "frontend/pch.h"
 
@@ -10,6 +11,13 @@
  * begin with it and no longer shared run serves them: building one costs about one and a half
  * parses of its headers, each file that uses it saves one. */
 enum { PREAMBLE_MIN_SHARE = 2 };
+
+/* Turns the preamble store (frontend/pch_store.h) on for this run, in the cache directory's
+ * preambles/, unless --pch=never, --no-pch-store or --verify (whose tests stay within their own
+ * directories) say otherwise; --no-cache leaves it on. */
+void preamble_store_open(const gm_options *opt);
+/* Prints its --cache-stats line, evicts beyond its bound and turns it off. */
+void preamble_store_close(const gm_options *opt);
 
 /* One file to parse with a preamble: its flags and leading includes. */
 typedef struct preamble_file {
@@ -33,7 +41,8 @@ typedef struct parse_queue {
 void parse_queue_init(parse_queue *q, size_t n);
 /* Plans the preambles of files[k] for the listed k (CUDA files, when preambles are used): the
  * base of their flags, or the preamble of the longest run of leading includes that at least
- * PREAMBLE_MIN_SHARE of them begin with and a longer one does not serve. A run is taken in one
+ * PREAMBLE_MIN_SHARE of them begin with and a longer one does not serve (with the preamble store
+ * on, each file's whole run as well: later runs take it ready-made). A run is taken in one
  * canonical order (library directories' headers, then the C++ library's, then C headers; the
  * more files include one, the earlier) unless a header of it is in the flags' own include
  * directories: then in the file's. */

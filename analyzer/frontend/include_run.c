@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct scanner {
   const char *s;
@@ -67,6 +68,28 @@ static size_t identifier(scanner *sc, char *name, size_t size) {
   return n;
 }
 
+/* After `#ifndef`: `NAME` on its line and `#define NAME` (nothing more) on the next non-blank
+ * line, the include guard idiom; 1 (and past the #define) when so, else 0 where it was. */
+static int include_guard(scanner *sc) {
+  size_t back = sc->pos;
+  char guard[128], name[16], defined[128];
+  skip_blanks(sc);
+  size_t n = identifier(sc, guard, sizeof guard);
+  int ok = n && n < sizeof guard && end_of_line(sc);
+  while (ok && (at(sc, 0) == '\n' || at(sc, 0) == ' ' || at(sc, 0) == '\t' || at(sc, 0) == '\r'))
+    sc->pos++;
+  ok = ok && at(sc, 0) == '#' && (sc->pos++, skip_blanks(sc), 1) &&
+       identifier(sc, name, sizeof name) == 6 && strcmp(name, "define") == 0;
+  if (ok) {
+    skip_blanks(sc);
+    n = identifier(sc, defined, sizeof defined);
+    ok = n && n < sizeof defined && strcmp(guard, defined) == 0 && end_of_line(sc);
+  }
+  if (!ok)
+    sc->pos = back;
+  return ok;
+}
+
 static void push(gm_include_run *run, size_t *cap, char *header, size_t start, size_t end) {
   if (run->n == *cap) {
     *cap = *cap ? *cap * 2 : 8;
@@ -80,11 +103,22 @@ static void push(gm_include_run *run, size_t *cap, char *header, size_t start, s
   run->n++;
 }
 
-void gm_include_run_scan(const char *text, size_t len, gm_include_run *run) {
-  memset(run, 0, sizeof *run);
+/* How a scan of one text goes: a source's own (its directives may be blanked), or a quoted
+ * header's that the source's run reaches (nothing of it is blanked, and its include guard is
+ * stepped into). */
+typedef struct scan_how {
+  int header;       /* a quoted header's text: directive offsets are left empty */
+  size_t *cap;      /* run's capacity */
+  char quoted[256]; /* out: the quoted include the scan stopped at, "" for none */
+} scan_how;
+
+/* Scans text's leading includes onto run; returns 1 when the scan stopped at a quoted include
+ * (named in how->quoted). */
+static int scan(const char *text, size_t len, gm_include_run *run, scan_how *how) {
   scanner sc = {text, len, 0};
-  size_t cap = 0;
-  int conditional_follows = 0;
+  size_t *cap = how->cap;
+  int conditional_follows = 0, stopped_at_quoted = 0;
+  how->quoted[0] = 0;
   for (;;) {
     int c = at(&sc, 0);
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
@@ -121,6 +155,8 @@ void gm_include_run_scan(const char *text, size_t len, gm_include_run *run) {
         continue;
       break;
     }
+    if (how->header && strcmp(name, "ifndef") == 0 && include_guard(&sc))
+      continue; /* the guard is not defined before the header is first read */
     if (strcmp(name, "if") == 0 || strcmp(name, "ifdef") == 0 || strcmp(name, "ifndef") == 0) {
       conditional_follows = 1;
       break;
@@ -128,6 +164,18 @@ void gm_include_run_scan(const char *text, size_t len, gm_include_run *run) {
     if (strcmp(name, "include") != 0)
       break;
     skip_blanks(&sc);
+    if (at(&sc, 0) == '"') {
+      size_t open = ++sc.pos;
+      while (at(&sc, 0) != -1 && at(&sc, 0) != '"' && at(&sc, 0) != '\n' && at(&sc, 0) != '\\')
+        sc.pos++;
+      size_t n = sc.pos - open;
+      if (at(&sc, 0) == '"' && n && n < sizeof how->quoted && (sc.pos++, end_of_line(&sc))) {
+        memcpy(how->quoted, text + open, n);
+        how->quoted[n] = 0;
+        stopped_at_quoted = 1;
+      }
+      break;
+    }
     if (at(&sc, 0) != '<')
       break;
     size_t open = sc.pos + 1;
@@ -142,10 +190,70 @@ void gm_include_run_scan(const char *text, size_t len, gm_include_run *run) {
     char *header = gm_xmalloc(close - open + 1);
     memcpy(header, text + open, close - open);
     header[close - open] = 0;
-    push(run, &cap, header, start, end);
+    push(run, cap, header, how->header ? 0 : start, how->header ? 0 : end);
   }
-  if (conditional_follows && run->n)
+  if (conditional_follows && run->n && !how->header)
     free(run->headers[--run->n]);
+  return stopped_at_quoted;
+}
+
+void gm_include_run_scan(const char *text, size_t len, gm_include_run *run) {
+  memset(run, 0, sizeof *run);
+  size_t cap = 0;
+  scan_how how = {.cap = &cap};
+  scan(text, len, run, &how);
+}
+
+/* Where `#include "name"` in a file of directory `dir` finds its header: that directory, then
+ * the flags' -iquote and -I directories, in order; NULL when none has it. */
+static char *find_quoted(const char *dir, const char *name, char *const *args, size_t nargs) {
+  if (name[0] == '/')
+    return access(name, R_OK) == 0 ? gm_xstrdup(name) : NULL;
+  char *path = gm_xasprintf("%s/%s", dir, name);
+  if (access(path, R_OK) == 0)
+    return path;
+  free(path);
+  static const char *const flags[] = {"-iquote", "-I"};
+  for (size_t i = 0; i < nargs; i++)
+    for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) {
+      size_t n = strlen(flags[f]);
+      if (strncmp(args[i], flags[f], n) != 0)
+        continue;
+      const char *d = args[i][n] ? args[i] + n : i + 1 < nargs ? args[i + 1] : "";
+      if (!*d)
+        continue;
+      path = gm_xasprintf("%s/%s", d, name);
+      if (access(path, R_OK) == 0)
+        return path;
+      free(path);
+    }
+  return NULL;
+}
+
+void gm_include_run_scan_through(const char *path, const char *text, size_t len, char *const *args,
+                                 size_t nargs, gm_include_run *run) {
+  memset(run, 0, sizeof *run);
+  size_t cap = 0;
+  scan_how how = {.cap = &cap};
+  char *from = gm_xstrdup(path), *owned = NULL;
+  /* a chain of quoted headers, each the first thing its includer reads after system headers;
+   * bounded, as a header that includes itself would be */
+  for (int depth = 0; depth < 8 && scan(text, len, run, &how); depth++) {
+    char *slash = strrchr(from, '/');
+    char *dir = slash ? gm_xasprintf("%.*s", (int)(slash - from), from) : gm_xstrdup(".");
+    char *found = find_quoted(dir, how.quoted, args, nargs);
+    free(dir);
+    free(from);
+    from = found;
+    free(owned);
+    owned = found ? gm_read_file(found, &len) : NULL;
+    if (!owned)
+      break;
+    text = owned;
+    how.header = 1;
+  }
+  free(owned);
+  free(from);
 }
 
 void gm_include_run_free(gm_include_run *run) {

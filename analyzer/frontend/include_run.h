@@ -19,6 +19,14 @@ typedef struct gm_include_run {
  * last include, so that the blanked file never begins with that conditional (clang would take it
  * for the file's include guard). */
 void gm_include_run_scan(const char *text, size_t len, gm_include_run *run);
+/* The same, and where the run stops at `#include "H"` (H found as clang would: the file's
+ * directory, then the flags' -iquote and -I directories), H's own leading system includes,
+ * through its `#pragma once` or include guard, and so on down a chain of such headers: what
+ * clang reads first, before any other token. Those are not the file's directives (start == end:
+ * nothing to blank): the file includes H, which includes them again, each a no-op after the
+ * preamble (their guards), so the file reads the same declarations in the same order. */
+void gm_include_run_scan_through(const char *path, const char *text, size_t len, char *const *args,
+                                 size_t nargs, gm_include_run *run);
 void gm_include_run_free(gm_include_run *run);
 
 /* A copy of text (len bytes and a NUL) with, for each of headers[0..n) (what a preamble holds),

@@ -5,6 +5,7 @@
 
 #include "frontend/cuda_wrapper.h"
 #include "frontend/nvcc_compat.h"
+#include "frontend/pch_store.h"
 #include "support/interrupt.h"
 #include "support/timing.h"
 #include "support/util.h"
@@ -28,6 +29,7 @@ struct gm_preamble {
   gm_preamble *below;
   size_t number; /* names its files: preambleN.cu, preambleN.pch */
   char *path;    /* once built; NULL when building failed */
+  int kept;      /* path is in the preamble store (pch_store.h): it stays there at cleanup */
   enum gm_pch_state state;
   gm_str_vec includes; /* what it holds: a parse with it does not list them itself */
 };
@@ -201,8 +203,19 @@ static void remove_dead_runs_dirs(const char *tmp, unsigned long ns) {
   closedir(d);
 }
 
-/* Writes the preamble's source and precompiles it; returns the PCH's path or NULL. */
-static char *build(CXIndex index, gm_preamble *p) {
+/* The preamble's source: the headers the preamble below holds are in it already, so only the
+ * rest, in order. */
+static char *source_text(const gm_preamble *p) {
+  gm_strbuf sb = {0};
+  gm_sb_append(&sb, "");
+  for (size_t i = p->below ? p->below->nheaders : 0; i < p->nheaders; i++)
+    gm_sb_printf(&sb, "#include <%s>\n", p->headers[i]);
+  return gm_sb_take(&sb);
+}
+
+/* The files of this run's own preambles, in its temporary directory: *src and *out. 0 when the
+ * directory cannot be made. */
+static int run_files(const gm_preamble *p, const char *text, char **src, char **out) {
   pthread_mutex_lock(&lock);
   if (!dir) {
     const char *tmp = getenv("TMPDIR");
@@ -218,20 +231,43 @@ static char *build(CXIndex index, gm_preamble *p) {
   }
   pthread_mutex_unlock(&lock);
   if (!dir)
-    return NULL;
-  char *src = gm_xasprintf("%s/preamble%zu.cu", dir, p->number);
-  char *out = gm_xasprintf("%s/preamble%zu.pch", dir, p->number);
-  FILE *f = fopen(src, "w");
-  if (!f) {
-    free(src);
-    free(out);
-    return NULL;
+    return 0;
+  *src = gm_xasprintf("%s/preamble%zu.cu", dir, p->number);
+  *out = gm_xasprintf("%s/preamble%zu.pch", dir, p->number);
+  FILE *f = fopen(*src, "w");
+  if (f) {
+    fputs(text, f);
+    if (fclose(f) == 0)
+      return 1;
   }
-  /* the headers the preamble below holds are in it already: only the rest, in order */
-  size_t first = p->below ? p->below->nheaders : 0;
-  for (size_t i = first; i < p->nheaders; i++)
-    fprintf(f, "#include <%s>\n", p->headers[i]);
-  int ok = fclose(f) == 0;
+  free(*src);
+  free(*out);
+  return 0;
+}
+
+/* Takes the preamble from the store, or writes its source and precompiles it (into the store
+ * when it is on and the preamble below is there too, else into the run's directory); returns
+ * the PCH's path or NULL, *reused: whether it came from the store. */
+static char *build(CXIndex index, gm_preamble *p, int *reused) {
+  char *text = source_text(p), *src = NULL, *out = NULL;
+  const char *below_path = p->below ? p->below->path : NULL;
+  gm_pch_key key = {{0, 0}};
+  int stored = gm_pch_store_enabled() && (!p->below || p->below->kept);
+  if (stored) {
+    key = gm_pch_store_key((const char *const *)p->args, p->nargs, p->headers, p->nheaders,
+                           p->below ? (long)p->below->nheaders : -1);
+    char *found = gm_pch_store_find(key, below_path, &p->includes);
+    if (found) {
+      free(text);
+      p->kept = *reused = 1;
+      return found;
+    }
+    stored = gm_pch_store_prepare(key, text, &src, &out, stderr);
+  }
+  int ok = stored || run_files(p, text, &src, &out);
+  free(text);
+  if (!ok)
+    return NULL;
   const char **args = gm_xcalloc((size_t)p->nargs + 3, sizeof(char *));
   int nargs = 0;
   for (int i = 0; i < p->nargs; i++)
@@ -263,12 +299,21 @@ static char *build(CXIndex index, gm_preamble *p) {
   if (ok) {
     struct build_ctx c = {tu, p, 1};
     clang_getInclusions(tu, on_inclusion, &c);
+    int slot = stored ? gm_interrupt_remember(out) : -1; /* the run's directory holds the rest */
     ok = c.chained_ok &&
          clang_saveTranslationUnit(tu, out, clang_defaultSaveOptions(tu)) == CXSaveError_None;
+    gm_interrupt_forget(slot);
+    char *published =
+        ok && stored ? gm_pch_store_publish(key, out, src, below_path, &p->includes) : NULL;
+    if (published) {
+      free(out);
+      out = published;
+      p->kept = 1;
+    }
   }
   if (tu)
     clang_disposeTranslationUnit(tu);
-  free(src); /* the PCH records its source: it stays until cleanup */
+  free(src); /* the PCH records its source: it stays until cleanup, or in the store */
   if (!ok) {
     remove(out);
     free(out);
@@ -279,9 +324,11 @@ static char *build(CXIndex index, gm_preamble *p) {
 
 void gm_pch_build(CXIndex index, gm_preamble *p) {
   double start = gm_timing_start();
-  char *path = build(index, p);
+  int reused = 0;
+  char *path = build(index, p, &reused);
   gm_timing_stop(GM_STAGE_PREAMBLE, start);
-  gm_timing_count(GM_STAGE_PREAMBLE);
+  if (!reused) /* a preamble taken from the store is not a build */
+    gm_timing_count(GM_STAGE_PREAMBLE);
   pthread_mutex_lock(&lock);
   p->path = path;
   p->state = path ? GM_PCH_READY : GM_PCH_FAILED;
@@ -295,7 +342,7 @@ void gm_pch_cleanup(void) {
     if (dir)
       remove(src);
     free(src);
-    if (p->path)
+    if (p->path && !p->kept)
       remove(p->path);
     free(p->path);
     free(p->key);

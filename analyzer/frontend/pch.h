@@ -9,7 +9,9 @@
  * headers is not a system header, or when one names __BASE_FILE__, __DATE__ or __TIME__ (which
  * would expand otherwise in the preamble).
  * Entries are registered first and built when the driver says, so that workers build different
- * preambles at once. Thread-safe; the files go at gm_pch_cleanup(). */
+ * preambles at once. Thread-safe; the files go at gm_pch_cleanup(), except those of the
+ * preamble store (pch_store.h, when on): a preamble is taken from it when a valid entry is
+ * there, and one built on a stored preamble (or on none) is kept there for later runs. */
 #ifndef GM_PCH_H
 #define GM_PCH_H
 

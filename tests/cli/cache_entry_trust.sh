@@ -6,7 +6,7 @@ source "$(dirname "$0")/testlib.bash"
 cd "$WORK"
 write_leak leak.cu
 write_clean clean.cu
-C="--cache-dir=$WORK/cache --cache-stats"
+C="--cache-dir=$WORK/cache --cache-stats --no-pch-store" # the result cache alone
 stats() { grep -E '^gmemlint: cache:' "$WORK/err"; }
 expect_stats() { stats | grep -qE -- "$1" || fail "$2: cache stats '$(stats)', expected /$1/"; }
 # every run here is bounded: a read that blocks or never ends shows as exit 124

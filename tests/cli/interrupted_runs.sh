@@ -15,7 +15,7 @@ interrupt() { # signal expected_status
   rm -rf tmp/* out.txt
   echo old >out.txt
   "$PY" -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
-    "$GMEMLINT" --no-cache --pch=always -j1 -o out.txt src/*.cu 2>"$WORK/err" &
+    "$GMEMLINT" --no-cache --no-pch-store --pch=always -j1 -o out.txt src/*.cu 2>"$WORK/err" &
   local pid=$! waited=0 status=0
   until compgen -G "tmp/gmemlint-pch-*/*" >/dev/null || [ $waited -ge 600 ]; do
     sleep 0.1
@@ -42,7 +42,7 @@ wait "$dead"
 mkdir "tmp/gmemlint-pch-$dead-$ns-dead01" "tmp/gmemlint-pch-$$-$ns-live01" \
   "tmp/gmemlint-pch-$dead-$((ns + 1))-other1" tmp/gmemlint-pch-Ab12Cd
 for d in tmp/gmemlint-pch-*; do echo x >"$d/preamble0.pch"; done
-run --no-cache --pch=always --enable=GM001 src/leak1.cu src/leak2.cu
+run --no-cache --no-pch-store --pch=always --enable=GM001 src/leak1.cu src/leak2.cu
 expect_rc 1 "a run after others"
 [ ! -e "tmp/gmemlint-pch-$dead-$ns-dead01" ] || fail "a dead run's directory is removed"
 [ -e "tmp/gmemlint-pch-$$-$ns-live01/preamble0.pch" ] || fail "a live run's directory is kept"

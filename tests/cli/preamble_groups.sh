@@ -85,7 +85,8 @@ for f in m1 m2; do
   { printf '#include <no_such_header.h>\n#include <cuda_runtime.h>\n'; leaky setup_$f; } >src/$f.cu
 done
 
-FILES=(--no-cache --no-progress --enable=all -j 2 src/*.cu -- -isystem sys)
+# the planner's own choices, each run from scratch (tests/cli/preamble_store.sh: kept preambles)
+FILES=(--no-cache --no-pch-store --no-progress --enable=all -j 2 src/*.cu -- -isystem sys)
 for fmt in text json; do
   TMPDIR=$WORK/tmp run --pch=never --format=$fmt "${FILES[@]}"
   never_rc=$rc
