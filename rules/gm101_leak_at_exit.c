@@ -23,7 +23,7 @@ static void runtime(const gm_runtime_ctx *c) {
      * that free failed, and GM002's verdict or GM105 says so */
     if (s->kind != GM_SITE_ALLOC || !s->live_count_exit || s->wrong_family_frees ||
         gm_runtime_covered(c, s, "GM001") || gm_runtime_covered(c, s, "GM002") ||
-        gm_torch_caches_site(c->telemetry, s))
+        gm_torch_caches_site(c->telemetry, s) || gm_torch_framework_site(c->telemetry, s))
       continue;
     gm_finding *f = gm_runtime_add(
         c, &gm101_leak_at_exit, s->file, s->line, s->column,

@@ -1,4 +1,5 @@
 #include "runtime_view/join.h"
+#include "runtime_view/torch_view.h"
 
 #include "model/families.h"
 
@@ -232,7 +233,7 @@ static int same_oom_site(const gm_toom *a, const gm_toom *b) {
 
 size_t gm_runtime_oom_group(const gm_runtime_ctx *c, size_t i, gm_oom_verdict verdict) {
   const gm_toom *e = &c->telemetry->ooms.items[i];
-  if (gm_oom_judge(e) != verdict)
+  if (gm_oom_judge(e) != verdict || gm_torch_judges_oom(c->telemetry, e))
     return 0;
   for (size_t k = 0; k < i; k++)
     if (gm_oom_judge(&c->telemetry->ooms.items[k]) == verdict &&

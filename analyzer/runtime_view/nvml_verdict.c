@@ -1,6 +1,7 @@
 /* Capacity or bandwidth (nvml_verdict.h): each device's NVML samples counted against GM140's
  * thresholds, and the run's verdict drawn from its devices and its out-of-memory events. */
 #include "runtime_view/nvml_verdict.h"
+#include "runtime_view/torch_view.h"
 #include "runtime_view/oom_verdict.h"
 
 #include <string.h>
@@ -98,7 +99,7 @@ gm_nvml_verdict gm_nvml_judge_run(const gm_telemetry *t, size_t run) {
   gm_nvml_verdict v = {0};
   for (size_t i = 0; i < t->ooms.len; i++) {
     const gm_toom *e = &t->ooms.items[i];
-    if (e->run == run && gm_oom_judge(e) == GM_OOM_CAPACITY) {
+    if (e->run == run && gm_oom_judge(e) == GM_OOM_CAPACITY && !gm_torch_judges_oom(t, e)) {
       if (!v.capacity_ooms)
         v.first_capacity_oom = e;
       v.capacity_ooms++;

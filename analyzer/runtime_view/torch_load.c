@@ -317,12 +317,40 @@ const gm_torch_view *gm_torch_view_of_run(const gm_telemetry *t, size_t run) {
   return NULL;
 }
 
+/* The framework's own libraries and the CUDA libraries its wheels ship (cuBLAS, cuDNN, NCCL),
+ * not any package installed beside it: a user's own CUDA extension is still judged. */
+static int in_framework(const char *module) {
+  static const char *const dirs[] = {"/site-packages/torch/", "/dist-packages/torch/",
+                                     "/site-packages/nvidia/", "/dist-packages/nvidia/"};
+  for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+    if (strstr(module, dirs[i]))
+      return 1;
+  return 0;
+}
+
+static int is_caching_allocator(const char *module) {
+  const char *base = strrchr(module, '/') ? strrchr(module, '/') + 1 : module;
+  return strncmp(base, "libc10_cuda", strlen("libc10_cuda")) == 0;
+}
+
+/* The caching allocator's own module is left to gm_torch_caches_site: with caching off, its
+ * sites are the program's tensors. */
+int gm_torch_framework_site(const gm_telemetry *t, const gm_tsite *s) {
+  const char *module = s->module ? s->module : s->no_source ? s->file : NULL;
+  return module && in_framework(module) && !is_caching_allocator(module) &&
+         gm_torch_view_of_run(t, s->first_run) != NULL;
+}
+
+int gm_torch_judges_oom(const gm_telemetry *t, const gm_toom *e) {
+  const gm_torch_view *v = gm_torch_view_of_run(t, e->run);
+  return v && v->caching && v->ooms.len > 0;
+}
+
 int gm_torch_caches_site(const gm_telemetry *t, const gm_tsite *s) {
   const char *module = s->module ? s->module : s->no_source ? s->file : NULL;
   if (!module)
     return 0;
-  const char *base = strrchr(module, '/') ? strrchr(module, '/') + 1 : module;
-  if (strncmp(base, "libc10_cuda", strlen("libc10_cuda")) != 0)
+  if (!is_caching_allocator(module))
     return 0;
   const gm_torch_view *v = gm_torch_view_of_run(t, s->first_run);
   return v && v->caching;

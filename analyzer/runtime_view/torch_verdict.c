@@ -200,7 +200,10 @@ gm_torch_leaks gm_torch_judge_leaks(const gm_torch_view *v) {
   if (l.trend.n < GM_TORCH_MIN_STEPS)
     return l;
   l.judged = 1;
-  if (!v->history_recorded)
+  if (!v->history_recorded && v->backend && strcmp(v->backend, "cudaMallocAsync") == 0)
+    l.partial = "the allocator's history was not recorded: the cudaMallocAsync backend keeps "
+                "none (each tensor is a cudaMallocAsync the runtime's own sites see)";
+  else if (!v->history_recorded)
     l.partial = "the allocator's history was not recorded";
   else if (v->history_overflowed)
     l.partial = "the allocator's history overflowed (its oldest entries were dropped)";
@@ -391,6 +394,7 @@ gm_torch_fragmentations gm_torch_judge_fragmentation(const gm_torch_view *v,
 typedef struct chain {
   gm_pyframe at;
   size_t head; /* the chain's latest block: its alloc entry */
+  size_t prev; /* the block head replaced, or NONE */
   size_t len;
   uint64_t from, copied;
   gm_torch_regrowth best;
@@ -411,7 +415,7 @@ gm_torch_regrowths gm_torch_judge_regrowth(const gm_torch_view *v) {
     while (g < chains.len && !same_line(chains.items[g].at, t->at))
       g++;
     if (g == chains.len) {
-      chain c = {t->at, i, 1, t->size, 0, {t->at, 1, t->size, t->size, 0}};
+      chain c = {t->at, i, NONE, 1, t->size, 0, {t->at, 1, t->size, t->size, 0}};
       GM_PUSH(chains, c);
       continue;
     }
@@ -420,13 +424,18 @@ gm_torch_regrowths gm_torch_judge_regrowth(const gm_torch_view *v) {
     int head_live = freed[c->head] == NONE || freed[c->head] > i;
     if (head_live && t->size <= head->size)
       continue; /* a smaller temporary from the same line while the buffer lives */
-    if (head_live && freed[c->head] != NONE) { /* replaced, then dropped: the chain grows */
+    /* the block before the head must be gone by now: a regrown tensor keeps one copy at a time
+     * past each step (larger tensors that all stay allocated a while are not one tensor) */
+    int prev_gone = c->prev == NONE || (freed[c->prev] != NONE && freed[c->prev] < i);
+    if (head_live && freed[c->head] != NONE && prev_gone) { /* replaced, then dropped */
       c->len++;
       c->copied += head->size;
+      c->prev = c->head;
     } else {
       c->len = 1;
       c->from = t->size;
       c->copied = 0;
+      c->prev = NONE;
     }
     c->head = i;
     if (c->len > c->best.chain)

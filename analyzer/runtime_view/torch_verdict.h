@@ -13,7 +13,7 @@
 /* GM151: reserved memory grew by at least max(this, GM_TORCH_CACHE_GROWTH_SHARE of the device)
  * while allocated memory grew by less than GM_TORCH_CACHE_ALLOCATED_SHARE of that. */
 #define GM_TORCH_CACHE_GROWTH_MIN_BYTES (256ull << 20)
-#define GM_TORCH_CACHE_GROWTH_SHARE 0.05
+#define GM_TORCH_CACHE_GROWTH_SHARE 0.02
 #define GM_TORCH_CACHE_ALLOCATED_SHARE 0.10
 /* GM151: this many distinct sizes among large segments: expandable segments help. */
 #define GM_TORCH_DISTINCT_SEGMENT_SIZES 4

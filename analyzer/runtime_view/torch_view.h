@@ -130,6 +130,18 @@ const gm_torch_view *gm_torch_view_of_run(const gm_telemetry *t, size_t run);
  * (GM150-GM154), never a leak by GM101 or growth by GM102. */
 int gm_torch_caches_site(const gm_telemetry *t, const gm_tsite *s);
 
+/* Whether s is memory of the framework's libraries (a module in the torch or nvidia package
+ * directories, other than the caching allocator: cuBLAS workspaces, PyTorch's pinned-memory
+ * cache) in a run with a torch view: held until the process ends by design, never the
+ * program's leak at exit (GM101); the torch view judges the program's tensors. */
+int gm_torch_framework_site(const gm_telemetry *t, const gm_tsite *s);
+
+/* Whether out-of-memory event e is one the torch view judges (GM152), not GM103/GM104 or
+ * GM140's capacity count: its run has a torch view that caches and recorded out-of-memory
+ * errors. The runtime saw the caching allocator's cudaMalloc fail after PyTorch emptied its
+ * cache; only the view knows whether the missing memory sat free in cached segments. */
+int gm_torch_judges_oom(const gm_telemetry *t, const gm_toom *e);
+
 /* The first frame, innermost first, whose file is the program's: frames in the framework
  * (paths with /torch/, /site-packages/, /dist-packages/ or /lib/python3, names like
  * "<frozen ...>") and the shim's own files (gmemlint_torch.py, sitecustomize.py) are skipped. */

@@ -35,10 +35,12 @@ for companion in "${companions[@]}"; do
   fi
   # one line per GM15x finding: NAME RULE FILE:LINE, a tab, its message and evidence (the cause)
   echo "$json" | /usr/bin/python3 -c '
-import json, os, sys
+import json, os, re, sys
 for f in json.load(sys.stdin)["findings"]:
     if f["rule"].startswith("GM15"):
-        where = os.path.basename(f["file"]) + ":" + str(f["line"])
+        # a finding at the companion (no Python line known) names it without its pid
+        where = re.sub(r"-[0-9]+\.torch\.json$", ".torch.json", os.path.basename(f["file"]))
+        where += ":" + str(f["line"])
         text = (f["message"] + " " + f.get("evidence", "")).replace("\t", " ")
         print(sys.argv[1], f["rule"], where + "\t" + text)
 ' "$name" >>"$got" || { echo "FAIL: $name: gmemlint's JSON could not be read"; status=1; }
