@@ -22,6 +22,7 @@ enum opt_id {
   OPT_NO_WHOLE_PROGRAM,
   OPT_NO_ISOLATION,
   OPT_MAX_MEMORY,
+  OPT_MAX_FILE_TIME,
   OPT_SARIF_ROOT,
   OPT_BASELINE,
   OPT_WRITE_BASELINE,
@@ -96,6 +97,10 @@ static const opt_def options[] = {
      "bound the run's memory (address space) to SIZE (e.g. 8G, 512M; 0: no bound; default: half "
      "the machine's memory): a file whose analysis needs more is reported as not analysed and "
      "the run goes on",
+     0},
+    {OPT_MAX_FILE_TIME, 0, "max-file-time", "SECONDS",
+     "bound one file's analysis to SECONDS (default 600; 0: no bound): a file that takes "
+     "longer is reported as not analysed and the run goes on",
      0},
     {OPT_NO_ISOLATION, 0, "no-isolation", NULL,
      "analyse without the supervising process that survives a parser crash (a crash then ends "
@@ -321,6 +326,15 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
   case OPT_NO_ISOLATION:
     o->no_isolation = 1;
     break;
+  case OPT_MAX_FILE_TIME: {
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (*arg < '0' || *arg > '9' || *end || n < 0 || n > 86400 * 7)
+      return usage_error("bad --max-file-time value '%s' (expected seconds, 0 for no bound)", arg);
+    o->max_file_time = (unsigned)n;
+    o->max_file_time_set = 1;
+    break;
+  }
   case OPT_MAX_MEMORY: {
     char *end;
     errno = 0;

@@ -47,6 +47,8 @@ typedef struct gm_options {
   int no_isolation;     /* --no-isolation: no supervising process (supervise.h) */
   int max_memory_set;   /* --max-memory given: max_memory bytes, 0 for no bound */
   unsigned long long max_memory;
+  int max_file_time_set; /* --max-file-time given: max_file_time seconds, 0 for no bound */
+  unsigned max_file_time;
   int list_rules;
   int show_help, show_version, dump_model; /* show_help: 1 --help, 2 --man, 3 the compat header */
   int no_cache, cache_stats;               /* the result cache (cache.h) */

@@ -4,12 +4,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -22,18 +24,30 @@
 
 /* A run that crashes on this many files gives up: something other than one file is wrong. */
 enum { MAX_RESTARTS = 16 };
+/* Seconds one file's analysis may take by default: far beyond any real file's (the slowest of
+ * the real-code projects take seconds), short of a hook or CI job that seems to hang. */
+enum { DEFAULT_TIME_BOUND = 600 };
 
 /* Set in the parent, inherited by each child at fork (read-only there, so any thread reads it). */
 static int status_fd = -1;
 static struct skipped {
   size_t file;
-  int signal;
+  int signal; /* 0: it ran past the time bound */
 } * skipped;
 static size_t nskipped;
 static unsigned char *printed; /* one byte per file id the children printed */
 static size_t printed_len;
 static unsigned long long memory_bound;
+static unsigned time_bound; /* seconds one file's analysis may take; 0: none */
 static volatile sig_atomic_t child_pid;
+
+/* In the child: the files in flight and when each began, for the watchdog. */
+static pthread_mutex_t flight_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct flight {
+  size_t file;
+  time_t since;
+} * flights;
+static size_t nflights, capflights;
 
 /* ---- the child's side: one short line per event, written whole (under PIPE_BUF) ---- */
 
@@ -48,10 +62,46 @@ static void tell(char what, size_t file) {
 
 void gm_supervised_begin(size_t file) {
   tell('B', file);
+  if (status_fd < 0 || !time_bound)
+    return;
+  pthread_mutex_lock(&flight_lock);
+  if (nflights == capflights) {
+    capflights = capflights ? capflights * 2 : 16;
+    flights = gm_xrealloc(flights, capflights * sizeof *flights);
+  }
+  flights[nflights++] = (struct flight){file, time(NULL)};
+  pthread_mutex_unlock(&flight_lock);
 }
 
 void gm_supervised_end(size_t file) {
   tell('E', file);
+  if (status_fd < 0 || !time_bound)
+    return;
+  pthread_mutex_lock(&flight_lock);
+  for (size_t i = 0; i < nflights; i++)
+    if (flights[i].file == file) {
+      flights[i] = flights[--nflights];
+      break;
+    }
+  pthread_mutex_unlock(&flight_lock);
+}
+
+/* The child's watchdog: a file past the time bound is named to the parent ('T'), and the child
+ * ends as a crash would, so that the parent runs the rest again without it. */
+static void *watchdog(void *arg) {
+  (void)arg;
+  for (;;) {
+    sleep(1);
+    time_t now = time(NULL);
+    pthread_mutex_lock(&flight_lock);
+    for (size_t i = 0; i < nflights; i++)
+      if (now - flights[i].since >= (time_t)time_bound) {
+        tell('T', flights[i].file);
+        abort();
+      }
+    pthread_mutex_unlock(&flight_lock);
+  }
+  return NULL;
 }
 
 void gm_supervised_preamble(int building) {
@@ -88,6 +138,10 @@ int gm_supervised_skip(size_t file, char *why, size_t len) {
     if (skipped[i].file != file)
       continue;
     int sig = skipped[i].signal;
+    if (!sig) {
+      snprintf(why, len, "its analysis took longer than %u s (--max-file-time)", time_bound);
+      return 1;
+    }
     /* an abort (an allocation refused) or SIGKILL (the OOM killer) may be the memory bound; a
      * SIGSEGV is as a rule a stack the parser overflowed */
     char bound[96] = "";
@@ -151,7 +205,8 @@ static void forward(int sig) {
 
 typedef struct in_flight {
   GM_VEC(size_t) files;
-  int preambles; /* preamble builds begun and not ended */
+  int preambles;    /* preamble builds begun and not ended */
+  size_t timed_out; /* the file the watchdog named, or (size_t)-1 */
 } in_flight;
 
 static void note_printed(size_t file) {
@@ -186,6 +241,9 @@ static void apply_event(in_flight *f, char what, size_t file) {
     break;
   case 'D':
     note_printed(file);
+    break;
+  case 'T':
+    f->timed_out = file;
     break;
   }
 }
@@ -233,6 +291,9 @@ static int run_child(gm_options *opt, int (*lint)(gm_options *), in_flight *f, i
     status_fd = fds[1];
     gm_out_of_memory_aborts = 1; /* a signal the parent sees, not an exit status it would trust */
     apply_bound();
+    pthread_t dog;
+    if (time_bound && pthread_create(&dog, NULL, watchdog, NULL) == 0)
+      pthread_detach(dog);
     exit(lint(opt));
   }
   close(fds[1]);
@@ -254,6 +315,7 @@ static int run_child(gm_options *opt, int (*lint)(gm_options *), in_flight *f, i
 
 int gm_supervise(gm_options *opt, int (*lint)(gm_options *)) {
   memory_bound = opt->max_memory_set ? opt->max_memory : default_bound();
+  time_bound = opt->max_file_time_set ? opt->max_file_time : DEFAULT_TIME_BOUND;
 #ifdef GM_SANITIZED
   if (memory_bound)
     fprintf(stderr, GM_PROGRAM ": warning: --max-memory is ignored: this build runs under a "
@@ -265,7 +327,7 @@ int gm_supervise(gm_options *opt, int (*lint)(gm_options *)) {
     return lint(opt);
   }
   for (int restarts = 0;; restarts++) {
-    in_flight f = {0};
+    in_flight f = {.timed_out = (size_t)-1};
     int status = 0;
     if (run_child(opt, lint, &f, &status) != 0) { /* no pipe or no fork: run here, unguarded */
       GM_VEC_FREE(f.files);
@@ -285,7 +347,10 @@ int gm_supervise(gm_options *opt, int (*lint)(gm_options *)) {
     }
     const char *how = signal_name(sig);
     int ok = restarts < MAX_RESTARTS;
-    if (ok && f.preambles && opt->pch != GM_PCH_NEVER) {
+    if (ok && f.timed_out != (size_t)-1) {
+      skipped = gm_xrealloc(skipped, (nskipped + 1) * sizeof *skipped);
+      skipped[nskipped++] = (struct skipped){f.timed_out, 0};
+    } else if (ok && f.preambles && opt->pch != GM_PCH_NEVER) {
       fprintf(stderr,
               GM_PROGRAM ": warning: building a shared preamble crashed (%s); analysing "
                          "again without preambles\n",

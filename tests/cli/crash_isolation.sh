@@ -1,8 +1,9 @@
 # A file whose analysis kills the process (here: a macro bomb past --max-memory, with libclang's
 # own crash recovery off so that the allocation failure aborts the process, as a stack overflow
-# or the kernel's OOM killer does) costs that file only: the supervising process runs the rest
-# again, the file is reported as not analysed with the signal (stderr, JSON's notices, SARIF's
-# notifications, exit 2), and every other file's findings are printed once.
+# or the kernel's OOM killer does), or runs past --max-file-time, costs that file only: the
+# supervising process runs the rest again, the file is reported as not analysed with the signal
+# or the bound (stderr, JSON's notices, SARIF's notifications, exit 2), and every other file's
+# findings are printed once.
 source "$(dirname "$0")/testlib.bash" "$@"
 cd "$WORK"
 if ldd "$GMEMLINT" | grep -Eq 'lib(asan|tsan)'; then
@@ -63,6 +64,16 @@ assert inv["executionSuccessful"] is False, inv
 errors = [n["message"]["text"] for n in inv["toolExecutionNotifications"] if n["level"] == "error"]
 assert len(errors) == 1 and errors[0].startswith("bomb.cpp: not analysed: its analysis crashed (SIGABRT)"), inv
 PY
+
+# a file past the time bound (a 100,000-term sum: about 18 s here) costs that file only
+"$PY" -c "print('int f(int x) { return ' + '+'.join(['x'] * 100000) + '; }')" >slow.cu
+run --no-cache --enable=GM001 --max-file-time=2 leak.cu slow.cu
+expect_rc 2 "a file past the time bound"
+expect_err "^gmemlint: error: slow.cu: not analysed: its analysis took longer than 2 s \(--max-file-time\); the other files' results stand$" "the file past the time bound"
+[ "$(count_out "$FINDING")" = 1 ] || fail "past the time bound: the other file's finding, once: $(cut -c1-200 "$WORK/out")"
+run --max-file-time=soon leak.cu
+expect_rc 2 "a bad --max-file-time"
+expect_err "^gmemlint: error: bad --max-file-time value 'soon' \(expected seconds, 0 for no bound\)$" "a bad --max-file-time"
 
 # without the supervising process the crash ends the run
 run --no-cache --enable=GM001 --max-memory=768M --no-isolation leak.cu bomb.cpp
