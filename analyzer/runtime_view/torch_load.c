@@ -12,65 +12,65 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static const tv_field top_fields[] = {
-    {"format", TV_STR, 1},
-    {"version", TV_INT, 1},
-    {"pid", TV_INT, 1},
-    {"argv", TV_ARR, 0},
-    {"rank", TV_INT_OR_NULL, 0},
-    {"world_size", TV_INT_OR_NULL, 0},
-    {"torch_version", TV_STR_OR_NULL, 0},
-    {"telemetry", TV_STR_OR_NULL, 0},
-    {"allocator", TV_OBJ, 1},
-    {"devices", TV_ARR, 0},
-    {"history", TV_OBJ, 1},
-    {"steps", TV_ARR, 1},
-    {"ooms", TV_ARR, 0},
-    {"snapshots", TV_ARR, 0},
-    {"errors", TV_ARR, 0},
+static const schema_field top_fields[] = {
+    {"format", SCHEMA_STR, 1},
+    {"version", SCHEMA_INT, 1},
+    {"pid", SCHEMA_INT, 1},
+    {"argv", SCHEMA_ARR, 0},
+    {"rank", SCHEMA_INT_OR_NULL, 0},
+    {"world_size", SCHEMA_INT_OR_NULL, 0},
+    {"torch_version", SCHEMA_STR_OR_NULL, 0},
+    {"telemetry", SCHEMA_STR_OR_NULL, 0},
+    {"allocator", SCHEMA_OBJ, 1},
+    {"devices", SCHEMA_ARR, 0},
+    {"history", SCHEMA_OBJ, 1},
+    {"steps", SCHEMA_ARR, 1},
+    {"ooms", SCHEMA_ARR, 0},
+    {"snapshots", SCHEMA_ARR, 0},
+    {"errors", SCHEMA_ARR, 0},
 };
-static const tv_field allocator_fields[] = {
-    {"backend", TV_STR, 1},
-    {"caching", TV_BOOL, 1},
-    {"expandable_segments", TV_BOOL, 1},
-    {"settings", TV_STR_OR_NULL, 0},
+static const schema_field allocator_fields[] = {
+    {"backend", SCHEMA_STR, 1},
+    {"caching", SCHEMA_BOOL, 1},
+    {"expandable_segments", SCHEMA_BOOL, 1},
+    {"settings", SCHEMA_STR_OR_NULL, 0},
 };
-static const tv_field device_fields[] = {
-    {"index", TV_I32, 1}, {"name", TV_STR_OR_NULL, 0}, {"total_bytes", TV_UINT, 1}};
-static const tv_field history_fields[] = {
-    {"recorded", TV_BOOL, 1},        {"reason", TV_STR_OR_NULL, 0},
-    {"stacks", TV_STR_OR_NULL, 0},   {"max_entries", TV_UINT_OR_NULL, 0},
-    {"entries", TV_UINT_OR_NULL, 0}, {"overflowed", TV_BOOL, 0},
+static const schema_field device_fields[] = {
+    {"index", SCHEMA_I32, 1}, {"name", SCHEMA_STR_OR_NULL, 0}, {"total_bytes", SCHEMA_UINT, 1}};
+static const schema_field history_fields[] = {
+    {"recorded", SCHEMA_BOOL, 1},        {"reason", SCHEMA_STR_OR_NULL, 0},
+    {"stacks", SCHEMA_STR_OR_NULL, 0},   {"max_entries", SCHEMA_UINT_OR_NULL, 0},
+    {"entries", SCHEMA_UINT_OR_NULL, 0}, {"overflowed", SCHEMA_BOOL, 0},
 };
-static const tv_field step_fields[] = {
-    {"step", TV_UINT, 1},
-    {"source", TV_STR, 0},
-    {"time_us", TV_INT, 1},
-    {"device", TV_I32, 0},
-    {"allocated_bytes", TV_UINT_OR_NULL, 1},
-    {"reserved_bytes", TV_UINT_OR_NULL, 1},
-    {"active_bytes", TV_UINT, 0},
-    {"requested_bytes", TV_UINT, 0},
-    {"inactive_split_bytes", TV_UINT, 0},
-    {"num_alloc_retries", TV_UINT, 0},
-    {"num_ooms", TV_UINT, 0},
-    {"largest_free_block_bytes", TV_UINT_OR_NULL, 0},
+static const schema_field step_fields[] = {
+    {"step", SCHEMA_UINT, 1},
+    {"source", SCHEMA_STR, 0},
+    {"time_us", SCHEMA_INT, 1},
+    {"device", SCHEMA_I32, 0},
+    {"allocated_bytes", SCHEMA_UINT_OR_NULL, 1},
+    {"reserved_bytes", SCHEMA_UINT_OR_NULL, 1},
+    {"active_bytes", SCHEMA_UINT, 0},
+    {"requested_bytes", SCHEMA_UINT, 0},
+    {"inactive_split_bytes", SCHEMA_UINT, 0},
+    {"num_alloc_retries", SCHEMA_UINT, 0},
+    {"num_ooms", SCHEMA_UINT, 0},
+    {"largest_free_block_bytes", SCHEMA_UINT_OR_NULL, 0},
 };
-static const tv_field oom_fields[] = {
-    {"time_us", TV_INT, 0},
-    {"device", TV_I32, 1},
-    {"request_bytes", TV_UINT, 1},
-    {"device_limit_bytes", TV_UINT, 1},
-    {"device_free_bytes", TV_UINT, 1},
-    {"allocated_bytes", TV_UINT, 0},
-    {"reserved_bytes", TV_UINT, 0},
-    {"snapshot", TV_STR_OR_NULL, 0},
-    {"pickle", TV_STR_OR_NULL, 0},
-    {"snapshot_error", TV_STR_OR_NULL, 0},
+static const schema_field oom_fields[] = {
+    {"time_us", SCHEMA_INT, 0},
+    {"device", SCHEMA_I32, 1},
+    {"request_bytes", SCHEMA_UINT, 1},
+    {"device_limit_bytes", SCHEMA_UINT, 1},
+    {"device_free_bytes", SCHEMA_UINT, 1},
+    {"allocated_bytes", SCHEMA_UINT, 0},
+    {"reserved_bytes", SCHEMA_UINT, 0},
+    {"snapshot", SCHEMA_STR_OR_NULL, 0},
+    {"pickle", SCHEMA_STR_OR_NULL, 0},
+    {"snapshot_error", SCHEMA_STR_OR_NULL, 0},
 };
-static const tv_field snapshot_fields[] = {
-    {"reason", TV_STR, 1},        {"file", TV_STR, 1},    {"pickle", TV_STR_OR_NULL, 0},
-    {"step", TV_UINT_OR_NULL, 0}, {"traces", TV_BOOL, 0},
+static const schema_field snapshot_fields[] = {
+    {"reason", SCHEMA_STR, 1},        {"file", SCHEMA_STR, 1},    {"pickle", SCHEMA_STR_OR_NULL, 0},
+    {"step", SCHEMA_UINT_OR_NULL, 0}, {"traces", SCHEMA_BOOL, 0},
 };
 
 int gm_torch_is_companion(const json_t *root) {
@@ -86,34 +86,35 @@ char *gm_torch_companion_of(const char *telemetry_path) {
 }
 
 /* Checks each element of the array at key against fields ("steps[2]"). */
-static int check_each(tv_reader *r, const json_t *root, const char *key, const tv_field *fields,
-                      size_t n) {
+static int check_each(schema_reader *r, const json_t *root, const char *key,
+                      const schema_field *fields, size_t n) {
   size_t i;
   const json_t *e;
   char where[64];
   json_array_foreach(json_object_get(root, key), i, e) {
     snprintf(where, sizeof where, "%s[%zu]", key, i);
-    if (!tv_check(r, e, where, fields, n))
+    if (!schema_check(r, e, where, fields, n))
       return 0;
   }
   return 1;
 }
 
-static int check_companion(tv_reader *r, const json_t *root) {
+static int check_companion(schema_reader *r, const json_t *root) {
   const json_t *version = json_object_get(root, "version");
   if (!json_is_integer(version))
-    return tv_bad(r, "version: expected an integer, found %s",
-                  version ? "something else" : "nothing (missing \"version\")");
+    return schema_bad(r, "version: expected an integer, found %s",
+                      version ? "something else" : "nothing (missing \"version\")");
   if (json_integer_value(version) != GM_TORCH_VERSION)
-    return tv_bad(r,
-                  "PyTorch view version %lld is not supported (this gmemlint reads version %d); "
-                  "use the gmemlint that matches the shim",
-                  (long long)json_integer_value(version), GM_TORCH_VERSION);
-  if (!tv_check(r, root, "torch", top_fields, N(top_fields)) ||
-      !tv_check(r, json_object_get(root, "allocator"), "allocator", allocator_fields,
-                N(allocator_fields)) ||
-      !tv_check(r, json_object_get(root, "history"), "history", history_fields,
-                N(history_fields)) ||
+    return schema_bad(
+        r,
+        "PyTorch view version %lld is not supported (this gmemlint reads version %d); "
+        "use the gmemlint that matches the shim",
+        (long long)json_integer_value(version), GM_TORCH_VERSION);
+  if (!schema_check(r, root, "torch", top_fields, N(top_fields)) ||
+      !schema_check(r, json_object_get(root, "allocator"), "allocator", allocator_fields,
+                    N(allocator_fields)) ||
+      !schema_check(r, json_object_get(root, "history"), "history", history_fields,
+                    N(history_fields)) ||
       !check_each(r, root, "devices", device_fields, N(device_fields)) ||
       !check_each(r, root, "steps", step_fields, N(step_fields)) ||
       !check_each(r, root, "ooms", oom_fields, N(oom_fields)) ||
@@ -122,15 +123,15 @@ static int check_companion(tv_reader *r, const json_t *root) {
   const char *backend =
       json_string_value(json_object_get(json_object_get(root, "allocator"), "backend"));
   if (strcmp(backend, "native") && strcmp(backend, "cudaMallocAsync"))
-    return tv_bad(r, "allocator.backend: expected \"native\" or \"cudaMallocAsync\", found \"%s\"",
-                  backend);
+    return schema_bad(
+        r, "allocator.backend: expected \"native\" or \"cudaMallocAsync\", found \"%s\"", backend);
   size_t i;
   const json_t *e;
   json_array_foreach(json_object_get(root, "snapshots"), i, e) {
     const char *reason = json_string_value(json_object_get(e, "reason"));
     if (strcmp(reason, "peak") && strcmp(reason, "exit"))
-      return tv_bad(r, "snapshots[%zu].reason: expected \"peak\" or \"exit\", found \"%s\"", i,
-                    reason);
+      return schema_bad(r, "snapshots[%zu].reason: expected \"peak\" or \"exit\", found \"%s\"", i,
+                        reason);
   }
   return 1;
 }
@@ -242,7 +243,7 @@ static int read_snapshots(gm_torch_view *v, const json_t *root, char *err, size_
 }
 
 int gm_torch_load(gm_telemetry *t, const char *path, char *err, size_t errlen) {
-  tv_reader r = {path, err, errlen};
+  schema_reader r = {path, err, errlen};
   char real[PATH_MAX];
   const char *resolved = realpath(path, real);
   for (size_t i = 0; resolved && i < t->torch.len; i++)
@@ -251,7 +252,7 @@ int gm_torch_load(gm_telemetry *t, const char *path, char *err, size_t errlen) {
   size_t len;
   char *text = gm_read_file(path, &len);
   if (!text)
-    return tv_bad(&r, "cannot read: %s", strerror(errno));
+    return schema_bad(&r, "cannot read: %s", strerror(errno));
   json_error_t jerr;
   json_t *root = json_loadb(text, len, 0, &jerr);
   free(text);
@@ -261,7 +262,7 @@ int gm_torch_load(gm_telemetry *t, const char *path, char *err, size_t errlen) {
   }
   if (!json_is_object(root) || !gm_torch_is_companion(root)) {
     json_decref(root);
-    return tv_bad(&r, "not a PyTorch view: its \"format\" is not \"gmemlint-torch\"");
+    return schema_bad(&r, "not a PyTorch view: its \"format\" is not \"gmemlint-torch\"");
   }
   int ok = check_companion(&r, root);
   gm_torch_view *v = NULL;

@@ -6,103 +6,10 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-
-/* ---- the schema checker (shared with torch_load.c) ---- */
-
-static const char *kind_of(const json_t *v) {
-  switch (json_typeof(v)) {
-  case JSON_OBJECT:
-    return "an object";
-  case JSON_ARRAY:
-    return "an array";
-  case JSON_STRING:
-    return "a string";
-  case JSON_INTEGER:
-    return json_integer_value(v) < 0 ? "a negative integer" : "an integer";
-  case JSON_REAL:
-    return "a number with a fraction";
-  case JSON_TRUE:
-  case JSON_FALSE:
-    return "a boolean";
-  case JSON_NULL:
-    return "null";
-  }
-  return "something else";
-}
-
-static int type_ok(const json_t *v, enum tv_type t) {
-  int uint = json_is_integer(v) && json_integer_value(v) >= 0;
-  switch (t) {
-  case TV_UINT:
-    return uint;
-  case TV_INT:
-    return json_is_integer(v);
-  case TV_I32:
-    return json_is_integer(v) && json_integer_value(v) >= INT_MIN &&
-           json_integer_value(v) <= INT_MAX;
-  case TV_STR:
-    return json_is_string(v);
-  case TV_BOOL:
-    return json_is_boolean(v);
-  case TV_ARR:
-    return json_is_array(v);
-  case TV_OBJ:
-    return json_is_object(v);
-  case TV_STR_OR_NULL:
-    return json_is_null(v) || json_is_string(v);
-  case TV_UINT_OR_NULL:
-    return json_is_null(v) || uint;
-  case TV_INT_OR_NULL:
-    return json_is_null(v) || json_is_integer(v);
-  case TV_ANY:
-    return 1;
-  }
-  return 0;
-}
-
-static const char *const type_names[] = {[TV_UINT] = "a non-negative integer",
-                                         [TV_INT] = "an integer",
-                                         [TV_I32] = "an integer from -2147483648 to 2147483647",
-                                         [TV_STR] = "a string",
-                                         [TV_BOOL] = "true or false",
-                                         [TV_ARR] = "an array",
-                                         [TV_OBJ] = "an object",
-                                         [TV_STR_OR_NULL] = "a string or null",
-                                         [TV_UINT_OR_NULL] = "a non-negative integer or null",
-                                         [TV_INT_OR_NULL] = "an integer or null",
-                                         [TV_ANY] = "anything"};
-
-int tv_bad(tv_reader *r, const char *fmt, ...) {
-  int n = snprintf(r->err, r->errlen, "%s: ", r->path);
-  va_list ap;
-  va_start(ap, fmt);
-  if (n >= 0 && (size_t)n < r->errlen)
-    vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
-  va_end(ap);
-  return 0;
-}
-
-int tv_check(tv_reader *r, const json_t *obj, const char *where, const tv_field *fields, size_t n) {
-  if (!json_is_object(obj))
-    return tv_bad(r, "%s: expected an object, found %s", where, kind_of(obj));
-  for (size_t i = 0; i < n; i++) {
-    const json_t *v = json_object_get(obj, fields[i].name);
-    if (!v) {
-      if (fields[i].required)
-        return tv_bad(r, "%s: missing \"%s\"", where, fields[i].name);
-      continue;
-    }
-    if (!type_ok(v, fields[i].type))
-      return tv_bad(r, "%s.%s: expected %s, found %s", where, fields[i].name,
-                    type_names[fields[i].type], kind_of(v));
-  }
-  return 1;
-}
 
 uint64_t tv_u(const json_t *o, const char *key) {
   const json_t *v = json_object_get(o, key);
@@ -161,11 +68,11 @@ int gm_pyframe_is_user(const char *f) {
   return strcmp(base, "gmemlint_torch.py") != 0 && strcmp(base, "sitecustomize.py") != 0;
 }
 
-static const tv_field frame_fields[] = {
-    {"filename", TV_STR, 1}, {"line", TV_INT, 1}, {"name", TV_STR, 0}};
+static const schema_field frame_fields[] = {
+    {"filename", SCHEMA_STR, 1}, {"line", SCHEMA_INT, 1}, {"name", SCHEMA_STR, 0}};
 
 /* The first user frame of frames (innermost first). */
-static int first_user(tv_reader *r, gm_torch_view *v, const json_t *frames, const char *where,
+static int first_user(schema_reader *r, gm_torch_view *v, const json_t *frames, const char *where,
                       gm_pyframe *out) {
   *out = (gm_pyframe){0};
   size_t i;
@@ -173,7 +80,7 @@ static int first_user(tv_reader *r, gm_torch_view *v, const json_t *frames, cons
   char sub[160];
   json_array_foreach(frames, i, fr) {
     snprintf(sub, sizeof sub, "%s.frames[%zu]", where, i);
-    if (!tv_check(r, fr, sub, frame_fields, N(frame_fields)))
+    if (!schema_check(r, fr, sub, frame_fields, N(frame_fields)))
       return 0;
     const char *file = json_string_value(json_object_get(fr, "filename"));
     if (!out->file && gm_pyframe_is_user(file)) {
@@ -187,20 +94,23 @@ static int first_user(tv_reader *r, gm_torch_view *v, const json_t *frames, cons
 
 /* ---- the snapshot ---- */
 
-static const tv_field segment_fields[] = {
-    {"device", TV_I32, 1},          {"address", TV_UINT, 1},     {"total_size", TV_UINT, 1},
-    {"allocated_size", TV_UINT, 0}, {"active_size", TV_UINT, 0}, {"requested_size", TV_UINT, 0},
-    {"stream", TV_INT, 0},          {"segment_type", TV_STR, 0}, {"is_expandable", TV_BOOL, 0},
-    {"blocks", TV_ARR, 1},          {"frames", TV_ARR, 0},
+static const schema_field segment_fields[] = {
+    {"device", SCHEMA_I32, 1},         {"address", SCHEMA_UINT, 1},
+    {"total_size", SCHEMA_UINT, 1},    {"allocated_size", SCHEMA_UINT, 0},
+    {"active_size", SCHEMA_UINT, 0},   {"requested_size", SCHEMA_UINT, 0},
+    {"stream", SCHEMA_INT, 0},         {"segment_type", SCHEMA_STR, 0},
+    {"is_expandable", SCHEMA_BOOL, 0}, {"blocks", SCHEMA_ARR, 1},
+    {"frames", SCHEMA_ARR, 0},
 };
-static const tv_field block_fields[] = {
-    {"address", TV_UINT, 1}, {"size", TV_UINT, 1},  {"requested_size", TV_UINT, 0},
-    {"state", TV_STR, 1},    {"frames", TV_ARR, 0},
+static const schema_field block_fields[] = {
+    {"address", SCHEMA_UINT, 1}, {"size", SCHEMA_UINT, 1},  {"requested_size", SCHEMA_UINT, 0},
+    {"state", SCHEMA_STR, 1},    {"frames", SCHEMA_ARR, 0},
 };
-static const tv_field trace_fields[] = {
-    {"action", TV_STR, 1},       {"addr", TV_UINT, 0},   {"size", TV_UINT, 1},
-    {"stream", TV_INT, 0},       {"time_us", TV_INT, 0}, {"user_metadata", TV_STR_OR_NULL, 0},
-    {"device_free", TV_UINT, 0}, {"frames", TV_ARR, 0},
+static const schema_field trace_fields[] = {
+    {"action", SCHEMA_STR, 1},       {"addr", SCHEMA_UINT, 0},
+    {"size", SCHEMA_UINT, 1},        {"stream", SCHEMA_INT, 0},
+    {"time_us", SCHEMA_INT, 0},      {"user_metadata", SCHEMA_STR_OR_NULL, 0},
+    {"device_free", SCHEMA_UINT, 0}, {"frames", SCHEMA_ARR, 0},
 };
 
 static const struct {
@@ -226,11 +136,11 @@ static long step_tag(const char *meta) {
   return errno || end == p + strlen("gmemlint.step=") || k < 0 ? -1 : k;
 }
 
-static int read_segment(tv_reader *r, gm_torch_view *v, gm_torch_snapshot *s, const json_t *o,
+static int read_segment(schema_reader *r, gm_torch_view *v, gm_torch_snapshot *s, const json_t *o,
                         size_t i) {
   char where[64], sub[96];
   snprintf(where, sizeof where, "segments[%zu]", i);
-  if (!tv_check(r, o, where, segment_fields, N(segment_fields)))
+  if (!schema_check(r, o, where, segment_fields, N(segment_fields)))
     return 0;
   gm_torch_segment seg = {0};
   seg.device = (int)tv_i(o, "device");
@@ -250,7 +160,7 @@ static int read_segment(tv_reader *r, gm_torch_view *v, gm_torch_snapshot *s, co
   const json_t *b;
   json_array_foreach(json_object_get(o, "blocks"), k, b) {
     snprintf(sub, sizeof sub, "%s.blocks[%zu]", where, k);
-    if (!tv_check(r, b, sub, block_fields, N(block_fields)))
+    if (!schema_check(r, b, sub, block_fields, N(block_fields)))
       return 0;
     gm_torch_block blk = {0};
     blk.address = tv_u(b, "address");
@@ -264,10 +174,10 @@ static int read_segment(tv_reader *r, gm_torch_view *v, gm_torch_snapshot *s, co
     else if (strcmp(state, "inactive") == 0)
       blk.state = GM_BLOCK_INACTIVE;
     else
-      return tv_bad(r,
-                    "%s.state: expected \"active_allocated\", \"active_pending_free\" or "
-                    "\"inactive\", found \"%s\"",
-                    sub, state);
+      return schema_bad(r,
+                        "%s.state: expected \"active_allocated\", \"active_pending_free\" or "
+                        "\"inactive\", found \"%s\"",
+                        sub, state);
     if (!first_user(r, v, json_object_get(b, "frames"), sub, &blk.at))
       return 0;
     GM_PUSH(s->blocks, blk);
@@ -277,11 +187,11 @@ static int read_segment(tv_reader *r, gm_torch_view *v, gm_torch_snapshot *s, co
   return 1;
 }
 
-static int read_trace(tv_reader *r, gm_torch_view *v, gm_torch_snapshot *s, const json_t *o,
+static int read_trace(schema_reader *r, gm_torch_view *v, gm_torch_snapshot *s, const json_t *o,
                       size_t device, size_t i) {
   char where[64];
   snprintf(where, sizeof where, "device_traces[%zu][%zu]", device, i);
-  if (!tv_check(r, o, where, trace_fields, N(trace_fields)))
+  if (!schema_check(r, o, where, trace_fields, N(trace_fields)))
     return 0;
   gm_torch_trace t = {GM_TRACE_OTHER, (int)device, 0, 0, 0, -1, {0}};
   const char *action = json_string_value(json_object_get(o, "action"));
@@ -306,7 +216,7 @@ static int read_trace(tv_reader *r, gm_torch_view *v, gm_torch_snapshot *s, cons
  * read, so memory is the file's text and what the view keeps. */
 
 typedef struct scan {
-  tv_reader *r;
+  schema_reader *r;
   const char *text;
   size_t len, pos;
 } scan;
@@ -358,7 +268,7 @@ static json_t *value_here(scan *c) {
 static int read_traces(scan *c, gm_torch_view *v, gm_torch_snapshot *s) {
   if (!next_of(c, "[")) {
     json_t *t = value_here(c);
-    int ok = t && tv_bad(c->r, "device_traces: expected an array, found %s", kind_of(t));
+    int ok = t && schema_bad(c->r, "device_traces: expected an array, found %s", schema_kind(t));
     json_decref(t);
     return ok;
   }
@@ -368,7 +278,7 @@ static int read_traces(scan *c, gm_torch_view *v, gm_torch_snapshot *s) {
     if (!next_of(c, "[")) {
       json_t *t = value_here(c);
       if (t)
-        tv_bad(c->r, "device_traces[%zu]: expected an array, found %s", device, kind_of(t));
+        schema_bad(c->r, "device_traces[%zu]: expected an array, found %s", device, schema_kind(t));
       json_decref(t);
       return 0;
     }
@@ -393,10 +303,10 @@ static int read_traces(scan *c, gm_torch_view *v, gm_torch_snapshot *s) {
   }
 }
 
-static int read_segments(tv_reader *r, gm_torch_view *v, gm_torch_snapshot *s,
+static int read_segments(schema_reader *r, gm_torch_view *v, gm_torch_snapshot *s,
                          const json_t *segments) {
   if (!json_is_array(segments))
-    return tv_bad(r, "not a PyTorch snapshot: expected an array for \"segments\"");
+    return schema_bad(r, "not a PyTorch snapshot: expected an array for \"segments\"");
   size_t i;
   const json_t *e;
   json_array_foreach(segments, i, e) {
@@ -418,8 +328,8 @@ static int read_document(scan *c, gm_torch_view *v, gm_torch_snapshot *s) {
   }
   if (!next_of(c, "{")) {
     json_t *t = value_here(c);
-    int ok =
-        t && tv_bad(c->r, "not a PyTorch snapshot: expected a JSON object, found %s", kind_of(t));
+    int ok = t && schema_bad(c->r, "not a PyTorch snapshot: expected a JSON object, found %s",
+                             schema_kind(t));
     json_decref(t);
     return ok;
   }
@@ -458,18 +368,18 @@ static int read_document(scan *c, gm_torch_view *v, gm_torch_snapshot *s) {
   skip_ws(c);
   if (c->pos != c->len)
     return bad_json(c, c->pos, "end of file expected");
-  return seen_segments || tv_bad(c->r, "not a PyTorch snapshot: missing \"segments\"");
+  return seen_segments || schema_bad(c->r, "not a PyTorch snapshot: missing \"segments\"");
 }
 
 int tv_snapshot_read(gm_torch_view *v, gm_torch_snapshot *s, char *err, size_t errlen,
                      int *missing) {
-  tv_reader r = {s->path, err, errlen};
+  schema_reader r = {s->path, err, errlen};
   *missing = 0;
   size_t len;
   char *text = gm_read_file(s->path, &len);
   if (!text) {
     *missing = errno == ENOENT;
-    return tv_bad(&r, "cannot read: %s", strerror(errno));
+    return schema_bad(&r, "cannot read: %s", strerror(errno));
   }
   scan c = {&r, text, len, 0};
   int ok = read_document(&c, v, s);
