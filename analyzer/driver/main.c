@@ -137,8 +137,7 @@ static int lint(gm_options *opt);
 static char *output_landing(const char *path) {
   char dir[PATH_MAX];
   const char *slash = strrchr(path, '/');
-  char *parent =
-      slash ? gm_xasprintf("%.*s", (int)(slash == path ? 1 : slash - path), path) : gm_xstrdup(".");
+  char *parent = gm_directory_of(path);
   char *landing =
       realpath(parent, dir) ? gm_xasprintf("%s/%s", dir, slash ? slash + 1 : path) : NULL;
   free(parent);

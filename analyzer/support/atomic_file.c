@@ -19,7 +19,7 @@ static atomic_uint tmp_counter;
 #define GM_PROC_SUPER_MAGIC 0x9fa0 /* linux/magic.h */
 #define GM_MAX_LINKS 40            /* as the kernel's own limit: more is a loop */
 
-static char *directory_of(const char *path) {
+char *gm_directory_of(const char *path) {
   const char *slash = strrchr(path, '/');
   if (!slash)
     return gm_xstrdup(".");
@@ -38,7 +38,7 @@ static char *follow_links(const char *path, int *open_file) {
     struct stat st;
     if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
       return cur;
-    char *dir = directory_of(cur);
+    char *dir = gm_directory_of(cur);
     struct statfs fs;
     char link[PATH_MAX];
     ssize_t n = -1;

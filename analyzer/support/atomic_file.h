@@ -35,5 +35,7 @@ int gm_write_atomically(const char *path, const char *mode, gm_atomic_writer wri
 /* Whether a is a regular file and b names the same one (links followed): an output that would
  * replace one of the run's inputs. */
 int gm_same_regular_file(const char *a, const char *b);
+/* The directory part of a path: "." for a bare name, "/" for a file in the root. Free it. */
+char *gm_directory_of(const char *path);
 
 #endif
