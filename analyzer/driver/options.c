@@ -1,6 +1,5 @@
 #include "driver/options.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -336,16 +335,11 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
     break;
   }
   case OPT_MAX_MEMORY: {
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(arg, &end, 10);
-    unsigned shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : *end == 'T' ? 40 : 0;
-    if (shift)
-      end++;
-    if (*arg < '0' || *arg > '9' || *end || errno || (shift && n > (~0ULL >> shift)))
+    uint64_t n;
+    if (!gm_parse_size(arg, &n))
       return usage_error("bad --max-memory value '%s' (expected a size such as 8G, 512M or 0)",
                          arg);
-    o->max_memory = n << shift;
+    o->max_memory = n;
     o->max_memory_set = 1;
     break;
   }
@@ -403,7 +397,7 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
     o->no_pch_store = 1;
     break;
   case OPT_PCH_STORE_MAX:
-    if (!gm_pch_store_parse_size(arg, &o->pch_store_max))
+    if (!gm_parse_size(arg, &o->pch_store_max))
       return usage_error("bad --pch-store-max value '%s' (expected a size such as 500M or 2G)",
                          arg);
     o->pch_store_max_set = 1;
@@ -525,7 +519,7 @@ int gm_options_parse(gm_options *o, int argc, char **argv) {
   const char *store_max = getenv(GM_PCH_STORE_MAX_ENV);
   if (!o->pch_store_max_set) {
     o->pch_store_max = GM_PCH_STORE_DEFAULT_MAX;
-    if (store_max && *store_max && !gm_pch_store_parse_size(store_max, &o->pch_store_max))
+    if (store_max && *store_max && !gm_parse_size(store_max, &o->pch_store_max))
       return usage_error("bad " GM_PCH_STORE_MAX_ENV " value '%s' (expected a size such as 500M "
                          "or 2G)",
                          store_max);

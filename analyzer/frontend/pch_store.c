@@ -38,27 +38,6 @@ static struct {
   atomic_int warned;
 } store = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-int gm_pch_store_parse_size(const char *s, uint64_t *out) {
-  char *end = NULL;
-  if (!s || *s < '0' || *s > '9')
-    return 0;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno)
-    return 0;
-  int shift = 0;
-  if (*end) {
-    const char *units = "KMGT", *u = strchr(units, *end >= 'a' ? *end - 32 : *end);
-    if (!u || !*u || end[1])
-      return 0;
-    shift = 10 * (int)(u - units + 1);
-  }
-  if (shift && v > (UINT64_MAX >> shift))
-    return 0;
-  *out = (uint64_t)v << shift;
-  return 1;
-}
-
 void gm_pch_store_open(const char *dir, const uint64_t identity[2], uint64_t max_bytes) {
   store.on = 1;
   store.dir = gm_xstrdup(dir);

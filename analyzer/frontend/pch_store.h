@@ -62,7 +62,4 @@ char *gm_pch_store_publish(gm_pch_key key, const char *temp, const char *source,
  * turns the store off. */
 void gm_pch_store_close(FILE *stats);
 
-/* Parses a size: digits and an optional K, M, G or T (powers of 1024), e.g. 500M or 2G. */
-int gm_pch_store_parse_size(const char *s, uint64_t *out);
-
 #endif

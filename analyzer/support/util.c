@@ -1,6 +1,7 @@
 #include "support/util.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,4 +271,25 @@ char *gm_mark_repeats(char *const *keys, size_t n) {
     repeated[order[i]] = strcmp(keys[order[i]], keys[order[i - 1]]) == 0;
   free(order);
   return repeated;
+}
+
+int gm_parse_size(const char *s, uint64_t *out) {
+  char *end = NULL;
+  if (!s || *s < '0' || *s > '9')
+    return 0;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno)
+    return 0;
+  int shift = 0;
+  if (*end) {
+    const char *units = "KMGT", *u = strchr(units, *end >= 'a' ? *end - 32 : *end);
+    if (!u || !*u || end[1])
+      return 0;
+    shift = 10 * (int)(u - units + 1);
+  }
+  if (shift && v > (UINT64_MAX >> shift))
+    return 0;
+  *out = (uint64_t)v << shift;
+  return 1;
 }

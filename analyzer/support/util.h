@@ -17,6 +17,9 @@ void *gm_xrealloc(void *p, size_t n);
  * otherwise it exits with status 2. Either way after "gmemlint: error: out of memory". */
 extern int gm_out_of_memory_aborts;
 char *gm_xstrdup(const char *s);
+/* Parses a size: digits and an optional K, M, G or T (powers of 1024, either case), e.g. 500M
+ * or 2G. Returns 0 for anything else or a size past 2^64. */
+int gm_parse_size(const char *s, uint64_t *out);
 char *gm_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *gm_xvasprintf(const char *fmt, va_list ap);
 /* "gmemlint: error: <message>" and a newline, on standard error. */
