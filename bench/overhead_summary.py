@@ -3,7 +3,7 @@
 kernel_ms=..`, one round being plain followed by each instrumented way. The GPU machine's
 timings drift by tens of percent within a minute, so three estimates are printed for each way
 against plain: the median of each, the best of each (noise only adds time), and the median of the
-per-round ratios (plain and the way measured seconds apart). Rows with *_min_us figures (each
+per-round ratios (plain and the way measured seconds apart), with their quartiles. Rows with *_min_us figures (each
 loop's quietest twentieth) get those estimates too. Usage: overhead_summary.py FILE"""
 import re
 import statistics
@@ -14,6 +14,14 @@ LOOPS = (("pair_us", "cudaMalloc+cudaFree pair"),
          ("async_pair_us", "cudaMallocAsync+cudaFreeAsync pair"),
          ("async_pair_min_us", "cudaMallocAsync+cudaFreeAsync pair, quietest twentieth"),
          ("kernel_ms", "kernel-bound loop"))
+
+
+def spread(paired):
+    """The per-round ratios' quartiles, where there are rounds enough to have them."""
+    if len(paired) < 4:
+        return ""
+    q1, _, q3 = statistics.quantiles(paired, n=4)
+    return f" (quartiles {100 * q1:+.1f}% to {100 * q3:+.1f}%)"
 
 
 def main(path):
@@ -46,7 +54,7 @@ def main(path):
             best = min(mine) / min(plain) - 1
             print(f"{label}: plain {statistics.median(plain):.4g}, {way} {statistics.median(mine):.4g}"
                   f" ({len(mine)} runs): overhead median {100 * median:+.1f}%, best {100 * best:+.1f}%,"
-                  f" paired {100 * statistics.median(paired):+.1f}%")
+                  f" paired {100 * statistics.median(paired):+.1f}%{spread(paired)}")
 
 
 if __name__ == "__main__":

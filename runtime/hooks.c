@@ -3,6 +3,7 @@
 #include "hooks.h"
 #include "internal.h"
 #include "oom.h"
+#include "phases.h"
 #include "pools.h"
 #include "real.h"
 #include "record.h"
@@ -36,28 +37,30 @@ static cudaError_t after_alloc(const gmemrt_where *w, const char *api, int famil
 
 int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int error,
                        int driver_api, void *ptr, uint64_t size, uint64_t t0) {
-  uint64_t ns = stop_clock(t0);
-  gmemrt_after_cuda_call();
+  uint64_t ns;
+  GMEMRT_PHASE(CLOCK, ns = stop_clock(t0));
+  GMEMRT_PHASE(AFTER, gmemrt_after_cuda_call());
   int ok = error == 0, out_of_memory = error == cudaErrorMemoryAllocation;
   /* named before the lock: the first name asked for looks the CUDA library's function up */
   const char *error_name = ok ? NULL : gmemrt_error_name(error, driver_api);
-  gmemrt_lock();
-  int site = gmemrt_site_for(w, api, family);
+  GMEMRT_PHASE(LOCK, gmemrt_lock());
+  int site;
+  GMEMRT_PHASE(SITE, site = gmemrt_site_for(w, api, family));
   gmemrt_site *s = site >= 0 ? gmemrt_site_at((size_t)site) : NULL;
   /* The calling thread's device: asked for a site's first 64 calls and for sites that used
    * several devices; a site that kept to one device is taken to stay there (the query is
    * cheap, but not free against a 1 us cudaMallocAsync). */
   int device = s && s->device >= 0 ? s->device : 0;
   if (s && (s->calls + s->failed_calls < 64 || s->device < 0)) {
-    CUDA_REAL(cudaGetDevice)(&device);
+    GMEMRT_PHASE(DEVICE, CUDA_REAL(cudaGetDevice)(&device));
     if (s->calls + s->failed_calls == 0)
       s->device = device;
     else if (s->device != device)
       s->device = -1; /* several devices */
   }
   if (ok && ptr) {
-    gmemrt_record_alloc(site, ptr, size, family, device, ns);
-    gmemrt_capture_stack(site, w->ret);
+    GMEMRT_PHASE(RECORD, gmemrt_record_alloc(site, ptr, size, family, device, ns));
+    GMEMRT_PHASE(STACK, gmemrt_capture_stack(site, w->ret));
   } else {
     gmemrt_record_failed_alloc(site, size, ns, error, driver_api, error_name);
   }
@@ -75,17 +78,18 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int e
 
 void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, void *ptr,
                         gmemrt_free_in_flight *f) {
-  gmemrt_lock();
-  f->site = gmemrt_site_for(w, api, -2);
+  GMEMRT_PHASE(LOCK, gmemrt_lock());
+  GMEMRT_PHASE(SITE, f->site = gmemrt_site_for(w, api, -2));
   if (f->site >= 0)
     gmemrt_site_at((size_t)f->site)->free_calls++; /* here, under the lock: no atomic per free */
-  f->was_live = gmemrt_free_begin(ptr, free_api, &f->saved);
+  GMEMRT_PHASE(RECORD, f->was_live = gmemrt_free_begin(ptr, free_api, &f->saved));
   gmemrt_unlock();
-  f->t0 = gmemrt_start_clock();
+  GMEMRT_PHASE(CLOCK, f->t0 = gmemrt_start_clock());
 }
 
 void gmemrt_after_free(const gmemrt_free_in_flight *f, int ok) {
-  uint64_t ns = stop_clock(f->t0);
+  uint64_t ns;
+  GMEMRT_PHASE(CLOCK, ns = stop_clock(f->t0));
   if (f->was_live && !ok) {
     gmemrt_lock();
     gmemrt_free_failed(&f->saved);
@@ -101,9 +105,14 @@ void gmemrt_after_free(const gmemrt_free_in_flight *f, int ok) {
 #define ALLOC_HOOK(api, family, size_expr, call)                                                   \
   if (!enabled())                                                                                  \
     return call;                                                                                   \
-  uint64_t t0 = gmemrt_start_clock();                                                              \
-  cudaError_t rc = call;                                                                           \
-  return after_alloc(w, api, family, rc, ptr, (uint64_t)(size_expr), t0)
+  GMEMRT_PHASE_BEGIN(0);                                                                           \
+  uint64_t t0;                                                                                     \
+  GMEMRT_PHASE(CLOCK, t0 = gmemrt_start_clock());                                                  \
+  cudaError_t rc;                                                                                  \
+  GMEMRT_PHASE_REAL_CALL(rc = call);                                                               \
+  after_alloc(w, api, family, rc, ptr, (uint64_t)(size_expr), t0);                                 \
+  GMEMRT_PHASE_END();                                                                              \
+  return rc
 
 static cudaError_t hook_cudaMalloc(const gmemrt_where *w, void **ptr, size_t size) {
   ALLOC_HOOK("cudaMalloc", FAM_DEVICE, size, CUDA_REAL(cudaMalloc)(ptr, size));
@@ -245,11 +254,15 @@ static cudaError_t hook_cudaMallocAsync(const gmemrt_where *w, void **ptr, size_
                                         cudaStream_t stream) {
   if (!enabled())
     return CUDA_REAL(cudaMallocAsync)(ptr, size, stream);
-  uint64_t t0 = gmemrt_start_clock();
-  cudaError_t rc = CUDA_REAL(cudaMallocAsync)(ptr, size, stream);
-  cudaError_t out = after_alloc(w, "cudaMallocAsync", FAM_ASYNC, rc, ptr, size, t0);
-  note_pool(NULL);
-  return out;
+  GMEMRT_PHASE_BEGIN(1);
+  uint64_t t0;
+  GMEMRT_PHASE(CLOCK, t0 = gmemrt_start_clock());
+  cudaError_t rc;
+  GMEMRT_PHASE_REAL_CALL(rc = CUDA_REAL(cudaMallocAsync)(ptr, size, stream));
+  after_alloc(w, "cudaMallocAsync", FAM_ASYNC, rc, ptr, size, t0);
+  GMEMRT_PHASE(POOL, note_pool(NULL));
+  GMEMRT_PHASE_END();
+  return rc;
 }
 HOOK(cudaMallocAsync, (void **ptr, size_t size, cudaStream_t stream), (ptr, size, stream))
 
@@ -257,11 +270,15 @@ static cudaError_t hook_cudaMallocFromPoolAsync(const gmemrt_where *w, void **pt
                                                 cudaMemPool_t pool, cudaStream_t stream) {
   if (!enabled())
     return CUDA_REAL(cudaMallocFromPoolAsync)(ptr, size, pool, stream);
-  uint64_t t0 = gmemrt_start_clock();
-  cudaError_t rc = CUDA_REAL(cudaMallocFromPoolAsync)(ptr, size, pool, stream);
-  cudaError_t out = after_alloc(w, "cudaMallocFromPoolAsync", FAM_ASYNC, rc, ptr, size, t0);
-  note_pool(pool);
-  return out;
+  GMEMRT_PHASE_BEGIN(1);
+  uint64_t t0;
+  GMEMRT_PHASE(CLOCK, t0 = gmemrt_start_clock());
+  cudaError_t rc;
+  GMEMRT_PHASE_REAL_CALL(rc = CUDA_REAL(cudaMallocFromPoolAsync)(ptr, size, pool, stream));
+  after_alloc(w, "cudaMallocFromPoolAsync", FAM_ASYNC, rc, ptr, size, t0);
+  GMEMRT_PHASE(POOL, note_pool(pool));
+  GMEMRT_PHASE_END();
+  return rc;
 }
 HOOK(cudaMallocFromPoolAsync, (void **ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream),
      (ptr, size, pool, stream))
@@ -269,10 +286,13 @@ HOOK(cudaMallocFromPoolAsync, (void **ptr, size_t size, cudaMemPool_t pool, cuda
 #define FREE_HOOK(api, free_api, call)                                                             \
   if (!enabled())                                                                                  \
     return call;                                                                                   \
+  GMEMRT_PHASE_BEGIN(free_api == FREE_ASYNC);                                                      \
   gmemrt_free_in_flight f;                                                                         \
   gmemrt_before_free(w, api, free_api, ptr, &f);                                                   \
-  cudaError_t rc = call;                                                                           \
+  cudaError_t rc;                                                                                  \
+  GMEMRT_PHASE_REAL_CALL(rc = call);                                                               \
   gmemrt_after_free(&f, rc == cudaSuccess);                                                        \
+  GMEMRT_PHASE_END();                                                                              \
   return rc
 
 static cudaError_t hook_cudaFree(const gmemrt_where *w, void *ptr) {

@@ -9,6 +9,7 @@
 #include "inject_caller.h"
 #include "inject_describe.h"
 #include "internal.h"
+#include "phases.h"
 #include "pools.h"
 #include "record.h"
 #include "um.h"
@@ -215,15 +216,16 @@ static inline __attribute__((always_inline)) void record_call(call *c, int runti
   if (!exit) {
     runtime_depth += runtime;
     if (c->kind == CALL_FREE) {
-      w = caller(&via_runtime, slot0);
+      GMEMRT_PHASE(CALLER, w = caller(&via_runtime, slot0));
       name_after_runtime(c, via_runtime || named_always ? named_as : NOT_NAMED);
       gmemrt_before_free(&w, c->api, c->free_api, c->ptr, &pending);
     } else {
-      pending.t0 = c->kind == CALL_COPY ? gmemrt_now_ns() : gmemrt_start_clock();
+      GMEMRT_PHASE(CLOCK,
+                   pending.t0 = c->kind == CALL_COPY ? gmemrt_now_ns() : gmemrt_start_clock());
     }
   } else {
     runtime_depth -= runtime && runtime_depth > 0;
-    gmemrt_after_cuda_call();
+    GMEMRT_PHASE(AFTER, gmemrt_after_cuda_call());
     if (c->kind == CALL_FREE) {
       gmemrt_after_free(&pending, rc == 0);
     } else if (c->kind == CALL_COPY) {
@@ -241,7 +243,7 @@ static inline __attribute__((always_inline)) void record_call(call *c, int runti
               : c->out_h ? (void *)(uintptr_t)*c->out_h
                          : NULL;
       uint64_t size = rc == 0 && c->pitch ? (uint64_t)*c->pitch * c->height : c->size;
-      w = caller(&via_runtime, slot0);
+      GMEMRT_PHASE(CALLER, w = caller(&via_runtime, slot0));
       name_after_runtime(c, via_runtime || named_always ? named_as : NOT_NAMED);
       /* a CUPTI runtime callback's result is a cudaError_t; a driver call's, a wrapper's
        * included (under a runtime API's name or not), is a CUresult */
@@ -334,7 +336,9 @@ wrap_enter(size_t index, unsigned id, const void *params, uintptr_t *slot0, call
       learn(index, id);
     return WRAP_PASS;
   }
-  if (!describe_driver(id, params, c))
+  int described;
+  GMEMRT_PHASE(ENTER, described = describe_driver(id, params, c));
+  if (!described)
     return WRAP_PASS;
   in_wrapper++;
   if (!wrapper_calls_flushed_at_exit)
@@ -372,11 +376,15 @@ static inline __attribute__((always_inline)) void wrap_exit(size_t index, unsign
     uintptr_t *slot0 = (uintptr_t *)__builtin_frame_address(0) + 1;                                \
     if (*slot0 != (uintptr_t)__builtin_return_address(0))                                          \
       slot0 = NULL;                                                                                \
+    GMEMRT_PHASE_BEGIN(index >= 2 && index <= 4); /* cuMemAllocAsync .. cuMemAllocFromPool */      \
     fn##_params replayed = {GMEMRT_UNPAREN args};                                                  \
     call described;                                                                                \
     int how = wrap_enter(index, DRV(fn), &replayed, slot0, &described);                            \
-    CUresult rc = ((CUresult(*) params)wraps[index].real[slot])(GMEMRT_UNPAREN args);              \
+    CUresult rc;                                                                                   \
+    GMEMRT_PHASE_REAL_CALL(                                                                        \
+        rc = ((CUresult(*) params)wraps[index].real[slot])(GMEMRT_UNPAREN args));                  \
     wrap_exit(index, DRV(fn), how, &replayed, &described, rc, slot0);                              \
+    GMEMRT_PHASE_END();                                                                            \
     return rc;                                                                                     \
   }
 #define WRAPPERS(index, fn, params, args)                                                          \

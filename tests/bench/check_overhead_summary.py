@@ -43,6 +43,13 @@ check(quiet == ["cudaMallocAsync+cudaFreeAsync pair, quietest twentieth: plain 0
 check(not any(l.startswith("cudaMalloc+cudaFree pair, quietest") for l in lines), lines)
 check(any(l.startswith("kernel-bound loop:") and "paired +0.0%" in l for l in lines), lines)
 
+# four rounds: the per-round ratios +10%, +20%, +30%, +40% have quartiles +12.5% and +37.5%
+# (statistics.quantiles' exclusive method), printed as the paired figure's spread
+proc = summarise("".join(f"plain pair_us=1.0\ngmemcc pair_us={1 + r / 10}\n" for r in (1, 2, 3, 4)))
+check(proc.stdout.splitlines() == [
+    "cudaMalloc+cudaFree pair: plain 1, gmemcc 1.25 (4 runs): overhead median +25.0%, "
+    "best +10.0%, paired +25.0% (quartiles +12.5% to +37.5%)"], proc.stdout)
+
 # no plain rows: a clear error naming the file, not a traceback
 proc = summarise("gmemrun pair_us=1.0\n")
 check(proc.returncode != 0 and "overhead_summary: error:" in proc.stderr and

@@ -23,31 +23,9 @@ export LD_LIBRARY_PATH=$DEPS/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 [ -d "$DEPS" ] || { echo "run tests/gpu/prepare.sh first and carry .gpu-deps" >&2; exit 2; }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 
-echo "== build libgmemrt (static, for forced-include builds; shared, for LD_PRELOAD)"
-# As runtime/CMakeLists.txt builds it: definitions checked against their declarations, and the
-# two shared libraries exporting only the GMEMRT_API entry points (HIDDEN).
-CFLAGS=(-std=c17 -O2 -g -D_GNU_SOURCE -fPIC -Wall -Wextra -Wmissing-prototypes
-        -Iinclude/gmemlint -I"$CUDA/include" -I"$DEPS/include")
-HIDDEN=(-fvisibility=hidden -ftls-model=initial-exec)
-mkdir -p "$B/static" "$B/shared"
-for f in runtime/*.c; do
-  o=$(basename "$f" .c).o
-  case "$f" in runtime/inject*.c | runtime/imports.c) continue ;; esac # gmemrun's library only
-  [ "$f" = runtime/preload.c ] || gcc "${CFLAGS[@]}" -c "$f" -o "$B/static/$o"
-  gcc "${CFLAGS[@]}" "${HIDDEN[@]}" -DGMEMRT_PRELOAD -c "$f" -o "$B/shared/$o"
-done
-ar rcs "$B/libgmemrt.a" "$B"/static/*.o
-gcc -shared -Wl,--no-undefined -o "$B/libgmemrt.so" "$B"/shared/*.o -L"$DEPS/lib" -ljansson -ldw \
-  -lunwind -ldl -lpthread
+echo "== build libgmemrt (static, for forced-include builds; shared, for LD_PRELOAD and gmemrun)"
+bash tests/gpu/build_runtime.sh "$B"
 echo "exported by libgmemrt.so: $(nm -D --defined-only "$B/libgmemrt.so" | wc -l) symbols"
-mkdir -p "$B/inject"
-for f in runtime/*.c; do
-  [ "$f" = runtime/preload.c ] && continue
-  gcc "${CFLAGS[@]}" "${HIDDEN[@]}" -DGMEMRT_INJECT -c "$f" \
-    -o "$B/inject/$(basename "$f" .c).o"
-done
-gcc -shared -Wl,--no-undefined -o "$B/libgmemrt_inject.so" "$B"/inject/*.o -L"$DEPS/lib" -ljansson \
-  -ldw -lunwind -ldl -lpthread
 echo "exported by libgmemrt_inject.so: $(nm -D --defined-only "$B/libgmemrt_inject.so" | wc -l) symbols"
 LIBS=("$B/libgmemrt.a" -L"$DEPS/lib" -ljansson -ldw -lunwind -Xlinker -rpath-link="$DEPS/lib")
 # The PyTorch view (issue 28): run below with the other PyTorch checks, or alone with

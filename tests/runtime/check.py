@@ -251,6 +251,23 @@ def pools(binary):
     check(len(s) == 2 and sum(x["live_bytes"] for x in s) == 3 * MiB, s)
 
 
+def phases(binary):
+    """The profiling build's report: every stage of the two cudaMallocAsync calls and the
+    cudaFreeAsync of the pools scenario, counted once for each time it ran."""
+    proc, _ = run(binary, "pools")
+    report = [l for l in proc.stderr.splitlines() if l.startswith("gmemrt phases:")]
+    counted = [re.match(r"gmemrt phases:\s+(.*?)\s+(\d+) times +[\d.]+ ns each$", l) for l in report[1:]]
+    check(re.match(r"gmemrt phases: stream-ordered calls \([\d.]+ ns a cycle\)$", report[0]) and
+          all(counted), report)
+    # clock: started and stopped for each call; lock, site and record: each call once; the
+    # device asked and the stack taken for each allocation (a site's first calls), the pool noted
+    check([(m.group(1), int(m.group(2))) for m in counted] == [
+        ("ours (the hook outside the real call)", 3), ("the real call", 3),
+        ("taking the lock", 3), ("site lookup", 3), ("device query", 2),
+        ("recording the allocation or free", 3), ("stack capture", 2), ("clock reads", 6),
+        ("pool note", 2), ("after-call checks", 2)], report)
+
+
 def nvml(binary):
     fake = os.environ.get("FAKENVML", "")
     _, (d,) = run(binary, "nvml", {"GMEMRT_NVML": "1", "GMEMRT_NVML_MS": "10",
