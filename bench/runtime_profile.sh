@@ -5,7 +5,8 @@
 #      runtime/phases.h), built with gmemcc's forced include and plain under gmemrun;
 #   2. the hooks against the direct calls in one process (churn's A/B chunks, gmemcc build);
 #   3. ROUNDS alternating rounds (default 15) of the plain build, the gmemcc build and gmemrun,
-#      and gmemrun with one part turned off at a time (stacks, caller sites, NVML, everything).
+#      and gmemrun with one part turned off at a time (stacks, caller sites, NVML, everything);
+#   4. CUPTI's own cost, without gmemlint's runtime (bench/cupti_cost, NO_PROBE=1 skips it).
 # With BASE=DIR (a tree holding an earlier commit's runtime/ and include/gmemlint/, which
 # prepare.sh's caller puts under .gpu-deps), that runtime's gmemcc build and gmemrun join the
 # rounds, so before and after are measured on one machine in one call.
@@ -86,3 +87,10 @@ for ((i = 0; i < ROUNDS; i++)); do
   fi
 done | tee "$RES/rounds.txt"
 python3 bench/overhead_summary.py "$RES/rounds.txt"
+
+if [ -z "${NO_PROBE:-}" ]; then
+  echo "== 4. CUPTI alone (bench/cupti_cost's probe): nothing, a bare subscription, callbacks on"
+  echo "   APIs the loop never calls, on the allocation functions themselves; three rounds"
+  MODES="none sub other drv" B=$B/probe bash bench/cupti_cost/run.sh 2>&1 | grep -v "^ *probe:" |
+    head -20 || true
+fi

@@ -1,7 +1,8 @@
 /* What does each way of watching stream-ordered allocations cost? An injection library whose
  * behaviour PROBE_MODE picks: nothing, a bare subscription, empty callbacks on the runtime or the
- * driver entry points, the same plus a short unwind, or MEMORY2 activity records. It counts what
- * it saw and prints the first records' PC and source so we learn what they point at. */
+ * driver entry points, the same plus a short unwind, callbacks on other APIs only (other), or
+ * MEMORY2 activity records. It counts what it saw and prints the first records' PC and source so
+ * we learn what they point at. */
 #define _GNU_SOURCE
 #include <cupti.h>
 #include <dlfcn.h>
@@ -162,6 +163,16 @@ int InitializeInjection(void) {
                               CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2};
     for (size_t i = 0; i < 4; i++)
       cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, ids[i]);
+  }
+  /* callbacks on APIs the churn never calls, as gmemrun keeps them on: does their being on
+   * slow the calls that have none? */
+  if (strstr(mode, "other")) {
+    CUpti_CallbackId drv[] = {CUPTI_DRIVER_TRACE_CBID_cuInit, CUPTI_DRIVER_TRACE_CBID_cuMemCreate,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemRelease,
+                              CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2};
+    for (size_t i = 0; i < 4; i++)
+      cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, drv[i]);
+    cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020);
   }
   if (strstr(mode, "gpa")) {
     cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2);
