@@ -19,7 +19,7 @@ static int enabled(void) {
   return !gmemrt.broken && !gmemrt_opt.disabled;
 }
 
-__thread uint32_t gmemrt_thread_calls; /* gmemrt_start_clock() (hooks.h) */
+__thread uint32_t gmemrt_thread_calls, gmemrt_thread_frees; /* gmemrt_sampled_clock() (hooks.h) */
 
 static inline uint64_t stop_clock(uint64_t t0) {
   return t0 ? gmemrt_now_ns() - t0 + 1 : 0;
@@ -84,7 +84,7 @@ void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, vo
     gmemrt_site_at((size_t)f->site)->free_calls++; /* here, under the lock: no atomic per free */
   GMEMRT_PHASE(RECORD, f->was_live = gmemrt_free_begin(ptr, free_api, &f->saved));
   gmemrt_unlock();
-  GMEMRT_PHASE(CLOCK, f->t0 = gmemrt_start_clock());
+  GMEMRT_PHASE(CLOCK, f->t0 = gmemrt_sampled_clock(&gmemrt_thread_frees));
 }
 
 void gmemrt_after_free(const gmemrt_free_in_flight *f, int ok) {

@@ -45,12 +45,17 @@ void *gmemrt_driver_sym(const char *sym);
 /* The hook bodies (hooks.c), shared by the runtime and driver API hooks. */
 int gmemrt_hooks_enabled(void);
 /* Reading the clock twice costs about as much as a cudaMallocAsync's own bookkeeping, so each
- * thread times its first 4096 calls and then one in 16; sites report the measured time scaled
- * by the calls they made (alloc_timed_calls says how many were measured). 0: not timed. */
-extern __thread uint32_t gmemrt_thread_calls;
-static inline uint64_t gmemrt_start_clock(void) {
-  uint32_t n = ++gmemrt_thread_calls;
+ * thread times its first 4096 allocations and then one in 16, and its frees likewise; sites
+ * report the measured time scaled by the calls they made (alloc_timed_calls says how many were
+ * measured). Frees count apart: with one counter, a loop of pairs would time every sixteenth
+ * allocation and never its free. 0: not timed. */
+extern __thread uint32_t gmemrt_thread_calls, gmemrt_thread_frees;
+static inline uint64_t gmemrt_sampled_clock(uint32_t *calls) {
+  uint32_t n = ++*calls;
   return n <= 4096 || (n & 15) == 0 ? gmemrt_now_ns() : 0;
+}
+static inline uint64_t gmemrt_start_clock(void) {
+  return gmemrt_sampled_clock(&gmemrt_thread_calls);
 }
 /* error: the real call's result, 0 for success; driver_api: it is a CUresult (driver API), not a
  * cudaError_t */

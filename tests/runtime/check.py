@@ -251,6 +251,20 @@ def pools(binary):
     check(len(s) == 2 and sum(x["live_bytes"] for x in s) == 3 * MiB, s)
 
 
+def timed_pairs(binary):
+    """Frees are sampled apart from allocations: in a loop of pairs past the first 4096 calls,
+    one allocation and one free in 16 are timed (the 10 of 160), and the free site's time is
+    that of its timed calls scaled to all 160, not the zero of a free never timed."""
+    _, (d,) = run(binary, "timed-pairs")
+    src = open(os.path.join(os.path.dirname(__file__), SRC)).read().splitlines()
+    line_of = {m: i + 1 for i, l in enumerate(src) for m in ("timed_pairs: async alloc",
+                                                             "timed_pairs: async free") if m in l}
+    alloc = site(d, line_of["timed_pairs: async alloc"], "cudaMallocAsync")
+    free = site(d, line_of["timed_pairs: async free"], "cudaFreeAsync")
+    check(alloc["calls"] == 160 and alloc["alloc_timed_calls"] == 10, alloc)
+    check(free["free_calls"] == 160 and free["free_ns"] > 0, free)
+
+
 def phases(binary):
     """The profiling build's report: every stage of the two cudaMallocAsync calls and the
     cudaFreeAsync of the pools scenario, counted once for each time it ran."""

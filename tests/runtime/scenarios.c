@@ -399,6 +399,22 @@ static int no_device(void) {
   return 0;
 }
 
+/* Clock sampling: past a thread's first 4096 calls, one in 16 is timed; a loop of pairs must
+ * have its frees timed as well as its allocations (the cudaFree(0) shifts the pairs' parity). */
+static int timed_pairs(void) {
+  void *p;
+  cudaFree(0);
+  for (int i = 0; i < 4096; i++) {
+    cudaMalloc(&p, 4096);
+    cudaFree(p);
+  }
+  for (int i = 0; i < 160; i++) {
+    cudaMallocAsync(&p, 4096, 0); /* timed_pairs: async alloc */
+    cudaFreeAsync(p, 0);          /* timed_pairs: async free */
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -447,6 +463,8 @@ int main(int argc, char **argv) {
     return ping_pong_hidden();
   if (strcmp(mode, "no-device") == 0)
     return no_device();
+  if (strcmp(mode, "timed-pairs") == 0)
+    return timed_pairs();
   fprintf(stderr, "usage: scenarios leak|wrong-family|fragmentation|threads|crash|fork|copies\n");
   return 2;
 }
