@@ -102,7 +102,6 @@ static void capacity(const gm_runtime_ctx *c, const gm_trun *r, const gm_nvml_ve
       "needed, use a smaller batch or working set, keep cold data on the host, and check the "
       "fragmentation findings (GM103)",
       run, why, where);
-  f->level = GM_LEVEL_NOTE;
   if (at_peak)
     gm_runtime_evidence(f, "%s; at the peak this site held %s of %s live", verdict,
                         gm_bytes(held).s, gm_bytes(live).s);
@@ -123,7 +122,6 @@ static void bandwidth(const gm_runtime_ctx *c, const gm_trun *r, const char *ver
       "memory, reuse data from shared memory or registers, use lower precision, and avoid "
       "redundant copies",
       run);
-  f->level = GM_LEVEL_NOTE;
   gm_runtime_evidence(f, "%s", verdict);
 }
 
@@ -161,4 +159,5 @@ const gm_rule gm140_runtime_memory_bound = {
            "set, keep cold data on the host, check for fragmentation (GM103). Bandwidth: fuse "
            "kernels, reuse data from shared memory, use lower precision, avoid redundant copies.",
     .runtime = runtime,
+    .level = GM_LEVEL_NOTE,
 };

@@ -41,7 +41,6 @@ static void runtime(const gm_runtime_ctx *c) {
         "the caching allocator of %s reserved %s more over the steps while the tensors grew "
         "by %s: the cache keeps new segments its free blocks cannot serve; %s",
         proc, gm_bytes(g.reserved_growth).s, gm_bytes(g.allocated_growth).s, setting);
-    f->level = GM_LEVEL_NOTE;
     char sizes[128] = "no snapshot of the segments";
     if (g.snapshot)
       snprintf(sizes, sizeof sizes, "%zu distinct sizes among large segments of the %s snapshot",
@@ -74,4 +73,5 @@ const gm_rule gm151_torch_cache_growth = {
     .fix = "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (or max_split_size_mb), or keep "
            "tensor sizes uniform across steps; torch.cuda.empty_cache() is not a fix.",
     .runtime = runtime,
+    .level = GM_LEVEL_NOTE,
 };

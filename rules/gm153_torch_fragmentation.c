@@ -45,7 +45,6 @@ static void runtime(const gm_runtime_ctx *c) {
           v->expandable ? " (already on: keep tensor sizes uniform, allocate long-lived ones "
                           "first)"
                         : "");
-      f->level = GM_LEVEL_NOTE;
       double small = g->reserved ? 100.0 * (double)g->small_reserved / (double)g->reserved : 0;
       gm_runtime_evidence(f,
                           "%s snapshot, large pool: %s free in %llu %s inside partly used "
@@ -74,4 +73,5 @@ const gm_rule gm153_torch_fragmentation = {
     .fix = "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; allocate long-lived tensors "
            "first and keep tensor sizes uniform across steps.",
     .runtime = runtime,
+    .level = GM_LEVEL_NOTE,
 };

@@ -93,7 +93,7 @@ static json_t *rules_json(const gm_rule_table *table) {
     free(help);
     free(md);
     json_t *cfg = json_object();
-    json_object_set_new(cfg, "level", json_string("warning"));
+    json_object_set_new(cfg, "level", json_string(r->level == GM_LEVEL_NOTE ? "note" : "warning"));
     if (r->off_by_default) /* GM004: runs only when enabled */
       json_object_set_new(cfg, "enabled", json_false());
     json_object_set_new(o, "defaultConfiguration", cfg);

@@ -17,6 +17,7 @@ gm_finding *gm_report_add(gm_report *r, const gm_rule *rule, gm_loc loc, const c
                           const char *fmt, ...) {
   gm_finding f = {0};
   f.rule = rule;
+  f.level = rule ? rule->level : GM_LEVEL_WARNING;
   f.loc = own_loc(loc);
   f.function = gm_xstrdup(function ? function : "");
   va_list ap;

@@ -32,6 +32,9 @@ struct gm_rule {
   /* Runs only when asked for: named in --enable (or --enable=all), or in a .gmemlint's
    * [rules] enable. */
   int off_by_default;
+  /* Its findings' level, which SARIF states as the rule's default; a finding may still say
+   * otherwise (GM001's note on an error path). */
+  gm_level level;
 };
 
 /* The rules of a run, in order (a rule's index is its bit in the driver's rule sets). The
