@@ -3,6 +3,7 @@
 #include "hooks.h"
 #include "internal.h"
 #include "oom.h"
+#include "pairs.h"
 #include "phases.h"
 #include "pools.h"
 #include "real.h"
@@ -41,9 +42,15 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int e
   GMEMRT_PHASE(CLOCK, ns = stop_clock(t0));
   GMEMRT_PHASE(AFTER, gmemrt_after_cuda_call());
   int ok = error == 0, out_of_memory = error == cudaErrorMemoryAllocation;
+  int paired = 0;
+  GMEMRT_PHASE(PAIR, paired = ok && ptr && family == FAM_ASYNC &&
+                              gmemrt_pair_alloc(w, api, ptr, size, ns));
+  if (paired) /* a repeat of the thread's batched pair: it waits in the thread's slot */
+    return gmemrt_pair_me.batch.alloc_site;
   /* named before the lock: the first name asked for looks the CUDA library's function up */
   const char *error_name = ok ? NULL : gmemrt_error_name(error, driver_api);
   GMEMRT_PHASE(LOCK, gmemrt_lock());
+  gmemrt_pairs_flush_own(); /* the thread's earlier pairs and waiting block come first */
   int site;
   GMEMRT_PHASE(SITE, site = gmemrt_site_for(w, api, family));
   gmemrt_site *s = site >= 0 ? gmemrt_site_at((size_t)site) : NULL;
@@ -60,6 +67,8 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int e
   }
   if (ok && ptr) {
     GMEMRT_PHASE(RECORD, gmemrt_record_alloc(site, ptr, size, family, device, ns));
+    if (family == FAM_ASYNC)
+      gmemrt_pairs_note_alloc(w, api, ptr);
     GMEMRT_PHASE(STACK, gmemrt_capture_stack(site, w->ret));
   } else {
     gmemrt_record_failed_alloc(site, size, ns, error, driver_api, error_name);
@@ -78,11 +87,21 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int e
 
 void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, void *ptr,
                         gmemrt_free_in_flight *f) {
+  GMEMRT_PHASE(PAIR, f->paired = free_api == FREE_ASYNC && gmemrt_pair_free(w, api, ptr));
+  if (f->paired) { /* the thread's waiting block, freed where its batch frees it */
+    f->site = -1;
+    f->was_live = 0;
+    GMEMRT_PHASE(CLOCK, f->t0 = gmemrt_sampled_clock(&gmemrt_thread_frees));
+    return;
+  }
   GMEMRT_PHASE(LOCK, gmemrt_lock());
+  gmemrt_pairs_flush_own();
   GMEMRT_PHASE(SITE, f->site = gmemrt_site_for(w, api, -2));
   if (f->site >= 0)
     gmemrt_site_at((size_t)f->site)->free_calls++; /* here, under the lock: no atomic per free */
   GMEMRT_PHASE(RECORD, f->was_live = gmemrt_free_begin(ptr, free_api, &f->saved));
+  if (f->was_live) /* a free of the thread's latest allocation may start a batch */
+    gmemrt_pairs_note_free(w, api, free_api, f->site, &f->saved);
   gmemrt_unlock();
   GMEMRT_PHASE(CLOCK, f->t0 = gmemrt_sampled_clock(&gmemrt_thread_frees));
 }
@@ -90,7 +109,12 @@ void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, vo
 void gmemrt_after_free(const gmemrt_free_in_flight *f, int ok) {
   uint64_t ns;
   GMEMRT_PHASE(CLOCK, ns = stop_clock(f->t0));
+  if (f->paired) {
+    GMEMRT_PHASE(PAIR, gmemrt_pair_freed(ok, ns));
+    return;
+  }
   if (f->was_live && !ok) {
+    gmemrt_pair_me.batch.armed = 0; /* armed by this free (before the call): it failed */
     gmemrt_lock();
     gmemrt_free_failed(&f->saved);
     gmemrt_unlock();

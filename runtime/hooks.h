@@ -64,6 +64,7 @@ int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int e
 /* A free between its record (before the real call) and the real call's result. */
 typedef struct gmemrt_free_in_flight {
   int site, was_live;
+  int paired;              /* the thread's batched pair (pairs.h): no record here */
   struct live_entry saved; /* put back if the real call fails */
   uint64_t t0;
 } gmemrt_free_in_flight;

@@ -31,6 +31,7 @@ typedef struct gmemrt_options {
   const char *step_api;      /* GMEMRT_STEP_API (injected runtime) */
   int caller_sites;          /* GMEMRT_CALLER_SITES (injected runtime) */
   int entry_wrappers;        /* GMEMRT_ENTRY_WRAPPERS (injected runtime) */
+  int pair_batches;          /* GMEMRT_PAIR_BATCHES: repeated async pairs batched (pairs.h) */
 } gmemrt_options;
 
 extern gmemrt_options gmemrt_opt;

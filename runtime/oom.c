@@ -5,6 +5,7 @@
  * memory was fragmented or full (analyzer/runtime_view/oom_verdict.c). */
 #include "oom.h"
 #include "internal.h"
+#include "pairs.h"
 #include "pools.h"
 #include "real.h"
 #include "record.h"
@@ -77,6 +78,7 @@ void gmemrt_oom_event(int site, uint64_t requested) {
     probed = 1;
   }
   gmemrt_lock();
+  gmemrt_pairs_settle(); /* the figures count every thread's waiting block */
   if (gmemrt.nooms < MAX_OOMS) {
     gmemrt_oom *o = realloc(gmemrt.ooms, sizeof *o * (gmemrt.nooms + 1));
     if (o) {

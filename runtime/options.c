@@ -21,6 +21,7 @@ gmemrt_options gmemrt_opt = {
     .nvml_ms = 100,
     .caller_sites = 1,
     .entry_wrappers = 1,
+    .pair_batches = 1,
     .nvml_library = "libnvidia-ml.so.1",
 };
 
@@ -58,6 +59,8 @@ static const struct option_def {
     {"GMEMRT_STEP_API", OPT_STRING, &gmemrt_opt.step_api, 0, 0,
      "gmemrun: a step ends at each return from this CUDA function"},
     {"GMEMRT_NVML_LIBRARY", OPT_STRING, &gmemrt_opt.nvml_library, 0, 0, "the NVML library to load"},
+    {"GMEMRT_PAIR_BATCHES", OPT_BOOL, &gmemrt_opt.pair_batches, 0, 1,
+     "count a thread's repeated cudaMallocAsync/cudaFreeAsync pairs in batches (same figures)"},
 };
 
 void gmemrt_warn(const char *fmt, ...) {

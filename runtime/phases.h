@@ -20,7 +20,8 @@
   X(STACK, "stack capture")                                                                        \
   X(CLOCK, "clock reads")                                                                          \
   X(POOL, "pool note")                                                                             \
-  X(AFTER, "after-call checks")
+  X(AFTER, "after-call checks")                                                                    \
+  X(PAIR, "batched pairs (pairs.h)")
 
 enum gmemrt_phase {
 #define GMEMRT_PHASE_ENUM(name, text) GMEMRT_PHASE_##name,

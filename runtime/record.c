@@ -1,6 +1,7 @@
 /* The tables: allocation sites, live allocations, steps and the live-bytes timeline. Memory per
  * live allocation: one 24-byte slot in a table kept at most half full, so 48 bytes or less. */
 #include "record.h"
+#include "pairs.h"
 #include "internal.h"
 #include "pools.h"
 #include "symbols.h"
@@ -522,6 +523,8 @@ int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved) {
     return 0; /* cudaFree(0): a no-op, and a common way to create the context */
   uintptr_t p = (uintptr_t)ptr;
   struct live_entry *e = live_find(p);
+  if (!e && gmemrt_pairs_claim(p))
+    e = live_find(p); /* another thread's allocation, waiting in its slot (pairs.h) */
   if (!e) {
     /* not live: freed before (double free), or never seen (allocated elsewhere) */
     for (size_t i = 0; i < sizeof gmemrt.freed_ring / sizeof gmemrt.freed_ring[0]; i++)
@@ -551,6 +554,59 @@ int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved) {
   gmemrt.freed_ring_site[slot] = saved->site;
   timeline_sample();
   return 1;
+}
+
+void gmemrt_record_pairs(const gmemrt_pair_batch *b) {
+  uint64_t n = b->n;
+  if (!n)
+    return;
+  gmemrt_site *s = gmemrt_site_at((size_t)b->alloc_site);
+  gmemrt_device_stats *d = device_stats(b->device);
+  if (s->live_bytes + b->size > s->peak_live_bytes ||
+      gmemrt.live_bytes + b->size > gmemrt.peak_live_bytes ||
+      d->live_bytes + b->size > d->peak_live_bytes) {
+    /* the first pair raises a peak: made the ordinary way, so the peaks and the view of the
+     * address space that follows the process's peak are as they would be */
+    struct live_entry saved;
+    gmemrt_record_alloc(b->alloc_site, (void *)b->ptr, b->size, b->family, b->device, 0);
+    gmemrt_free_begin((void *)b->ptr, b->free_api, &saved);
+    n--;
+  }
+  if (n) {
+    note_size(s, b->size); /* the rest repeat its size: no new size, nothing increasing */
+    s->calls += n - 1;
+    s->bytes_total += (n - 1) * b->size;
+    d->allocations += n;
+    s->frees[b->free_api] += n;
+    s->last_ptr = b->ptr;
+    size_t slot = gmemrt.freed_next++ % (sizeof gmemrt.freed_ring / sizeof gmemrt.freed_ring[0]);
+    gmemrt.freed_ring[slot] = b->ptr;
+    gmemrt.freed_ring_site[slot] = (uint32_t)b->alloc_site;
+    /* the timeline's samples fall where the 2n calls would take them (timeline_sample), a
+     * sample after an allocation with the block live; from one sample to the next, not call
+     * by call (a sample may double the stride) */
+    for (uint64_t done = 0, total = 2 * n; gmemrt_opt.timeline;) {
+      uint64_t stride = gmemrt.timeline_stride ? gmemrt.timeline_stride : 1;
+      uint64_t to_next = gmemrt.timeline_counter < stride ? stride - gmemrt.timeline_counter : 1;
+      if (done + to_next > total) {
+        gmemrt.timeline_counter += total - done;
+        break;
+      }
+      done += to_next;
+      uint64_t held = (done - 1) & 1 ? 0 : b->size; /* calls 1, 3, 5 ... are allocations */
+      gmemrt.live_bytes += held;
+      timeline_take_sample();
+      gmemrt.live_bytes -= held;
+    }
+  }
+  s->alloc_ns += b->alloc_ns;
+  s->alloc_timed += b->alloc_timed;
+  if (b->last_active_ms >= 0)
+    s->last_ms = b->last_active_ms;
+  gmemrt_site *f = gmemrt_site_at((size_t)b->free_site);
+  f->free_calls += b->n;
+  f->free_ns += b->free_ns;
+  f->free_timed += b->free_timed;
 }
 
 void gmemrt_free_failed(const struct live_entry *saved) {
@@ -583,6 +639,7 @@ void gmemrt_free_failed(const struct live_entry *saved) {
 
 void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns, int kind, const void *dst,
                         const void *src) {
+  gmemrt_pairs_flush_own(); /* a copy from or into the waiting block finds it in the tables */
   if (site < 0)
     return;
   gmemrt_site *s = gmemrt_site_at(site);
@@ -655,6 +712,7 @@ void gmemrt_step(void) {
     return;
   gmemrt_pools_sample();
   gmemrt_lock();
+  gmemrt_pairs_settle(); /* the steps' live bytes count every thread's waiting allocation */
   gmemrt.steps++;
   gmemrt_um_note_step();
   for (size_t i = 0; i < gmemrt.nsites; i++) {

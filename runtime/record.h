@@ -63,6 +63,10 @@ void gmemrt_record_failed_alloc(int site, uint64_t size, uint64_t ns, int error,
 const char *gmemrt_error_name(int error, int driver_api);
 struct live_entry;
 int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved);
+/* A thread's batch of repeated pairs (pairs.h), counted as its calls would have been one by
+ * one; the block is in no table. */
+struct gmemrt_pair_batch;
+void gmemrt_record_pairs(const struct gmemrt_pair_batch *b);
 void gmemrt_free_failed(const struct live_entry *saved);
 /* kind: the cudaMemcpyKind (-1 unknown); dst and src tie a regrowth's copy to its blocks */
 void gmemrt_record_copy(int site, uint64_t bytes, uint64_t ns, int kind, const void *dst,

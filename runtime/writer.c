@@ -4,6 +4,7 @@
 #include "writer.h"
 #include "attach.h"
 #include "internal.h"
+#include "pairs.h"
 #include "nvml.h"
 #include "symbols.h"
 #include "um.h"
@@ -55,6 +56,7 @@ static void child_after_fork(void) {
   gmemrt.npools = 0;
   gmemrt.nnvml = 0; /* the sampling thread is not copied into the child either */
   gmemrt.start_ms = gmemrt_now_ms();
+  gmemrt_pairs_forget();
 }
 
 static void at_exit(void) {
@@ -329,6 +331,7 @@ static json_t *view_json(const gmemrt_space_view *v, const size_t *out_index) {
 }
 
 static json_t *build(const char *reason) {
+  gmemrt_pairs_settle(); /* every waiting block is live in the file; this thread's pairs in it */
   size_t *out_index = site_out_index();
   json_t *root = json_object();
   json_object_set_new(root, "version", json_integer(TELEMETRY_VERSION));

@@ -265,6 +265,44 @@ def timed_pairs(binary):
     check(free["free_calls"] == 160 and free["free_ns"] > 0, free)
 
 
+def pair_batches(binary):
+    """A thread's repeated cudaMallocAsync/cudaFreeAsync pairs counted in batches give the file
+    that recording each call gives: every site's figures but the measured times, the process's
+    and the device's, the steps and the number of timeline samples."""
+    docs = {}
+    for batches in ("0", "1"):
+        _, (d,) = run(binary, "pair-batches", {"GMEMRT_PAIR_BATCHES": batches})
+        docs[batches] = d
+    timing = ("alloc_ns", "alloc_timed_calls", "free_ns", "active_ms")
+
+    def figures(d):
+        return [{k: v for k, v in s.items() if k not in timing} for s in d["sites"]]
+    one, batched = docs["0"], docs["1"]
+    check(figures(one) == figures(batched), (figures(one), figures(batched)))
+    for key in ("live_bytes", "peak_live_bytes", "devices", "steps"):
+        check(one["process"].get(key) == batched["process"].get(key),
+              (key, one["process"].get(key), batched["process"].get(key)))
+    # the timeline: the same samples of live bytes (taken at other times)
+    check([b for _, b in one["process"]["timeline"]] ==
+          [b for _, b in batched["process"]["timeline"]],
+          (one["process"]["timeline"], batched["process"]["timeline"]))
+    src = open(os.path.join(os.path.dirname(__file__), SRC)).read().splitlines()
+    line = {m: i + 1 for i, l in enumerate(src) for m in (
+        "pair_batches: alloc", "pair_batches: free", "pair_batches: another thread's",
+        "pair_batches: double free") if l.endswith(m + " */")}
+    alloc = site(batched, line["pair_batches: alloc"], "cudaMallocAsync")
+    # two threads' 3001 allocations, the last of each left waiting in its thread's slot: the
+    # other thread's freed by main while that thread lived (a claim), main's own live at exit
+    # and at the step; the timings of all of them kept
+    check(alloc["calls"] == 6002 and alloc["live_bytes"] == 2 * MiB and alloc["frees"] ==
+          {"cudaFreeAsync": 6001} and alloc["alloc_timed_calls"] > 0 and
+          alloc["step_live_bytes"] == [2 * MiB], alloc)
+    check(site(batched, line["pair_batches: free"], "cudaFreeAsync")["free_calls"] == 6000, alloc)
+    check(site(batched, line["pair_batches: another thread's"])["free_calls"] == 1, batched)
+    second = [s for s in batched["sites"] if s.get("double_frees")]
+    check(len(second) == 1 and second[0]["double_frees"] == 1, second)
+
+
 def phases(binary):
     """The profiling build's report: every stage of the two cudaMallocAsync calls and the
     cudaFreeAsync of the pools scenario, counted once for each time it ran."""
@@ -279,7 +317,7 @@ def phases(binary):
         ("ours (the hook outside the real call)", 3), ("the real call", 3),
         ("taking the lock", 3), ("site lookup", 3), ("device query", 2),
         ("recording the allocation or free", 3), ("stack capture", 2), ("clock reads", 6),
-        ("pool note", 2), ("after-call checks", 2)], report)
+        ("pool note", 2), ("after-call checks", 2), ("batched pairs (pairs.h)", 3)], report)
 
 
 def nvml(binary):
@@ -355,7 +393,7 @@ def options(binary):
     known = ("GMEMRT_OUTPUT, GMEMRT_STACK_DEPTH, GMEMRT_STACKS, GMEMRT_DISABLE, GMEMRT_OOM_PROBE, "
              "GMEMRT_TIMELINE, GMEMRT_VERBOSE, GMEMRT_CUPTI, GMEMRT_CUPTI_LIBRARY, GMEMRT_NVML, "
              "GMEMRT_NVML_MS, GMEMRT_CALLER_SITES, GMEMRT_ENTRY_WRAPPERS, GMEMRT_STEP_API, "
-             "GMEMRT_NVML_LIBRARY")
+             "GMEMRT_NVML_LIBRARY, GMEMRT_PAIR_BATCHES")
     unknown = [l for l in proc.stderr.splitlines() if "unknown option" in l]
     check(unknown == [f"gmemrt: warning: unknown option GMEMRT_BOGUS (known: {known})"], unknown)
     # and the table is what GMEMRT_VERBOSE prints

@@ -415,6 +415,48 @@ static int timed_pairs(void) {
   return 0;
 }
 
+/* Repeated stream-ordered pairs (runtime/pairs.h): batched or not (GMEMRT_PAIR_BATCHES), the
+ * file must say the same. A loop long enough for batches, their flushes every 1024 pairs and the
+ * stack samples at the site's 1024th calls; a block left waiting in the slot at a step and at
+ * exit (a leak); a block waiting in one thread's slot freed by another; a double free. */
+static pthread_barrier_t handed;
+static void *async_pairs(void *arg) {
+  void **keep = arg, *p = NULL;
+  for (int i = 0; i <= 3000; i++) {
+    cudaMallocAsync(&p, 2 * MiB, 0); /* pair_batches: alloc */
+    if (i < 3000)
+      cudaFreeAsync(p, 0); /* pair_batches: free */
+  }
+  *keep = p; /* the last allocation waits in the thread's slot */
+  return NULL;
+}
+
+static void *async_pairs_handed(void *arg) {
+  async_pairs(arg);
+  pthread_barrier_wait(&handed); /* alive, its block waiting: main frees it */
+  pthread_barrier_wait(&handed);
+  return NULL;
+}
+
+static int pair_batches(void) {
+  void *kept, *p;
+  pthread_t t;
+  pthread_barrier_init(&handed, NULL, 2);
+  pthread_create(&t, NULL, async_pairs_handed, &kept);
+  pthread_barrier_wait(&handed);
+  cudaFreeAsync(kept, 0); /* pair_batches: another thread's */
+  pthread_barrier_wait(&handed);
+  pthread_join(t, NULL);
+  async_pairs(&kept);
+  gmem_step();
+  for (int i = 0; i < 100; i++) {
+    cudaMallocAsync(&p, 1 * MiB, 0); /* pair_batches: second place */
+    cudaFreeAsync(p, 0);             /* pair_batches: second free */
+  }
+  cudaFreeAsync(p, 0); /* pair_batches: double free */
+  return 0;            /* kept is still allocated */
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "leak") == 0)
@@ -465,6 +507,8 @@ int main(int argc, char **argv) {
     return no_device();
   if (strcmp(mode, "timed-pairs") == 0)
     return timed_pairs();
+  if (strcmp(mode, "pair-batches") == 0)
+    return pair_batches();
   fprintf(stderr, "usage: scenarios leak|wrong-family|fragmentation|threads|crash|fork|copies\n");
   return 2;
 }
