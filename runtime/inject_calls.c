@@ -9,6 +9,7 @@
 #include "inject_caller.h"
 #include "inject_describe.h"
 #include "internal.h"
+#include "pairs.h"
 #include "phases.h"
 #include "pools.h"
 #include "record.h"
@@ -311,6 +312,36 @@ void on_api(void *data, int domain, unsigned id, const void *info) {
   }
 }
 
+static inline void count_wrapper_call(void) {
+  if (!wrapper_calls_flushed_at_exit)
+    flush_wrapper_calls_at_exit();
+  if (++unflushed_wrapper_calls == WRAPPER_CALLS_BATCH) {
+    __atomic_add_fetch(&gmemrt_attach.wrapper_calls, WRAPPER_CALLS_BATCH, __ATOMIC_RELAXED);
+    unflushed_wrapper_calls = 0;
+  }
+}
+
+/* ---- the thread's batched pair (pairs.h) through the stream-ordered wrappers ----
+ * A repeat of the pair needs only its caller, the name the ordinary way would give it and the
+ * thread's slot: no description of the call, no record. Anything else goes the ordinary way. */
+static inline int pair_wrapped_ready(void) {
+  if (own_work || runtime_depth || __atomic_load_n(&gmemrt.broken, __ATOMIC_RELAXED) ||
+      !gmemrt_pair_me.batch.armed)
+    return 0;
+  if (gmemrt_objects_loaded_since_scan()) { /* as wrap_enter does */
+    own_work++;
+    read_new_objects();
+    own_work--;
+  }
+  return 1;
+}
+/* The runtime API's name the ordinary way records a wrapped call under (name_after_runtime), or
+ * NULL under the driver's own name, which no batch has. */
+static inline const char *pair_wrapped_api(size_t index, int via_runtime) {
+  int named = __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED);
+  return via_runtime && named >= 0 && named < RT_IDS ? runtime_names[named].api : NULL;
+}
+
 /* What a wrapper does around the real call: leave it to the runtime API's callbacks, record it
  * itself, or finish a runtime call whose API was handed over after it entered. */
 enum { WRAP_PASS, WRAP_WATCH, WRAP_FINISH };
@@ -341,12 +372,7 @@ wrap_enter(size_t index, unsigned id, const void *params, uintptr_t *slot0, call
   if (!described)
     return WRAP_PASS;
   in_wrapper++;
-  if (!wrapper_calls_flushed_at_exit)
-    flush_wrapper_calls_at_exit();
-  if (++unflushed_wrapper_calls == WRAPPER_CALLS_BATCH) {
-    __atomic_add_fetch(&gmemrt_attach.wrapper_calls, WRAPPER_CALLS_BATCH, __ATOMIC_RELAXED);
-    unflushed_wrapper_calls = 0;
-  }
+  count_wrapper_call();
   record_call(c, 0, 0, 0, __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0, slot0);
   return WRAP_WATCH;
 }
@@ -369,6 +395,70 @@ static inline __attribute__((always_inline)) void wrap_exit(size_t index, unsign
   }
 }
 
+/* The batched pair's free: taken back from the slot, the real call, counted in the batch. */
+#define PAIR_FAST_cuMemFreeAsync(index, wrap_slot, dptr, stream)                                   \
+  if (pair_wrapped_ready() && gmemrt_pair_me.slot.ptr == (uintptr_t)(dptr)) {                      \
+    int pair_via;                                                                                  \
+    gmemrt_where pair_w = caller(&pair_via, slot0);                                                \
+    const char *pair_api = pair_wrapped_api(index, pair_via);                                      \
+    if (pair_api && gmemrt_pair_free(&pair_w, pair_api, (void *)(uintptr_t)(dptr))) {              \
+      count_wrapper_call();                                                                        \
+      uint64_t pair_t0 = gmemrt_sampled_clock(&gmemrt_thread_frees);                               \
+      in_wrapper++;                                                                                \
+      CUresult pair_rc;                                                                            \
+      GMEMRT_PHASE_REAL_CALL(                                                                      \
+          pair_rc =                                                                                \
+              ((CUresult(*)(CUdeviceptr, CUstream))wraps[index].real[wrap_slot])(dptr, stream));   \
+      in_wrapper--;                                                                                \
+      gmemrt_pair_freed(pair_rc == CUDA_SUCCESS, pair_t0 ? gmemrt_now_ns() - pair_t0 + 1 : 0);     \
+      GMEMRT_PHASE_END();                                                                          \
+      return pair_rc;                                                                              \
+    }                                                                                              \
+  }
+/* The batched pair's allocation: the real call, then into the slot if it is the batch's block;
+ * else recorded the ordinary way after the fact (its entry records nothing but the clock). */
+#define PAIR_FAST_cuMemAllocAsync(index, wrap_slot, dptr, bytesize, stream)                        \
+  if (pair_wrapped_ready() && gmemrt_pair_me.batch.size == (bytesize) &&                           \
+      !gmemrt_pair_me.slot.ptr && (dptr)) {                                                        \
+    count_wrapper_call();                                                                          \
+    uint64_t pair_t0 = gmemrt_start_clock();                                                       \
+    in_wrapper++;                                                                                  \
+    CUresult pair_rc;                                                                              \
+    GMEMRT_PHASE_REAL_CALL(                                                                        \
+        pair_rc = ((CUresult(*)(CUdeviceptr *, size_t, CUstream))wraps[index].real[wrap_slot])(    \
+            dptr, bytesize, stream));                                                              \
+    in_wrapper--;                                                                                  \
+    int pair_via;                                                                                  \
+    gmemrt_where pair_w = caller(&pair_via, slot0);                                                \
+    const char *pair_api = pair_wrapped_api(index, pair_via);                                      \
+    if (pair_rc == CUDA_SUCCESS && pair_api &&                                                     \
+        gmemrt_pair_alloc(&pair_w, pair_api, (void *)(uintptr_t) * (dptr), bytesize,               \
+                          pair_t0 ? gmemrt_now_ns() - pair_t0 + 1 : 0)) {                          \
+      GMEMRT_PHASE_END();                                                                          \
+      return pair_rc;                                                                              \
+    }                                                                                              \
+    cuMemAllocAsync_params pair_params = {dptr, bytesize, stream};                                 \
+    call pair_call;                                                                                \
+    if (describe_driver(DRV(cuMemAllocAsync), &pair_params, &pair_call)) {                         \
+      pending.t0 = pair_t0;                                                                        \
+      record_call(&pair_call, 0, 1, (int)pair_rc,                                                  \
+                  __atomic_load_n(&wraps[index].named_as, __ATOMIC_RELAXED), 0, slot0);            \
+    }                                                                                              \
+    GMEMRT_PHASE_END();                                                                            \
+    return pair_rc;                                                                                \
+  }
+#define PAIR_FAST_cuMemAlloc_v2(...)
+#define PAIR_FAST_cuMemFree_v2(...)
+#define PAIR_FAST_cuMemAllocFromPoolAsync(...)
+#define PAIR_FAST_cuMemAllocManaged(...)
+#define PAIR_FAST_cuMemAllocHost_v2(...)
+#define PAIR_FAST_cuMemHostAlloc(...)
+#define PAIR_FAST_cuMemFreeHost(...)
+#define PAIR_FAST_cuMemAllocPitch_v2(...)
+#define PAIR_FAST_CALL(macro, args) macro args
+#define PAIR_FAST(fn, index, slot, args)                                                           \
+  PAIR_FAST_CALL(PAIR_FAST_##fn, (index, slot, GMEMRT_UNPAREN args))
+
 /* slot0: where the wrapper's return address is kept (above the saved frame pointer), for the
  * caller shortcut; NULL where the frame does not look so. */
 #define WRAPPER(index, fn, slot, params, args)                                                     \
@@ -377,6 +467,7 @@ static inline __attribute__((always_inline)) void wrap_exit(size_t index, unsign
     if (*slot0 != (uintptr_t)__builtin_return_address(0))                                          \
       slot0 = NULL;                                                                                \
     GMEMRT_PHASE_BEGIN(index >= 2 && index <= 4); /* cuMemAllocAsync .. cuMemAllocFromPool */      \
+    PAIR_FAST(fn, index, slot, args)                                                               \
     fn##_params replayed = {GMEMRT_UNPAREN args};                                                  \
     call described;                                                                                \
     int how = wrap_enter(index, DRV(fn), &replayed, slot0, &described);                            \

@@ -535,6 +535,43 @@ def inject_nodebug(gmemrun, app):
           in proc.stderr, proc.stderr)
 
 
+def gmemrun_pairs(gmemrun, app, source):
+    """gmemrun -- inject_app with 3000 repeated cudaMallocAsync/cudaFreeAsync pairs: batched
+    through the wrappers (runtime/pairs.h) or recorded call by call, the file says the same, the
+    allocation another thread freed while it waited in the slot included."""
+    runs = {}
+    for batches in ("0", "1"):
+        work = tempfile.mkdtemp()
+        env = dict(os.environ, GMEMRT_CUPTI_LIBRARY=FAKECUPTI, INJECT_APP_PAIRS="3000",
+                   GMEMRT_PAIR_BATCHES=batches)
+        proc = subprocess.run([gmemrun, "-o", os.path.join(work, "gm-%p.json"), "--", app],
+                              env=env, capture_output=True, text=True, timeout=60)
+        check(proc.returncode == 0 and "inject_app: done" in proc.stdout, (proc.stdout,
+                                                                            proc.stderr))
+        (path,) = glob.glob(os.path.join(work, "gm-*.json"))
+        runs[batches] = json.load(open(path))
+    # what four threads racing on one cudaMalloc site make differ from run to run: the peaks,
+    # and how many calls came before each API's hand-over to the wrappers
+    racing = ("alloc_ns", "alloc_timed_calls", "free_ns", "active_ms", "peak_live_bytes")
+
+    def figures(d):
+        return [{k: v for k, v in s.items() if k not in racing} for s in d["sites"]]
+
+    def devices(d):
+        return [{k: v for k, v in x.items() if k not in racing} for x in d["process"]["devices"]]
+    check(figures(runs["0"]) == figures(runs["1"]), (figures(runs["0"]), figures(runs["1"])))
+    check(devices(runs["0"]) == devices(runs["1"]), runs["1"]["process"])
+    # the pairs went through the wrappers, batched or not: 6001 calls, and 800 or so before them
+    check(runs["1"]["runtime"]["attach"]["wrapper_calls"] > 6800, runs["1"]["runtime"]["attach"])
+    at = {s["line"]: s for s in runs["1"]["sites"] if s["file"] and s["file"].endswith(
+        "inject_app.cpp")}
+    pairs = at[marked(source, "// @pairs:")]
+    check(pairs["api"] == "cudaMallocAsync" and pairs["calls"] == 3001 and
+          pairs["live_bytes"] == 0 and pairs["frees"] == {"cudaFreeAsync": 3001}, pairs)
+    check(at[marked(source, "// @pairfree")]["free_calls"] == 3000, at)
+    check(at[marked(source, "@pairother")]["free_calls"] == 1, at)
+
+
 def handover(gmemrun, app, source):
     """gmemrun -- inject_app: each runtime API goes over from CUPTI callbacks to the wrapped
     driver entry point the simulated cudart fetched, after one call; the telemetry is the same

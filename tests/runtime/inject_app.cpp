@@ -36,6 +36,19 @@ int main() {
     });
   for (auto &t : threads)
     t.join();
+  if (const char *n = std::getenv("INJECT_APP_PAIRS")) {
+    // repeated stream-ordered pairs (runtime/pairs.h): batched through the wrappers; the last
+    // allocation waits in this thread's slot and another thread frees it
+    void *p = nullptr;
+    for (int i = 0, pairs = std::atoi(n); i <= pairs; ++i) {
+      cudaMallocAsync(&p, 2 << 20, stream); // @pairs: the last one freed by another thread
+      if (i < pairs)
+        cudaFreeAsync(p, stream); // @pairfree
+    }
+    std::thread([p, stream] {
+      cudaFreeAsync(p, stream); /* @pairother */
+    }).join();
+  }
   void *large = nullptr;
   cudaMalloc(&large, size_t(96) << 20); // @large: the runtime's other path to the driver
   cudaFree(large);                      // @largefree
