@@ -18,12 +18,15 @@ static pthread_once_t end_key_once = PTHREAD_ONCE_INIT;
 /* t's waiting allocation into the tables, unless its thread took it back first. */
 static void take_slot(gmemrt_pair_thread *t) {
   uintptr_t p = __atomic_load_n(&t->slot.ptr, __ATOMIC_ACQUIRE);
-  if (!p ||
-      !__atomic_compare_exchange_n(&t->slot.ptr, &p, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+  if (!p)
     return;
+  uint64_t ns = __atomic_load_n(&t->slot.ns, __ATOMIC_RELAXED); /* read while it is published */
+  if (!__atomic_compare_exchange_n(&t->slot.ptr, &p, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    return;
+  /* the site, size and the rest stay as they are while the batch lasts, and a batch changes only
+   * under the lock, which is held here */
   if (t->slot.generation == gmemrt.site_generation)
-    gmemrt_record_alloc(t->slot.site, (void *)p, t->slot.size, t->slot.family, t->slot.device,
-                        t->slot.ns);
+    gmemrt_record_alloc(t->slot.site, (void *)p, t->slot.size, t->slot.family, t->slot.device, ns);
 }
 
 static void flush_batch(gmemrt_pair_batch *b) {
@@ -148,10 +151,12 @@ void gmemrt_pair_freed(int ok, uint64_t ns) {
   gmemrt_pair_batch *b = &me->batch;
   if (ok) {
     b->n++;
-    b->alloc_ns += me->slot.ns;
-    b->alloc_timed += me->slot.ns != 0;
-    if (me->slot.active_ms >= 0)
-      b->last_active_ms = me->slot.active_ms;
+    uint64_t alloc_ns = __atomic_load_n(&me->slot.ns, __ATOMIC_RELAXED);
+    uint64_t active_ns = __atomic_load_n(&me->slot.active_ns, __ATOMIC_RELAXED);
+    b->alloc_ns += alloc_ns;
+    b->alloc_timed += alloc_ns != 0;
+    if (active_ns)
+      b->last_active_ms = (double)(active_ns - 1) / 1e6;
     b->free_ns += ns;
     b->free_timed += ns != 0;
     if (b->n >= GMEMRT_PAIR_BATCH_MAX) {
@@ -165,7 +170,8 @@ void gmemrt_pair_freed(int ok, uint64_t ns) {
    * has it */
   gmemrt_lock();
   flush_batch(b);
-  gmemrt_record_alloc(me->slot.site, (void *)b->ptr, b->size, b->family, b->device, me->slot.ns);
+  gmemrt_record_alloc(me->slot.site, (void *)b->ptr, b->size, b->family, b->device,
+                      __atomic_load_n(&me->slot.ns, __ATOMIC_RELAXED));
   gmemrt_site_at((size_t)b->free_site)->free_calls++;
   struct live_entry saved;
   if (gmemrt_free_begin((void *)b->ptr, b->free_api, &saved))

@@ -19,9 +19,11 @@
 /* The thread's allocation waiting for its free: not yet in the tables. ptr is published last and
  * taken back with a compare-and-swap, by the thread or by a claim. */
 typedef struct gmemrt_pair_slot {
-  uintptr_t ptr;    /* 0: empty */
-  uint64_t ns;      /* the allocation's timed duration, 0 if not timed */
-  double active_ms; /* the runtime's clock at a timed allocation, else -1 */
+  uintptr_t ptr; /* 0: empty */
+  /* written by the thread while the slot is empty, read by a claim while it is not (atomic:
+   * relaxed, for the instant a thread takes its block back and allocates it again) */
+  uint64_t ns;        /* the allocation's timed duration, 0 if not timed */
+  uint64_t active_ns; /* the runtime's clock at a timed allocation (since its start) + 1, or 0 */
   int site, family, device;
   uint64_t size;
   uint64_t generation; /* gmemrt.site_generation when filled */
@@ -73,8 +75,10 @@ static inline int gmemrt_pair_alloc(const gmemrt_where *w, const char *api, void
   /* the ordinary way captures a stack at a site's 1024th, 2048th ... call */
   if (((b->base_calls + b->n + 1) & 1023) == 0 && gmemrt_opt.stack_depth > 0)
     return 0;
-  me->slot.ns = ns;
-  me->slot.active_ms = ns ? gmemrt_now_ms() - gmemrt.start_ms : -1;
+  __atomic_store_n(&me->slot.ns, ns, __ATOMIC_RELAXED);
+  __atomic_store_n(&me->slot.active_ns,
+                   ns ? (uint64_t)((gmemrt_now_ms() - gmemrt.start_ms) * 1e6) + 1 : 0,
+                   __ATOMIC_RELAXED);
   __atomic_store_n(&me->slot.ptr, (uintptr_t)ptr, __ATOMIC_RELEASE);
   return 1;
 }
