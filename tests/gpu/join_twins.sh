@@ -16,10 +16,12 @@ status=0
 # judge NAME [SOURCES...]: gmemlint on DIR/NAME-*.json (and the sources) into $out, its findings
 # printed; a missing telemetry file fails the check and returns 1
 judge() {
-  local name=$1 files
+  local name=$1 files=() f
   shift
-  files=("$DIR"/"$name"-*.json)
-  if [ ! -f "${files[0]}" ]; then
+  for f in "$DIR"/"$name"-*.json; do # the runtime's files, not the PyTorch view's beside them
+    case $f in *.torch.json | *.torch-*.json) ;; *) files+=("$f") ;; esac
+  done
+  if [ ! -f "${files[0]:-}" ]; then
     echo "FAIL: $name: no telemetry from the GPU run"
     status=1
     return 1

@@ -221,7 +221,9 @@ PY
       python3 tests/gpu/torch_steps.py
     python3 - "$RES" <<'PY'
 import glob, json, sys
-d = json.load(open(glob.glob(sys.argv[1] + "/torch-*.json")[0]))
+# the runtime's file, not the PyTorch view's companion beside it (torch-PID.torch.json)
+d = json.load(open([f for f in glob.glob(sys.argv[1] + "/torch-*.json")
+                    if not f.endswith(".torch.json")][0]))
 grow = [s for s in d["sites"] if s.get("step_live_bytes") and len(s["step_live_bytes"]) == 4
         and s["step_live_bytes"][-1] > s["step_live_bytes"][0]]
 for s in sorted(grow, key=lambda s: -s["live_bytes"])[:3]:
