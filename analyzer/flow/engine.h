@@ -239,8 +239,12 @@ typedef struct engine {
   })
   gotos;
   GM_VEC(struct switch_ctx *) switch_entries;
-  GM_VEC(const gm_node *) reported; /* leak sites already reported */
-  const gm_node **array_init;       /* per var: its initialiser list (cudaLaunchKernel args) */
+  struct leak_index { /* the leak fact of each site reported so far, by site (facts.c) */
+    const gm_node **sites;
+    size_t *facts;
+    size_t cap, len;
+  } reported;
+  const gm_node **array_init; /* per var: its initialiser list (cudaLaunchKernel args) */
   GM_VEC(gm_fact) facts;
   long steps;
   key_vec retested;                   /* sorted: conditions tested at two places or more */
@@ -311,6 +315,8 @@ int flow_slot_out_param(engine *e, int slot);
 
 /* facts.c: the memory facts recorded on a path */
 void flow_report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how);
+/* Forgets the sites reported (between functions); with release, frees what it held too. */
+void flow_leak_index_clear(engine *e, int release);
 void flow_check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how);
 void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row,
                   const char *via);
