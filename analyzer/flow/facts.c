@@ -319,6 +319,7 @@ void flow_note_lambda_launches(engine *e, state *s, const gm_node *lambda_node) 
 }
 
 void flow_check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how) {
+  flow_charge(e, s->nobjs);
   for (int i = 0; i < s->nobjs; i++) {
     obj *o = &s->objs[i];
     if (o->state == OBJ_LIVE && !o->escaped && o->site)
