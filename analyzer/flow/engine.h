@@ -17,7 +17,9 @@ enum { MAX_STATES = 128, LOOP_ROUNDS = 3, SUMMARY_ROUNDS = 3, STEP_BUDGET = 1000
 /* Work that grows with a state's size (copying one at a branch, hashing and comparing it where
  * paths meet, collecting its objects, checking its objects at an exit) counts in the step
  * budget: this many objects, slots or decisions to a step, so that a function whose state keeps
- * growing is cut short rather than running for minutes (issue 30). */
+ * growing is cut short rather than running for minutes (issue 30). At 16 a step so counted
+ * costs about what an evaluation step does: 0.3 us in bench/generated_code.sh checked 3000
+ * (mostly such steps), 0.5 us in allocations 20000 (evaluation only). */
 enum { STATE_ELEMS_PER_STEP = 16 };
 
 /* ---- abstract values and states ---- */
