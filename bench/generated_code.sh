@@ -4,6 +4,8 @@
 #   functions N   N small functions, each allocating and freeing its own buffer (GM010's callers)
 #   allocations N one function with N allocations and their frees (the flow state's size)
 #   loops N       N nested loops around one allocation
+#   checked N     one function with N allocations, each tested with a return on failure, and
+#                 their frees (each branch copies the state; each error path leaks those before)
 #   pairs N       N correlated `if (x[i]) cudaMalloc` ... `if (x[i]) cudaFree` pairs in one
 #                 function (the branch decisions the engine must keep or give up honestly)
 # Usage: bench/generated_code.sh SHAPE N > gen.cu && time build/gmemlint gen.cu
@@ -11,7 +13,7 @@
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 [--time] functions|allocations|loops|pairs N [GMEMLINT]" >&2
+  echo "usage: $0 [--time] functions|allocations|checked|loops|pairs N [GMEMLINT]" >&2
   exit 2
 }
 
@@ -28,6 +30,15 @@ generate() {
     echo 'void many(void) {'
     for ((i = 0; i < n; i++)); do printf '  float *p%d;\n  cudaMalloc(&p%d, 4);\n' "$i" "$i"; done
     for ((i = 0; i < n; i++)); do printf '  cudaFree(p%d);\n' "$i"; done
+    echo '}'
+    ;;
+  checked)
+    echo 'int checked(void) {'
+    for ((i = 0; i < n; i++)); do
+      printf '  float *p%d;\n  if (cudaMalloc(&p%d, 4) != cudaSuccess)\n    return 1;\n' "$i" "$i"
+    done
+    for ((i = 0; i < n; i++)); do printf '  cudaFree(p%d);\n' "$i"; done
+    echo '  return 0;'
     echo '}'
     ;;
   loops)

@@ -91,7 +91,7 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
     }
     if (o->state == OBJ_LIVE && !v.offset) {
       s->objs[v.ref].nonnull = 1;
-      state *no = flow_state_copy(s);
+      state *no = flow_state_copy(e, s);
       no->objs[v.ref].nonnull = 0;
       no->objs[v.ref].state = OBJ_FAILED; /* the pointer is null: nothing was allocated */
       no->error_path = 1;
@@ -108,7 +108,7 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
       return;
     }
     if (o->state == OBJ_LIVE) {
-      state *bad = flow_state_copy(s);
+      state *bad = flow_state_copy(e, s);
       bad->objs[v.ref].state = OBJ_FAILED; /* an error status: nothing was allocated */
       bad->error_path = 1;
       route(e, bad, 1, t, f);
@@ -120,7 +120,7 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
   case V_OK: {
     obj *o = &s->objs[v.ref];
     if (o->state == OBJ_LIVE) {
-      state *bad = flow_state_copy(s);
+      state *bad = flow_state_copy(e, s);
       bad->objs[v.ref].state = OBJ_FAILED; /* `if (!load(path, &buf))`: nothing was allocated */
       bad->error_path = 1;
       route(e, s, 1, t, f);
@@ -138,7 +138,7 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
     if (o->state == OBJ_FREED) {
       /* the free failed: whether anything is left to free is unknown, so nothing is judged
        * (`CHECK(cudaFree(p))` that prints cudaFree(p) again on failure is no double free) */
-      state *bad = flow_state_copy(s);
+      state *bad = flow_state_copy(e, s);
       bad->objs[v.ref].state = OBJ_FAILED;
       bad->error_path = 1;
       route(e, bad, 1, t, f);
@@ -167,7 +167,7 @@ void flow_split_unknown(engine *e, state *s, const gm_node *cond, state_list *t,
       route(e, s, known, t, f);
       return;
     }
-    state *other = flow_state_copy(s);
+    state *other = flow_state_copy(e, s);
     if (flow_retested(e, key)) {
       int ghost = flow_ghost_find(s, key);
       if (ghost >= 0)
@@ -179,7 +179,7 @@ void flow_split_unknown(engine *e, state *s, const gm_node *cond, state_list *t,
     route(e, other, 0, t, f);
     return;
   }
-  state *other = flow_state_copy(s); /* before routing: route() may free a duplicate state */
+  state *other = flow_state_copy(e, s); /* before routing: route() may free a duplicate state */
   if (cond && has_invalid(cond))
     s->latent = other->latent = 1; /* clang could not type it: either way is a guess */
   route(e, s, 1, t, f);
@@ -217,7 +217,7 @@ static int split_on_equality(engine *e, state *s, const gm_node *c, state_list *
     route(e, s, known == equal_goes_to_t, t, f);
     return 1;
   }
-  state *other = flow_state_copy(s);
+  state *other = flow_state_copy(e, s);
   if (flow_retested(e, base)) {
     int ghost = flow_ghost_eq_find(s, base, k);
     if (ghost >= 0)
@@ -377,7 +377,7 @@ static int split_on_counter(engine *e, state *s, const gm_node *c, state_list *t
     route(e, s, known == eq, t, f);
     return 1;
   }
-  state *other = flow_state_copy(s);
+  state *other = flow_state_copy(e, s);
   counter_eq_add(s, l, x, k, deps, 1);
   counter_eq_add(other, l, x, k, deps, 0);
   if (is_last) {
@@ -420,7 +420,7 @@ void flow_loop_test(engine *e, state *s, int first, state_list *t, state_list *f
     /* two loops over the same range both run or neither does */
     int known = flow_decision_find(s, l->range_key);
     if (known < 0) {
-      state *other = flow_state_copy(s);
+      state *other = flow_state_copy(e, s);
       flow_decision_add(s, l->range_key, deps, 1);
       flow_decision_add(other, l->range_key, deps, 0);
       route(e, other, 0, t, f);
@@ -596,7 +596,7 @@ void flow_cond_split(engine *e, state *s, const gm_node *c, state_list *t, state
         return;
       if (va.kind == V_RESULT && vb.kind == V_CONST && c->op == '=') {
         /* err == cudaErrorMemoryAllocation: the true branch is a failure */
-        state *bad = flow_state_copy(s);
+        state *bad = flow_state_copy(e, s);
         if (bad->objs[va.ref].state == OBJ_LIVE)
           bad->objs[va.ref].state = OBJ_FAILED;
         bad->error_path = 1;

@@ -14,6 +14,14 @@
  * the old caps rose from 23.9 s to 34.4 s, and the other files never reach them. */
 enum { MAX_STATES = 128, LOOP_ROUNDS = 3, SUMMARY_ROUNDS = 3, STEP_BUDGET = 1000000 };
 
+/* Work that grows with a state's size (copying one at a branch, hashing and comparing it where
+ * paths meet, collecting its objects, checking its objects at an exit) counts in the step
+ * budget: this many objects, slots or decisions to a step, so that a function whose state keeps
+ * growing is cut short rather than running for minutes (issue 30). At 16 a step so counted
+ * costs about what an evaluation step does: 0.3 us in bench/generated_code.sh checked 3000
+ * (mostly such steps), 0.5 us in allocations 20000 (evaluation only). */
+enum { STATE_ELEMS_PER_STEP = 16 };
+
 /* ---- abstract values and states ---- */
 
 /* V_RESULT: the status of the call that allocated object `ref` (nonzero: it failed); V_OK: the
@@ -84,6 +92,11 @@ typedef struct obj {
   const char *owner;       /* first variable that held it */
   const gm_fn *freed_by;   /* for summaries: the free that released it */
   const char *freed_via;
+  /* Not identity: counts kept by flow_slot_set_raw, so that a statement's collection looks only
+   * at the objects no slot names (state.c) instead of passing over every slot and object. */
+  int refs;             /* slots that name it: a pointer, its status or its free's result */
+  int pointers;         /* those of them that hold a pointer to it (V_OBJ) */
+  unsigned char queued; /* in the state's list of objects no slot names */
 } obj;
 
 /* A branch decision: condition `key` came out `truth`. Equality decisions also name the expression
@@ -129,6 +142,12 @@ typedef struct state {
    * first compared; a state changes only between lists, never while it waits in one (state.c) */
   uint64_t digest;
   int has_digest;
+  /* Not identity, bookkeeping that keeps a statement's work to what it touches: the objects no
+   * slot names (each with obj.queued set; only they can be collected), and the only object whose
+   * last_status may be set (-1: none), so that a call that may fail forgets it in one step. */
+  int *unnamed;
+  int nunnamed, capunnamed;
+  int status_obj;
 } state;
 
 typedef GM_VEC(state *) state_list;
@@ -239,11 +258,16 @@ typedef struct engine {
   })
   gotos;
   GM_VEC(struct switch_ctx *) switch_entries;
-  GM_VEC(const gm_node *) reported; /* leak sites already reported */
-  const gm_node **array_init;       /* per var: its initialiser list (cudaLaunchKernel args) */
+  struct leak_index { /* the leak fact of each site reported so far, by site (facts.c) */
+    const gm_node **sites;
+    size_t *facts;
+    size_t cap, len;
+  } reported;
+  const gm_node **array_init; /* per var: its initialiser list (cudaLaunchKernel args) */
   GM_VEC(gm_fact) facts;
   long steps;
-  key_vec retested;                   /* sorted: conditions tested at two places or more */
+  long state_work;  /* elements of states handled, not yet counted in steps (flow_charge) */
+  key_vec retested; /* sorted: conditions tested at two places or more */
   GM_VEC(decision_reads) reads;       /* what the conditions of remembered decisions read */
   GM_VEC(struct active_loop) loops;   /* the loops being followed, innermost last */
   GM_VEC(unsigned char) dep_bit;      /* per variable: its bit in fact dependencies (slot_bit) */
@@ -266,6 +290,13 @@ static inline uint64_t slot_bit(const engine *e, int slot) {
   return 1ULL << (slot >= 0 && (size_t)slot < e->dep_bit.len ? e->dep_bit.items[slot] : SHARED_BIT);
 }
 
+/* Counts n elements of a state (objects, slots, decisions) handled at once in the step budget. */
+static inline void flow_charge(engine *e, long n) {
+  e->state_work += n;
+  e->steps += e->state_work / STATE_ELEMS_PER_STEP;
+  e->state_work %= STATE_ELEMS_PER_STEP;
+}
+
 static inline val mk(int kind, int ref) {
   return (val){(unsigned char)kind, 0, ref};
 }
@@ -281,13 +312,14 @@ static inline val slot_get(const state *s, int slot) {
 
 /* state.c: path states, their objects, slots and branch decisions, and lists of states */
 state *flow_state_new(void);
-state *flow_state_copy(const state *s);
+state *flow_state_copy(engine *e, const state *s);
 void flow_state_swap(state *a, state *b);
 void flow_state_free(state *s);
 void flow_list_free(state_list *l);
 void flow_slot_set_raw(state *s, int slot, val v);
 int flow_obj_new(state *s, obj o);
-int flow_obj_referenced(const state *s, int id, int except_slot);
+/* Whether a slot holds a pointer to the object. */
+int flow_obj_referenced(const state *s, int id);
 void flow_drop_memory_decisions(const engine *e, state *s, const gm_node *call);
 void flow_decisions_invalidate(const engine *e, state *s, int slot);
 void flow_decision_add(state *s, uint64_t key, uint64_t deps, int truth);
@@ -297,10 +329,9 @@ int flow_eq_find(const state *s, uint64_t base, long long value);
 /* What a forgotten decision said: the truth of fact `key` (or of `base == value`), or -1. */
 int flow_ghost_find(const state *s, uint64_t key);
 int flow_ghost_eq_find(const state *s, uint64_t base, long long value);
-int flow_state_equal(const state *a, const state *b);
-/* flow_state_equal for two states that each came out of a list unchanged but for their decisions:
+/* Whether two states that each came out of a list unchanged but for their decisions are one:
  * their digests are compared first. */
-int flow_state_equal_in_lists(state *a, state *b);
+int flow_state_equal_in_lists(engine *e, state *a, state *b);
 void flow_list_add(engine *e, state_list *l, state *s);
 void flow_list_move_all(engine *e, state_list *to, state_list *from);
 char *flow_path_text(engine *e, const gm_node *n);
@@ -311,6 +342,8 @@ int flow_slot_out_param(engine *e, int slot);
 
 /* facts.c: the memory facts recorded on a path */
 void flow_report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how);
+/* Forgets the sites reported (between functions); with release, frees what it held too. */
+void flow_leak_index_clear(engine *e, int release);
 void flow_check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how);
 void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row,
                   const char *via);

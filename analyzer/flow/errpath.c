@@ -9,25 +9,28 @@
 
 /* ---- the runtime's last status (cudaGetLastError) ---- */
 
+/* At most one object holds the runtime's last status, and status_obj names it: forgetting it
+ * and reading it back touch that object alone, however many the state holds. */
 void flow_forget_last_status(state *s) {
-  for (int i = 0; i < s->nobjs; i++)
-    s->objs[i].last_status = 0;
+  if (s->status_obj >= 0 && s->status_obj < s->nobjs)
+    s->objs[s->status_obj].last_status = 0;
+  s->status_obj = -1;
 }
 
 /* The status an allocation returned is now the runtime's last one. */
 void flow_set_last_status(state *s, int id) {
   flow_forget_last_status(s);
   s->objs[id].last_status = 1;
+  s->status_obj = id;
 }
 
 /* cudaGetLastError() right after an allocation: that allocation's status (read once). */
 val flow_read_last_status(state *s) {
-  for (int i = 0; i < s->nobjs; i++)
-    if (s->objs[i].last_status) {
-      s->objs[i].last_status = 0;
-      return mk(V_RESULT, i);
-    }
-  return mk(V_UNKNOWN, 0);
+  int id = s->status_obj;
+  if (id < 0 || id >= s->nobjs || !s->objs[id].last_status)
+    return mk(V_UNKNOWN, 0);
+  flow_forget_last_status(s);
+  return mk(V_RESULT, id);
 }
 
 /* What a call that is no allocation returns, from what it is given: an allocation's status
@@ -144,10 +147,10 @@ static void check_exit_status(engine *e, state *s, const gm_node *at, const gm_n
     state_list t = {0}, f = {0};
     uint64_t deps = 0;
     if (flow_is_pure(status->kids[0], &deps, e)) {
-      flow_cond_split(e, flow_state_copy(s), status->kids[0], &t, &f);
+      flow_cond_split(e, flow_state_copy(e, s), status->kids[0], &t, &f);
     } else {
-      GM_PUSH(t, flow_state_copy(s));
-      GM_PUSH(f, flow_state_copy(s));
+      GM_PUSH(t, flow_state_copy(e, s));
+      GM_PUSH(f, flow_state_copy(e, s));
     }
     for (size_t i = 0; i < t.len; i++)
       check_exit_status(e, t.items[i], at, status->kids[1]);

@@ -45,7 +45,7 @@ static void assign_slot(engine *e, state *s, int slot, int owning, val v, const 
   }
   if (old.kind == V_OBJ && !(v.kind == V_OBJ && v.ref == old.ref)) {
     obj *o = &s->objs[old.ref];
-    if (o->state == OBJ_LIVE && !o->escaped && owning && !flow_obj_referenced(s, old.ref, -1))
+    if (o->state == OBJ_LIVE && !o->escaped && owning && !flow_obj_referenced(s, old.ref))
       flow_report_leak(e, s, old.ref, at, how);
   }
 }
@@ -437,7 +437,7 @@ static val eval_conditional(engine *e, state *s, const gm_node *n) {
   (void)flow_eval(e, s, gm_kid(n, 0));
   if (s->dead)
     return unknown_val();
-  state *before = flow_state_copy(s);
+  state *before = flow_state_copy(e, s);
   val a = flow_eval(e, s, gm_kid(n, 1));
   if (s->dead) {
     val b = flow_eval(e, before, gm_kid(n, 2));
@@ -446,7 +446,7 @@ static val eval_conditional(engine *e, state *s, const gm_node *n) {
     return b;
   }
   flow_state_free(before);
-  state *after_a = flow_state_copy(s);
+  state *after_a = flow_state_copy(e, s);
   val b = flow_eval(e, s, gm_kid(n, 2));
   if (s->dead) {
     flow_state_swap(s, after_a);

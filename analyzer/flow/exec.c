@@ -44,7 +44,7 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
       if (n->op == GM_LOOP_RANGE && !cond) {
         /* a range loop may run no times at all */
         for (size_t i = 0; i < t.len; i++)
-          flow_list_add(e, &exits, flow_state_copy(t.items[i]));
+          flow_list_add(e, &exits, flow_state_copy(e, t.items[i]));
       }
     }
     memset(&cur, 0, sizeof cur);
@@ -65,11 +65,11 @@ static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out
       state *s = inc.next.items[i];
       int dup = 0;
       for (size_t k = 0; k < seen.len && !dup; k++)
-        dup = flow_state_equal_in_lists(seen.items[k], s);
+        dup = flow_state_equal_in_lists(e, seen.items[k], s);
       if (dup) {
         flow_state_free(s);
       } else {
-        flow_list_add(e, &seen, flow_state_copy(s));
+        flow_list_add(e, &seen, flow_state_copy(e, s));
         flow_list_add(e, &cur, s);
       }
     }
@@ -226,7 +226,7 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
      * anything in it ran and after all of it did. */
     state_list entry = {0};
     for (size_t i = 0; i < in->len; i++)
-      GM_PUSH(entry, flow_state_copy(in->items[i]));
+      GM_PUSH(entry, flow_state_copy(e, in->items[i]));
     flow_out body = {0};
     flow_exec(e, in, gm_kid(n, 0), &body);
     flow_list_move_all(e, &out->brk, &body.brk);
@@ -234,9 +234,9 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
     for (int h = 1; h < n->nkids; h++) {
       state_list hin = {0};
       for (size_t i = 0; i < entry.len; i++)
-        flow_list_add(e, &hin, flow_state_copy(entry.items[i]));
+        flow_list_add(e, &hin, flow_state_copy(e, entry.items[i]));
       for (size_t i = 0; i < body.next.len; i++)
-        flow_list_add(e, &hin, flow_state_copy(body.next.items[i]));
+        flow_list_add(e, &hin, flow_state_copy(e, body.next.items[i]));
       for (size_t i = 0; i < hin.len; i++)
         hin.items[i]->error_path = 1; /* something threw */
       flow_out r = {0};
@@ -256,7 +256,7 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
     if (e->switch_entries.len) {
       struct switch_ctx *sw = e->switch_entries.items[e->switch_entries.len - 1];
       for (size_t i = 0; i < sw->entries->len; i++) {
-        state *c = flow_state_copy(sw->entries->items[i]);
+        state *c = flow_state_copy(e, sw->entries->items[i]);
         if (case_admits(sw, n, c))
           flow_list_add(e, in, c);
         else

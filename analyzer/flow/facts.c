@@ -3,6 +3,7 @@
  * prefetched; while a helper is summarised, what it does with its parameters instead. */
 #include "flow/engine.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A fact about an object: its allocation site, family and owner, and where it happened. */
@@ -39,11 +40,47 @@ static void add_fact(engine *e, gm_fact f) {
   GM_PUSH(e->facts, f);
 }
 
-static int site_reported(engine *e, const gm_node *site) {
-  for (size_t i = 0; i < e->reported.len; i++)
-    if (e->reported.items[i] == site)
-      return 1;
-  return 0;
+/* The slot of the leak index where site is or goes: open addressing on the node's address, so
+ * that an exit where thousands of objects leak finds each site's fact in one step. */
+static size_t leak_slot(const struct leak_index *r, const gm_node *site) {
+  uintptr_t a = (uintptr_t)site;
+  size_t k = (size_t)gm_hash64(&a, sizeof a, 0) & (r->cap - 1);
+  while (r->sites[k] && r->sites[k] != site)
+    k = (k + 1) & (r->cap - 1);
+  return k;
+}
+
+static void leak_index_add(struct leak_index *r, const gm_node *site, size_t fact) {
+  if (2 * (r->len + 1) > r->cap) {
+    struct leak_index old = *r;
+    r->cap = old.cap ? old.cap * 2 : 64;
+    r->sites = gm_xcalloc(r->cap, sizeof *r->sites);
+    r->facts = gm_xmalloc(r->cap * sizeof *r->facts);
+    for (size_t i = 0; i < old.cap; i++)
+      if (old.sites[i]) {
+        size_t k = leak_slot(r, old.sites[i]);
+        r->sites[k] = old.sites[i];
+        r->facts[k] = old.facts[i];
+      }
+    free(old.sites);
+    free(old.facts);
+  }
+  size_t k = leak_slot(r, site);
+  r->sites[k] = site;
+  r->facts[k] = fact;
+  r->len++;
+}
+
+void flow_leak_index_clear(engine *e, int release) {
+  struct leak_index *r = &e->reported;
+  if (release) {
+    free(r->sites);
+    free(r->facts);
+    *r = (struct leak_index){0};
+  } else if (r->len) {
+    memset(r->sites, 0, r->cap * sizeof *r->sites);
+    r->len = 0;
+  }
 }
 
 void flow_report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how) {
@@ -56,21 +93,17 @@ void flow_report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_ex
   f.error_path = s->error_path;
   if ((how == GM_EXIT_REDECLARE || how == GM_EXIT_OVERWRITE) && s->skipped_by)
     f.skipped_by = s->skipped_by;
-  if (site_reported(e, o->site)) {
+  size_t k = e->reported.cap ? leak_slot(&e->reported, o->site) : 0;
+  if (e->reported.cap && e->reported.sites[k]) {
     /* one finding per site: a manifest leak outranks a latent one, then the normal path's leak
      * outranks an error path's */
-    for (size_t i = 0; i < e->facts.len; i++) {
-      gm_fact *old = &e->facts.items[i];
-      if (old->kind != GM_FACT_LEAK || old->alloc != o->site)
-        continue;
-      if ((old->latent && !f.latent) ||
-          (old->latent == f.latent && old->error_path && !f.error_path))
-        *old = f;
-    }
+    gm_fact *old = &e->facts.items[e->reported.facts[k]];
+    if ((old->latent && !f.latent) || (old->latent == f.latent && old->error_path && !f.error_path))
+      *old = f;
     return;
   }
-  GM_PUSH(e->reported, o->site);
   add_fact(e, f);
+  leak_index_add(&e->reported, o->site, e->facts.len - 1);
 }
 
 /* What storage a value no allocator made is, for messages; NULL when it may be allocated. */
@@ -286,6 +319,7 @@ void flow_note_lambda_launches(engine *e, state *s, const gm_node *lambda_node) 
 }
 
 void flow_check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how) {
+  flow_charge(e, s->nobjs);
   for (int i = 0; i < s->nobjs; i++) {
     obj *o = &s->objs[i];
     if (o->state == OBJ_LIVE && !o->escaped && o->site)

@@ -279,7 +279,7 @@ void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_fa
     if (!fn->in_main_file)
       continue;
     e.facts.len = 0;
-    e.reported.len = 0;
+    flow_leak_index_clear(&e, 0);
     if (allocates_or_frees(&e, fn->body)) /* else there is nothing to find (kernels, math) */
       flow_run_function(&e, fn);
     else
@@ -293,7 +293,7 @@ void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_fa
       memcpy(r->facts, e.facts.items, sizeof(gm_fact) * e.facts.len);
   }
   GM_VEC_FREE(e.facts);
-  GM_VEC_FREE(e.reported);
+  flow_leak_index_clear(&e, 1);
   GM_VEC_FREE(e.paths);
   GM_VEC_FREE(e.gotos);
   GM_VEC_FREE(e.switch_entries);

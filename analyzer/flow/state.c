@@ -18,7 +18,9 @@ static int slot_is_memory(const engine *e, int slot) {
 }
 
 state *flow_state_new(void) {
-  return gm_xcalloc(1, sizeof(state));
+  state *s = gm_xcalloc(1, sizeof(state));
+  s->status_obj = -1;
+  return s;
 }
 
 /* Duplicates a block of n elements (a block of one when n is 0, so a copy never holds NULL). */
@@ -29,7 +31,8 @@ static void *dup_array(const void *items, int n, size_t size) {
   return c;
 }
 
-state *flow_state_copy(const state *s) {
+state *flow_state_copy(engine *e, const state *s) {
+  flow_charge(e, s->nobjs + s->nslots + s->ndecisions);
   state *c = gm_xmalloc(sizeof *c);
   *c = *s; /* every field, the arrays replaced below by copies of their own */
   c->objs = dup_array(s->objs, s->nobjs, sizeof(obj));
@@ -40,6 +43,8 @@ state *flow_state_copy(const state *s) {
   c->capdecisions = s->ndecisions;
   c->ghosts = dup_array(s->ghosts, s->nghosts, sizeof(decision));
   c->capghosts = s->nghosts;
+  c->unnamed = dup_array(s->unnamed, s->nunnamed, sizeof(int));
+  c->capunnamed = s->nunnamed;
   return c;
 }
 
@@ -57,6 +62,7 @@ void flow_state_free(state *s) {
   free(s->exposed);
   free(s->decisions);
   free(s->ghosts);
+  free(s->unnamed);
   free(s);
 }
 
@@ -64,6 +70,24 @@ void flow_list_free(state_list *l) {
   for (size_t i = 0; i < l->len; i++)
     flow_state_free(l->items[i]);
   GM_VEC_FREE(*l);
+}
+
+/* Puts an object that no slot names in the state's list of them (once). */
+static void queue_unnamed(state *s, int id) {
+  if (s->objs[id].queued)
+    return;
+  s->objs[id].queued = 1;
+  if (s->nunnamed == s->capunnamed) {
+    s->capunnamed = s->capunnamed ? s->capunnamed * 2 : 8;
+    s->unnamed = gm_xrealloc(s->unnamed, sizeof(int) * (size_t)s->capunnamed);
+  }
+  s->unnamed[s->nunnamed++] = id;
+}
+
+/* Whether a value names an object: a pointer to it, its status or its free's result. */
+static int names_obj(const state *s, val v) {
+  return (v.kind == V_OBJ || v.kind == V_RESULT || v.kind == V_FREED || v.kind == V_OK) &&
+         v.ref >= 0 && v.ref < s->nobjs;
 }
 
 void flow_slot_set_raw(state *s, int slot, val v) {
@@ -76,6 +100,17 @@ void flow_slot_set_raw(state *s, int slot, val v) {
     }
     s->nslots = slot + 1;
   }
+  if (names_obj(s, v)) {
+    s->objs[v.ref].refs++;
+    s->objs[v.ref].pointers += v.kind == V_OBJ;
+  }
+  val old = s->slots[slot];
+  if (names_obj(s, old)) {
+    obj *o = &s->objs[old.ref];
+    o->pointers -= old.kind == V_OBJ;
+    if (--o->refs == 0)
+      queue_unnamed(s, old.ref);
+  }
   s->slots[slot] = v;
 }
 
@@ -84,16 +119,15 @@ int flow_obj_new(state *s, obj o) {
     s->capobjs = s->capobjs ? s->capobjs * 2 : 8;
     s->objs = gm_xrealloc(s->objs, sizeof(obj) * (size_t)s->capobjs);
   }
+  o.refs = o.pointers = 0;
+  o.queued = 0;
   s->objs[s->nobjs] = o;
+  queue_unnamed(s, s->nobjs);
   return s->nobjs++;
 }
 
-int flow_obj_referenced(const state *s, int id, int except_slot) {
-  for (int i = 0; i < s->nslots; i++)
-    if (i != except_slot && (s->slots[i].kind == V_OBJ || s->slots[i].kind == V_RESULT) &&
-        s->slots[i].ref == id && s->slots[i].kind == V_OBJ)
-      return 1;
-  return 0;
+int flow_obj_referenced(const state *s, int id) {
+  return id >= 0 && id < s->nobjs && s->objs[id].pointers > 0;
 }
 
 /* A call we do not model may write globals, and memory reachable from its arguments. */
@@ -247,40 +281,51 @@ static int obj_kept_alone(const obj *o) {
   return (o->state == OBJ_LIVE && !o->escaped && o->site) || o->param >= 0 || o->deref_param >= 0;
 }
 
-static void state_gc(state *s) {
-  int all_kept = 1; /* then nothing moves: skip the passes over the slots, at every statement */
-  for (int i = 0; i < s->nobjs && all_kept; i++)
-    all_kept = obj_kept_alone(&s->objs[i]);
-  if (all_kept)
+/* Only objects that no slot names can go (flow_slot_set_raw lists them), so a statement looks at
+ * those alone; the objects and slots are passed over only when one goes, to close the gap. */
+static void state_gc(engine *e, state *s) {
+  if (!s->nunnamed)
     return;
-  int *map = gm_xmalloc(sizeof(int) * (size_t)(s->nobjs ? s->nobjs : 1));
-  /* one pass over the slots marks the objects a slot refers to (pointer, status or free) */
-  for (int i = 0; i < s->nobjs; i++)
-    map[i] = 0;
-  for (int k = 0; k < s->nslots; k++) {
-    const val *v = &s->slots[k];
-    if ((v->kind == V_OBJ || v->kind == V_RESULT || v->kind == V_FREED || v->kind == V_OK) &&
-        v->ref >= 0 && v->ref < s->nobjs)
-      map[v->ref] = 1;
-  }
-  int w = 0;
-  for (int i = 0; i < s->nobjs; i++) {
-    obj *o = &s->objs[i];
-    int keep = obj_kept_alone(o) || map[i];
-    map[i] = keep ? w : -1;
-    if (keep)
-      s->objs[w++] = *o;
-  }
-  s->nobjs = w;
-  for (int k = 0; k < s->nslots; k++) {
-    val *v = &s->slots[k];
-    if (v->kind == V_OBJ || v->kind == V_RESULT || v->kind == V_FREED || v->kind == V_OK) {
-      if (map[v->ref] < 0)
-        *v = (val){V_UNKNOWN, 0, 0};
-      else
-        v->ref = map[v->ref];
+  flow_charge(e, s->nunnamed);
+  int w = 0, gone = 0;
+  for (int i = 0; i < s->nunnamed; i++) {
+    obj *o = &s->objs[s->unnamed[i]];
+    o->queued = 0;
+    if (o->refs)
+      continue; /* named again since */
+    if (obj_kept_alone(o)) {
+      o->queued = 1;
+      s->unnamed[w++] = s->unnamed[i];
+    } else {
+      o->queued = 2; /* goes */
+      gone = 1;
     }
   }
+  s->nunnamed = w;
+  if (!gone)
+    return;
+  flow_charge(e, s->nobjs + s->nslots);
+  int before = s->nobjs;
+  int *map = gm_xmalloc(sizeof(int) * (size_t)before);
+  w = 0;
+  for (int i = 0; i < before; i++) {
+    map[i] = s->objs[i].queued == 2 ? -1 : w;
+    if (map[i] >= 0)
+      s->objs[w++] = s->objs[i];
+  }
+  s->nobjs = w;
+  /* nothing names a collected object: the slots and lists only move to the new places */
+  for (int k = 0; k < s->nslots; k++) {
+    val *v = &s->slots[k];
+    if ((v->kind == V_OBJ || v->kind == V_RESULT || v->kind == V_FREED || v->kind == V_OK) &&
+        v->ref >= 0 && v->ref < before) {
+      assert(map[v->ref] >= 0);
+      v->ref = map[v->ref];
+    }
+  }
+  for (int i = 0; i < s->nunnamed; i++)
+    s->unnamed[i] = map[s->unnamed[i]];
+  s->status_obj = s->status_obj >= 0 && s->status_obj < before ? map[s->status_obj] : -1;
   free(map);
 }
 
@@ -342,8 +387,9 @@ static uint64_t memory_digest(const state *s) {
 
 /* A state's digest, taken once it is in a list and first compared: it does not change while it
  * waits there. */
-static uint64_t digest_of(state *s) {
+static uint64_t digest_of(engine *e, state *s) {
   if (!s->has_digest) { /* a state put in a list by hand (a function's entry state) */
+    flow_charge(e, s->nobjs + s->nslots);
     s->digest = memory_digest(s);
     s->has_digest = 1;
   }
@@ -351,19 +397,21 @@ static uint64_t digest_of(state *s) {
   return s->digest;
 }
 
-/* Equal memory and pointers; with_decisions: the same branch decisions too. */
-static int state_equal_as(const state *a, const state *b, int with_decisions) {
+/* Equal memory and pointers; with_decisions: the same branch decisions too. *walked: how many
+ * objects, decisions and slots it looked at before it knew. */
+static int state_equal_as(const state *a, const state *b, int with_decisions, long *walked) {
+  *walked = 0;
   if (a->nobjs != b->nobjs || (with_decisions && a->ndecisions != b->ndecisions))
     return 0;
-  for (int i = 0; i < a->nobjs; i++)
+  for (int i = 0; i < a->nobjs; i++, ++*walked)
     if (!same_obj(&a->objs[i], &b->objs[i]))
       return 0;
   /* the decisions first: states that met with equal memory differ there, and they are few */
-  for (int i = 0; with_decisions && i < a->ndecisions; i++)
+  for (int i = 0; with_decisions && i < a->ndecisions; i++, ++*walked)
     if (!decision_exact(b, &a->decisions[i]))
       return 0;
   int n = a->nslots > b->nslots ? a->nslots : b->nslots;
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < n; i++, ++*walked) {
     val x = slot_get(a, i), y = slot_get(b, i);
     int ex = i < a->nslots && a->exposed[i], ey = i < b->nslots && b->exposed[i];
     if (!same_val(&x, &y) || ex != ey)
@@ -373,12 +421,19 @@ static int state_equal_as(const state *a, const state *b, int with_decisions) {
   return 1;
 }
 
-int flow_state_equal(const state *a, const state *b) {
-  return state_equal_as(a, b, 1);
+/* Whether two states in lists are one (with_decisions) or differ only in their decisions: their
+ * digests first, then the elements, as far as the comparison goes, counted in the budget. */
+static int equal_in_lists(engine *e, state *a, state *b, int with_decisions) {
+  if (digest_of(e, a) != digest_of(e, b))
+    return 0;
+  long walked;
+  int same = state_equal_as(a, b, with_decisions, &walked);
+  flow_charge(e, walked);
+  return same;
 }
 
-int flow_state_equal_in_lists(state *a, state *b) {
-  return digest_of(a) == digest_of(b) && state_equal_as(a, b, 1);
+int flow_state_equal_in_lists(engine *e, state *a, state *b) {
+  return equal_in_lists(e, a, b, 1);
 }
 
 /* Folds s into kept, which differs from it only in branch decisions: only the decisions both
@@ -401,13 +456,13 @@ void flow_list_add(engine *e, state_list *l, state *s) {
     flow_state_free(s);
     return;
   }
-  state_gc(s);
+  state_gc(e, s);
   /* s was changed on its way here: its digest is taken anew, when first compared (a list that
    * holds one state, as in straight-line code, never needs it: hashing a function of thousands
    * of allocations at each statement made it quadratic); those in l are as they came in */
   s->has_digest = 0;
   for (size_t i = 0; i < l->len; i++)
-    if (digest_of(l->items[i]) == digest_of(s) && flow_state_equal(l->items[i], s)) {
+    if (equal_in_lists(e, l->items[i], s, 1)) {
       if (!s->error_path)
         l->items[i]->error_path = 0; /* one of the merged paths is the normal one */
       if (!s->latent)
@@ -417,7 +472,7 @@ void flow_list_add(engine *e, state_list *l, state *s) {
     }
   if (l->len >= MAX_STATES) {
     for (size_t i = 0; i < l->len; i++)
-      if (digest_of(l->items[i]) == digest_of(s) && state_equal_as(l->items[i], s, 0)) {
+      if (equal_in_lists(e, l->items[i], s, 0)) {
         state_join_decisions(l->items[i], s);
         flow_state_free(s);
         return;

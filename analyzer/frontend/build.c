@@ -91,11 +91,41 @@ static unsigned var_space(CXCursor decl) {
   return space;
 }
 
+/* Where decl's variable is in the table, or the free entry where it goes. */
+static size_t var_table_slot(const builder *b, unsigned h, CXCursor decl) {
+  size_t mask = b->var_table_cap - 1, k = (size_t)gm_hash64(&h, sizeof h, 0) & mask;
+  for (int i; (i = b->var_table[k]) >= 0; k = (k + 1) & mask)
+    if (b->vars.items[i].hash == h && clang_equalCursors(b->var_decls.items[i], decl))
+      break;
+  return k;
+}
+
+/* Sizes the table for vars.len + 1 entries at half load and enters vars.items[0, len). */
+static void var_table_rebuild(builder *b) {
+  size_t cap = 16;
+  while (cap < 2 * (b->vars.len + 1))
+    cap *= 2;
+  if (cap != b->var_table_cap) {
+    free(b->var_table);
+    b->var_table = gm_xmalloc(sizeof(int) * cap);
+    b->var_table_cap = cap;
+  }
+  for (size_t k = 0; k < cap; k++)
+    b->var_table[k] = -1;
+  for (size_t i = 0; i < b->vars.len; i++)
+    b->var_table[var_table_slot(b, b->vars.items[i].hash, b->var_decls.items[i])] = (int)i;
+  b->var_table_len = b->vars.len;
+  b->var_table_for = b->vars.items;
+}
+
 int fe_var_index(builder *b, CXCursor decl) {
   unsigned h = clang_hashCursor(decl);
-  for (size_t i = 0; i < b->vars.len; i++)
-    if (b->vars.items[i].hash == h && clang_equalCursors(b->var_decls.items[i], decl))
-      return (int)i;
+  if (b->var_table_for != b->vars.items || b->var_table_len != b->vars.len ||
+      2 * (b->vars.len + 1) > b->var_table_cap)
+    var_table_rebuild(b);
+  size_t slot = var_table_slot(b, h, decl);
+  if (b->var_table[slot] >= 0)
+    return b->var_table[slot];
   gm_var v = {0};
   v.name = fe_arena_cxstring(b, clang_getCursorSpelling(decl));
   v.hash = h;
@@ -132,6 +162,9 @@ int fe_var_index(builder *b, CXCursor decl) {
   }
   GM_PUSH(b->vars, v);
   GM_PUSH(b->var_decls, decl);
+  b->var_table[slot] = (int)b->vars.len - 1;
+  b->var_table_len = b->vars.len;
+  b->var_table_for = b->vars.items;
   return (int)b->vars.len - 1;
 }
 

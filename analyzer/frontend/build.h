@@ -18,6 +18,12 @@ typedef struct builder {
   gm_func *fn;
   var_vec vars;
   cursor_vec var_decls;
+  /* vars by cursor hash (open addressing, -1 free) for fe_var_index, so that a function of
+   * thousands of variables finds each in one probe; it indexes exactly vars.items[0, vars.len)
+   * and is rebuilt when those change behind its back (a new function, a lambda's own vars) */
+  int *var_table;
+  size_t var_table_cap, var_table_len;
+  const gm_var *var_table_for;
   int next_id;
   CXCursor func_cursor;
   GM_VEC(gm_func *) lambdas; /* lambda bodies met while building, analysed as functions */

@@ -222,6 +222,7 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   GM_VEC_FREE(ctx.funcs);
   GM_VEC_FREE(b.vars);
   GM_VEC_FREE(b.var_decls);
+  free(b.var_table);
   GM_VEC_FREE(b.lambdas);
   clang_getInclusions(tu, on_inclusion, out);
   gm_timing_stop(GM_STAGE_MODEL, model_start);
