@@ -11,6 +11,13 @@
 typedef GM_VEC(CXCursor) cursor_vec;
 typedef GM_VEC(gm_var) var_vec;
 
+/* A lambda met while building: its closure class, and the key calls of its operator() get. */
+typedef struct {
+  unsigned hash; /* clang_hashCursor of the closure class */
+  CXCursor closure;
+  const char *call_usr;
+} fe_closure;
+
 typedef struct builder {
   gm_arena *arena;
   const gm_table *table;
@@ -26,8 +33,9 @@ typedef struct builder {
   const gm_var *var_table_for;
   int next_id;
   CXCursor func_cursor;
-  GM_VEC(gm_func *) lambdas; /* lambda bodies met while building, analysed as functions */
-  CXFile last_file;          /* a one-entry cache: most locations are in the same file */
+  GM_VEC(gm_func *) lambdas;   /* lambda bodies met while building, analysed as functions */
+  GM_VEC(fe_closure) closures; /* every lambda of the translation unit met so far */
+  CXFile last_file;            /* a one-entry cache: most locations are in the same file */
   const char *last_file_name;
   int has_errors; /* clang reported errors: there may be code it could not type */
   int dependent;  /* the function is (in) a template: dependent types are no sign of error */
@@ -66,5 +74,6 @@ gm_node *fe_conv_stmt(builder *b, CXCursor c);
 /* function.c */
 gm_func *fe_build_function(builder *b, CXCursor c); /* NULL without a body */
 gm_node *fe_conv_lambda(builder *b, CXCursor c);
+const char *fe_lambda_call_usr(builder *b, CXCursor method); /* NULL: not a modelled lambda's */
 
 #endif

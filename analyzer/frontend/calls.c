@@ -275,7 +275,11 @@ gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
       /* a call to a template specialisation resolves to the template we modelled */
       CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
       CXCursor target = clang_Cursor_isNull(tmpl) ? ref : tmpl;
-      n->callee_usr = fe_arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(target)));
+      n->callee_usr = rk == CXCursor_CXXMethod && strcmp(name, "operator()") == 0
+                          ? fe_lambda_call_usr(b, target)
+                          : NULL;
+      if (!n->callee_usr)
+        n->callee_usr = fe_arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(target)));
     }
     n->is_kernel_callee = fe_has_child_attr(ref, CXCursor_CUDAGlobalAttr);
   } else if (clang_Cursor_isNull(ref) && !launch && fe_is_dependent(c)) {

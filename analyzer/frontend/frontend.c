@@ -224,6 +224,7 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   GM_VEC_FREE(b.var_decls);
   free(b.var_table);
   GM_VEC_FREE(b.lambdas);
+  GM_VEC_FREE(b.closures);
   clang_getInclusions(tu, on_inclusion, out);
   gm_timing_stop(GM_STAGE_MODEL, model_start);
   double dispose_start = gm_timing_start(); /* clang's own clean-up: part of its parse's cost */

@@ -18,6 +18,15 @@ static int generic_lambda(const cursor_vec *kids) {
   return 0;
 }
 
+/* The children already listed: visiting them again costs, per visit, the depth of the
+ * declaration's nesting in libclang (deeply nested lambdas). */
+static int has_kid(const cursor_vec *kids, enum CXCursorKind kind) {
+  for (size_t i = 0; i < kids->len; i++)
+    if (clang_getCursorKind(kids->items[i]) == kind)
+      return 1;
+  return 0;
+}
+
 gm_func *fe_build_function(builder *b, CXCursor c) {
   cursor_vec kids = fe_children_of(c);
   CXCursor body = clang_getNullCursor();
@@ -47,9 +56,8 @@ gm_func *fe_build_function(builder *b, CXCursor c) {
   if (fn->end_loc.col > 1)
     fn->end_loc.col--; /* the range ends just past the brace */
   fn->in_main_file = clang_Location_isFromMainFile(clang_getCursorLocation(c)) != 0;
-  fn->is_kernel = fe_has_child_attr(c, CXCursor_CUDAGlobalAttr);
-  fn->is_device =
-      fe_has_child_attr(c, CXCursor_CUDADeviceAttr) && !fe_has_child_attr(c, CXCursor_CUDAHostAttr);
+  fn->is_kernel = has_kid(&kids, CXCursor_CUDAGlobalAttr);
+  fn->is_device = has_kid(&kids, CXCursor_CUDADeviceAttr) && !has_kid(&kids, CXCursor_CUDAHostAttr);
   int nparams = clang_Cursor_getNumArguments(c);
   if (nparams < 0) { /* templates: parameters are the ParmDecl children */
     nparams = 0;
@@ -146,6 +154,10 @@ static gm_func *build_lambda_body(builder *b, CXCursor c) {
     fn->usr = gm_xasprintf_tmp(b, "lambda@%s:%u:%u", fn->loc.file ? fn->loc.file : "", fn->loc.line,
                                fn->loc.col);
     GM_PUSH(b->lambdas, fn);
+    CXCursor closure = clang_getTypeDeclaration(clang_getCursorType(c));
+    fe_closure k = {clang_hashCursor(closure), closure,
+                    gm_xasprintf_tmp(b, "%s:operator()", fn->usr)};
+    GM_PUSH(b->closures, k);
   }
   GM_VEC_FREE(b->vars);
   GM_VEC_FREE(b->var_decls);
@@ -160,7 +172,11 @@ static gm_func *build_lambda_body(builder *b, CXCursor c) {
 
 gm_node *fe_conv_lambda(builder *b, CXCursor c) {
   struct capture_ctx ctx = {b, {0}};
-  clang_visitChildren(c, capture_visitor, &ctx);
+  /* A variable's semantic parent is a declaration: in a lambda within a lambda, the enclosing
+   * function is the outer LambdaExpr and no reference can match, so the walk is skipped. Walking
+   * each nested lambda's subtree again made N nested lambdas cost N^2 cursor visits. */
+  if (clang_isDeclaration(clang_getCursorKind(b->func_cursor)))
+    clang_visitChildren(c, capture_visitor, &ctx);
   gm_func *body = build_lambda_body(b, c);
   gm_node *n = fe_new_node(b, GM_N_LAMBDA, c, (int)ctx.refs.len);
   for (size_t i = 0; i < ctx.refs.len; i++)
@@ -168,4 +184,17 @@ gm_node *fe_conv_lambda(builder *b, CXCursor c) {
   n->callee_usr = body ? body->usr : NULL; /* the lambda's body, modelled as a function */
   GM_VEC_FREE(ctx.refs);
   return n;
+}
+
+/* Calls of a lambda are keyed by its closure, not by clang's USR of its operator(): that USR
+ * spells every enclosing lambda, so N nested lambdas cost N^2 in time and memory. The key names
+ * no modelled function, as the USR did not: a lambda's call is modelled through its captures
+ * (GM_N_LAMBDA), not through its body's summary. Most calls are of the lambda met last. */
+const char *fe_lambda_call_usr(builder *b, CXCursor method) {
+  CXCursor closure = clang_getCursorSemanticParent(method);
+  unsigned h = clang_hashCursor(closure);
+  for (size_t i = b->closures.len; i-- > 0;)
+    if (b->closures.items[i].hash == h && clang_equalCursors(b->closures.items[i].closure, closure))
+      return b->closures.items[i].call_usr;
+  return NULL;
 }
