@@ -755,16 +755,13 @@ void driver_run_pass(gm_run *run, const size_t *files, size_t count, gm_progress
   for (size_t k = 0; k < count; k++) {
     size_t i = files[k];
     pthread_mutex_lock(&p.lock);
-    /* the counter counts every finished file; the name is the first one not yet waited for,
-     * shown once even if it finished meanwhile (on a loaded machine this thread may wake only
-     * after several files are done, and the counter should still move through them) */
+    /* counts finished files, names each file it comes to (a finished one too: load delays it) */
     size_t shown = (size_t)-1;
-    for (;;) {
+    for (;; pthread_cond_wait(&p.cond, &p.lock)) {
       if (shown != p.ndone)
         gm_progress_show(progress, shown = p.ndone, run->results[i].path);
       if (run->results[i].done)
         break;
-      pthread_cond_wait(&p.cond, &p.lock);
     }
     pthread_mutex_unlock(&p.lock);
   }
