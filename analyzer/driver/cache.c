@@ -2,6 +2,7 @@
 
 #include "rules/rules.h"
 #include "support/atomic_file.h"
+#include "support/files.h"
 #include "support/version.h"
 
 #include <clang-c/Index.h>
@@ -501,41 +502,11 @@ static void get_notice(reader *r, gm_notice *n) {
   n->message = get_req(r);
 }
 
-/* An entry's bytes, or NULL unless path is a regular file (not a symlink, whose target could be
- * /dev/zero, nor a FIFO, whose open or read would block) of at most MAX_ENTRY_BYTES. */
-static char *read_entry(const char *path, size_t *len) {
-  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0)
-    return NULL;
-  struct stat st;
-  char *data = NULL;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= MAX_ENTRY_BYTES) {
-    size_t want = (size_t)st.st_size, got = 0;
-    data = gm_xmalloc(want + 1);
-    while (got < want) {
-      ssize_t n = read(fd, data + got, want - got);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      got += (size_t)n;
-    }
-    if (got != want) { /* shrunk while read: a torn entry */
-      free(data);
-      data = NULL;
-    } else {
-      *len = want;
-    }
-  }
-  close(fd);
-  return data;
-}
-
 int gm_cache_load(gm_cache *c, const gm_cache_key *key, const char *source, gm_report *report,
                   gm_unit **unit, FILE *msg) {
   char *path = entry_path(c, key, NULL);
   size_t len = 0;
-  char *data = read_entry(path, &len);
+  char *data = gm_read_regular(path, MAX_ENTRY_BYTES, &len);
   free(path);
   int hit = 0;
   gm_report found = {0};
@@ -616,23 +587,6 @@ static void add_deps(gm_cache *c, gm_strbuf *sb, const gm_str_vec *files, uint32
   }
 }
 
-static int mkdirs(const char *dir) {
-  char *copy = gm_xstrdup(dir);
-  int ok = 1;
-  for (char *p = copy + 1; ok; p++) {
-    if (*p != '/' && *p)
-      continue;
-    char save = *p;
-    *p = 0;
-    ok = mkdir(copy, 0777) == 0 || errno == EEXIST;
-    *p = save;
-    if (!save)
-      break;
-  }
-  free(copy);
-  return ok;
-}
-
 void gm_cache_store(gm_cache *c, const gm_cache_key *key, const gm_str_vec *includes,
                     const gm_str_vec *more, const gm_report *report, const gm_unit *unit,
                     const char *messages, size_t messages_len, FILE *msg) {
@@ -671,7 +625,7 @@ void gm_cache_store(gm_cache *c, const gm_cache_key *key, const gm_str_vec *incl
   if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
     unlink(path);
   gm_atomic_file f;
-  int written = mkdirs(subdir) && gm_atomic_open(&f, path, "wb");
+  int written = gm_mkdirs(subdir) && gm_atomic_open(&f, path, "wb");
   if (written)
     written = gm_atomic_commit(&f, fwrite(sb.data, 1, sb.len, f.out) == sb.len);
   if (written) {

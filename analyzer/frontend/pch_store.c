@@ -5,6 +5,7 @@
 #include "frontend/cuda_wrapper.h"
 #include "frontend/nvcc_compat.h"
 #include "support/atomic_file.h"
+#include "support/files.h"
 #include "support/interrupt.h"
 
 #include <clang-c/Index.h>
@@ -140,34 +141,6 @@ static void remember_used(gm_pch_key key) {
   pthread_mutex_unlock(&store.lock);
 }
 
-/* A regular file's bytes (not a link, FIFO or device), at most max; NULL otherwise. */
-static char *read_regular(const char *path, off_t max, size_t *len) {
-  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0)
-    return NULL;
-  struct stat st;
-  char *data = NULL;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= max) {
-    size_t want = (size_t)st.st_size, got = 0;
-    data = gm_xmalloc(want + 1);
-    for (ssize_t r = 1; got < want && r > 0;) {
-      r = read(fd, data + got, want - got);
-      if (r > 0)
-        got += (size_t)r;
-      else if (r < 0 && errno == EINTR)
-        r = 1;
-    }
-    data[got] = 0;
-    *len = got;
-    if (got != want) {
-      free(data);
-      data = NULL;
-    }
-  }
-  close(fd);
-  return data;
-}
-
 /* The PCH's size and hash, read through once; 0 unless it is a regular file. */
 static int pch_digest(const char *path, uint64_t *size, uint64_t h[2]) {
   int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -235,7 +208,7 @@ static void sum_line(gm_strbuf *sb) {
 /* The manifest's text with its sum checked, its sum line cut off; NULL when bad. */
 static char *read_manifest(const char *path) {
   size_t len = 0;
-  char *text = read_regular(path, MAX_MANIFEST_BYTES, &len);
+  char *text = gm_read_regular(path, MAX_MANIFEST_BYTES, &len);
   if (!text)
     return NULL;
   char *last = NULL;
@@ -365,23 +338,6 @@ char *gm_pch_store_find(gm_pch_key key, const char *below_path, gm_str_vec *incl
 
 /* ---- building and publishing ---- */
 
-static int mkdirs(const char *dir) {
-  char *copy = gm_xstrdup(dir);
-  int ok = 1;
-  for (char *p = copy + 1; ok; p++) {
-    if (*p != '/' && *p)
-      continue;
-    char save = *p;
-    *p = 0;
-    ok = mkdir(copy, 0777) == 0 || errno == EEXIST;
-    *p = save;
-    if (!save)
-      break;
-  }
-  free(copy);
-  return ok;
-}
-
 static char *temp_name(const char *path) {
   return gm_xasprintf("%s.tmp.%d.%u", path, (int)getpid(), atomic_fetch_add(&store.counter, 1));
 }
@@ -390,7 +346,7 @@ static char *temp_name(const char *path) {
  * time on every use of the PCH built from it). */
 static int publish_source(const char *path, const char *text) {
   size_t len = 0;
-  char *there = read_regular(path, 1 << 20, &len);
+  char *there = gm_read_regular(path, 1 << 20, &len);
   int same = there && len == strlen(text) && memcmp(there, text, len) == 0;
   free(there);
   if (same)
@@ -402,7 +358,7 @@ static int publish_source(const char *path, const char *text) {
   if (ok && link(tmp, path) != 0) {
     /* another run's, the same text unless damaged: a damaged one goes (its PCHs fail their
      * check) and ours takes its place */
-    there = read_regular(path, 1 << 20, &len);
+    there = gm_read_regular(path, 1 << 20, &len);
     same = there && len == strlen(text) && memcmp(there, text, len) == 0;
     free(there);
     if (!same) {
@@ -421,7 +377,7 @@ int gm_pch_store_prepare(gm_pch_key key, const char *text, char **source, char *
   if (!store.on)
     return 0;
   char *src = entry_file(key, ".cu");
-  if (!mkdirs(store.dir) || !publish_source(src, text)) {
+  if (!gm_mkdirs(store.dir) || !publish_source(src, text)) {
     warn("write", msg);
     free(src);
     return 0;
