@@ -22,10 +22,6 @@ static int enabled(void) {
 
 __thread uint32_t gmemrt_thread_calls, gmemrt_thread_frees; /* gmemrt_sampled_clock() (hooks.h) */
 
-static inline uint64_t stop_clock(uint64_t t0) {
-  return t0 ? gmemrt_now_ns() - t0 + 1 : 0;
-}
-
 int gmemrt_hooks_enabled(void) {
   return enabled();
 }
@@ -39,7 +35,7 @@ static cudaError_t after_alloc(const gmemrt_where *w, const char *api, int famil
 int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int error,
                        int driver_api, void *ptr, uint64_t size, uint64_t t0) {
   uint64_t ns;
-  GMEMRT_PHASE(CLOCK, ns = stop_clock(t0));
+  GMEMRT_PHASE(CLOCK, ns = gmemrt_stop_clock(t0));
   GMEMRT_PHASE(AFTER, gmemrt_after_cuda_call());
   int ok = error == 0, out_of_memory = error == cudaErrorMemoryAllocation;
   int paired = 0;
@@ -108,7 +104,7 @@ void gmemrt_before_free(const gmemrt_where *w, const char *api, int free_api, vo
 
 void gmemrt_after_free(const gmemrt_free_in_flight *f, int ok) {
   uint64_t ns;
-  GMEMRT_PHASE(CLOCK, ns = stop_clock(f->t0));
+  GMEMRT_PHASE(CLOCK, ns = gmemrt_stop_clock(f->t0));
   if (f->paired) {
     GMEMRT_PHASE(PAIR, gmemrt_pair_freed(ok, ns));
     return;

@@ -57,6 +57,11 @@ static inline uint64_t gmemrt_sampled_clock(uint32_t *calls) {
 static inline uint64_t gmemrt_start_clock(void) {
   return gmemrt_sampled_clock(&gmemrt_thread_calls);
 }
+/* The call's duration since a sampled start (plus one, so that a timed call is never 0), or 0
+ * when it was not timed. */
+static inline uint64_t gmemrt_stop_clock(uint64_t t0) {
+  return t0 ? gmemrt_now_ns() - t0 + 1 : 0;
+}
 /* error: the real call's result, 0 for success; driver_api: it is a CUresult (driver API), not a
  * cudaError_t */
 int gmemrt_after_alloc(const gmemrt_where *w, const char *api, int family, int error,

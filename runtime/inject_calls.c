@@ -410,7 +410,7 @@ static inline __attribute__((always_inline)) void wrap_exit(size_t index, unsign
           pair_rc =                                                                                \
               ((CUresult(*)(CUdeviceptr, CUstream))wraps[index].real[wrap_slot])(dptr, stream));   \
       in_wrapper--;                                                                                \
-      gmemrt_pair_freed(pair_rc == CUDA_SUCCESS, pair_t0 ? gmemrt_now_ns() - pair_t0 + 1 : 0);     \
+      gmemrt_pair_freed(pair_rc == CUDA_SUCCESS, gmemrt_stop_clock(pair_t0));                      \
       GMEMRT_PHASE_END();                                                                          \
       return pair_rc;                                                                              \
     }                                                                                              \
@@ -433,7 +433,7 @@ static inline __attribute__((always_inline)) void wrap_exit(size_t index, unsign
     const char *pair_api = pair_wrapped_api(index, pair_via);                                      \
     if (pair_rc == CUDA_SUCCESS && pair_api &&                                                     \
         gmemrt_pair_alloc(&pair_w, pair_api, (void *)(uintptr_t) * (dptr), bytesize,               \
-                          pair_t0 ? gmemrt_now_ns() - pair_t0 + 1 : 0)) {                          \
+                          gmemrt_stop_clock(pair_t0))) {                                           \
       GMEMRT_PHASE_END();                                                                          \
       return pair_rc;                                                                              \
     }                                                                                              \

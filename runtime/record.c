@@ -515,6 +515,13 @@ static void note_regrowth(gmemrt_site *s, const struct live_entry *e) {
     s->regrowth_chain_max = newer->generation;
 }
 
+/* A freed block's address and site, in the ring a later free of it is found in (double frees). */
+static void note_freed(uintptr_t p, uint32_t site) {
+  size_t slot = gmemrt.freed_next++ % (sizeof gmemrt.freed_ring / sizeof gmemrt.freed_ring[0]);
+  gmemrt.freed_ring[slot] = p;
+  gmemrt.freed_ring_site[slot] = site;
+}
+
 /* A free is recorded before the real call, under the lock, so that another thread cannot be
  * handed the same address (and record it) between the real free and our record of it. If the
  * real call then fails, gmemrt_free_failed() puts the record back. */
@@ -549,9 +556,7 @@ int gmemrt_free_begin(void *ptr, int free_api, struct live_entry *saved) {
   gmemrt.live_count--;
   *saved = *e;
   e->ptr = 1; /* deleted */
-  size_t slot = gmemrt.freed_next++ % (sizeof gmemrt.freed_ring / sizeof gmemrt.freed_ring[0]);
-  gmemrt.freed_ring[slot] = p;
-  gmemrt.freed_ring_site[slot] = saved->site;
+  note_freed(p, saved->site);
   timeline_sample();
   return 1;
 }
@@ -579,9 +584,7 @@ void gmemrt_record_pairs(const gmemrt_pair_batch *b) {
     d->allocations += n;
     s->frees[b->free_api] += n;
     s->last_ptr = b->ptr;
-    size_t slot = gmemrt.freed_next++ % (sizeof gmemrt.freed_ring / sizeof gmemrt.freed_ring[0]);
-    gmemrt.freed_ring[slot] = b->ptr;
-    gmemrt.freed_ring_site[slot] = (uint32_t)b->alloc_site;
+    note_freed(b->ptr, (uint32_t)b->alloc_site);
     /* the timeline's samples fall where the 2n calls would take them (timeline_sample), a
      * sample after an allocation with the block live; from one sample to the next, not call
      * by call (a sample may double the stride) */
