@@ -4,7 +4,12 @@ kernel_ms=..`, one round being plain followed by each instrumented way. The GPU 
 timings drift by tens of percent within a minute, so three estimates are printed for each way
 against plain: the median of each, the best of each (noise only adds time), and the median of the
 per-round ratios (plain and the way measured seconds apart), with their quartiles. Rows with *_min_us figures (each
-loop's quietest twentieth) get those estimates too. Usage: overhead_summary.py FILE"""
+loop's quietest twentieth) get those estimates too.
+Rows with churn's in-process A/B (*_overhead_pct: the pair as routed against the runtime called
+directly, ab_*, or against the driver's own functions, drv_*) are summarised per way as the
+median of their own figure and, paired with the round's plain row, as the ratio of the two ratios:
+the routed pair's cost over plain's, with the drift between processes divided out.
+Usage: overhead_summary.py FILE"""
 import re
 import statistics
 import sys
@@ -14,6 +19,10 @@ LOOPS = (("pair_us", "cudaMalloc+cudaFree pair"),
          ("async_pair_us", "cudaMallocAsync+cudaFreeAsync pair"),
          ("async_pair_min_us", "cudaMallocAsync+cudaFreeAsync pair, quietest twentieth"),
          ("kernel_ms", "kernel-bound loop"))
+AB = (("ab_overhead_pct", "cudaMallocAsync pair, in-process, routed against the runtime direct"),
+      ("drv_overhead_pct", "cudaMallocAsync pair, in-process, routed against the driver"),
+      ("ab_sync_overhead_pct", "cudaMalloc pair, in-process, routed against the runtime direct"),
+      ("drv_sync_overhead_pct", "cudaMalloc pair, in-process, routed against the driver"))
 
 
 def spread(paired):
@@ -27,7 +36,7 @@ def spread(paired):
 def main(path):
     rounds, ways = [], []
     for line in open(path):
-        fields = dict(re.findall(r"(\w+)=([\d.]+)", line))
+        fields = dict(re.findall(r"(\w+)=(-?[\d.]+)", line))
         if not fields or not line.split():
             continue
         way = line.split()[0]
@@ -55,6 +64,17 @@ def main(path):
             print(f"{label}: plain {statistics.median(plain):.4g}, {way} {statistics.median(mine):.4g}"
                   f" ({len(mine)} runs): overhead median {100 * median:+.1f}%, best {100 * best:+.1f}%,"
                   f" paired {100 * statistics.median(paired):+.1f}%{spread(paired)}")
+    for key, label in AB:
+        for way in ways:
+            both = [r for r in rounds if key in r["plain"] and key in r.get(way, {})]
+            if not both:
+                continue
+            own = statistics.median(r[way][key] for r in both)
+            line = f"{label}: {way} {own:+.2f}% ({len(both)} runs)"
+            if way != "plain":
+                paired = [(1 + r[way][key] / 100) / (1 + r["plain"][key] / 100) - 1 for r in both]
+                line += f", over plain's: {100 * statistics.median(paired):+.1f}%{spread(paired)}"
+            print(line)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,11 @@
 # tool after tests/gpu/prepare.sh here, carrying .gpu-deps, build/gmemcc and build/gmemrun.
 #   1. stages: tests/gpu/churn.cu under a profiling build of the runtime (-DGMEMRT_PHASES,
 #      runtime/phases.h), built with gmemcc's forced include and plain under gmemrun;
-#   2. the hooks against the direct calls in one process (churn's A/B chunks, gmemcc build);
-#   3. ROUNDS alternating rounds (default 15) of the plain build, the gmemcc build and gmemrun,
+#   2. AB_ROUNDS alternating rounds (default 10) of churn's in-process A/B: in each run, the pairs
+#      as routed against the runtime called directly and against the driver's own functions, for
+#      the plain build, the gmemcc build and gmemrun (whose cost is its routed/driver ratio over
+#      plain's: the drift between processes divides out);
+#   3. ROUNDS alternating rounds (default 6) of the plain build, the gmemcc build and gmemrun,
 #      and gmemrun with one part turned off at a time (stacks, caller sites, NVML, everything);
 #   4. CUPTI's own cost, without gmemlint's runtime (bench/cupti_cost, NO_PROBE=1 skips it).
 # With BASE=DIR (a tree holding an earlier commit's runtime/ and include/gmemlint/, which
@@ -60,16 +63,29 @@ done
 echo "-- gmemrun without caller sites (GMEMRT_CALLER_SITES=0)"
 gmemrun "$B/phases" GMEMRT_CALLER_SITES=0
 
-echo "== 2. in one process: hooked against direct cudaMallocAsync pairs, 40 alternating chunks"
-for i in 1 2 3; do
-  echo "plain    $("${PIN[@]}" "$B/churn_plain" 100 20000 400000 | grep ab_)"
-  echo "gmemcc   $(GMEMRT_OUTPUT="$B/ab-%p.json" "${PIN[@]}" "$B/churn_now" 100 20000 400000 | grep ab_)"
+AB_ROUNDS=${AB_ROUNDS:-10}
+echo "== 2. in one process, $AB_ROUNDS alternating rounds: each run's pairs as routed against the"
+echo "   runtime called directly and against the driver's own functions (churn's A/B: 40 chunks a"
+echo "   side, 400000 cudaMallocAsync and 4000 cudaMalloc pairs a side)"
+ab() { # ab WAY COMMAND...: the A/B lines of one run, on one line
+  local way=$1
+  shift
+  echo "$way $("$@" | grep -E '^(ab|drv)' | tr '\n' ' ')"
+}
+for ((i = 0; i < AB_ROUNDS; i++)); do
+  ab plain "${PIN[@]}" "$B/churn_plain" 20 20 400000 4000
+  ab gmemcc env GMEMRT_OUTPUT="$B/ab-%p.json" "${PIN[@]}" "$B/churn_now" 20 20 400000 4000
+  ab gmemrun env "${PIN[@]}" build/gmemrun -q --library "$B/now/libgmemrt_inject.so" \
+    -o "$B/ab-run-%p.json" -- "$B/churn_plain" 20 20 400000 4000
   if [ -n "${BASE:-}" ]; then
-    echo "base     $(GMEMRT_OUTPUT="$B/ab-%p.json" "${PIN[@]}" "$B/churn_base" 100 20000 400000 | grep ab_)"
+    ab gmemcc_base env GMEMRT_OUTPUT="$B/ab-%p.json" "${PIN[@]}" "$B/churn_base" 20 20 400000 4000
+    ab gmemrun_base env "${PIN[@]}" build/gmemrun -q --library "$B/base/libgmemrt_inject.so" \
+      -o "$B/ab-run-%p.json" -- "$B/churn_plain" 20 20 400000 4000
   fi
 done | tee "$RES/ab.txt"
+python3 bench/overhead_summary.py "$RES/ab.txt"
 
-ROUNDS=${ROUNDS:-15}
+ROUNDS=${ROUNDS:-6}
 echo "== 3. $ROUNDS rounds, alternating (${SYNC_PAIRS:-5000} cudaMalloc pairs, 200000 async pairs)"
 for ((i = 0; i < ROUNDS; i++)); do
   echo "plain           $("${PIN[@]}" "$B/churn_plain" "${SYNC_PAIRS:-5000}" 200000)"
