@@ -172,8 +172,31 @@ static int site_lookup(const gmemrt_where *w, const char *api, int family) {
   return (int)gmemrt.nsites - 1;
 }
 
-__thread struct gmemrt_site_cache_entry gmemrt_site_cache[GMEMRT_SITE_CACHE];
-static __thread uint8_t site_cache_victim[GMEMRT_SITE_CACHE / 2]; /* the way each set fills next */
+__thread gmemrt_site_cache *gmemrt_thread_sites;
+static pthread_key_t thread_sites_key;
+static pthread_once_t thread_sites_once = PTHREAD_ONCE_INIT;
+
+/* The thread ends: its cache goes (a later call in another key's destructor makes a new one,
+ * which glibc's further destructor rounds free in turn). */
+static void thread_sites_end(void *cache) {
+  gmemrt_thread_sites = NULL;
+  free(cache);
+}
+static void thread_sites_key_create(void) {
+  pthread_key_create(&thread_sites_key, thread_sites_end);
+}
+static gmemrt_site_cache *thread_sites(void) {
+  if (!gmemrt_thread_sites) {
+    pthread_once(&thread_sites_once, thread_sites_key_create);
+    gmemrt_site_cache *cache = calloc(1, sizeof *cache);
+    if (cache && pthread_setspecific(thread_sites_key, cache) != 0) {
+      free(cache); /* never freed at the thread's end: go without */
+      cache = NULL;
+    }
+    gmemrt_thread_sites = cache;
+  }
+  return gmemrt_thread_sites;
+}
 
 /* A site not in this thread's cache: looked up (or made), then cached. Kept out of line so that
  * the cache's hit path, taken by almost every call, stays a short leaf. */
@@ -188,11 +211,12 @@ int gmemrt_site_for_slow(const gmemrt_where *w, const char *api, int family, uin
     site = site_lookup(&outer, api, family);
     hopped = 1;
   }
-  if (site >= 0 && !hopped) { /* a wrapper's site depends on the stack: never cached */
+  gmemrt_site_cache *cache = site >= 0 && !hopped ? thread_sites() : NULL;
+  if (cache) { /* a wrapper's site depends on the stack: never cached */
     size_t set = gmemrt_site_cache_set(w, api);
-    gmemrt_site_cache[set + site_cache_victim[set / 2]] =
+    cache->entries[set + cache->victim[set / 2]] =
         (struct gmemrt_site_cache_entry){w->file, api, w->line, w->col, w->pc, site, generation};
-    site_cache_victim[set / 2] ^= 1;
+    cache->victim[set / 2] ^= 1;
   }
   return site;
 }

@@ -26,13 +26,21 @@ static inline void gmemrt_add_free_ns(int site, uint64_t ns) {
  * hashing into the table. Entries of another generation (before a fork reset the table) are
  * stale. A miss looks the site up (or makes it) and caches it: gmemrt_site_for_slow(). */
 enum { GMEMRT_SITE_CACHE = 16 };
-extern __thread struct gmemrt_site_cache_entry {
+struct gmemrt_site_cache_entry {
   const char *file, *api;
   int line, col;
   uintptr_t pc;
   int site;
   uint64_t generation; /* gmemrt.site_generation + 1; 0 = empty */
-} gmemrt_site_cache[GMEMRT_SITE_CACHE];
+};
+typedef struct gmemrt_site_cache {
+  struct gmemrt_site_cache_entry entries[GMEMRT_SITE_CACHE];
+  uint8_t victim[GMEMRT_SITE_CACHE / 2]; /* the way each set fills next */
+} gmemrt_site_cache;
+/* Made at the thread's first miss and freed when it ends: only the pointer is thread-local, for
+ * the injected library's static TLS comes out of glibc's reserve for dlopen'ed libraries (about
+ * 1.7 KiB in all, shared with every other library loaded so), and the cache is 776 bytes. */
+extern __thread gmemrt_site_cache *gmemrt_thread_sites;
 int gmemrt_site_for_slow(const gmemrt_where *w, const char *api, int family, uint64_t generation);
 static inline size_t gmemrt_site_cache_set(const gmemrt_where *w, const char *api) {
   uintptr_t key = (w->pc ? w->pc : (uintptr_t)w->file + (uintptr_t)w->line) ^ (uintptr_t)api;
@@ -46,11 +54,14 @@ static inline int gmemrt_site_cache_hit(const struct gmemrt_site_cache_entry *c,
 }
 static inline int gmemrt_site_for(const gmemrt_where *w, const char *api, int family) {
   uint64_t generation = gmemrt.site_generation + 1;
-  const struct gmemrt_site_cache_entry *c = &gmemrt_site_cache[gmemrt_site_cache_set(w, api)];
-  if (gmemrt_site_cache_hit(c, w, api, generation))
-    return c->site;
-  if (gmemrt_site_cache_hit(c + 1, w, api, generation))
-    return c[1].site;
+  gmemrt_site_cache *cache = gmemrt_thread_sites;
+  if (cache) {
+    const struct gmemrt_site_cache_entry *c = &cache->entries[gmemrt_site_cache_set(w, api)];
+    if (gmemrt_site_cache_hit(c, w, api, generation))
+      return c->site;
+    if (gmemrt_site_cache_hit(c + 1, w, api, generation))
+      return c[1].site;
+  }
   return gmemrt_site_for_slow(w, api, family, generation);
 }
 void gmemrt_record_alloc(int site, void *ptr, uint64_t size, int family, int device, uint64_t ns);
