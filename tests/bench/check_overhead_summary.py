@@ -50,6 +50,22 @@ check(proc.stdout.splitlines() == [
     "cudaMalloc+cudaFree pair: plain 1, gmemcc 1.25 (4 runs): overhead median +25.0%, "
     "best +10.0%, paired +25.0% (quartiles +12.5% to +37.5%)"], proc.stdout)
 
+# churn's in-process A/B: plain's routed/direct -1% (negative figures count), routed/driver +10%
+# and +20%; gmemrun's routed/driver +21% and +26% gives ratios of ratios 1.21/1.10 (+10%) and
+# 1.26/1.20 (+5%), median +7.5%; gmemrun's own routed/direct is its median, +0.5%
+proc = summarise("""plain ab_routed_us=1.0 ab_overhead_pct=-1.00 drv_overhead_pct=10.00
+gmemrun ab_overhead_pct=0.50 drv_overhead_pct=21.00
+plain ab_overhead_pct=-1.00 drv_overhead_pct=20.00
+gmemrun ab_overhead_pct=0.50 drv_overhead_pct=26.00
+""")
+check(proc.stdout.splitlines() == [
+    "cudaMallocAsync pair, in-process, routed against the runtime direct: plain -1.00% (2 runs)",
+    "cudaMallocAsync pair, in-process, routed against the runtime direct: gmemrun +0.50% "
+    "(2 runs), over plain's: +1.5%",
+    "cudaMallocAsync pair, in-process, routed against the driver: plain +15.00% (2 runs)",
+    "cudaMallocAsync pair, in-process, routed against the driver: gmemrun +23.50% (2 runs), "
+    "over plain's: +7.5%"], proc.stdout)
+
 # no plain rows: a clear error naming the file, not a traceback
 proc = summarise("gmemrun pair_us=1.0\n")
 check(proc.returncode != 0 and "overhead_summary: error:" in proc.stderr and
