@@ -18,6 +18,22 @@ typedef struct {
   const char *call_usr;
 } fe_closure;
 
+/* A reference inside a lambda to a variable the enclosing function declares: a capture. */
+typedef struct {
+  CXCursor ref;  /* the DeclRefExpr */
+  CXCursor decl; /* the variable */
+} fe_capture;
+
+/* The captures of one lambda within the outermost lambda being built (function.c). */
+typedef struct {
+  unsigned hash; /* clang_hashCursor of the LambdaExpr */
+  CXCursor lambda;
+  unsigned closure_hash;
+  CXCursor
+      closure; /* its class: the semantic parent of its operator(), which declares its locals */
+  GM_VEC(fe_capture) refs;
+} fe_capture_list;
+
 typedef struct builder {
   gm_arena *arena;
   const gm_table *table;
@@ -33,9 +49,11 @@ typedef struct builder {
   const gm_var *var_table_for;
   int next_id;
   CXCursor func_cursor;
-  GM_VEC(gm_func *) lambdas;   /* lambda bodies met while building, analysed as functions */
-  GM_VEC(fe_closure) closures; /* every lambda of the translation unit met so far */
-  CXFile last_file;            /* a one-entry cache: most locations are in the same file */
+  GM_VEC(gm_func *) lambdas;        /* lambda bodies met while building, analysed as functions */
+  GM_VEC(fe_closure) closures;      /* every lambda of the translation unit met so far */
+  GM_VEC(fe_capture_list) captures; /* of the outermost lambda met last and those within it */
+  size_t captures_next;             /* where the next lambda's captures are looked for first */
+  CXFile last_file;                 /* a one-entry cache: most locations are in the same file */
   const char *last_file_name;
   int has_errors; /* clang reported errors: there may be code it could not type */
   int dependent;  /* the function is (in) a template: dependent types are no sign of error */

@@ -224,6 +224,9 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   GM_VEC_FREE(b.var_decls);
   free(b.var_table);
   GM_VEC_FREE(b.lambdas);
+  for (size_t i = 0; i < b.captures.len; i++)
+    GM_VEC_FREE(b.captures.items[i].refs);
+  GM_VEC_FREE(b.captures);
   GM_VEC_FREE(b.closures);
   clang_getInclusions(tu, on_inclusion, out);
   gm_timing_stop(GM_STAGE_MODEL, model_start);

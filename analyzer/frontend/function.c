@@ -116,26 +116,100 @@ static const char *gm_xasprintf_tmp(builder *b, const char *fmt, ...) {
   return r;
 }
 
-/* Captured locals of a lambda: every reference inside its body to a variable of this function. */
-struct capture_ctx {
+/* Captured locals of a lambda: every reference inside its body, however deep, to a variable of
+ * the function that encloses it (for a lambda within a lambda, of the outer lambda's operator()).
+ * One walk from the outermost lambda finds the captures of every lambda within it, each reference
+ * credited to the lambda just inside the function that declares its variable: walking each nested
+ * lambda's subtree again made N nested lambdas cost N^2 cursor visits. */
+struct capture_walk {
   builder *b;
-  GM_VEC(gm_node *) refs;
+  /* indexes in b->captures of the lambdas around the cursor, outermost first */
+  GM_VEC(size_t) open;
 };
+
+/* The closure class whose operator() declares `decl` (a local or parameter of a lambda; a generic
+ * lambda's operator() is a template, but its semantic parent is still the closure). */
+static CXCursor closure_declaring(CXCursor decl) {
+  CXCursor method = clang_getCursorSemanticParent(decl);
+  enum CXCursorKind k = clang_getCursorKind(method);
+  if (k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate)
+    return clang_getNullCursor();
+  return clang_getCursorSemanticParent(method);
+}
+
+static void capture_ref(struct capture_walk *w, CXCursor ref_expr, CXCursor decl) {
+  CXCursor owner = clang_getCursorSemanticParent(decl);
+  size_t inside = w->open.len; /* the lambda just inside the declaring function, if open */
+  if (clang_equalCursors(owner, w->b->func_cursor)) {
+    inside = 0;
+  } else {
+    CXCursor closure = closure_declaring(decl);
+    if (clang_Cursor_isNull(closure))
+      return;
+    unsigned h = clang_hashCursor(closure);
+    for (size_t i = w->open.len; i-- > 0;) {
+      fe_capture_list *l = &w->b->captures.items[w->open.items[i]];
+      if (l->closure_hash == h && clang_equalCursors(l->closure, closure)) {
+        inside = i + 1;
+        break;
+      }
+    }
+  }
+  if (inside >= w->open.len)
+    return; /* declared within the lambda that uses it, or in no function around it */
+  fe_capture ref = {ref_expr, decl};
+  GM_PUSH(w->b->captures.items[w->open.items[inside]].refs, ref);
+}
+
+static enum CXChildVisitResult capture_visitor(CXCursor c, CXCursor parent, CXClientData data);
+
+static void walk_lambda(struct capture_walk *w, CXCursor lambda) {
+  CXCursor closure = clang_getTypeDeclaration(clang_getCursorType(lambda));
+  fe_capture_list l = {clang_hashCursor(lambda), lambda, clang_hashCursor(closure), closure, {0}};
+  GM_PUSH(w->b->captures, l);
+  GM_PUSH(w->open, w->b->captures.len - 1);
+  clang_visitChildren(lambda, capture_visitor, w);
+  w->open.len--;
+}
 
 static enum CXChildVisitResult capture_visitor(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
-  struct capture_ctx *ctx = data;
-  if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+  struct capture_walk *w = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_LambdaExpr) {
+    walk_lambda(w, c);
+    return CXChildVisit_Continue;
+  }
+  if (k == CXCursor_DeclRefExpr) {
     CXCursor ref = clang_getCursorReferenced(c);
     enum CXCursorKind rk = clang_getCursorKind(ref);
-    if ((rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl) &&
-        clang_equalCursors(clang_getCursorSemanticParent(ref), ctx->b->func_cursor)) {
-      gm_node *v = fe_new_node(ctx->b, GM_N_VAR, c, 0);
-      v->var = fe_var_index(ctx->b, ref);
-      GM_PUSH(ctx->refs, v);
-    }
+    if (rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl)
+      capture_ref(w, c, ref);
   }
   return CXChildVisit_Recurse;
+}
+
+/* The captures of lambda `c`: walked now if it is outermost, else found where the walk of the
+ * outermost lambda around it left them (lambdas are converted in about the order walked). */
+static const fe_capture_list *captures_of(builder *b, CXCursor c) {
+  if (clang_isDeclaration(clang_getCursorKind(b->func_cursor))) {
+    for (size_t i = 0; i < b->captures.len; i++)
+      GM_VEC_FREE(b->captures.items[i].refs);
+    b->captures.len = 0;
+    b->captures_next = 0;
+    struct capture_walk w = {b, {0}};
+    walk_lambda(&w, c);
+    GM_VEC_FREE(w.open);
+  }
+  unsigned h = clang_hashCursor(c);
+  for (size_t n = 0; n < b->captures.len; n++) {
+    size_t i = (b->captures_next + n) % b->captures.len;
+    if (b->captures.items[i].hash == h && clang_equalCursors(b->captures.items[i].lambda, c)) {
+      b->captures_next = i + 1;
+      return &b->captures.items[i];
+    }
+  }
+  return NULL;
 }
 
 /* A lambda's body is a function of its own; the enclosing function's state is set aside. */
@@ -171,18 +245,18 @@ static gm_func *build_lambda_body(builder *b, CXCursor c) {
 }
 
 gm_node *fe_conv_lambda(builder *b, CXCursor c) {
-  struct capture_ctx ctx = {b, {0}};
-  /* A variable's semantic parent is a declaration: in a lambda within a lambda, the enclosing
-   * function is the outer LambdaExpr and no reference can match, so the walk is skipped. Walking
-   * each nested lambda's subtree again made N nested lambdas cost N^2 cursor visits. */
-  if (clang_isDeclaration(clang_getCursorKind(b->func_cursor)))
-    clang_visitChildren(c, capture_visitor, &ctx);
+  const fe_capture_list *caps = captures_of(b, c);
+  size_t ncaps = caps ? caps->refs.len : 0;
+  gm_node **refs = gm_arena_alloc(b->arena, sizeof *refs * (ncaps ? ncaps : 1));
+  for (size_t i = 0; i < ncaps; i++) {
+    refs[i] = fe_new_node(b, GM_N_VAR, caps->refs.items[i].ref, 0);
+    refs[i]->var = fe_var_index(b, caps->refs.items[i].decl);
+  }
   gm_func *body = build_lambda_body(b, c);
-  gm_node *n = fe_new_node(b, GM_N_LAMBDA, c, (int)ctx.refs.len);
-  for (size_t i = 0; i < ctx.refs.len; i++)
-    n->kids[i] = ctx.refs.items[i];
+  gm_node *n = fe_new_node(b, GM_N_LAMBDA, c, (int)ncaps);
+  for (size_t i = 0; i < ncaps; i++)
+    n->kids[i] = refs[i];
   n->callee_usr = body ? body->usr : NULL; /* the lambda's body, modelled as a function */
-  GM_VEC_FREE(ctx.refs);
   return n;
 }
 
