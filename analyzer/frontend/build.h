@@ -55,8 +55,10 @@ typedef struct builder {
   size_t captures_next;             /* where the next lambda's captures are looked for first */
   CXFile last_file;                 /* a one-entry cache: most locations are in the same file */
   const char *last_file_name;
-  int has_errors; /* clang reported errors: there may be code it could not type */
-  int dependent;  /* the function is (in) a template: dependent types are no sign of error */
+  int has_errors;   /* clang reported errors: there may be code it could not type */
+  int dependent;    /* the function is (in) a template: dependent types are no sign of error */
+  int lambda_depth; /* lambdas around the code being built, itself included if one */
+  const char *lambda_host; /* the name of the function around the outermost of them */
 } builder;
 
 /* build.c: cursors, strings, locations, nodes and variables */

@@ -27,6 +27,34 @@ static int has_kid(const cursor_vec *kids, enum CXCursorKind kind) {
   return 0;
 }
 
+/* Formats into the arena (the malloc'd temporary is released here). */
+static const char *gm_xasprintf_tmp(builder *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static const char *gm_xasprintf_tmp(builder *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *tmp = NULL;
+  if (vasprintf(&tmp, fmt, ap) < 0)
+    tmp = NULL;
+  va_end(ap);
+  const char *r = gm_arena_strdup(b->arena, tmp ? tmp : "");
+  free(tmp);
+  return r;
+}
+
+/* A lambda is named after the function it is in and the lambdas between ("lambda in lambda in
+ * main"), before its body is built, as the lambdas within it are. Deeper than a few lambdas the
+ * name counts them: a name that spelled each would make N nested lambdas cost N^2 in memory. */
+enum { LAMBDAS_SPELLED = 4 };
+static const char *lambda_name(builder *b) {
+  if (b->lambda_depth > LAMBDAS_SPELLED)
+    return gm_xasprintf_tmp(b, "lambda in %d lambdas in %s", b->lambda_depth - 1, b->lambda_host);
+  char spelled[sizeof "lambda in " * LAMBDAS_SPELLED] = "";
+  for (int i = 0; i < b->lambda_depth; i++)
+    strcat(spelled, "lambda in ");
+  return gm_xasprintf_tmp(b, "%s%s", spelled, b->lambda_host);
+}
+
 gm_func *fe_build_function(builder *b, CXCursor c) {
   cursor_vec kids = fe_children_of(c);
   CXCursor body = clang_getNullCursor();
@@ -44,12 +72,15 @@ gm_func *fe_build_function(builder *b, CXCursor c) {
     b->dependent = clang_getCursorKind(c) == CXCursor_LambdaExpr
                        ? b->dependent || generic_lambda(&kids) /* b->dependent: the outer's */
                        : fe_in_template(c);
+  if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
+    fn->name = lambda_name(b);
+  else
+    fn->name = fe_arena_cxstring(b, clang_getCursorSpelling(c));
   b->fn = fn;
   b->func_cursor = c;
   b->vars.len = 0;
   b->var_decls.len = 0;
   b->next_id = 0;
-  fn->name = fe_arena_cxstring(b, clang_getCursorSpelling(c));
   fn->usr = fe_arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(c)));
   fn->loc = fe_loc_of(b, c);
   fn->end_loc = fe_loc_of_location(b, clang_getRangeEnd(clang_getCursorExtent(body)));
@@ -99,21 +130,6 @@ gm_func *fe_build_function(builder *b, CXCursor c) {
   gm_model_finish(fn, b->arena);
   GM_VEC_FREE(kids);
   return fn;
-}
-
-/* Formats into the arena (the malloc'd temporary is released here). */
-static const char *gm_xasprintf_tmp(builder *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static const char *gm_xasprintf_tmp(builder *b, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  char *tmp = NULL;
-  if (vasprintf(&tmp, fmt, ap) < 0)
-    tmp = NULL;
-  va_end(ap);
-  const char *r = gm_arena_strdup(b->arena, tmp ? tmp : "");
-  free(tmp);
-  return r;
 }
 
 /* Captured locals of a lambda: every reference inside its body, however deep, to a variable of
@@ -222,9 +238,13 @@ static gm_func *build_lambda_body(builder *b, CXCursor c) {
   cursor_vec outer_decls = b->var_decls;
   memset(&b->vars, 0, sizeof b->vars);
   memset(&b->var_decls, 0, sizeof b->var_decls);
+  const char *outer_host = b->lambda_host;
+  if (!b->lambda_depth++)
+    b->lambda_host = outer ? outer->name : "?";
   gm_func *fn = fe_build_function(b, c);
+  b->lambda_depth--;
+  b->lambda_host = outer_host;
   if (fn) {
-    fn->name = gm_xasprintf_tmp(b, "lambda in %s", outer ? outer->name : "?");
     fn->usr = gm_xasprintf_tmp(b, "lambda@%s:%u:%u", fn->loc.file ? fn->loc.file : "", fn->loc.line,
                                fn->loc.col);
     GM_PUSH(b->lambdas, fn);
