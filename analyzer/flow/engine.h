@@ -240,8 +240,12 @@ struct active_loop {
 typedef struct engine {
   const gm_tu *tu;
   const gm_func *fn;
-  summary *summaries;
+  summary *summaries; /* one per function of the unit, in its order */
   int nsummaries;
+  /* the first function of each USR, by open addressing on its hash (flow_function_of): calls
+   * and lambdas look their function up here, not by scanning every function */
+  int *by_usr;
+  size_t by_usr_mask;
   const gm_flow_imports *imports; /* other files' summaries, or NULL */
   /* the imported helper whose launch flow_note_launch_arg records */
   const param_summary *launching;
@@ -430,5 +434,7 @@ int flow_summarise(engine *e, summary *sum);
 
 /* flow.c: one function from its entry state to its exits */
 void flow_run_function(engine *e, const gm_func *fn);
+/* The index in summaries of the first function whose USR is usr; -1 if none. */
+int flow_function_of(const engine *e, const char *usr);
 
 #endif

@@ -308,14 +308,11 @@ static void lambda_launch_visit(const gm_node *n, void *arg) {
 }
 
 void flow_note_lambda_launches(engine *e, state *s, const gm_node *lambda_node) {
-  if (!lambda_node->callee_usr)
+  int i = lambda_node->callee_usr ? flow_function_of(e, lambda_node->callee_usr) : -1;
+  if (i < 0)
     return;
-  for (int i = 0; i < e->tu->nfuncs; i++)
-    if (strcmp(e->tu->funcs[i]->usr, lambda_node->callee_usr) == 0) {
-      struct lambda_launch_ctx c = {e, s, e->tu->funcs[i], lambda_node};
-      gm_walk(e->tu->funcs[i]->body, lambda_launch_visit, &c);
-      return;
-    }
+  struct lambda_launch_ctx c = {e, s, e->summaries[i].fn, lambda_node};
+  gm_walk(c.lambda->body, lambda_launch_visit, &c);
 }
 
 void flow_check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how) {

@@ -123,31 +123,49 @@ static int allocates_or_frees(engine *e, const gm_node *n) {
 
 /* ---- summaries to a fixed point ---- */
 
+int flow_function_of(const engine *e, const char *usr) {
+  uint64_t h = gm_hash64(usr, strlen(usr), 0);
+  for (size_t k = (size_t)h & e->by_usr_mask;; k = (k + 1) & e->by_usr_mask) {
+    int i = e->by_usr[k];
+    if (i < 0)
+      return -1;
+    if (e->summaries[i].usr_hash == h && strcmp(e->summaries[i].fn->usr, usr) == 0)
+      return i;
+  }
+}
+
+/* Fills by_usr: a later function of a USR already there is never found, as a scan in order
+ * would not find it. */
+static void index_functions(engine *e) {
+  size_t size = 2;
+  while (size < (size_t)e->nsummaries * 2)
+    size *= 2;
+  e->by_usr = gm_xmalloc(sizeof(int) * size);
+  e->by_usr_mask = size - 1;
+  for (size_t k = 0; k < size; k++)
+    e->by_usr[k] = -1;
+  for (int i = 0; i < e->nsummaries; i++) {
+    if (flow_function_of(e, e->summaries[i].fn->usr) >= 0)
+      continue;
+    size_t k = (size_t)e->summaries[i].usr_hash & e->by_usr_mask;
+    while (e->by_usr[k] >= 0)
+      k = (k + 1) & e->by_usr_mask;
+    e->by_usr[k] = i;
+  }
+}
+
 /* The same-TU functions whose summaries the main file's analysis can read: a summary is read
  * only at a call (flow_summary_for, by the callee's USR, the first function of that USR), so these
  * are the main file's functions and, transitively, what they call. A file that includes a large
  * header library (CImg, thousands of functions) calls few of them. */
 struct reach_ctx {
   const engine *e;
-  const int *table; /* open addressing on the USR hash: the first function of each USR */
-  size_t mask;
   char *reached;
   GM_VEC(int) todo;
 };
 
-static int first_of_usr(const struct reach_ctx *c, const char *usr) {
-  uint64_t h = gm_hash64(usr, strlen(usr), 0);
-  for (size_t k = (size_t)h & c->mask;; k = (k + 1) & c->mask) {
-    int i = c->table[k];
-    if (i < 0)
-      return -1;
-    if (c->e->summaries[i].usr_hash == h && strcmp(c->e->summaries[i].fn->usr, usr) == 0)
-      return i;
-  }
-}
-
 static void reach_usr(struct reach_ctx *c, const char *usr) {
-  int i = first_of_usr(c, usr);
+  int i = flow_function_of(c->e, usr);
   if (i >= 0 && !c->reached[i]) {
     c->reached[i] = 1;
     GM_PUSH(c->todo, i);
@@ -166,21 +184,7 @@ static void reach_calls(const gm_node *n, void *arg) {
 
 /* Fills reached[] (per function); returns how many are reached. */
 static int mark_reached(const engine *e, char *reached) {
-  size_t size = 2;
-  while (size < (size_t)e->nsummaries * 2)
-    size *= 2;
-  int *table = gm_xmalloc(sizeof(int) * size);
-  for (size_t k = 0; k < size; k++)
-    table[k] = -1;
-  struct reach_ctx c = {e, table, size - 1, reached, {0}};
-  for (int i = 0; i < e->nsummaries; i++) {
-    if (first_of_usr(&c, e->summaries[i].fn->usr) >= 0)
-      continue; /* a later function of the same USR: flow_summary_for never finds it */
-    size_t k = (size_t)e->summaries[i].usr_hash & c.mask;
-    while (table[k] >= 0)
-      k = (k + 1) & c.mask;
-    table[k] = i;
-  }
+  struct reach_ctx c = {e, reached, {0}};
   for (int i = 0; i < e->nsummaries; i++)
     if (e->summaries[i].fn->in_main_file) {
       reached[i] = 1;
@@ -193,7 +197,6 @@ static int mark_reached(const engine *e, char *reached) {
     gm_walk(e->summaries[i].fn->body, reach_calls, &c);
   }
   GM_VEC_FREE(c.todo);
-  free(table);
   return count;
 }
 
@@ -268,6 +271,7 @@ void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_fa
     e.summaries[i].fn = tu->funcs[i];
     e.summaries[i].usr_hash = gm_hash64(tu->funcs[i]->usr, strlen(tu->funcs[i]->usr), 0);
   }
+  index_functions(&e);
   summarise_reached(&e);
   if (exported)
     flow_export_summaries(&e, exported, nexported);
@@ -304,6 +308,7 @@ void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_fa
   GM_VEC_FREE(e.imported);
   GM_VEC_FREE(e.imported_usr);
   free(e.summaries);
+  free(e.by_usr);
   *out = results;
   *nout = n;
 }

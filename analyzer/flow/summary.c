@@ -83,10 +83,9 @@ static summary *import_summary(engine *e, const gm_call_summary *cs) {
 summary *flow_summary_for(engine *e, const char *usr) {
   if (!usr)
     return NULL;
-  uint64_t h = gm_hash64(usr, strlen(usr), 0);
-  for (int i = 0; i < e->nsummaries; i++)
-    if (e->summaries[i].usr_hash == h && strcmp(e->summaries[i].fn->usr, usr) == 0)
-      return e->summaries[i].known ? &e->summaries[i] : NULL;
+  int i = flow_function_of(e, usr);
+  if (i >= 0)
+    return e->summaries[i].known ? &e->summaries[i] : NULL;
   if (!e->imports)
     return NULL;
   for (size_t i = 0; i < e->imported_usr.len; i++)
