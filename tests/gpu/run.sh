@@ -223,10 +223,11 @@ PY
     "$ROOT/build/gmemrun" --library "$B/libgmemrt_inject.so" -o "$RES/torch-%p.json" -- \
       python3 tests/gpu/torch_steps.py
     python3 - "$RES" <<'PY'
-import glob, json, sys
-# the runtime's file, not the PyTorch view's companion beside it (torch-PID.torch.json)
+import glob, json, re, sys
+# the runtime's file (torch-PID.json), not the PyTorch view's companions beside it
+# (torch-PID.torch.json, torch-PID.torch-exit.json, torch-PID.torch-oom-N.json)
 d = json.load(open([f for f in glob.glob(sys.argv[1] + "/torch-*.json")
-                    if not f.endswith(".torch.json")][0]))
+                    if re.search(r"/torch-\d+\.json$", f)][0]))
 grow = [s for s in d["sites"] if s.get("step_live_bytes") and len(s["step_live_bytes"]) == 4
         and s["step_live_bytes"][-1] > s["step_live_bytes"][0]]
 for s in sorted(grow, key=lambda s: -s["live_bytes"])[:3]:
