@@ -68,20 +68,22 @@ struct rule_marks {
   int *open_after;      /* per marked line: NOLINTBEGIN regions open once it is read */
 };
 
-struct gm_suppressions {
+/* A file's NOLINT comments, read on the first question: the lines that hold any, then, per rule
+ * asked about, what each of those lines says. */
+typedef struct nolint_table {
   const gm_source *src;
   int scanned;
   GM_VEC(unsigned) lines; /* the lines holding "NOLINT", ascending: no other line can matter */
   GM_VEC(struct rule_marks) rules; /* one per rule asked about, filled on its first question */
-};
+} nolint_table;
 
-gm_suppressions *gm_suppressions_new(const gm_source *src) {
-  gm_suppressions *s = gm_xcalloc(1, sizeof *s);
+static nolint_table *table_new(const gm_source *src) {
+  nolint_table *s = gm_xcalloc(1, sizeof *s);
   s->src = src;
   return s;
 }
 
-void gm_suppressions_free(gm_suppressions *s) {
+static void table_free(nolint_table *s) {
   if (!s)
     return;
   for (size_t i = 0; i < s->rules.len; i++)
@@ -91,7 +93,7 @@ void gm_suppressions_free(gm_suppressions *s) {
   free(s);
 }
 
-static void find_marked_lines(gm_suppressions *s) {
+static void find_marked_lines(nolint_table *s) {
   const gm_source *src = s->src;
   s->scanned = 1;
   if (!src->text)
@@ -108,7 +110,7 @@ static void find_marked_lines(gm_suppressions *s) {
 }
 
 /* Reads each marked line once for rule `id`, in order, as a scan from the top would. */
-static struct rule_marks *marks_for(gm_suppressions *s, const char *id) {
+static struct rule_marks *marks_for(nolint_table *s, const char *id) {
   for (size_t i = 0; i < s->rules.len; i++)
     if (strcmp(s->rules.items[i].id, id) == 0)
       return &s->rules.items[i];
@@ -134,7 +136,9 @@ static struct rule_marks *marks_for(gm_suppressions *s, const char *id) {
   return &s->rules.items[s->rules.len - 1];
 }
 
-int gm_is_suppressed(gm_suppressions *s, unsigned line, const char *id) {
+/* Whether a finding of rule `id` (kept for later questions about that rule: a rule's id outlives
+ * the table) on `line` is suppressed. */
+static int is_suppressed(nolint_table *s, unsigned line, const char *id) {
   if (!s->scanned)
     find_marked_lines(s);
   if (!s->lines.len)
@@ -159,15 +163,15 @@ int gm_is_suppressed(gm_suppressions *s, unsigned line, const char *id) {
 }
 
 void gm_drop_suppressed(gm_report *report, size_t first, const char *path, const gm_source *src) {
-  gm_suppressions *nolint = gm_suppressions_new(src);
+  nolint_table *nolint = table_new(src);
   size_t w = first;
   for (size_t i = first; i < report->findings.len; i++) {
     gm_finding *f = &report->findings.items[i];
-    if (strcmp(f->loc.file, path) == 0 && gm_is_suppressed(nolint, f->loc.line, f->rule->id))
+    if (strcmp(f->loc.file, path) == 0 && is_suppressed(nolint, f->loc.line, f->rule->id))
       gm_finding_free(f);
     else
       report->findings.items[w++] = *f;
   }
   report->findings.len = w;
-  gm_suppressions_free(nolint);
+  table_free(nolint);
 }
