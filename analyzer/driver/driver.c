@@ -233,15 +233,7 @@ static void fingerprint(gm_file_result *r) {
 /* Drops the findings from `first` on that a NOLINT comment suppresses, then puts all in a stable
  * order with their --werror level and fingerprints. */
 void driver_settle_findings(gm_run *run, gm_file_result *r, size_t first) {
-  size_t w = first;
-  for (size_t i = first; i < r->report.findings.len; i++) {
-    gm_finding *f = &r->report.findings.items[i];
-    if (strcmp(f->loc.file, r->path) == 0 && gm_is_suppressed(&r->src, f->loc.line, f->rule->id))
-      gm_finding_free(f);
-    else
-      r->report.findings.items[w++] = *f;
-  }
-  r->report.findings.len = w;
+  gm_drop_suppressed(&r->report, first, r->path, &r->src);
   if (r->report.findings.len)
     qsort(r->report.findings.items, r->report.findings.len, sizeof(gm_finding), finding_cmp);
   if (r->report.notices.len > 1)

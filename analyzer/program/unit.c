@@ -143,13 +143,26 @@ static int var_used(struct var_uses *uses, int var, unsigned char bit) {
   return var >= 0 && var < uses->fn->nvars && (uses->by_var[var] & bit);
 }
 
+typedef GM_VEC(const char *) usr_vec;
+typedef GM_VEC(const gm_node *) call_vec;
+
 struct build_ctx {
   gm_unit *u;
   const gm_tu *tu;
   const gm_func *fn;
   gm_unit_func *out;     /* per-call allocations of fn */
   struct var_uses *uses; /* fn's returned and freed variables */
+  /* u->defined sorted, so that each call's "is its body here?" is a binary search, not a scan
+   * of every function (a file of thousands of lambdas) */
+  const char **defined;
+  size_t ndefined;
+  usr_vec *called;    /* callees with no body here, as met, repeats included (the tu's strings) */
+  call_vec *fn_edges; /* fn's calls that make an edge, as met, repeats included */
 };
+
+static int str_cmp(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
 static void add_per_call(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
@@ -200,11 +213,8 @@ static void add_every_call(const gm_node *n, void *arg) {
   GM_PUSH(b->out->calls, c);
 }
 
-static int defined_here(const gm_unit *u, const char *usr) {
-  for (size_t i = 0; i < u->defined.len; i++)
-    if (strcmp(u->defined.items[i], usr) == 0)
-      return 1;
-  return 0;
+static int defined_here(const struct build_ctx *b, const char *usr) {
+  return b->ndefined && bsearch(&usr, b->defined, b->ndefined, sizeof *b->defined, str_cmp);
 }
 
 /* Whether an lvalue names a different element on each iteration of `loop` (`bufs[i]`,
@@ -252,7 +262,7 @@ static const gm_node *element_address(const gm_node *loop, const gm_node *a) {
 static void add_loop_call(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
   if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
-      n->is_kernel_callee || defined_here(b->u, n->callee_usr))
+      n->is_kernel_callee || defined_here(b, n->callee_usr))
     return;
   const gm_node *loop = gm_enclosing_loop(n);
   if (!loop || gm_retry_loop(loop, n) || gm_alloc_guarded(n, loop))
@@ -428,12 +438,18 @@ static void add_called(const gm_node *n, void *arg) {
   if (is_call_of(n, GM_FN_ALLOC) || is_call_of(n, GM_FN_REALLOC))
     b->u->allocates = 1;
   if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
-      n->is_kernel_callee || defined_here(b->u, n->callee_usr))
+      n->is_kernel_callee || defined_here(b, n->callee_usr))
     return;
-  for (size_t i = 0; i < b->u->called.len; i++)
-    if (strcmp(b->u->called.items[i], n->callee_usr) == 0)
-      return;
-  GM_PUSH(b->u->called, keep(b->u, n->callee_usr));
+  GM_PUSH(*b->called, n->callee_usr);
+}
+
+/* The unit's called list: each callee once, sorted. */
+static void keep_called(gm_unit *u, usr_vec *called) {
+  if (called->len)
+    qsort(called->items, called->len, sizeof *called->items, str_cmp);
+  for (size_t i = 0; i < called->len; i++)
+    if (i == 0 || strcmp(called->items[i], called->items[i - 1]) != 0)
+      GM_PUSH(u->called, keep(u, called->items[i]));
 }
 
 static void add_edge(const gm_node *n, void *arg) {
@@ -441,20 +457,34 @@ static void add_edge(const gm_node *n, void *arg) {
   if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
       n->is_kernel_callee || strcmp(n->callee_usr, b->fn->usr) == 0)
     return;
-  for (size_t i = b->u->edges.len; i-- > 0;) {
-    const gm_unit_edge *e = &b->u->edges.items[i];
-    if (strcmp(e->caller_usr, b->fn->usr) != 0)
-      break; /* the caller's edges are the last ones */
-    if (strcmp(e->usr, n->callee_usr) == 0)
-      return;
-  }
-  gm_unit_edge e = {keep(b->u, b->fn->usr), keep(b->u, b->fn->name), keep(b->u, n->callee_usr),
-                    keep(b->u, n->name), keep_loc(b->u, n->loc)};
-  GM_PUSH(b->u->edges, e);
+  GM_PUSH(*b->fn_edges, n);
 }
 
-static int str_cmp(const void *a, const void *b) {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
+/* One edge per callee of fn, at its first call: none for a callee already among the last edges
+ * of the same caller USR (those of an earlier function of that USR). */
+static void keep_edges(struct build_ctx *b) {
+  gm_unit *u = b->u;
+  size_t run = u->edges.len;
+  while (run > 0 && strcmp(u->edges.items[run - 1].caller_usr, b->fn->usr) == 0)
+    run--;
+  size_t nrun = u->edges.len - run, n = nrun + b->fn_edges->len;
+  const char **keys = gm_xmalloc(sizeof *keys * (n + 1));
+  for (size_t i = 0; i < nrun; i++)
+    keys[i] = u->edges.items[run + i].usr;
+  for (size_t k = 0; k < b->fn_edges->len; k++)
+    keys[nrun + k] = b->fn_edges->items[k]->callee_usr;
+  char *repeated = gm_mark_repeats((char *const *)keys, n);
+  for (size_t k = 0; k < b->fn_edges->len; k++) {
+    const gm_node *call = b->fn_edges->items[k];
+    if (repeated[nrun + k])
+      continue;
+    gm_unit_edge e = {keep(u, b->fn->usr), keep(u, b->fn->name), keep(u, call->callee_usr),
+                      keep(u, call->name), keep_loc(u, call->loc)};
+    GM_PUSH(u->edges, e);
+  }
+  free(repeated);
+  free(keys);
+  b->fn_edges->len = 0;
 }
 
 static gm_call_summary keep_summary(gm_unit *u, const gm_call_summary *s) {
@@ -487,12 +517,18 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
   for (int i = 0; i < tu->nfuncs; i++)
     if (tu->funcs[i]->usr)
       GM_PUSH(u->defined, keep(u, tu->funcs[i]->usr));
+  const char **defined = gm_xmalloc(sizeof *defined * (u->defined.len + 1));
+  if (u->defined.len)
+    memcpy(defined, u->defined.items, sizeof *defined * u->defined.len);
+  qsort(defined, u->defined.len, sizeof *defined, str_cmp);
+  usr_vec called = {0};
+  call_vec fn_edges = {0};
   for (int i = 0; i < tu->nfuncs; i++) {
     const gm_func *fn = tu->funcs[i];
     if (!is_host(fn) || !fn->body)
       continue;
     struct var_uses uses = {fn, NULL};
-    struct build_ctx b = {u, tu, fn, NULL, &uses};
+    struct build_ctx b = {u, tu, fn, NULL, &uses, defined, u->defined.len, &called, &fn_edges};
     gm_walk(fn->body, add_member, &b);
     if (!fn->in_main_file || !fn->usr)
       continue;
@@ -505,10 +541,13 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
     gm_walk(fn->body, add_loop_call, &b);
     gm_walk(fn->body, add_called, &b);
     gm_walk(fn->body, add_edge, &b);
+    keep_edges(&b);
     free(uses.by_var);
   }
-  if (u->called.len)
-    qsort(u->called.items, u->called.len, sizeof *u->called.items, str_cmp);
+  keep_called(u, &called);
+  GM_VEC_FREE(called);
+  GM_VEC_FREE(fn_edges);
+  free(defined);
   for (int i = 0; i < nsummaries; i++)
     GM_PUSH(u->summaries, keep_summary(u, &summaries[i]));
   return u;
