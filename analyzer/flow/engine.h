@@ -249,8 +249,16 @@ typedef struct engine {
   const gm_flow_imports *imports; /* other files' summaries, or NULL */
   /* the imported helper whose launch flow_note_launch_arg records */
   const param_summary *launching;
-  GM_VEC(summary *) imported; /* converted on first use; NULL entries: none found */
-  GM_VEC(const char *) imported_usr;
+  /* other files' summaries converted on first use (NULL sum: none found), and the index of
+   * each USR among them by open addressing on its hash (flow_summary_for) */
+  GM_VEC(struct imported_summary {
+    const char *usr;
+    uint64_t usr_hash;
+    summary *sum;
+  })
+  imported;
+  int *imported_by_usr;
+  size_t imported_mask;
   int summary_mode;
   summary_obs obs;
   GM_VEC(char *) paths;      /* pseudo-variables: member and dereference paths */

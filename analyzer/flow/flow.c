@@ -306,7 +306,7 @@ void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_fa
   GM_VEC_FREE(e.loops);
   GM_VEC_FREE(e.dep_bit);
   GM_VEC_FREE(e.imported);
-  GM_VEC_FREE(e.imported_usr);
+  free(e.imported_by_usr);
   free(e.summaries);
   free(e.by_usr);
   *out = results;

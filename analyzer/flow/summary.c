@@ -80,6 +80,31 @@ static summary *import_summary(engine *e, const gm_call_summary *cs) {
   return sum;
 }
 
+/* The slot of `usr` in imported_by_usr: where its entry is, or the free slot to put it in. */
+static size_t imported_slot(const engine *e, const char *usr, uint64_t h) {
+  size_t k = (size_t)h & e->imported_mask;
+  for (; e->imported_by_usr[k] >= 0; k = (k + 1) & e->imported_mask) {
+    const struct imported_summary *in = &e->imported.items[e->imported_by_usr[k]];
+    if (in->usr_hash == h && strcmp(in->usr, usr) == 0)
+      break;
+  }
+  return k;
+}
+
+/* Doubles the index once it is half full, so a probe stays short. */
+static void grow_imported_index(engine *e) {
+  size_t size = e->imported_by_usr ? (e->imported_mask + 1) * 2 : 64;
+  free(e->imported_by_usr);
+  e->imported_by_usr = gm_xmalloc(sizeof(int) * size);
+  e->imported_mask = size - 1;
+  for (size_t k = 0; k < size; k++)
+    e->imported_by_usr[k] = -1;
+  for (size_t i = 0; i < e->imported.len; i++) {
+    const struct imported_summary *in = &e->imported.items[i];
+    e->imported_by_usr[imported_slot(e, in->usr, in->usr_hash)] = (int)i;
+  }
+}
+
 summary *flow_summary_for(engine *e, const char *usr) {
   if (!usr)
     return NULL;
@@ -88,13 +113,16 @@ summary *flow_summary_for(engine *e, const char *usr) {
     return e->summaries[i].known ? &e->summaries[i] : NULL;
   if (!e->imports)
     return NULL;
-  for (size_t i = 0; i < e->imported_usr.len; i++)
-    if (strcmp(e->imported_usr.items[i], usr) == 0)
-      return e->imported.items[i];
+  if (!e->imported_by_usr || (e->imported.len + 1) * 2 > e->imported_mask + 1)
+    grow_imported_index(e);
+  uint64_t h = gm_hash64(usr, strlen(usr), 0);
+  size_t k = imported_slot(e, usr, h);
+  if (e->imported_by_usr[k] >= 0)
+    return e->imported.items[e->imported_by_usr[k]].sum;
   const gm_call_summary *cs = e->imports->find(e->imports->arg, usr);
   summary *sum = cs ? import_summary(e, cs) : NULL;
-  GM_PUSH(e->imported_usr, usr);
-  GM_PUSH(e->imported, sum);
+  e->imported_by_usr[k] = (int)e->imported.len;
+  GM_PUSH(e->imported, ((struct imported_summary){usr, h, sum}));
   return sum;
 }
 
