@@ -4,6 +4,7 @@
 
 #include "driver/cache.h"
 #include "driver/config.h"
+#include "driver/fingerprint.h"
 #include "driver/own_include.h"
 #include "driver/preambles.h"
 #include "driver/supervise.h"
@@ -206,30 +207,6 @@ static int notice_cmp(const void *a, const void *b) {
   return strcmp(x->message, y->message);
 }
 
-/* Fingerprint: rule, function and the source line with whitespace removed, plus how many
- * identical ones came before it in the file; stable when unrelated lines move. */
-static void fingerprint(gm_file_result *r) {
-  GM_VEC(uint64_t) seen = {0};
-  for (size_t i = 0; i < r->report.findings.len; i++) {
-    gm_finding *f = &r->report.findings.items[i];
-    uint64_t h = gm_hash64(f->rule->id, strlen(f->rule->id), 0);
-    h = gm_hash64(f->function, strlen(f->function), h);
-    size_t len = 0;
-    const char *line =
-        strcmp(f->loc.file, r->path) == 0 ? gm_source_line(&r->src, f->loc.line, &len) : NULL;
-    for (size_t k = 0; line && k < len; k++)
-      if (!isspace((unsigned char)line[k]))
-        h = gm_hash64(&line[k], 1, h);
-    int occurrence = 1;
-    for (size_t k = 0; k < seen.len; k++)
-      occurrence += seen.items[k] == h;
-    GM_PUSH(seen, h);
-    free(f->fingerprint);
-    f->fingerprint = gm_xasprintf("%016llx:%d", (unsigned long long)h, occurrence);
-  }
-  GM_VEC_FREE(seen);
-}
-
 /* Drops the findings from `first` on that a NOLINT comment suppresses, then puts all in a stable
  * order with their --werror level and fingerprints. */
 void driver_settle_findings(gm_run *run, gm_file_result *r, size_t first) {
@@ -240,7 +217,7 @@ void driver_settle_findings(gm_run *run, gm_file_result *r, size_t first) {
     qsort(r->report.notices.items, r->report.notices.len, sizeof(gm_notice), notice_cmp);
   for (size_t i = 0; i < r->report.findings.len; i++)
     r->report.findings.items[i].error = run->opt->werror;
-  fingerprint(r);
+  driver_fingerprint_findings(&r->report, r->path, &r->src);
 }
 
 /* --enable names the rules that run (off-by-default ones too); otherwise every rule not
