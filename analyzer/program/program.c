@@ -25,7 +25,27 @@ typedef struct gm_program_index {
   size_t nallocated;
   const gm_unit_edge **edges; /* calls between the program's functions */
   size_t nedges;
+  /* for gm_program_freed_global_sibling, which asks of each global who else a function
+   * allocates and who calls it: each a binary search, not a scan of every member and edge */
+  struct global_alloc *freed_allocs; /* into globals freed somewhere, by function and place */
+  size_t nfreed_allocs;
+  struct global_alloc *global_allocs; /* into any global, in a known file, by function */
+  size_t nglobal_allocs;
+  struct edge_ref *by_caller, *by_callee; /* the edges by caller or callee USR, then in order */
 } gm_program_index;
+
+/* An allocation into a global: members[member] of the index. */
+typedef struct global_alloc {
+  const gm_unit_member_use *use;
+  size_t unit, member;
+} global_alloc;
+
+typedef struct edge_ref {
+  const gm_unit_edge *edge;
+  size_t order; /* in edges */
+  /* by_caller: the file holding all the caller's calls, NULL when they are in several */
+  const char *caller_file;
+} edge_ref;
 
 static int func_cmp(const void *a, const void *b) {
   const func_ref *x = a, *y = b;
@@ -100,6 +120,113 @@ static int handoff_borrowed(const gm_program_index *ix, const gm_unit_member_use
     return 0;
   const gm_call_summary *s = find_summary(ix->summaries, ix->nsummaries, u->via_usr, GM_ANY_UNIT);
   return s && u->via_arg < s->nparams && s->params[u->via_arg].effect == GM_PARAM_BORROWS;
+}
+
+static int same_file(const char *a, const char *b) {
+  return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* By function, then place (file first, as loc_cmp), then member: the first entry of a function in
+ * a file is the allocation a reader meets first, and of two at one place the first member. */
+static int global_alloc_cmp(const void *a, const void *b) {
+  const global_alloc *x = a, *y = b;
+  int c = strcmp(x->use->function_usr, y->use->function_usr);
+  if (!c)
+    c = loc_cmp(x->use->loc, y->use->loc);
+  if (!c)
+    c = x->member < y->member ? -1 : x->member > y->member;
+  return c;
+}
+
+/* An entry against a function (and a file, when by_file): below, at or above it. */
+static int global_alloc_key(const global_alloc *x, const char *usr, const char *file, int by_file) {
+  int c = strcmp(x->use->function_usr, usr);
+  if (!c && by_file)
+    c = strcmp(x->use->loc.file ? x->use->loc.file : "", file ? file : "");
+  return c;
+}
+
+/* The first of the sorted allocations at the key (n when there is none). */
+static size_t global_allocs_at(const global_alloc *a, size_t n, const char *usr, const char *file,
+                               int by_file) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (global_alloc_key(&a[mid], usr, file, by_file) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static int by_caller_cmp(const void *a, const void *b) {
+  const edge_ref *x = a, *y = b;
+  int c = strcmp(x->edge->caller_usr, y->edge->caller_usr);
+  return c ? c : (x->order < y->order ? -1 : x->order > y->order);
+}
+
+static int by_callee_cmp(const void *a, const void *b) {
+  const edge_ref *x = a, *y = b;
+  int c = strcmp(x->edge->usr, y->edge->usr);
+  return c ? c : (x->order < y->order ? -1 : x->order > y->order);
+}
+
+/* The first edge whose caller (or callee) is usr, among the sorted refs (n when there is none). */
+static size_t edges_at(const edge_ref *refs, size_t n, const char *usr, int by_caller) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const gm_unit_edge *e = refs[mid].edge;
+    if (strcmp(by_caller ? e->caller_usr : e->usr, usr) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Fills the lists gm_program_freed_global_sibling searches, once the members are final. */
+static void index_global_allocs(gm_program_index *ix) {
+  GM_VEC(global_alloc) freed = {0}, all = {0};
+  for (size_t i = 0; i < ix->nmembers; i++) {
+    const gm_member_summary *m = &ix->members[i];
+    for (size_t k = 0; m->global && k < m->allocs.len; k++) {
+      global_alloc a = {m->allocs.items[k].use, m->allocs.items[k].unit, i};
+      if (!a.use->function_usr)
+        continue;
+      if (a.use->loc.file)
+        GM_PUSH(all, a);
+      if (m->frees.len && !m->defined_twice)
+        GM_PUSH(freed, a);
+    }
+  }
+  if (freed.len)
+    qsort(freed.items, freed.len, sizeof *freed.items, global_alloc_cmp);
+  if (all.len)
+    qsort(all.items, all.len, sizeof *all.items, global_alloc_cmp);
+  ix->freed_allocs = freed.items;
+  ix->nfreed_allocs = freed.len;
+  ix->global_allocs = all.items;
+  ix->nglobal_allocs = all.len;
+  ix->by_caller = gm_xmalloc(sizeof(edge_ref) * (ix->nedges + 1));
+  ix->by_callee = gm_xmalloc(sizeof(edge_ref) * (ix->nedges + 1));
+  for (size_t k = 0; k < ix->nedges; k++)
+    ix->by_caller[k] = ix->by_callee[k] = (edge_ref){ix->edges[k], k, NULL};
+  if (ix->nedges) {
+    qsort(ix->by_caller, ix->nedges, sizeof(edge_ref), by_caller_cmp);
+    qsort(ix->by_callee, ix->nedges, sizeof(edge_ref), by_callee_cmp);
+  }
+  for (size_t first = 0, end; first < ix->nedges; first = end) {
+    const char *caller = ix->by_caller[first].edge->caller_usr, *file = NULL;
+    for (end = first; end < ix->nedges && strcmp(ix->by_caller[end].edge->caller_usr, caller) == 0;
+         end++) {
+      const char *at = ix->by_caller[end].edge->loc.file;
+      file = end == first || (file && at && same_file(file, at)) ? at : NULL;
+    }
+    for (size_t k = first; k < end; k++)
+      ix->by_caller[k].caller_file = file;
+  }
 }
 
 void gm_program_join(gm_program *p) {
@@ -186,6 +313,7 @@ void gm_program_join(gm_program *p) {
       ix->allocated[ix->nallocated++] = members.items[i];
   ix->edges = edges.items;
   ix->nedges = edges.len;
+  index_global_allocs(ix);
   p->index = ix;
 }
 
@@ -200,6 +328,10 @@ void gm_program_free(gm_program *p) {
   free(ix->members);
   free(ix->allocated);
   free(ix->edges);
+  free(ix->freed_allocs);
+  free(ix->global_allocs);
+  free(ix->by_caller);
+  free(ix->by_callee);
   free(ix->funcs);
   free(ix->summaries);
   free(ix);
@@ -244,10 +376,6 @@ const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_
   return NULL;
 }
 
-static int same_file(const char *a, const char *b) {
-  return strcmp(a ? a : "", b ? b : "") == 0;
-}
-
 /* One body of a function: its file, and the unit that compiled it (GM_ANY_UNIT: any). Two
  * programs linted together may each have their own `init`, and a header's function that
  * allocates into the file's own globals is a body per file that includes it. */
@@ -256,68 +384,45 @@ typedef struct body {
   size_t unit;
 } body;
 
-/* Where m is first allocated in this body; NULL when it is not. */
-static const gm_unit_member_use *first_alloc_in(const gm_member_summary *m, body in) {
-  const gm_unit_member_use *first = NULL;
-  for (size_t i = 0; i < m->allocs.len; i++) {
-    const gm_unit_member_use *a = m->allocs.items[i].use;
-    if (a->function_usr && strcmp(a->function_usr, in.usr) == 0 &&
-        same_file(a->loc.file, in.file) &&
-        (in.unit == GM_ANY_UNIT || m->allocs.items[i].unit == in.unit) &&
-        (!first || loc_cmp(a->loc, first->loc) < 0))
-      first = a;
-  }
-  return first;
-}
-
 /* The one body of a function that allocates into globals; 0 when there is none, or several
  * (in several files, or compiled by several units). */
 static int function_body(const gm_program_index *ix, const char *function_usr, body *out) {
   *out = (body){function_usr, NULL, GM_ANY_UNIT};
-  for (size_t i = 0; i < ix->nmembers; i++)
-    for (size_t k = 0; ix->members[i].global && k < ix->members[i].allocs.len; k++) {
-      const gm_member_use_ref *r = &ix->members[i].allocs.items[k];
-      if (!r->use->function_usr || strcmp(r->use->function_usr, function_usr) != 0 ||
-          !r->use->loc.file)
-        continue;
-      if (out->file && (!same_file(out->file, r->use->loc.file) || out->unit != r->unit))
-        return 0;
-      out->file = r->use->loc.file;
-      out->unit = r->unit;
-    }
+  for (size_t i = global_allocs_at(ix->global_allocs, ix->nglobal_allocs, function_usr, NULL, 0);
+       i < ix->nglobal_allocs &&
+       global_alloc_key(&ix->global_allocs[i], function_usr, NULL, 0) == 0;
+       i++) {
+    const global_alloc *r = &ix->global_allocs[i];
+    if (out->file && (!same_file(out->file, r->use->loc.file) || out->unit != r->unit))
+      return 0;
+    out->file = r->use->loc.file;
+    out->unit = r->unit;
+  }
   return out->file != NULL;
 }
 
 /* The file holding a caller's calls, or NULL when they are in several files. */
 static const char *caller_file(const gm_program_index *ix, const char *caller_usr) {
-  const char *file = NULL;
-  for (size_t k = 0; k < ix->nedges; k++) {
-    const gm_unit_edge *e = ix->edges[k];
-    if (strcmp(e->caller_usr, caller_usr) != 0)
-      continue;
-    if (!e->loc.file || (file && !same_file(file, e->loc.file)))
-      return NULL;
-    file = e->loc.file;
-  }
-  return file;
+  size_t k = edges_at(ix->by_caller, ix->nedges, caller_usr, 1);
+  return k < ix->nedges && strcmp(ix->by_caller[k].edge->caller_usr, caller_usr) == 0
+             ? ix->by_caller[k].caller_file
+             : NULL;
 }
 
 /* Of the globals other than m that are freed somewhere, the one allocated first in this
- * function (what a reader meets first); NULL if none. */
+ * function (what a reader meets first; of two at one place, the first member); NULL if none. */
 static const gm_member_summary *freed_global_in(const gm_program_index *ix,
                                                 const gm_member_summary *m, body in) {
-  const gm_member_summary *best = NULL;
-  const gm_unit_member_use *best_at = NULL;
-  for (size_t i = 0; i < ix->nmembers; i++) {
-    const gm_member_summary *s = &ix->members[i];
-    if (!s->global || !s->frees.len || s->defined_twice ||
-        (strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) == 0))
-      continue;
-    const gm_unit_member_use *at = first_alloc_in(s, in);
-    if (at && (!best_at || loc_cmp(at->loc, best_at->loc) < 0))
-      best = s, best_at = at;
+  for (size_t i = global_allocs_at(ix->freed_allocs, ix->nfreed_allocs, in.usr, in.file, 1);
+       i < ix->nfreed_allocs && global_alloc_key(&ix->freed_allocs[i], in.usr, in.file, 1) == 0;
+       i++) {
+    const global_alloc *a = &ix->freed_allocs[i];
+    const gm_member_summary *s = &ix->members[a->member];
+    if ((in.unit == GM_ANY_UNIT || a->unit == in.unit) &&
+        (strcmp(s->record, m->record) != 0 || strcmp(s->member, m->member) != 0))
+      return s;
   }
-  return best;
+  return NULL;
 }
 
 /* A freed sibling the caller allocates itself (`scan() { cudaMalloc(&d_hash[t]); init(t); }`).
@@ -349,10 +454,9 @@ int gm_program_freed_global_sibling(const gm_program *p, const gm_member_summary
     body home;
     if (!at->function_usr || !function_body(ix, at->function_usr, &home))
       continue;
-    for (size_t k = 0; k < ix->nedges; k++) {
-      const gm_unit_edge *e = ix->edges[k];
-      if (strcmp(e->usr, at->function_usr) != 0)
-        continue;
+    for (size_t k = edges_at(ix->by_callee, ix->nedges, at->function_usr, 0);
+         k < ix->nedges && strcmp(ix->by_callee[k].edge->usr, at->function_usr) == 0; k++) {
+      const gm_unit_edge *e = ix->by_callee[k].edge;
       const gm_member_summary *s = freed_global_under(ix, m, e->caller_usr);
       if (s) {
         *out = (gm_global_sibling){s, at, e};
