@@ -92,6 +92,9 @@ typedef struct obj {
   const char *owner;       /* first variable that held it */
   const gm_fn *freed_by;   /* for summaries: the free that released it */
   const char *freed_via;
+  /* the allocation and the free a helper call stands for, inside the helper (through a chain of
+   * helpers, the innermost); the call itself when it is no helper */
+  const gm_node *inner_site, *freed_inner;
   /* Not identity: counts kept by flow_slot_set_raw, so that a statement's collection looks only
    * at the objects no slot names (state.c) instead of passing over every slot and object. */
   int refs;             /* slots that name it: a pointer, its status or its free's result */
@@ -170,6 +173,9 @@ typedef struct param_summary {
   const gm_family *family; /* P_OUT_ALLOC */
   gm_fn free_row;          /* P_FREES, P_FREES_DEREF: acts as this free */
   const char *via;         /* P_FREES, P_FREES_DEREF: the inner free's name */
+  /* P_FREES, P_FREES_DEREF: the free call inside (innermost); P_OUT_ALLOC: the allocation
+   * inside; NULL for an imported summary */
+  const gm_node *inner;
   int nulls; /* P_FREES_DEREF, P_FREES of a reference: leaves the pointer null on every path */
   const gm_node *remote_access; /* imported: where the launched kernel reads it densely */
   const char *remote_where;
@@ -181,6 +187,7 @@ typedef struct summary {
   int known;
   int noreturn;
   const gm_family *returns_fresh;
+  const gm_node *returns_site; /* returns_fresh: the allocation inside (innermost), or NULL */
   int nparams;
   param_summary *params;
 } summary;
@@ -194,6 +201,7 @@ typedef struct summary_obs {
   int *deref_freed, *deref_nulled; /* `T **pp` parameters: *pp freed, *pp null at the exit */
   const gm_fn **free_rows;
   const char **free_via;
+  const gm_node **free_inner, **out_inner, *ret_inner;
   const gm_family **out_family;
   int *prefetched;
   const gm_node **launch;
@@ -358,7 +366,7 @@ void flow_report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_ex
 void flow_leak_index_clear(engine *e, int release);
 void flow_check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how);
 void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row,
-                  const char *via);
+                  const char *via, const gm_node *inner);
 void flow_note_host_touch(engine *e, state *s, val v, const gm_node *at);
 void flow_note_launch_arg(engine *e, state *s, val v, const gm_node *launch, const char *usr,
                           const char *kname, int param, const gm_node *via);

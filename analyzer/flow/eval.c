@@ -94,6 +94,7 @@ static void bind_out_arg(engine *e, state *s, const gm_node *arg, const char *fi
 static int new_alloc(state *s, const gm_node *site, const gm_family *fam) {
   obj o = {0};
   o.site = site;
+  o.inner_site = site;
   o.family = fam;
   o.param = -1;
   o.deref_param = -1;
@@ -175,7 +176,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   } else if (row && row->kind == GM_FN_FREE) {
     if (row->ptr_arg < n->nkids) {
       val v = args[row->ptr_arg];
-      flow_do_free(e, s, n, v, row, NULL);
+      flow_do_free(e, s, n, v, row, NULL, NULL);
       if (v.kind == V_OBJ && s->objs[v.ref].freed_at == n)
         result = mk(V_FREED, v.ref);
     }
@@ -213,7 +214,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         if (args[i].kind == V_ADDR)
           forget_variable(e, s, args[i].ref);
       } else if (p->effect == P_FREES) {
-        flow_do_free(e, s, n, args[i], &p->free_row, p->via);
+        flow_do_free(e, s, n, args[i], &p->free_row, p->via, p->inner);
         int owning, slot = p->nulls ? flow_lvalue_slot(e, n->kids[i], &owning) : -1;
         if (slot >= 0) {
           flow_slot_set_raw(s, slot, mk(V_NULL, 0));
@@ -222,7 +223,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       } else if (p->effect == P_FREES_DEREF) {
         int slot = pointee_slot(e, n->kids[i], args[i]);
         if (slot >= 0) {
-          flow_do_free(e, s, n, slot_get(s, slot), &p->free_row, p->via);
+          flow_do_free(e, s, n, slot_get(s, slot), &p->free_row, p->via, p->inner);
           if (p->nulls) {
             flow_slot_set_raw(s, slot, mk(V_NULL, 0));
             flow_decisions_invalidate(e, s, slot);
@@ -241,6 +242,8 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       }
       if (p && p->effect == P_OUT_ALLOC) {
         int id = new_alloc(s, n, p->family);
+        if (p->inner)
+          s->objs[id].inner_site = p->inner;
         bind_out_arg(e, s, n->kids[i], NULL, id, n);
         /* a create helper's status, as cudaMalloc's: a failure allocated nothing */
         if (!sum->returns_fresh && result.kind == V_UNKNOWN) {
@@ -249,8 +252,12 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
         }
       }
     }
-    if (sum->returns_fresh)
-      result = mk(V_OBJ, new_alloc(s, n, sum->returns_fresh));
+    if (sum->returns_fresh) {
+      int id = new_alloc(s, n, sum->returns_fresh);
+      if (sum->returns_site)
+        s->objs[id].inner_site = sum->returns_site;
+      result = mk(V_OBJ, id);
+    }
     flow_drop_memory_decisions(e, s, n);
   } else if (row && row->kind == GM_FN_LAST_ERROR) {
     result = flow_read_last_status(s);

@@ -153,7 +153,7 @@ static void free_unallocated(engine *e, const state *s, const gm_node *call, val
 }
 
 void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row,
-                  const char *via) {
+                  const char *via, const gm_node *inner) {
   if (v.kind == V_STATIC || v.kind == V_ADDR)
     free_unallocated(e, s, call, v, row, via);
   if (v.kind != V_OBJ)
@@ -183,10 +183,13 @@ void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *
     f.free_families = row->frees;
     f.nfree_families = row->nfrees;
     f.via = via;
+    f.inner_alloc = o->inner_site;
+    f.inner_free = inner ? inner : call;
     add_fact(e, f);
   }
   o->state = OBJ_FREED;
   o->freed_at = call;
+  o->freed_inner = inner ? inner : call;
   o->freed_by = row;
   o->freed_via = via ? via : row->name;
 }

@@ -62,6 +62,9 @@ typedef struct gm_fact {
                           names it (NULL for a string literal) */
   const char *through; /* unallocated free: the pointer variable given to the free, when
                           it is not the object itself */
+  /* mismatch: the allocation and the free inside the helpers that `alloc` and `at` call
+   * (innermost), each the call itself when it is no helper */
+  const gm_node *inner_alloc, *inner_free;
 } gm_fact;
 
 enum { GM_CUT_PATHS = 1, GM_CUT_STEPS = 2 };

@@ -235,6 +235,7 @@ void flow_observe_exit(engine *e, state *s, val ret) {
     if (ob->ret_family && ob->ret_family != fam)
       ob->ret_other++;
     ob->ret_family = fam;
+    ob->ret_inner = s->objs[ret.ref].inner_site;
     ob->ret_fresh++;
   } else if (ret.kind != V_NULL) {
     ob->ret_other++;
@@ -246,6 +247,7 @@ void flow_observe_exit(engine *e, state *s, val ret) {
       ob->deref_freed[o->deref_param]++;
       ob->free_rows[o->deref_param] = o->freed_by;
       ob->free_via[o->deref_param] = o->freed_via;
+      ob->free_inner[o->deref_param] = o->freed_inner;
     } else if (o->deref_param >= 0 && o->deref_param < np && o->state == OBJ_FAILED) {
       ob->deref_freed[o->deref_param]++; /* `if (*pp) cudaFree(*pp)`: null, nothing to free */
     }
@@ -255,6 +257,7 @@ void flow_observe_exit(engine *e, state *s, val ret) {
       ob->freed[o->param]++;
       ob->free_rows[o->param] = o->freed_by;
       ob->free_via[o->param] = o->freed_via;
+      ob->free_inner[o->param] = o->freed_inner;
     } else if (o->state == OBJ_FAILED) {
       ob->freed[o->param]++; /* `if (p) cudaFree(p)`: null, nothing to free */
     }
@@ -277,6 +280,7 @@ void flow_observe_exit(engine *e, state *s, val ret) {
         !published(e, s, slot, v.ref)) {
       ob->out_fresh[p]++;
       ob->out_family[p] = s->objs[v.ref].family;
+      ob->out_inner[p] = s->objs[v.ref].inner_site;
     } else if (v.kind != V_UNKNOWN && v.kind != V_NULL) {
       ob->out_other[p]++;
     }
@@ -296,6 +300,8 @@ int flow_summarise(engine *e, summary *sum) {
   ob->deref_nulled = gm_xcalloc((size_t)np + 1, sizeof(int));
   ob->free_rows = gm_xcalloc((size_t)np + 1, sizeof(gm_fn *));
   ob->free_via = gm_xcalloc((size_t)np + 1, sizeof(char *));
+  ob->free_inner = gm_xcalloc((size_t)np + 1, sizeof(gm_node *));
+  ob->out_inner = gm_xcalloc((size_t)np + 1, sizeof(gm_node *));
   ob->out_family = gm_xcalloc((size_t)np + 1, sizeof(gm_family *));
   ob->prefetched = gm_xcalloc((size_t)np + 1, sizeof(int));
   ob->launch = gm_xcalloc((size_t)np + 1, sizeof(gm_node *));
@@ -311,6 +317,7 @@ int flow_summarise(engine *e, summary *sum) {
   next.known = 1;
   next.noreturn = ob->exits == 0 && !e->truncated;
   next.returns_fresh = ob->ret_fresh && !ob->ret_other ? ob->ret_family : NULL;
+  next.returns_site = next.returns_fresh ? ob->ret_inner : NULL;
   param_summary *ps = gm_arena_alloc(e->tu->arena, sizeof(param_summary) * (size_t)(np + 1));
   for (int i = 0; i < np; i++) {
     int frees = ob->exits && ob->freed[i] == ob->exits && ob->free_rows[i] && !ob->escaped[i];
@@ -323,11 +330,13 @@ int flow_summarise(engine *e, summary *sum) {
       row.name = fn->name;
       ps[i].free_row = row;
       ps[i].via = ob->free_via[i];
+      ps[i].inner = ob->free_inner[i];
       /* `T *&p` or `*pp` set to null after the free on every path */
       ps[i].nulls = ob->deref_nulled[i] == ob->exits;
     } else if (ob->out_fresh[i] && !ob->out_other[i]) {
       ps[i].effect = P_OUT_ALLOC;
       ps[i].family = ob->out_family[i];
+      ps[i].inner = ob->out_inner[i];
     } else if ((ob->freed[i] && ob->free_rows[i]) || ob->escaped[i] || e->truncated) {
       /* (freed[] also counts paths that found it null, where a borrower has nothing to do) */
       ps[i].effect = P_ESCAPES;
@@ -360,6 +369,8 @@ int flow_summarise(engine *e, summary *sum) {
   free(ob->deref_nulled);
   free(ob->free_rows);
   free(ob->free_via);
+  free(ob->free_inner);
+  free(ob->out_inner);
   free(ob->out_family);
   free(ob->prefetched);
   free(ob->launch);
