@@ -257,13 +257,17 @@ static int verify_finding(const gm_finding *f, const char *path, expectation_vec
   int matched = 0;
   for (size_t k = 0; k < exp->len && !matched; k++) {
     expectation *e = &exp->items[k];
-    if (!e->is_note && !e->file && e->line == f->loc.line && e->seen < e->count &&
-        strstr(text, e->text)) {
+    if (!e->is_note && e->line == f->loc.line && e->seen < e->count &&
+        in_file(&f->loc, path, e->file) && strstr(text, e->text)) {
       e->seen++;
       matched = 1;
     }
   }
-  if (!matched) {
+  if (!matched && f->loc.file && !in_file(&f->loc, path, NULL)) {
+    fprintf(err, "%s: verify: unexpected warning at %s:%u:%u: %s\n", path, f->loc.file, f->loc.line,
+            f->loc.col, text);
+    problems++;
+  } else if (!matched) {
     fprintf(err, "%s:%u:%u: verify: unexpected warning: %s\n", path, f->loc.line, f->loc.col, text);
     problems++;
   }
