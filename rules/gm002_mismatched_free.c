@@ -47,6 +47,51 @@ static void report_unallocated(const gm_check_ctx *ctx, const gm_fact *f) {
   free(freer);
 }
 
+static int same_file(const gm_node *a, const gm_node *b) {
+  return a->loc.file && b->loc.file && strcmp(a->loc.file, b->loc.file) == 0;
+}
+
+/* Whether the wrong pairing lives in the helpers alone: memory allocated inside one helper and
+ * freed inside another, both defined in one other file (a header every caller includes). That
+ * file's free is the defect, whichever caller joins the two, so it is reported there, and the
+ * callers' copies collapse into one (the driver keeps one of a finding outside its own file). */
+static int pairing_in_other_file(const gm_fact *f) {
+  const gm_node *in_alloc = f->inner_alloc, *in_free = f->inner_free;
+  return f->kind == GM_FACT_MISMATCH && f->alloc && in_alloc && in_free && in_alloc != f->alloc &&
+         in_free != f->at && !same_file(in_free, f->at) && same_file(in_alloc, in_free);
+}
+
+/* The function whose body holds node n, or NULL. */
+static const gm_func *function_holding(const gm_tu *tu, const gm_node *n) {
+  while (n->parent)
+    n = n->parent;
+  for (int i = 0; i < tu->nfuncs; i++)
+    if (tu->funcs[i]->body == n)
+      return tu->funcs[i];
+  return NULL;
+}
+
+static void report_in_helpers(const gm_check_ctx *ctx, const gm_fact *f) {
+  const gm_func *allocator = function_holding(ctx->tu, f->inner_alloc);
+  const gm_func *freer = function_holding(ctx->tu, f->inner_free);
+  const char *alloc_in = allocator ? allocator->name : "?", *free_in = freer ? freer->name : "?";
+  const char *what = f->family ? f->family->description : "memory";
+  const char *right = f->family ? f->family->free_fn : "the matching free";
+  const char *wrong =
+      f->nfree_families ? f->free_families[0]->description : "another kind of memory";
+  gm_finding *out =
+      gm_report_add(ctx->report, &gm002_mismatched_free, f->inner_free->loc, free_in,
+                    "%s from %s in '%s' is released with %s in '%s', which frees %s; use %s", what,
+                    gm_call_display_name(f->inner_alloc), alloc_in,
+                    gm_call_display_name(f->inner_free), free_in, wrong, right);
+  gm_finding_note(out, f->inner_alloc->loc, "allocated here with %s",
+                  gm_call_display_name(f->inner_alloc));
+  gm_finding_note(out, f->alloc->loc, "'%s' gets the memory here, from %s", ctx->fn->name,
+                  gm_call_display_name(f->alloc));
+  gm_finding_note(out, f->at->loc, "and gives it to %s here", gm_call_display_name(f->at));
+  gm_finding_site(out, f->inner_alloc->loc);
+}
+
 static void check(const gm_check_ctx *ctx) {
   for (int i = 0; i < ctx->nfacts; i++) {
     const gm_fact *f = &ctx->facts[i];
@@ -54,6 +99,10 @@ static void check(const gm_check_ctx *ctx) {
       report_unallocated(ctx, f);
     if (f->kind != GM_FACT_MISMATCH && f->kind != GM_FACT_OFFSET_FREE)
       continue;
+    if (pairing_in_other_file(f)) {
+      report_in_helpers(ctx, f);
+      continue;
+    }
     char *what = gm_describe_allocation(f);
     char *freer = f->via ? gm_xasprintf("%s (which calls %s)", f->free_name, f->via)
                          : gm_xstrdup(f->free_name);

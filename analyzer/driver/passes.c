@@ -55,6 +55,43 @@ static void check_one_program(const struct program_files *files) {
   free(units);
 }
 
+/* The same finding (rule, place, message) in an earlier file's report, placed outside that
+ * file: a defect in a header that several files include, which each of them found. */
+static int reported_before(const gm_finding *f, gm_finding *const *kept, size_t nkept) {
+  for (size_t i = 0; i < nkept; i++)
+    if (kept[i]->rule == f->rule && kept[i]->loc.line == f->loc.line &&
+        kept[i]->loc.col == f->loc.col && strcmp(kept[i]->loc.file, f->loc.file) == 0 &&
+        strcmp(kept[i]->message, f->message) == 0)
+      return 1;
+  return 0;
+}
+
+/* A finding placed in another file than the one analysed (a header's free, which every file
+ * that includes the header reaches) is kept in the first file's report only. Such findings are
+ * few, so a list searched in full does. */
+static void drop_repeated_findings_elsewhere(gm_run *run) {
+  GM_VEC(gm_finding *) kept = {0};
+  for (size_t i = 0; i < run->nfiles; i++) {
+    gm_report *rep = &run->results[i].report;
+    const char *path = run->results[i].path;
+    size_t w = 0, n = rep->findings.len;
+    for (size_t k = 0; k < n; k++) {
+      gm_finding *f = &rep->findings.items[k];
+      if (strcmp(f->loc.file, path) != 0 && reported_before(f, kept.items, kept.len)) {
+        gm_finding_free(f);
+        continue;
+      }
+      rep->findings.items[w++] = *f;
+    }
+    rep->findings.len = w;
+    /* pointers into the report are taken only once it stops moving */
+    for (size_t k = 0; k < w; k++)
+      if (strcmp(rep->findings.items[k].loc.file, path) != 0)
+        GM_PUSH(kept, &rep->findings.items[k]);
+  }
+  GM_VEC_FREE(kept);
+}
+
 /* Joins every file's unit summary and runs the program-wide checks; their findings join the
  * report of the file that holds them (suppressed, ordered and fingerprinted like the rest). With
  * --no-whole-program each file is a program of its own, as if it were named alone. */
@@ -76,6 +113,8 @@ void driver_check_program(gm_run *run) {
     gm_unit_free(r->unit);
     r->unit = NULL;
   }
+  if (!run->opt->no_whole_program)
+    drop_repeated_findings_elsewhere(run);
   free(before);
   gm_timing_stop(GM_STAGE_PROGRAM, start);
 }
