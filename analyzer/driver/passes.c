@@ -10,6 +10,7 @@
 #include "rules/rules.h"
 #include "support/timing.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,9 +67,19 @@ static int reported_before(const gm_finding *f, gm_finding *const *kept, size_t 
   return 0;
 }
 
+/* The file's path without `..` and links: each file that includes a header may spell it its own
+ * way (`app_a/../common/blob.h`). */
+static void canonical_file(gm_loc *loc) {
+  char *real = loc->file ? realpath(loc->file, NULL) : NULL;
+  if (real) {
+    free((char *)loc->file);
+    loc->file = real;
+  }
+}
+
 /* A finding placed in another file than the one analysed (a header's free, which every file
- * that includes the header reaches) is kept in the first file's report only. Such findings are
- * few, so a list searched in full does. */
+ * that includes the header reaches) is kept in the first file's report only, with the header
+ * named by its canonical path. Such findings are few, so a list searched in full does. */
 static void drop_repeated_findings_elsewhere(gm_run *run) {
   GM_VEC(gm_finding *) kept = {0};
   for (size_t i = 0; i < run->nfiles; i++) {
@@ -77,6 +88,14 @@ static void drop_repeated_findings_elsewhere(gm_run *run) {
     size_t w = 0, n = rep->findings.len;
     for (size_t k = 0; k < n; k++) {
       gm_finding *f = &rep->findings.items[k];
+      if (strcmp(f->loc.file, path) != 0) {
+        char *own = gm_xstrdup(f->loc.file);
+        canonical_file(&f->loc);
+        for (int r = 0; r < f->nrelated; r++)
+          if (f->related[r].loc.file && strcmp(f->related[r].loc.file, own) == 0)
+            canonical_file(&f->related[r].loc);
+        free(own);
+      }
       if (strcmp(f->loc.file, path) != 0 && reported_before(f, kept.items, kept.len)) {
         gm_finding_free(f);
         continue;
