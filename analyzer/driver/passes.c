@@ -8,6 +8,7 @@
 #include "frontend/frontend.h"
 #include "program/program.h"
 #include "rules/rules.h"
+#include "runtime_view/join.h"
 #include "support/timing.h"
 
 #include <limits.h>
@@ -85,6 +86,8 @@ static void drop_repeated_findings_elsewhere(gm_run *run) {
   for (size_t i = 0; i < run->nfiles; i++) {
     gm_report *rep = &run->results[i].report;
     const char *path = run->results[i].path;
+    if (gm_is_findings_file(path))
+      continue; /* its findings name their own sources, settled by the run that wrote them */
     size_t w = 0, n = rep->findings.len;
     for (size_t k = 0; k < n; k++) {
       gm_finding *f = &rep->findings.items[k];
