@@ -31,17 +31,10 @@ leak() { # function name, line: the warning and its note as gmemlint words them
 for ((i = region_end; i < count; i++)); do
   [ $i -ne $same_line ] && leak "f$i" $((i + 4))
 done >expected
-rc=0
-(
-  ulimit -t 60
-  exec "$GMEMLINT" --no-cache -j 1 --time-report many.cu
-) >"$WORK/out" 2>"$WORK/err" || rc=$?
+run_capped 60 --no-cache -j 1 --time-report many.cu
 expect_rc 1 "$count findings"
 grep -E ': (warning|note):' "$WORK/out" >reported
 diff -q expected reported >/dev/null ||
   fail "the findings outside NOLINT, each with its note: $(diff expected reported | head -c 600)"
-unit=$(awk '/^  unit summary/ {print $(NF - 1)}' "$WORK/err")
-[ -n "$unit" ] || fail "the time report's unit stage: $(cat "$WORK/err")"
-awk -v s="${unit:-99}" 'BEGIN {exit !(s < 1.0)}' || fail "unit stage under 1 s: ${unit:-none} s"
-echo "unit stage: ${unit:-none} s"
+expect_stage_under "unit summary" 1.0
 finish

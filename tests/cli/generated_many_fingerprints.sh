@@ -26,11 +26,7 @@ shapes=("$(leaks ' ' a b c d e g h k)" "$(leaks '' a b c d e g h k)" "$(leaks ' 
     echo '}'
   done
 } >many.cu
-rc=0
-(
-  ulimit -t 60
-  exec "$GMEMLINT" --no-cache -j 1 --time-report --format=json many.cu
-) >"$WORK/out" 2>"$WORK/err" || rc=$?
+run_capped 60 --no-cache -j 1 --time-report --format=json many.cu
 expect_rc 1 "$((8 * count)) findings"
 cat >check.py <<'PYCHECK'
 import json, re, sys
@@ -60,8 +56,5 @@ for i, got in enumerate(findings):
 PYCHECK
 check=$("$PY" check.py "$count" "${shapes[@]}" <"$WORK/out" 2>&1) ||
   fail "every finding with its note and fingerprint: $(head -c 900 <<<"$check")"
-unit=$(awk '/^  unit summary/ {print $(NF - 1)}' "$WORK/err")
-[ -n "$unit" ] || fail "the time report's unit stage: $(cat "$WORK/err")"
-awk -v s="${unit:-99}" 'BEGIN {exit !(s < 0.6)}' || fail "unit stage under 0.6 s: ${unit:-none} s"
-echo "unit stage: ${unit:-none} s"
+expect_stage_under "unit summary" 0.6
 finish

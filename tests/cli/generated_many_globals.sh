@@ -48,17 +48,10 @@ SRC
     echo "b.cu:5:3: note: 'h' is freed here, in 'shutdown'"
   done
 } >expected
-rc=0
-(
-  ulimit -t 60
-  exec "$GMEMLINT" --no-cache -j 1 --time-report a.cu b.cu
-) >"$WORK/out" 2>"$WORK/err" || rc=$?
+run_capped 60 --no-cache -j 1 --time-report a.cu b.cu
 expect_rc 1 "$count globals freed nowhere"
 grep -E ': (warning|note):' "$WORK/out" >reported
 diff -q expected reported >/dev/null ||
   fail "each global freed nowhere, with its sibling's notes: $(diff expected reported | head -c 900)"
-program=$(awk '/^  program join/ {print $(NF - 1)}' "$WORK/err")
-[ -n "$program" ] || fail "the time report's program stage: $(cat "$WORK/err")"
-awk -v s="${program:-99}" 'BEGIN {exit !(s < 0.5)}' || fail "program stage under 0.5 s: ${program:-none} s"
-echo "program stage: ${program:-none} s"
+expect_stage_under "program join" 0.5
 finish

@@ -61,17 +61,10 @@ for ((i = 0; i < twins; i++)); do
   echo "many.cu:$line:$col: note: first freed here"
   echo "many.cu:$line:$((col - 19)): note: allocated here with cudaMalloc"
 done >>expected
-rc=0
-(
-  ulimit -t 60
-  exec "$GMEMLINT" --no-cache -j 1 --time-report many.cu helpers.cu
-) >"$WORK/out" 2>"$WORK/err" || rc=$?
+run_capped 60 --no-cache -j 1 --time-report many.cu helpers.cu
 expect_rc 1 "$count calls to functions declared only"
 grep -E ': (warning|note):' "$WORK/out" >reported
 diff -q expected reported >/dev/null ||
   fail "the leak from make and the double frees after settle, with their notes: $(diff expected reported | head -c 900)"
-flow=$(awk '/^  flow / {print $(NF - 1)}' "$WORK/err")
-[ -n "$flow" ] || fail "the time report's flow stage: $(cat "$WORK/err")"
-awk -v s="${flow:-99}" 'BEGIN {exit !(s < 0.3)}' || fail "flow stage under 0.3 s: ${flow:-none} s"
-echo "flow stage: ${flow:-none} s"
+expect_stage_under "flow" 0.3
 finish

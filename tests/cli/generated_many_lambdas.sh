@@ -21,18 +21,11 @@ count=12000
   echo '  return s;'
   echo '}'
 } >many.cu
-rc=0
-(
-  ulimit -t 60
-  exec "$GMEMLINT" --no-cache -j 1 --time-report many.cu
-) >"$WORK/out" 2>"$WORK/err" || rc=$?
+run_capped 60 --no-cache -j 1 --time-report many.cu
 expect_rc 1 "$count lambdas"
 expect_out "^many.cu:5:3: warning: 'q' \(device memory from cudaMalloc\) is not freed on every path: a return leaves 'many' without releasing it; call cudaFree before returning \[GM001 unpaired-allocation\]$" \
   "the leak beside the lambdas"
 expect_out "^many.cu:$((count + 9)):3: note: this return leaves without freeing 'q'$" "its note"
 [ "$(count_out ': (warning|note):')" -eq 2 ] || fail "one warning, one note: $(cut -c1-200 "$WORK/out")"
-flow=$(awk '$1 == "flow" {print $2}' "$WORK/err")
-[ -n "$flow" ] || fail "the time report's flow stage: $(cat "$WORK/err")"
-awk -v s="${flow:-99}" 'BEGIN {exit !(s < 0.6)}' || fail "flow stage under 0.6 s: ${flow:-none} s"
-echo "flow stage: ${flow:-none} s"
+expect_stage_under "flow" 0.6
 finish

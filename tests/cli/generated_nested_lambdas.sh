@@ -21,17 +21,11 @@ depth=1500
   echo ';'
   echo '}'
 } >nested.cu
-rc=0
-(
-  ulimit -t 30
-  exec "$GMEMLINT" --no-cache -j 1 --time-report nested.cu
-) >"$WORK/out" 2>"$WORK/err" || rc=$?
+run_capped 30 --no-cache -j 1 --time-report nested.cu
 expect_rc 1 "$depth nested lambdas"
 expect_out "^nested.cu:4:3: warning: 'p' \(device memory from cudaMalloc\) is not freed on every path: a return leaves 'nested' without releasing it; call cudaFree before returning \[GM001 unpaired-allocation\]$" \
   "the leak beside the lambdas"
 expect_out "^nested.cu:5:3: note: this return leaves without freeing 'p'$" "its note"
 [ "$(count_out ': (warning|note):')" -eq 2 ] || fail "one warning, one note: $(cut -c1-200 "$WORK/out")"
-model=$(awk '$1 == "model" {print $2}' "$WORK/err")
-[ -n "$model" ] || fail "the time report's model stage: $(cat "$WORK/err")"
-awk -v s="${model:-99}" 'BEGIN {exit !(s < 4)}' || fail "model stage under 4 s: ${model:-none} s"
+expect_stage_under "model" 4
 finish

@@ -66,17 +66,10 @@ grow.cu:4:3: warning: cudaMalloc in 'grow' runs on every call, and 'grow' is cal
 many.cu:$((end + 4)):5: note: 'grow' is called in a loop here, in 'steps'
 many.cu:$((end + 3)):3: note: the loop
 EOF
-rc=0
-(
-  ulimit -t 60
-  exec "$GMEMLINT" --no-cache -j 1 --time-report many.cu grow.cu
-) >"$WORK/out" 2>"$WORK/err" || rc=$?
+run_capped 60 --no-cache -j 1 --time-report many.cu grow.cu
 expect_rc 1 "$count lambdas and calls"
 grep -E ': (warning|note):' "$WORK/out" >reported
 diff -q expected reported >/dev/null ||
   fail "the leak and the cross-file loop allocation, with their notes: $(diff expected reported | head -c 900)"
-unit=$(awk '/^  unit summary/ {print $(NF - 1)}' "$WORK/err")
-[ -n "$unit" ] || fail "the time report's unit stage: $(cat "$WORK/err")"
-awk -v s="${unit:-99}" 'BEGIN {exit !(s < 0.5)}' || fail "unit stage under 0.5 s: ${unit:-none} s"
-echo "unit stage: ${unit:-none} s"
+expect_stage_under "unit summary" 0.5
 finish

@@ -20,6 +20,30 @@ run() {
   rc=0
   "$GMEMLINT" "$@" >"$WORK/out" 2>"$WORK/err" || rc=$?
 }
+# run_capped SECONDS ARGS...: run, with gmemlint's CPU time capped, so that a cost grown back to
+# quadratic fails its test rather than stalling the suite
+run_capped() {
+  local cap=$1
+  shift
+  rc=0
+  (
+    ulimit -t "$cap"
+    exec "$GMEMLINT" "$@"
+  ) >"$WORK/out" 2>"$WORK/err" || rc=$?
+}
+# expect_stage_under STAGE LIMIT: --time-report's line for STAGE (the start of its label as
+# printed: "flow", "unit summary") in $WORK/err gave under LIMIT seconds; the figure is logged
+expect_stage_under() {
+  local seconds
+  seconds=$(awk -v stage="  $1" 'index($0, stage) == 1 && substr($0, length(stage) + 1, 1) ~ /[ ,]/ {
+      print $(NF - 1); exit }' "$WORK/err")
+  if [ -z "$seconds" ]; then
+    fail "the time report's $1 stage: $(head -c 600 "$WORK/err")"
+    return
+  fi
+  awk -v s="$seconds" -v limit="$2" 'BEGIN {exit !(s < limit)}' || fail "$1 stage under $2 s: $seconds s"
+  echo "$1 stage: $seconds s"
+}
 expect_rc() { [ "$rc" -eq "$1" ] || fail "$2: exit status $rc, expected $1 (stderr: $(head -c 600 "$WORK/err"))"; }
 expect_out() { grep -qE -- "$1" "$WORK/out" || fail "$2: stdout lacks /$1/: $(head -c 600 "$WORK/out")"; }
 expect_err() { grep -qE -- "$1" "$WORK/err" || fail "$2: stderr lacks /$1/: $(head -c 600 "$WORK/err")"; }
