@@ -211,8 +211,9 @@ int gmemrt_site_for_slow(const gmemrt_where *w, const char *api, int family, uin
     site = site_lookup(&outer, api, family);
     hopped = 1;
   }
+  /* a wrapper's site (hopped) depends on the stack: never cached */
   gmemrt_site_cache *cache = site >= 0 && !hopped ? thread_sites() : NULL;
-  if (cache) { /* a wrapper's site depends on the stack: never cached */
+  if (cache) {
     size_t set = gmemrt_site_cache_set(w, api);
     cache->entries[set + cache->victim[set / 2]] =
         (struct gmemrt_site_cache_entry){w->file, api, w->line, w->col, w->pc, site, generation};
