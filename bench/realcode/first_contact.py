@@ -170,8 +170,9 @@ def record(a):
     earlier = [r for r in read_table(contacts, CONTACT_COLUMNS) if r["project"] == name]
     read_table(finding_file, FINDING_COLUMNS)
     if earlier:
-        raise Bad(f"{name} already has a first-contact row ({earlier[0]['source']}, gmemlint "
-                  f"{earlier[0]['gmemlint'][:12]}): a first contact is recorded once")
+        src = earlier[0]["source"]
+        raise Bad(f"{name} already has a first-contact row ({src if src.startswith('run:') else 'history'}, "
+                  f"gmemlint {earlier[0]['gmemlint'][:12]}): a first contact is recorded once")
     try:
         repos = evaluate.read_repos(a.repos)
         if name not in repos:
