@@ -608,11 +608,10 @@ def launches_after(site, ptr):
 class Program:
     """The project's compile database and gmemlint runs over it, with a private cache."""
 
-    def __init__(self, db, gmemlint, workdir, jobs):
+    def __init__(self, db, gmemlint, cache, jobs):
         self.db = db
         self.dbdir = os.path.dirname(db)
-        self.gmemlint, self.workdir, self.jobs = gmemlint, workdir, jobs
-        self.cache = os.path.join(workdir, "cache")
+        self.gmemlint, self.cache, self.jobs = gmemlint, cache, jobs
         try:
             with open(db) as fh:
                 entries = json.load(fh)
@@ -787,6 +786,8 @@ def main():
                     "database's directory)")
     ap.add_argument("--out", help="where results, cache and journal go (default: a new "
                     "temporary directory)")
+    ap.add_argument("--cache", help="gmemlint's result cache and the journal of files edited "
+                    "in place, kept between runs on the same project (default: OUT/cache)")
     ap.add_argument("--max", type=int, default=0, help="at most N mutants, sampled by the "
                     "seed (default: all)")
     ap.add_argument("--kinds", default=",".join(KINDS), help="comma-separated kinds")
@@ -829,8 +830,10 @@ def main():
     project = a.project or os.path.basename(os.path.dirname(db))
     workdir = a.out or tempfile.mkdtemp(prefix="gmem-inject-")
     os.makedirs(workdir, exist_ok=True)
-    journal = Journal(workdir)
-    prog = Program(db, gmemlint, workdir, a.jobs)
+    cache = a.cache or os.path.join(workdir, "cache")
+    os.makedirs(cache, exist_ok=True)
+    journal = Journal(cache)
+    prog = Program(db, gmemlint, cache, a.jobs)
 
     base, base_seconds, err = prog.lint()
     if base is None:

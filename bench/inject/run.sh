@@ -14,7 +14,8 @@
 # bench/realcode/README.md: fetch the repositories, then run.sh makes the databases); REPOS
 # (default bench/realcode/repos.tsv). The database used is the one evaluate.py uses: Ninja's,
 # else Unix Makefiles', else the make dry run's. Each mutant edits one file of the clone in place
-# and puts it back (a journal under the results restores a file an interrupted run left).
+# and puts it back (a journal beside the project's result cache, $REALCODE/inject/cache/NAME,
+# kept between runs, restores a file an interrupted run left).
 # Exit status: 0 the measurement ran, 2 bad usage.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -84,7 +85,7 @@ while IFS=$'\t' read -r name _ _ _ _ _ _ _; do
     continue
   fi
   python3 "$here/inject.py" --db "$db" --gmemlint "$gmemlint" --seed "$seed" \
-    --project "$name" --out "$out/$name" "${extra[@]}" >"$out/$name.table" 2>"$out/$name.log"
+    --project "$name" --out "$out/$name" --cache "$realcode/inject/cache/$name" "${extra[@]}" >"$out/$name.table" 2>"$out/$name.log"
   status=$?
   if [ $status -ne 0 ] || [ ! -f "$out/$name/$name.results.json" ]; then
     echo "run.sh: $name: inject.py exited $status (see $out/$name.log)" >&2
