@@ -14,6 +14,14 @@ got=$(oom_lines | tr '\n' ';')
 [ "$got" = "fragmentation: batches.cu:8;fragmentation: batches.cu:14;fragmentation: batches.cu:20;capacity: batches.cu:26;transient: batches.cu:32;unknown: batches.cu:38;unknown: batches.cu:44;" ] ||
   fail "version 2 verdicts: $got"
 
+# the largest block at the request's size is large enough; one byte less is not (both with free
+# memory covering the request and with free memory short of it)
+run report "$JOIN/oom_largest_block/run.json"
+expect_rc 0 "report, largest block at the request"
+got=$(oom_lines | tr '\n' ';')
+[ "$got" = "transient: probe.cu:13;fragmentation: probe.cu:19;capacity: probe.cu:25;fragmentation: probe.cu:31;" ] ||
+  fail "largest block at the request: $got"
+
 run report "$JOIN/oom_old_file/run.json"
 expect_rc 0 "report, version 1"
 got=$(oom_lines | tr '\n' ';')
