@@ -20,7 +20,8 @@ lines, and a helper is appended at the end), the whole program linted again with
 cache warm (so only the mutated file and the files whose imported summaries it changed are
 parsed again), and the file restored. A mutant is counted as found (a finding of the expected
 rule at the expected line, new against the unmutated run), found elsewhere (the rule, new,
-elsewhere), not found, or invalid (it broke the parse: clang reported more errors in the file);
+elsewhere), not found, unanalysed (gmemlint gave up on the mutated file: counted as not
+found, and shown apart), or invalid (it broke the parse: clang reported more errors in the file);
 a cascade is any other new finding outside the edited lines. Recall = found / valid mutants.
 
 Why: the measured half's labels are defects someone could read and fixes were drawn from them.
@@ -658,6 +659,13 @@ def parse_errors(doc):
     return out
 
 
+def not_analysed(doc):
+    """Files gmemlint gave up on without a parse error of the code (libclang failed, a crash,
+    the time bound): the tool's failure, not the mutant's."""
+    return {os.path.realpath(n.get("file", "")) for n in doc.get("notices", [])
+            if n.get("kind") == "not-analysed"}
+
+
 class Journal:
     """Files edited in place, with their original text, so no run leaves one mutated:
     restored after each mutant, at exit, on SIGINT/SIGTERM, and by the next run."""
@@ -706,6 +714,8 @@ def judge(mutant, doc, base_keys, base_errors):
     errors = parse_errors(doc)
     if errors.get(path, 0) > base_errors.get(path, 0):
         return "invalid", []
+    if path in not_analysed(doc):
+        return "unanalysed", []  # counted as not found: the user is told nothing either
     rule = EXPECTED_RULE[mutant.kind]
     new = list((collections.Counter(finding_key(f) for f in doc.get("findings", [])) -
                 base_keys).elements())
@@ -731,7 +741,7 @@ def judge(mutant, doc, base_keys, base_errors):
 def table(rows, key_name, keys):
     """Recall per key: mutants, invalid, found, elsewhere, missed, cascades."""
     lines = [f"{key_name:<26} {'mutants':>7} {'invalid':>7} {'found':>6} {'elsewhere':>9} "
-             f"{'missed':>6} {'recall':>7} {'cascades':>8}"]
+             f"{'missed':>6} {'unanalysed':>10} {'recall':>7} {'cascades':>8}"]
     total = collections.Counter()
     for key in keys:
         c = collections.Counter()
@@ -751,7 +761,8 @@ def format_row(key, c):
     recall = f"{100 * c['found'] / valid:.0f}%" if valid else "-"
     cascades = f"{c['cascades']} ({100 * c['cascades'] / valid:.0f}%)" if valid else "0"
     return (f"{key:<26} {c['mutants']:>7} {c['invalid']:>7} {c['found']:>6} "
-            f"{c['elsewhere']:>9} {c['missed']:>6} {recall:>7} {cascades:>8}")
+            f"{c['elsewhere']:>9} {c['missed']:>6} {c['unanalysed']:>10} {recall:>7} "
+            f"{cascades:>8}")
 
 
 def summarize(rows, seed, out=sys.stdout):
@@ -849,8 +860,9 @@ def main():
         return not any(site.lines[0] <= ln <= site.lines[1] for ln in lines)
 
     units = []
+    skipped = not_analysed(base)
     for path in prog.files:
-        if base_errors.get(path, 0) >= 10**6:
+        if base_errors.get(path, 0) >= 10**6 or path in skipped:
             continue  # not analysed at all: no mutant of it can be judged
         try:
             with open(path, encoding="utf-8", errors="surrogateescape") as fh:

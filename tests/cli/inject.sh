@@ -3,7 +3,7 @@
 # (tests/inject/tiny), the real gmemlint against every mutant of a fixed seed, the exact table;
 # the same seed gives the same mutants and another seed other variants; the program is left as
 # it was, also after a run killed midway (the journal); each outcome (found, elsewhere, missed,
-# invalid, cascade) from a stand-in gmemlint whose findings follow the mutant's text; bad usage.
+# unanalysed, invalid, cascade) from a stand-in gmemlint whose findings follow the mutant's text; bad usage.
 source "$(dirname "$0")/testlib.bash" "$@"
 inject=$ROOT/bench/inject/inject.py
 
@@ -56,16 +56,16 @@ cmp -s "$WORK/list7" "$WORK/list8" && fail "seed 8 picked the same variants as s
   >"$WORK/table7" 2>"$WORK/err" || fail "the run exited $?: $(tail -5 "$WORK/err")"
 cat >"$WORK/want7" <<'EOF'
 seed 7
-kind                       mutants invalid  found elsewhere missed  recall cascades
-leak                             4       0      4         0      0    100%   0 (0%)
-leak-branch                      4       0      4         0      0    100%   0 (0%)
-member-leak                      6       0      1         0      5     17%   0 (0%)
-wrong-family                    10       0     10         0      0    100%   0 (0%)
-double-free                     10       0      7         0      3     70%   0 (0%)
-double-free-helper              10       0      7         0      3     70%   0 (0%)
-churn                            3       1      2         0      0    100%   0 (0%)
-managed                          1       0      1         0      0    100%   0 (0%)
-all                             48       1     36         0     11     77%   0 (0%)
+kind                       mutants invalid  found elsewhere missed unanalysed  recall cascades
+leak                             4       0      4         0      0          0    100%   0 (0%)
+leak-branch                      4       0      4         0      0          0    100%   0 (0%)
+member-leak                      6       0      1         0      5          0     17%   0 (0%)
+wrong-family                    10       0     10         0      0          0    100%   0 (0%)
+double-free                     10       0      7         0      3          0     70%   0 (0%)
+double-free-helper              10       0      7         0      3          0     70%   0 (0%)
+churn                            3       1      2         0      0          0    100%   0 (0%)
+managed                          1       0      1         0      0          0    100%   0 (0%)
+all                             48       1     36         0     11          0     77%   0 (0%)
 
 leaks, wrong and double frees: recall 75% (33/44), goal 90%
 churn and managed access: recall 100% (3/3), goal 80%
@@ -86,7 +86,7 @@ diff "$WORK/want7" "$WORK/again" >&2 || fail "--summarize gave another table"
   --out "$WORK/o-kill" >/dev/null 2>"$WORK/err-kill" &
 pid=$!
 for _ in $(seq 100); do
-  grep -q '^\[3/' "$WORK/err-kill" && break
+  grep -q '^\[3/' "$WORK/err-kill" 2>/dev/null && break
   sleep 0.2
 done
 kill -9 "$pid"
@@ -105,7 +105,7 @@ diff -r "$WORK/pristine" "$WORK/tiny" >&2 || fail "the killed run's file was not
   --out "$WORK/o-term" >/dev/null 2>"$WORK/err-term" &
 pid=$!
 for _ in $(seq 100); do
-  grep -q '^\[3/' "$WORK/err-term" && break
+  grep -q '^\[3/' "$WORK/err-term" 2>/dev/null && break
   sleep 0.2
 done
 kill -TERM "$pid"
@@ -119,14 +119,14 @@ make_db "$WORK/stub" stub.cu
   --out "$WORK/o-stub" >"$WORK/table-stub" 2>"$WORK/err" || fail "the stub run exited $?"
 cat >"$WORK/want-stub" <<'EOF'
 seed 3
-kind                       mutants invalid  found elsewhere missed  recall cascades
-leak                             1       0      0         0      1      0%   0 (0%)
-leak-branch                      1       0      0         1      0      0%   0 (0%)
-wrong-family                     1       0      1         0      0    100%   0 (0%)
-double-free                      1       0      0         1      0      0%   0 (0%)
-double-free-helper               1       1      0         0      0       -        0
-churn                            1       0      1         0      0    100% 1 (100%)
-all                              6       1      2         2      1     40%  1 (20%)
+kind                       mutants invalid  found elsewhere missed unanalysed  recall cascades
+leak                             1       0      0         0      0          1      0%   0 (0%)
+leak-branch                      1       0      0         1      0          0      0%   0 (0%)
+wrong-family                     1       0      1         0      0          0    100%   0 (0%)
+double-free                      1       0      0         1      0          0      0%   0 (0%)
+double-free-helper               1       1      0         0      0          0       -        0
+churn                            1       0      1         0      0          0    100% 1 (100%)
+all                              6       1      2         2      0          1     40%  1 (20%)
 
 leaks, wrong and double frees: recall 25% (1/4), goal 90%
 churn and managed access: recall 100% (1/1), goal 80%
@@ -158,10 +158,10 @@ grep -qx "run.sh: absent: no compile database under $WORK/realcode/build/absent 
   fail "run.sh on a project without a database: $(cat "$WORK/err")"
 cat >"$WORK/want-corpus" <<'EOF2'
 seed 7
-kind                       mutants invalid  found elsewhere missed  recall cascades
-wrong-family                    10       0     10         0      0    100%   0 (0%)
-churn                            3       1      2         0      0    100%   0 (0%)
-all                             13       1     12         0      0    100%   0 (0%)
+kind                       mutants invalid  found elsewhere missed unanalysed  recall cascades
+wrong-family                    10       0     10         0      0          0    100%   0 (0%)
+churn                            3       1      2         0      0          0    100%   0 (0%)
+all                             13       1     12         0      0          0    100%   0 (0%)
 
 leaks, wrong and double frees: recall 100% (10/10), goal 90%
 churn and managed access: recall 100% (2/2), goal 80%
