@@ -130,6 +130,7 @@ all                              6       1      2         2      0          1   
 
 leaks, wrong and double frees: recall 25% (1/4), goal 90%
 churn and managed access: recall 100% (1/1), goal 80%
+in main: 5 valid mutants, recall 40%; elsewhere: 0, recall -
 mutants with cascades: 20.0% (1/5), goal under 5%
 EOF
 diff "$WORK/want-stub" "$WORK/table-stub" >&2 || fail "the stand-in's outcomes"

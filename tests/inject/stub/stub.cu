@@ -1,5 +1,5 @@
 // One pair for the outcomes test: tests/inject/stub/gmemlint answers by what the mutant wrote.
-int pair(int n) {
+int main(int n, char **) {
   float *d_a;
   cudaMalloc(&d_a, n);
   cudaFree(d_a);
