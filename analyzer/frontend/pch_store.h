@@ -9,10 +9,11 @@
  * files: KEY.cu (its source, which clang checks on every use), KEY-HASH.pch (the preamble, named
  * by a hash of its bytes) and KEY.dep, a manifest written last (atomically) that names the PCH
  * with its size and hash and lists every file the preamble read with its size and modification
- * time. A manifest is trusted only when each of those files is unchanged and the PCH reads back
- * whole: clang does not check a system header's time, and would otherwise use a stale preamble;
- * anything else (a changed header, a truncated or corrupt PCH, another preamble below) is a miss
- * and the preamble is built again. Files are published without replacing what another run may
+ * time. A manifest is trusted only when each of those files is unchanged, the source is the very
+ * path the PCH was built from (the PCH names it, and clang refuses the PCH where it is missing:
+ * a store moved or copied elsewhere) and the PCH reads back whole: clang does not check a system
+ * header's time, and would otherwise use a stale preamble; anything else (a changed header, a
+ * truncated or corrupt PCH, another preamble below) is a miss and the preamble is built again. Files are published without replacing what another run may
  * be reading (link(2), or a new PCH name); two runs building one key both succeed.
  *
  * Using an entry touches its manifest; at the end of a run that stored one, the least recently
