@@ -34,7 +34,7 @@ static struct {
   uint64_t identity[2];
   uint64_t max_bytes;
   gm_str_vec used; /* keys (hex) this run found or stored: never evicted by it */
-  atomic_size_t reused, stored, evicted;
+  atomic_size_t reused, stored, evicted, dropped;
   atomic_uint counter; /* names this run's temporaries */
   atomic_int warned;
 } store = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -460,6 +460,21 @@ char *gm_pch_store_publish(gm_pch_key key, const char *temp, const char *source,
   return pch; /* usable by this run even when the manifest could not be written */
 }
 
+void gm_pch_store_drop(gm_pch_key key, const char *pch) {
+  if (!store.on || !pch)
+    return;
+  char *dep_path = entry_file(key, ".dep");
+  char *text = read_manifest(dep_path);
+  char *name = text ? manifest_pch_name(text) : NULL;
+  const char *slash = strrchr(pch, '/');
+  /* the PCH and source stay for this run's other readers; a later eviction takes them */
+  if (name && strcmp(name, slash ? slash + 1 : pch) == 0 && unlink(dep_path) == 0)
+    store.dropped++;
+  free(name);
+  free(text);
+  free(dep_path);
+}
+
 /* ---- eviction ---- */
 
 typedef struct stored_entry {
@@ -590,7 +605,13 @@ void gm_pch_store_close(FILE *stats) {
   if (store.on && store.stored)
     evict();
   if (stats) {
-    if (store.on)
+    if (store.on && store.dropped)
+      fprintf(stats,
+              GM_PROGRAM ": cache: preambles: %zu reused, %zu stored, %zu evicted, %zu dropped "
+                         "(%s)\n",
+              (size_t)store.reused, (size_t)store.stored, (size_t)store.evicted,
+              (size_t)store.dropped, store.dir);
+    else if (store.on)
       fprintf(stats, GM_PROGRAM ": cache: preambles: %zu reused, %zu stored, %zu evicted (%s)\n",
               (size_t)store.reused, (size_t)store.stored, (size_t)store.evicted, store.dir);
     else
@@ -604,5 +625,5 @@ void gm_pch_store_close(FILE *stats) {
   free(store.dir);
   store.dir = NULL;
   store.on = 0;
-  store.reused = store.stored = store.evicted = 0;
+  store.reused = store.stored = store.evicted = store.dropped = 0;
 }
