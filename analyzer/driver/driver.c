@@ -443,43 +443,68 @@ void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse)
   gm_timing_stop(GM_STAGE_UNIT, start);
 }
 
-/* Phase two: parse (with the shared preamble pch, if any), model, flow, rules, suppressions,
- * fingerprints, unit summary, cache store. */
-static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *p,
-                       const gm_preamble *pch) {
-  file_ctx c = p->c;
-  const char *path = r->path;
-  const gm_config *cfg = p->cfg;
-  gm_str_vec args = p->args;
-  const gm_str_vec *pch_includes = NULL;
+/* One parse of the file, with preamble pch (NULL: none) and the includes it holds blanked. */
+static int parse_with(CXIndex index, const gm_file_result *r, const prepared *p,
+                      const gm_preamble *pch, gm_parse *out) {
+  const char **args = gm_xcalloc(p->args.len + 3, sizeof(char *));
+  size_t nargs = 0;
+  for (size_t i = 0; i < p->args.len; i++)
+    args[nargs++] = p->args.items[i];
   char *blanked = NULL; /* the file with the includes its preamble holds made spaces */
   if (pch) {
-    GM_PUSH(args, gm_xstrdup("-include-pch"));
-    GM_PUSH(args, gm_xstrdup(gm_pch_path(pch)));
-    pch_includes = gm_pch_includes(pch);
-    gm_timing_preamble_use(gm_pch_headers(pch), p->run.n);
+    args[nargs++] = "-include-pch";
+    args[nargs++] = gm_pch_path(pch);
     if (gm_pch_headers(pch))
       blanked = gm_include_run_blank(r->src.text, r->src.len, &p->run, gm_pch_header_names(pch),
                                      gm_pch_headers(pch));
   }
-  gm_include_run_free(&p->run);
+  int rc = gm_frontend_parse(index, r->path, args, (int)nargs, blanked, blanked ? r->src.len : 0,
+                             p->cfg->table, out);
+  free(blanked);
+  free(args);
+  return rc;
+}
+
+/* Phase two: parse (with the shared preamble pch, if any), model, flow, rules, suppressions,
+ * fingerprints, unit summary, cache store. */
+static void parse_file(gm_run *run, CXIndex index, gm_file_result *r, prepared *p,
+                       gm_preamble *pch) {
+  file_ctx c = p->c;
+  const char *path = r->path;
+  const gm_str_vec *pch_includes = NULL;
   char why[160];
-  if (gm_supervised_skip((size_t)(r - run->results), why, sizeof why)) {
+  gm_parse parse;
+  int rc = -1, skipped = gm_supervised_skip((size_t)(r - run->results), why, sizeof why);
+  double file_start = gm_timing_start();
+  gm_preamble *used = pch;
+  if (!skipped) {
+    /* A preamble clang cannot read (a stored one whose checks passed: a file it names gone,
+     * damage they cannot see) never costs the file its parse: the preambles below it are
+     * tried, then none; those that failed where a lower one served are discarded, for the
+     * rest of the run and in the store. A file that parses with none of them blames none. */
+    for (;;) {
+      while (used && gm_pch_state_of(used) == GM_PCH_FAILED) /* discarded since handed out */
+        used = gm_pch_below(used);
+      rc = parse_with(index, r, p, used, &parse);
+      if (rc == 0 || !used)
+        break;
+      used = gm_pch_below(used);
+    }
+    for (gm_preamble *q = pch; rc == 0 && q != used; q = gm_pch_below(q))
+      gm_pch_discard(q);
+    if (rc == 0 && used) {
+      pch_includes = gm_pch_includes(used);
+      gm_timing_preamble_use(gm_pch_headers(used), p->run.n);
+    }
+  }
+  gm_include_run_free(&p->run);
+  for (size_t i = 0; i < p->args.len; i++)
+    free(p->args.items[i]);
+  GM_VEC_FREE(p->args);
+  if (skipped) {
     input_error(&c, "%s: not analysed: %s; the other files' results stand", path, why);
-    free(blanked);
-    for (size_t i = 0; i < args.len; i++)
-      free(args.items[i]);
-    GM_VEC_FREE(args);
     goto done;
   }
-  double file_start = gm_timing_start();
-  gm_parse parse;
-  int rc = gm_frontend_parse(index, path, (const char *const *)args.items, (int)args.len, blanked,
-                             blanked ? r->src.len : 0, cfg->table, &parse);
-  free(blanked);
-  for (size_t i = 0; i < args.len; i++)
-    free(args.items[i]);
-  GM_VEC_FREE(args);
   if (rc != 0) {
     input_error(&c, "%s: libclang could not parse the file", path);
     goto done;

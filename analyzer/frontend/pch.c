@@ -30,6 +30,8 @@ struct gm_preamble {
   size_t number; /* names its files: preambleN.cu, preambleN.pch */
   char *path;    /* once built; NULL when building failed */
   int kept;      /* path is in the preamble store (pch_store.h): it stays there at cleanup */
+  /* its entry there, when kept */
+  gm_pch_key store_key;
   enum gm_pch_state state;
   gm_str_vec includes; /* what it holds: a parse with it does not list them itself */
 };
@@ -256,6 +258,7 @@ static char *build(CXIndex index, gm_preamble *p, int *reused) {
   if (stored) {
     key = gm_pch_store_key((const char *const *)p->args, p->nargs, p->headers, p->nheaders,
                            p->below ? (long)p->below->nheaders : -1);
+    p->store_key = key;
     char *found = gm_pch_store_find(key, below_path, &p->includes);
     if (found) {
       free(text);
@@ -325,7 +328,9 @@ static char *build(CXIndex index, gm_preamble *p, int *reused) {
 void gm_pch_build(CXIndex index, gm_preamble *p) {
   double start = gm_timing_start();
   int reused = 0;
-  char *path = build(index, p, &reused);
+  /* a base discarded since it was claimed on (gm_pch_discard) would only fail clang again */
+  char *path =
+      p->below && gm_pch_state_of(p->below) == GM_PCH_FAILED ? NULL : build(index, p, &reused);
   gm_timing_stop(GM_STAGE_PREAMBLE, start);
   if (!reused) /* a preamble taken from the store is not a build */
     gm_timing_count(GM_STAGE_PREAMBLE);
@@ -333,6 +338,16 @@ void gm_pch_build(CXIndex index, gm_preamble *p) {
   p->path = path;
   p->state = path ? GM_PCH_READY : GM_PCH_FAILED;
   pthread_mutex_unlock(&lock);
+}
+
+void gm_pch_discard(gm_preamble *p) {
+  pthread_mutex_lock(&lock);
+  int was_ready = p->state == GM_PCH_READY;
+  if (was_ready)
+    p->state = GM_PCH_FAILED; /* its path stays, for the parses using it now and for cleanup */
+  pthread_mutex_unlock(&lock);
+  if (was_ready && p->kept)
+    gm_pch_store_drop(p->store_key, p->path);
 }
 
 void gm_pch_cleanup(void) {

@@ -44,6 +44,10 @@ void gm_pch_build(CXIndex index, gm_preamble *p);
  * among its own inclusions); valid until gm_pch_cleanup(). */
 const char *gm_pch_path(const gm_preamble *p);
 const gm_str_vec *gm_pch_includes(const gm_preamble *p);
+/* A ready preamble that a parse could not use (clang rejected it: a stored one moved, or damaged
+ * where the store's checks do not look): failed from now on, so that later parses take the one
+ * below it, and dropped from the store. */
+void gm_pch_discard(gm_preamble *p);
 void gm_pch_cleanup(void);
 
 #endif

@@ -34,7 +34,7 @@ static struct {
   uint64_t identity[2];
   uint64_t max_bytes;
   gm_str_vec used; /* keys (hex) this run found or stored: never evicted by it */
-  atomic_size_t reused, stored, evicted;
+  atomic_size_t reused, stored, evicted, dropped;
   atomic_uint counter; /* names this run's temporaries */
   atomic_int warned;
 } store = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -192,7 +192,8 @@ static int stamp_of(const char *path, file_stamp *out) {
 /* ---- the manifest: MANIFEST_MAGIC, then lines, then the hash of all before it:
  *   key HEX
  *   pch NAME SIZE HASH
- *   source SIZE SEC NSEC
+ *   source SIZE SEC NSEC PATH  (the name clang was given, which the PCH records and reads
+ *                               on every use: a store moved or copied elsewhere names another)
  *   below SIZE SEC NSEC PATH  (or "below -"; clang refuses a chained PCH whose base is
  *                              another file, even one of the same bytes)
  *   dep SIZE SEC NSEC PATH  (one per file the preamble read)
@@ -292,7 +293,8 @@ char *gm_pch_store_find(gm_pch_key key, const char *below_path, gm_str_vec *incl
       }
       free(name);
     } else if (strncmp(line, "source ", 7) == 0) {
-      ok = sscanf(line + 7, "%llu %lld %lld%n", &size, &sec, &nsec, &at) == 3 && !line[7 + at];
+      ok = sscanf(line + 7, "%llu %lld %lld %n", &size, &sec, &nsec, &at) == 3 &&
+           strcmp(line + 7 + at, src) == 0;
       want = (file_stamp){size, sec, nsec};
       ok = ok && stamp_of(src, &now) && memcmp(&want, &now, sizeof want) == 0;
     } else if (strncmp(line, "below ", 6) == 0) {
@@ -424,10 +426,11 @@ char *gm_pch_store_publish(gm_pch_key key, const char *temp, const char *source,
   gm_sb_printf(&sb, "key %s\n", hex);
   gm_sb_printf(&sb, "pch %s %llu %016llx%016llx\n", strrchr(pch, '/') + 1, (unsigned long long)size,
                (unsigned long long)h[0], (unsigned long long)h[1]);
-  gm_sb_printf(&sb, "source %llu %lld %lld\n", (unsigned long long)src.size, (long long)src.sec,
-               (long long)src.nsec);
+  gm_sb_printf(&sb, "source %llu %lld %lld %s\n", (unsigned long long)src.size, (long long)src.sec,
+               (long long)src.nsec, source);
   file_stamp below = {0};
-  int ok = !below_path || (!strchr(below_path, '\n') && stamp_of(below_path, &below));
+  int ok = !strchr(source, '\n') &&
+           (!below_path || (!strchr(below_path, '\n') && stamp_of(below_path, &below)));
   if (below_path)
     gm_sb_printf(&sb, "below %llu %lld %lld %s\n", (unsigned long long)below.size,
                  (long long)below.sec, (long long)below.nsec, below_path);
@@ -455,6 +458,21 @@ char *gm_pch_store_publish(gm_pch_key key, const char *temp, const char *source,
   free(dep_path);
   free(sb.data);
   return pch; /* usable by this run even when the manifest could not be written */
+}
+
+void gm_pch_store_drop(gm_pch_key key, const char *pch) {
+  if (!store.on || !pch)
+    return;
+  char *dep_path = entry_file(key, ".dep");
+  char *text = read_manifest(dep_path);
+  char *name = text ? manifest_pch_name(text) : NULL;
+  const char *slash = strrchr(pch, '/');
+  /* the PCH and source stay for this run's other readers; a later eviction takes them */
+  if (name && strcmp(name, slash ? slash + 1 : pch) == 0 && unlink(dep_path) == 0)
+    store.dropped++;
+  free(name);
+  free(text);
+  free(dep_path);
 }
 
 /* ---- eviction ---- */
@@ -587,7 +605,13 @@ void gm_pch_store_close(FILE *stats) {
   if (store.on && store.stored)
     evict();
   if (stats) {
-    if (store.on)
+    if (store.on && store.dropped)
+      fprintf(stats,
+              GM_PROGRAM ": cache: preambles: %zu reused, %zu stored, %zu evicted, %zu dropped "
+                         "(%s)\n",
+              (size_t)store.reused, (size_t)store.stored, (size_t)store.evicted,
+              (size_t)store.dropped, store.dir);
+    else if (store.on)
       fprintf(stats, GM_PROGRAM ": cache: preambles: %zu reused, %zu stored, %zu evicted (%s)\n",
               (size_t)store.reused, (size_t)store.stored, (size_t)store.evicted, store.dir);
     else
@@ -601,5 +625,5 @@ void gm_pch_store_close(FILE *stats) {
   free(store.dir);
   store.dir = NULL;
   store.on = 0;
-  store.reused = store.stored = store.evicted = 0;
+  store.reused = store.stored = store.evicted = store.dropped = 0;
 }

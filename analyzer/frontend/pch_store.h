@@ -9,11 +9,14 @@
  * files: KEY.cu (its source, which clang checks on every use), KEY-HASH.pch (the preamble, named
  * by a hash of its bytes) and KEY.dep, a manifest written last (atomically) that names the PCH
  * with its size and hash and lists every file the preamble read with its size and modification
- * time. A manifest is trusted only when each of those files is unchanged and the PCH reads back
- * whole: clang does not check a system header's time, and would otherwise use a stale preamble;
- * anything else (a changed header, a truncated or corrupt PCH, another preamble below) is a miss
- * and the preamble is built again. Files are published without replacing what another run may
- * be reading (link(2), or a new PCH name); two runs building one key both succeed.
+ * time. A manifest is trusted only when each of those files is unchanged, the source is the very
+ * path the PCH was built from (the PCH names it, and clang refuses the PCH where it is missing:
+ * a store moved or copied elsewhere) and the PCH reads back whole: clang does not check a system
+ * header's time, and would otherwise use a stale preamble; anything else (a changed header, a
+ * truncated or corrupt PCH, another preamble below) is a miss and the preamble is built again.
+ * An entry clang still cannot use is dropped (gm_pch_store_drop), built again by a later run.
+ * Files are published without replacing what another run may be reading (link(2), or a new PCH
+ * name); two runs building one key both succeed.
  *
  * Using an entry touches its manifest; at the end of a run that stored one, the least recently
  * used entries go until the store is within its bound (never those this run used), with the
@@ -57,6 +60,10 @@ int gm_pch_store_prepare(gm_pch_key key, const char *text, char **source, char *
  * stored PCH's path (malloc'd), or NULL (temp is then still there for this run alone). */
 char *gm_pch_store_publish(gm_pch_key key, const char *temp, const char *source,
                            const char *below_path, const gm_str_vec *includes);
+
+/* Drops the entry of key whose PCH is pch (its manifest goes; another run's newer one of the
+ * key stays): clang could not use it, for a reason its checks do not see. */
+void gm_pch_store_drop(gm_pch_key key, const char *pch);
 
 /* Prints the --cache-stats line for the store on out (when asked), evicts beyond the bound and
  * turns the store off. */
