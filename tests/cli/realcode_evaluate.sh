@@ -124,6 +124,23 @@ EOF
 grep -q "^evaluate.py: tiny@${parent:0:12}: 2 file(s), lint reused from $REALCODE/parents/out/tiny-${parent:0:12}$" "$WORK/err" ||
   fail "evaluate.py: the parent's lint was not reused: $(cat "$WORK/err")"
 cmp -s "$WORK/figures.tsv" "$WORK/figures2.tsv" || fail "evaluate.py: the figures changed on a reused lint"
+# a row the run never linted (added to repos.tsv after run.sh started) is named, shown, and left out
+# of its half's totals: its labels are not misses
+{ cat "$WORK/repos.tsv"; printf 'late\tme/late\t%s\tml\tmake\t.\t-\tmeasured\n' "$head"; } >"$WORK/repos-late.tsv"
+{ cat "$WORK/labels.tsv"; printf 'late\tmeasured\treading\t%s\tx.cu\t3\tf\tleak\tGM001\tnever freed\n' "$head"; } >"$WORK/labels-late.tsv"
+"$PY" "$tools/evaluate.py" --gmemlint="$GMEMLINT" --repos="$WORK/repos-late.tsv" --labels="$WORK/labels-late.tsv" \
+  --ledger="$WORK/ledger.tsv" --tsv="$WORK/figures-late.tsv" --details="$WORK/details-late.tsv" "$REALCODE/out/run" \
+  >/dev/null 2>"$WORK/err" || fail "evaluate.py (a late row) exited $?"
+grep -qx "evaluate.py: warning: late has no run in $REALCODE/out/run; left out of its half's totals" "$WORK/err" ||
+  fail "evaluate.py: no warning for the row without a run: $(cat "$WORK/err")"
+want='project	half	run	findings	true	false	duplicate	debatable	unjudged	precision	mined_found	mined_recall	read_found	clean_reported
+tiny	measured	make-n	2	1	0	0	0	1	100%	1/1	100%	1/1	0/2
+late	measured	none	0	0	0	0	0	0	-	0/0	-	0/1	0/0
+measured	measured		2	1	0	0	0	1	100%	1/1	100%	1/1	0/2'
+[ "$(cat "$WORK/figures-late.tsv")" = "$want" ] || fail "evaluate.py (a late row): expected
+$want
+got
+$(cat "$WORK/figures-late.tsv")"
 # A label's flags (what the parent's own build defined) reach every entry of the parent's lint.
 awk -F'\t' 'BEGIN { OFS = "\t" } NR == 1 { print $0, "flags"; next } { print $0, ($3 == "reading" ? "-" : "-DOLD_BUILD=1") }' \
   "$WORK/labels.tsv" >"$WORK/labels-flags.tsv"
