@@ -141,6 +141,9 @@ after=$(cd "$TINY" && find . -type f | sort | xargs sha256sum)
 mut --operators bogus tiny.c
 expect_rc 2 "an unknown operator"
 expect_err '^mutate: error: unknown operator .bogus.' "an unknown operator"
+mut --list --max 3 --max-each 2 tiny.c
+expect_rc 2 "--max with --max-each"
+expect_err '^mutate: error: --max and --max-each' "--max with --max-each"
 mut --list missing.c
 expect_rc 2 "a missing file"
 expect_err '^mutate: error: missing\.c: no such file' "a missing file"

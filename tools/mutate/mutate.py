@@ -27,15 +27,16 @@ and refreshed in place on a later run so that its build stays incremental; else 
 removed), configured once (cmake -G Ninja, plus --cmake-arg: no -Werror unless given, so that a
 mutant's new warning does not make it invalid), built and tested unmutated (the tests must pass),
 then for each mutant: the file rewritten, an incremental build (--build-target), the tests
-(ctest --stop-on-failure, -R --tests, -E --exclude-tests, within --timeout seconds), the file
-restored. Sorted by file, a sample rebuilds each file once more after its last mutant, not after
-each. A mutant that does not compile (or build within --build-timeout) is invalid; one whose tests
-fail is killed; one whose tests run past the timeout is killed by timeout (counted apart, and as
-detected); else it survived.
-The kill rate is (killed + timeout) / (killed + timeout + survived). --list prints the sample and
-runs nothing. Tables by directory, file and operator go to standard output, each survivor listed;
---json FILE writes every mutant and its outcome. Exit status: 0 when the run completed, 1 when the
-unmutated build or tests fail, 2 for bad usage.
+(ctest --stop-on-failure, -R --tests, -E --exclude-tests, --timeout --test-timeout for each test,
+all within --timeout seconds), the file restored. Sorted by file, a sample rebuilds each file once
+more after its last mutant, not after each. A mutant that does not compile (or build within
+--build-timeout) is invalid; one whose tests fail is killed; one whose tests run past the timeout
+is killed by timeout (counted apart, and as detected); else it survived. The kill rate is
+(killed + timeout) / (killed + timeout + survived). --max-each N takes N from each PATH instead
+(the same ranking), so that a small directory is not drowned by a large one. --list prints the
+sample and runs nothing. Tables by directory, file and operator go to standard output, each
+survivor listed; --json FILE writes every mutant and its outcome. Exit status: 0 when the run
+completed, 1 when the unmutated build or tests fail, 2 for bad usage.
 """
 import argparse
 import hashlib
@@ -509,11 +510,14 @@ def main():
     ap.add_argument("--root", default=".", help="the project's top directory (default: .)")
     ap.add_argument("--seed", type=int, default=0, help="picks the sample (default 0)")
     ap.add_argument("--max", type=int, default=0, help="mutants to run (default 0: all)")
+    ap.add_argument("--max-each", type=int, default=0, help="mutants to run from each PATH")
     ap.add_argument("--operators", default=",".join(OPERATORS), help="comma-separated operators")
     ap.add_argument("--tests", default=None, help="ctest -R: the tests that run")
     ap.add_argument("--exclude-tests", default=None, help="ctest -E: tests left out")
     ap.add_argument("--timeout", type=float, default=0, help="seconds for one mutant's tests "
                     "(default: 3 times the unmutated run's, at least 10)")
+    ap.add_argument("--test-timeout", type=float, default=0, help="ctest --timeout: seconds for "
+                    "each test (default: ctest's)")
     ap.add_argument("--build-timeout", type=float, default=1200, help="seconds for one build")
     ap.add_argument("--build-target", action="append", default=[], help="targets to build (default all)")
     ap.add_argument("--cmake-arg", action="append", default=[], help="an argument for cmake's configure")
@@ -530,19 +534,30 @@ def main():
     for o in operators:
         if o not in OPERATORS:
             die(f"unknown operator '{o}' (known: {', '.join(OPERATORS)})")
-    if args.max < 0 or args.jobs < 1 or args.timeout < 0:
-        die("--max, --jobs and --timeout take a positive number")
+    if args.max and args.max_each:
+        die("--max and --max-each: give one")
+    if args.max < 0 or args.max_each < 0 or args.jobs < 1 or args.timeout < 0 or args.test_timeout < 0:
+        die("--max, --jobs, --timeout and --test-timeout take a positive number")
 
-    files = sources(root, args.paths)
+    files = []
     texts = {}
     candidates = []
-    for f in files:
-        with open(os.path.join(root, f), encoding="utf-8", errors="surrogateescape") as fh:
-            texts[f] = fh.read()
-        candidates.extend(mutants_of(f, texts[f], set(operators)))
+    sample = []
+    for p in args.paths:
+        these = []
+        for f in sources(root, [p]):
+            if f in texts:
+                continue
+            files.append(f)
+            with open(os.path.join(root, f), encoding="utf-8", errors="surrogateescape") as fh:
+                texts[f] = fh.read()
+            these.extend(mutants_of(f, texts[f], set(operators)))
+        candidates.extend(these)
+        these.sort(key=lambda m: rank(args.seed, m))
+        sample.extend(these[: args.max_each] if args.max_each else these)
     if not candidates:
         die("no mutants in " + " ".join(args.paths))
-    sample = sorted(candidates, key=lambda m: rank(args.seed, m))
+    sample.sort(key=lambda m: rank(args.seed, m))
     if args.max:
         sample = sample[: args.max]
     sample.sort(key=lambda m: (m["file"], m["off"], OPERATORS.index(m["operator"])))
@@ -596,6 +611,8 @@ def run_all(args, root, src_dir, build, log, texts, sample, ncandidates, operato
         test_cmd += ["-R", args.tests]
     if args.exclude_tests:
         test_cmd += ["-E", args.exclude_tests]
+    if args.test_timeout:
+        test_cmd += ["--timeout", str(args.test_timeout)]
 
     t0 = time.monotonic()
     rc, build_s, _ = run_bounded(build_cmd, src_dir, args.build_timeout, log)
@@ -651,6 +668,7 @@ def run_all(args, root, src_dir, build, log, texts, sample, ncandidates, operato
             "command": sys.argv,
             "seed": args.seed,
             "max": args.max,
+            "max_each": args.max_each,
             "operators": operators,
             "tests": args.tests,
             "exclude_tests": args.exclude_tests,
@@ -727,3 +745,6 @@ if __name__ == "__main__":
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         sys.exit(130)
+    except BrokenPipeError:  # `--list | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
