@@ -236,43 +236,81 @@ def tokenize(src):
     return toks
 
 
-def in_declared_array_size(toks, k):
-    """Whether toks[k] lies between the brackets of an array declarator (`int buf[64];`)."""
-    depth = 0
-    j = k - 1
+def bracket_matches(toks):
+    """For each bracket token's index, the index of the bracket that closes or opens it."""
+    match, stack = {}, []
+    pairs = {")": "(", "]": "[", "}": "{"}
+    for i, t in enumerate(toks):
+        if t.kind != "punct":
+            continue
+        if t.text in ("(", "[", "{"):
+            stack.append(i)
+        elif t.text in pairs:
+            while stack and toks[stack[-1]].text != pairs[t.text]:
+                stack.pop()  # unbalanced (an #if branch left out): forget the stray opener
+            if stack:
+                o = stack.pop()
+                match[o], match[i] = i, o
+    return match
+
+
+def statement_start(toks, match, p):
+    """The index of the first token of the statement or declaration holding toks[p], or None
+    when toks[p] lies in parentheses (a call's arguments, a condition)."""
+    j = p - 1
     while j >= 0:
         t = toks[j]
-        if t.text == "]":
-            depth += 1
-        elif t.text == "[":
-            if depth == 0:
-                break
-            depth -= 1
-        elif t.text in (";", "{", "}") and t.kind == "punct":
-            return False
+        if t.kind == "punct":
+            if t.text in (")", "]") and j in match:
+                j = match[j] - 1
+                continue
+            if t.text == "}" and j in match:
+                o = match[j]
+                if o > 0 and toks[o - 1].text in ("=", ",", "{"):  # an initializer's braces
+                    j = o - 1
+                    continue
+                return j + 1
+            if t.text in (";", "{", "}"):
+                return j + 1
+            if t.text in ("(", "["):
+                return None
         j -= 1
-    else:
+    return 0
+
+
+def in_declared_array_size(toks, match, k):
+    """Whether toks[k] lies between the brackets of an array declarator (`int buf[64];`,
+    `char a[8], b[16];`, `int m[2][3];`)."""
+    j = k - 1
+    while j >= 0 and not (toks[j].text == "[" and match.get(j, -1) > k):
+        if toks[j].text in (";", "{", "}") and toks[j].kind == "punct":
+            return False
+        j = match[j] - 1 if toks[j].text in (")", "]") and j in match else j - 1
+    if j < 0:
         return False
     # toks[j] is the open bracket; before it, further dimensions `a[2][` and then the name
     p = j - 1
-    while p >= 0 and toks[p].text == "]":
-        d = 0
-        while p >= 0:
-            if toks[p].text == "]":
-                d += 1
-            elif toks[p].text == "[":
-                d -= 1
-                if d == 0:
-                    break
-            p -= 1
-        p -= 1
+    while p >= 0 and toks[p].text == "]" and p in match:
+        p = match[p] - 1
     if p < 1 or toks[p].kind != "id":
         return False
     before = toks[p - 1]
     # `char buf[`, `struct x list[`: a type before the name; `return a[`, `= a[`: an expression
     if before.kind == "id":
         return before.text not in EXPR_KEYWORDS
-    return False
+    if before.text not in (",", "*"):
+        return False
+    # `char a[8], b[16]`, `const char *names[4]`: a declaration whose first two tokens are a
+    # type (`char a`, `size_t *`, `static const`), not an expression statement
+    st = statement_start(toks, match, p)
+    if st is None or st + 1 >= p:
+        return False
+    first, second = toks[st], toks[st + 1]
+    return (
+        first.kind == "id"
+        and first.text not in EXPR_KEYWORDS
+        and (second.kind == "id" or second.text == "*")
+    )
 
 
 def call_statement(toks, k):
@@ -343,6 +381,7 @@ SWAP = {
 def mutants_of(path, src, operators):
     """Every mutant of one file: dicts with file, line, col, off, end, operator, original, replacement."""
     toks = tokenize(src)
+    match = bracket_matches(toks)
     out = []
 
     def add(op, first_tok, end, original, replacement):
@@ -386,7 +425,7 @@ def mutants_of(path, src, operators):
                         f"return {t.text};",
                         f"return {'1' if t.text == '0' else '0'};",
                     )
-            elif "int-const" in operators and not in_declared_array_size(toks, k):
+            elif "int-const" in operators and not in_declared_array_size(toks, match, k):
                 repl = int_plus_one(t.text)
                 if repl is not None:
                     add("int-const", t, t.off + len(t.text), t.text, repl)

@@ -1,6 +1,6 @@
 /* The code tests/cli/mutate.sh mutates: tiny_test.c kills some of its mutants and lets others
  * live, on purpose. Never mutated: this comment (a < b, x == y, return 0;), the strings, the
- * directives and the array's size. */
+ * directives and the arrays' sizes. */
 #include "tiny.h"
 
 #include <string.h>
@@ -50,3 +50,6 @@ int tiny_both(int a, int b) {
     return 1;
   return 0;
 }
+
+/* array sizes, never mutated */
+char tiny_names[2][8], tiny_label[16], *tiny_rows[4];
