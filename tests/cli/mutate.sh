@@ -67,6 +67,14 @@ mut --list --operators return-swap,logical tiny.c
 [ "$(tail -n +2 "$WORK/out" | cut -d' ' -f2 | sort | uniq -c | awk '{print $2 "=" $1}' | paste -sd' ')" = \
   "logical=1 return-swap=2" ] ||
   fail "--operators return-swap,logical: $(cat "$WORK/out")"
+mut --list --at tiny.c:37 --at tiny.c:13:38:int-const tiny.c
+cat >"$WORK/at.expected" <<'EOF'
+mutate: 3 of 19 mutants in 1 file (seed 0)
+tiny.c:13:38 int-const '5' -> '6'
+tiny.c:37:12 rel-boundary '>' -> '>='
+tiny.c:37:14 int-const '0' -> '1'
+EOF
+expect_file at out
 
 # 3. the whole run: each mutant's outcome, the tables, the survivors, the JSON
 mut --timeout 2 --workdir "$WORK/scratch" --json "$WORK/run.json" tiny.c
@@ -144,6 +152,9 @@ expect_err '^mutate: error: unknown operator .bogus.' "an unknown operator"
 mut --list --max 3 --max-each 2 tiny.c
 expect_rc 2 "--max with --max-each"
 expect_err '^mutate: error: --max and --max-each' "--max with --max-each"
+mut --list --at tiny.c:99 tiny.c
+expect_rc 2 "--at where there is no mutant"
+expect_err '^mutate: error: no mutant at tiny\.c:99$' "--at where there is no mutant"
 mut --list missing.c
 expect_rc 2 "a missing file"
 expect_err '^mutate: error: missing\.c: no such file' "a missing file"

@@ -26,17 +26,18 @@ checkout every file, build trees left out) are copied into a scratch directory (
 and refreshed in place on a later run so that its build stays incremental; else a temporary one,
 removed), configured once (cmake -G Ninja, plus --cmake-arg: no -Werror unless given, so that a
 mutant's new warning does not make it invalid), built and tested unmutated (the tests must pass),
-then for each mutant: the file rewritten, an incremental build (--build-target), the tests
-(ctest --stop-on-failure, -R --tests, -E --exclude-tests, --timeout --test-timeout for each test,
-all within --timeout seconds), the file restored. Sorted by file, a sample rebuilds each file once
-more after its last mutant, not after each. A mutant that does not compile (or build within
+then for each mutant: the file rewritten, an incremental build (--build-target), the tests (ctest
+--stop-on-failure, -R --tests, -E --exclude-tests, --timeout --test-timeout for each test, all
+within --timeout seconds), the file restored. Sorted by file, a sample rebuilds each file once more
+after its last mutant, not after each. A mutant that does not compile (or build within
 --build-timeout) is invalid; one whose tests fail is killed; one whose tests run past the timeout
-is killed by timeout (counted apart, and as detected); else it survived. The kill rate is
-(killed + timeout) / (killed + timeout + survived). --max-each N takes N from each PATH instead
-(the same ranking), so that a small directory is not drowned by a large one. --list prints the
-sample and runs nothing. Tables by directory, file and operator go to standard output, each
-survivor listed; --json FILE writes every mutant and its outcome. Exit status: 0 when the run
-completed, 1 when the unmutated build or tests fail, 2 for bad usage.
+is killed by timeout (counted apart, and as detected); else it survived. The kill rate is (killed +
+timeout) / (killed + timeout + survived). --max-each N takes N from each PATH instead (the same
+ranking), so that a small directory is not drowned by a large one; --at keeps only the mutants of
+the sample at a place (FILE:LINE[:COL[:OPERATOR]]), to run a survivor again against other tests.
+--list prints the sample and runs nothing. Tables by directory, file and operator go to standard
+output, each survivor listed; --json FILE writes every mutant and its outcome. Exit status: 0 when
+the run completed, 1 when the unmutated build or tests fail, 2 for bad usage.
 """
 import argparse
 import hashlib
@@ -438,6 +439,17 @@ def mutants_of(path, src, operators):
     return out
 
 
+def at_matches(spec, m):
+    """Whether mutant m is at spec: FILE:LINE, FILE:LINE:COL or FILE:LINE:COL:OPERATOR."""
+    fields = spec.split(":")
+    want = [m["file"], str(m["line"]), str(m["col"]), m["operator"]]
+    for count in (4, 3, 2):
+        cut = len(fields) - count + 1
+        if cut >= 1 and [":".join(fields[:cut])] + fields[cut:] == want[:count]:
+            return True
+    return False
+
+
 def mutant_name(m):
     return f"{m['file']}:{m['line']}:{m['col']} {m['operator']} '{m['original']}' -> '{m['replacement']}'"
 
@@ -550,6 +562,8 @@ def main():
     ap.add_argument("--seed", type=int, default=0, help="picks the sample (default 0)")
     ap.add_argument("--max", type=int, default=0, help="mutants to run (default 0: all)")
     ap.add_argument("--max-each", type=int, default=0, help="mutants to run from each PATH")
+    ap.add_argument("--at", action="append", default=[], metavar="FILE:LINE[:COL[:OPERATOR]]",
+                    help="only the mutants there (repeatable): to run a survivor again")
     ap.add_argument("--operators", default=",".join(OPERATORS), help="comma-separated operators")
     ap.add_argument("--tests", default=None, help="ctest -R: the tests that run")
     ap.add_argument("--exclude-tests", default=None, help="ctest -E: tests left out")
@@ -594,8 +608,12 @@ def main():
         candidates.extend(these)
         these.sort(key=lambda m: rank(args.seed, m))
         sample.extend(these[: args.max_each] if args.max_each else these)
+    if args.at:
+        sample = [m for m in sample if any(at_matches(a, m) for a in args.at)]
     if not candidates:
         die("no mutants in " + " ".join(args.paths))
+    if not sample:
+        die("no mutant at " + " ".join(args.at))
     sample.sort(key=lambda m: rank(args.seed, m))
     if args.max:
         sample = sample[: args.max]
