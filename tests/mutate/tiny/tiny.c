@@ -18,7 +18,7 @@ static void trace(void) {
 }
 
 int tiny_clamp(int v, int lo, int hi) {
-  trace(); /* nothing reads the count: deleting the call survives */
+  trace();    /* nothing reads the count: deleting the call survives */
   if (v < lo) /* v == lo returns lo either way: <= survives, as does >= below */
     return lo;
   if (v > hi)
