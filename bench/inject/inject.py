@@ -574,16 +574,27 @@ def make_mutants(units, allocs, frees, hints, silent, rng, kinds):
                 out.append(Mutant("churn", f, f.unit, [(s0, s0, loop), (b0, b0, " }")],
                                   [loc(a)], f"{trips} trips", [(a.lines[0], f.lines[1])]))
     if "managed" in kinds:
+        # every hint of one pointer in one function goes at once (one left would still move the
+        # pages); the pointer may be a plain copy of the managed one (`d_arr = arr;`)
+        groups = collections.OrderedDict()
         for h in hints:
-            managed = [a for a in by_ptr.get((h.unit.path, h.ptr), []) if a.family == "managed"]
-            if not managed or not silent(h) or any(not silent(a) for a in managed):
+            if h.func:
+                groups.setdefault((h.unit.path, h.func[0], h.ptr), []).append(h)
+        for (path, _, ptr), group in groups.items():
+            unit = group[0].unit
+            names = {ptr} | {m.group(2) for m in re.finditer(
+                r"\b" + re.escape(ptr) + r"\s*=\s*([(][^()]*[)]\s*)?([A-Za-z_]\w*)\s*;",
+                unit.src)} if re.fullmatch(r"[A-Za-z_]\w*", ptr) else {ptr}
+            managed = [a for n in names for a in by_ptr.get((path, n), [])
+                       if a.family == "managed"]
+            if not managed or any(not silent(x) for x in group + managed):
                 continue
-            if not launches_after(h, h.ptr):
+            if not launches_after(group[0], ptr):
                 continue  # no kernel is given the memory after the hint in its function
-            text = h.text()
-            a0, b0 = h.span()
-            out.append(Mutant("managed", h, h.unit, [(a0, b0, ";" + keep_lines(text))],
-                              [loc(a) for a in managed], h.name, [h.lines]))
+            edits = [(h.span()[0], h.span()[1], ";" + keep_lines(h.text())) for h in group]
+            out.append(Mutant("managed", group[0], unit, edits, [loc(a) for a in managed],
+                              f"{len(group)} {'hint' if len(group) == 1 else 'hints'}",
+                              [h.lines for h in group]))
     return out
 
 
