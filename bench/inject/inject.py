@@ -115,9 +115,13 @@ def lex(src):
             continue
         if c == "#" and at_line_start:  # a directive, with its continuation lines
             while i < n and src[i] != "\n":
-                if src[i] == "\\" and i + 1 < n and src[i + 1] == "\n":
+                if src[i] == "\\" and src.startswith("\n", i + 1):
                     line += 1
                     i += 2
+                    continue
+                if src[i] == "\\" and src.startswith("\r\n", i + 1):
+                    line += 1
+                    i += 3
                     continue
                 if src.startswith("/*", i):
                     j = src.find("*/", i + 2)
@@ -677,6 +681,11 @@ def not_analysed(doc):
             if n.get("kind") == "not-analysed"}
 
 
+# how sources are read and written: no newline translation, undecodable bytes kept, so that a
+# file is restored byte for byte
+TEXT = {"encoding": "utf-8", "errors": "surrogateescape", "newline": ""}
+
+
 class Journal:
     """Files edited in place, with their original text, so no run leaves one mutated:
     restored after each mutant, at exit, on SIGINT/SIGTERM, and by the next run."""
@@ -696,22 +705,22 @@ class Journal:
             base = os.path.join(self.dir, name[:-5])
             with open(base + ".path") as fh:
                 path = fh.read()
-            shutil.copyfile(base + ".orig", path)
+            shutil.copyfile(base + ".orig", path)  # byte for byte
             print(f"{PROG}: restored {path} from an interrupted run", file=sys.stderr)
             os.unlink(base + ".orig")
             os.unlink(base + ".path")
 
     def write(self, path, original, text):
         base = self._entry(path)
-        with open(base + ".orig", "w") as fh:
+        with open(base + ".orig", "w", **TEXT) as fh:
             fh.write(original)
         with open(base + ".path", "w") as fh:
             fh.write(path)
-        with open(path, "w") as fh:
+        with open(path, "w", **TEXT) as fh:
             fh.write(text)
 
     def restore(self, path, original):
-        with open(path, "w") as fh:
+        with open(path, "w", **TEXT) as fh:
             fh.write(original)
         base = self._entry(path)
         for ext in (".path", ".orig"):
@@ -886,7 +895,8 @@ def main():
         if base_errors.get(path, 0) >= 10**6 or path in skipped:
             continue  # not analysed at all: no mutant of it can be judged
         try:
-            with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+            # newline="": the text exactly as it is (CRLF files stay CRLF when restored)
+            with open(path, **TEXT) as fh:
                 units.append(Unit(path, fh.read(), prog.dbdir))
         except OSError as e:
             print(f"{PROG}: warning: {path}: {e.strerror}; not mutated", file=sys.stderr)

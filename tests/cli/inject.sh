@@ -21,6 +21,8 @@ EOF
 
 cp -r "$ROOT/tests/inject/tiny" "$WORK/tiny"
 make_db "$WORK/tiny" pairs.cu pool.cu
+# pool.cu with CRLF line ends: restored byte for byte, not with its line ends translated
+sed -i 's/$/\r/' "$WORK/tiny/pool.cu"
 cp -r "$WORK/tiny" "$WORK/pristine"
 
 # ---- the mutants of seed 7, listed ----
