@@ -427,9 +427,11 @@ void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse)
         drop_latent(&facts[i]);
       gm_check_ctx ctx = {parse->tu,      &r->src,         facts[i].fn,
                           facts[i].facts, facts[i].nfacts, &r->report};
+      size_t before = r->report.findings.len;
       for (size_t k = 0; k < gm_rule_count; k++)
         if (gm_rules[k]->check && driver_rule_enabled(run, r->cfg, k))
           gm_rules[k]->check(&ctx);
+      driver_name_includer(parse->tu, facts[i].fn, &r->report, before);
     }
     gm_timing_stop(GM_STAGE_RULES, start);
     start = gm_timing_start();

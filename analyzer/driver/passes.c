@@ -57,6 +57,20 @@ static void check_one_program(const struct program_files *files) {
   free(units);
 }
 
+static const char *last_component(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/* A header function's findings (from `before` on) say which file's #include brought it in: the
+ * header is analysed in each file that includes it, and its findings are kept once a program. */
+void driver_name_includer(const gm_tu *tu, const gm_func *fn, gm_report *rep, size_t before) {
+  const gm_loc *at = fn->in_main_file ? NULL : gm_tu_included_at(tu, fn->loc.file);
+  for (size_t k = before; at && k < rep->findings.len; k++)
+    gm_finding_note(&rep->findings.items[k], *at, "'%s' is analysed where '%s' includes it",
+                    last_component(fn->loc.file), last_component(tu->path));
+}
+
 /* The same finding (rule, place, message) in an earlier file's report, placed outside that
  * file: a defect in a header that several files include, which each of them found. */
 static int reported_before(const gm_finding *f, gm_finding *const *kept, size_t nkept) {

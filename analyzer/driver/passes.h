@@ -30,5 +30,8 @@ void driver_append_messages(gm_file_result *r, char *text, size_t len);
 void driver_second_pass(gm_run *run, gm_progress *progress);
 /* The rules' program-wide checks over the joined units; new findings are settled. */
 void driver_check_program(gm_run *run);
+/* Notes on fn's findings (from `before` on), when fn is a header's, the #include that brings the
+ * header into the file analysed. */
+void driver_name_includer(const gm_tu *tu, const gm_func *fn, gm_report *rep, size_t before);
 
 #endif

@@ -1,5 +1,7 @@
 #include "findings/output.h"
+#include "support/files.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define BOLD "\033[1m"
@@ -24,6 +26,32 @@ static void print_caret(FILE *out, const gm_source *src, gm_loc loc, int color) 
   for (unsigned i = 0; i + 1 < col && i < len; i++)
     fputc(line[i] == '\t' ? '\t' : ' ', out);
   fprintf(out, "%s^%s\n", color ? GREEN : "", color ? RESET : "");
+}
+
+/* The source a location is in: the file's own, else another file (a header's finding) read once
+ * for the printing of a file and kept in *other until the next one. */
+struct sources {
+  const gm_output_file *file;
+  gm_source other;
+  char *other_path;
+  int other_missing;
+};
+
+static const gm_source *source_of(struct sources *s, const char *path) {
+  if (!path)
+    return NULL;
+  if (strcmp(path, s->file->path) == 0)
+    return s->file->src;
+  if (!s->other_path || strcmp(s->other_path, path) != 0) {
+    gm_source_free(&s->other);
+    free(s->other_path);
+    s->other_path = gm_xstrdup(path);
+    size_t len = 0;
+    char *text = gm_read_regular(path, 64 << 20, &len);
+    s->other_missing = !text;
+    gm_source_init(&s->other, text ? text : gm_xstrdup(""), text ? len : 0);
+  }
+  return s->other_missing ? NULL : &s->other;
 }
 
 static void print_head(FILE *out, gm_loc loc, const char *kind, const char *kind_color, int color) {
@@ -56,6 +84,7 @@ static size_t next_notice(const gm_output_file *file, size_t k) {
 }
 
 void gm_print_text(FILE *out, const gm_output_file *file, int color) {
+  struct sources srcs = {file, {0}, NULL, 0};
   size_t k = next_notice(file, 0); /* notices, merged with the findings in line order */
   for (size_t i = 0; i < file->nfindings; i++) {
     const gm_finding *f = &file->findings[i];
@@ -65,12 +94,12 @@ void gm_print_text(FILE *out, const gm_output_file *file, int color) {
     print_head(out, f->loc, f->error ? "error" : "warning", f->error ? RED : MAGENTA, color);
     fprintf(out, "%s%s [%s %s]%s\n", color ? BOLD : "", f->message, f->rule->id, f->rule->name,
             color ? RESET : "");
-    print_caret(out, strcmp(f->loc.file, file->path) == 0 ? file->src : NULL, f->loc, color);
+    print_caret(out, source_of(&srcs, f->loc.file), f->loc, color);
     for (int r = 0; r < f->nrelated; r++) {
       const gm_related *rel = &f->related[r];
       print_head(out, rel->loc, "note", CYAN, color);
       fprintf(out, "%s\n", rel->message);
-      print_caret(out, strcmp(rel->loc.file, file->path) == 0 ? file->src : NULL, rel->loc, color);
+      print_caret(out, source_of(&srcs, rel->loc.file), rel->loc, color);
     }
     if (f->verdict != GM_VERDICT_NONE) {
       /* the runtime's verdict, as a note at the finding: "note: confirmed: 3 allocations ..." */

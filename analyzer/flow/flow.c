@@ -183,10 +183,13 @@ static void reach_calls(const gm_node *n, void *arg) {
 }
 
 /* Fills reached[] (per function); returns how many are reached. */
-static int mark_reached(const engine *e, char *reached) {
+static int mark_reached(engine *e, char *reached) {
   struct reach_ctx c = {e, reached, {0}};
+  /* what is analysed reads the summaries of what it calls: the main file's functions, and the
+   * headers' that allocate or free through the table or another file's helper (before any
+   * summary of this file is known, that is all allocates_or_frees can see) */
   for (int i = 0; i < e->nsummaries; i++)
-    if (e->summaries[i].fn->in_main_file) {
+    if (e->summaries[i].fn->in_main_file || allocates_or_frees(e, e->summaries[i].fn->body)) {
       reached[i] = 1;
       GM_PUSH(c.todo, i);
     }
@@ -280,8 +283,9 @@ void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_fa
   int n = 0;
   for (int i = 0; i < tu->nfuncs; i++) {
     const gm_func *fn = tu->funcs[i];
-    if (!fn->in_main_file)
-      continue;
+    /* the main file's functions and those of the project's own headers and included sources
+     * (system headers are never modelled): a header's findings are kept once per program by
+     * the driver, and they name the includer */
     e.facts.len = 0;
     flow_leak_index_clear(&e, 0);
     if (allocates_or_frees(&e, fn->body)) /* else there is nothing to find (kernels, math) */

@@ -58,14 +58,25 @@ static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClien
   return CXChildVisit_Continue;
 }
 
+struct inclusion_ctx {
+  gm_parse *out;
+  builder *b;
+  GM_VEC(gm_include_site) sites;
+};
+
 static void on_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
-  (void)stack;
-  (void)depth;
-  gm_parse *out = data;
+  struct inclusion_ctx *c = data;
   CXString name = clang_getFileName(file);
   const char *s = clang_getCString(name);
-  if (s && *s && !gm_nvcc_compat_is(s)) /* in memory: nothing on disk for the cache to check */
-    GM_PUSH(out->includes, gm_xstrdup(s));
+  if (s && *s && !gm_nvcc_compat_is(s)) { /* in memory: nothing on disk for the cache to check */
+    GM_PUSH(c->out->includes, gm_xstrdup(s));
+    /* the stack runs from the includer out to the main file: its last entry is in the main file */
+    if (depth > 0 && clang_Location_isFromMainFile(stack[depth - 1])) {
+      gm_include_site site = {fe_arena_cxstring(c->b, clang_getFileName(file)),
+                              fe_loc_of_location(c->b, stack[depth - 1])};
+      GM_PUSH(c->sites, site);
+    }
+  }
   clang_disposeString(name);
 }
 
@@ -228,7 +239,15 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
     GM_VEC_FREE(b.captures.items[i].refs);
   GM_VEC_FREE(b.captures);
   GM_VEC_FREE(b.closures);
-  clang_getInclusions(tu, on_inclusion, out);
+  struct inclusion_ctx inclusions = {out, &b, {0}};
+  clang_getInclusions(tu, on_inclusion, &inclusions);
+  model->ninclude_sites = inclusions.sites.len;
+  model->include_sites =
+      gm_arena_alloc(b.arena, sizeof(gm_include_site) * (inclusions.sites.len + 1));
+  if (inclusions.sites.len)
+    memcpy(model->include_sites, inclusions.sites.items,
+           sizeof(gm_include_site) * inclusions.sites.len);
+  GM_VEC_FREE(inclusions.sites);
   gm_timing_stop(GM_STAGE_MODEL, model_start);
   double dispose_start = gm_timing_start(); /* clang's own clean-up: part of its parse's cost */
   clang_disposeTranslationUnit(tu);

@@ -70,3 +70,12 @@ const gm_call_site *gm_calls_to(const gm_tu *tu, const char *usr, size_t *n) {
   *n = end - lo;
   return tu->calls + lo;
 }
+
+const gm_loc *gm_tu_included_at(const gm_tu *tu, const char *file) {
+  if (!file)
+    return NULL;
+  for (size_t i = 0; i < tu->ninclude_sites; i++)
+    if (strcmp(tu->include_sites[i].file, file) == 0)
+      return &tu->include_sites[i].at;
+  return NULL;
+}

@@ -152,6 +152,14 @@ typedef struct gm_call_site {
   const gm_node *call;
 } gm_call_site;
 
+/* A file the parse read through an #include: where the main file's own #include that brought it in
+ * (directly or through other headers) stands, for the note that names the includer of a header
+ * function's finding. */
+typedef struct gm_include_site {
+  const char *file;
+  gm_loc at;
+} gm_include_site;
+
 typedef struct gm_tu {
   const char *path;
   gm_arena *arena;
@@ -162,7 +170,12 @@ typedef struct gm_tu {
    * thousands of functions). */
   gm_call_site *calls;
   size_t ncalls;
+  gm_include_site *include_sites;
+  size_t ninclude_sites;
 } gm_tu;
+
+/* Where the main file includes `file` (NULL: it does not, or it is the main file). */
+const gm_loc *gm_tu_included_at(const gm_tu *tu, const char *file);
 
 /* Builds tu->calls once the file's functions are all built. */
 void gm_tu_index_calls(gm_tu *tu);

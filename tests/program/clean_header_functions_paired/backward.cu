@@ -1,0 +1,4 @@
+// expected-no-diagnostics
+#include "pool.cuh"
+
+int backward(int n) { return stage_scratch(2 * n); }
