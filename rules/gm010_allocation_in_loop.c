@@ -534,9 +534,12 @@ static int fills_table(const gm_unit_loop_call *c, const gm_unit_alloc *a) {
 enum { MAX_CALL_NOTES = 3, MAX_CALL_DEPTH = 3 };
 
 /* One cross-file finding per allocation site, however many loops reach it. */
+/* The finding is kept as its report and index: a later finding added to that report may move
+ * the findings, so a pointer to one would not last. */
 struct reported {
   const gm_unit_alloc *alloc;
-  gm_finding *finding;
+  gm_report *report; /* NULL: nothing was reported for it */
+  size_t index;
   int notes;
 };
 
@@ -564,7 +567,7 @@ static void report_alloc(struct chain *ch, int depth, const gm_unit_alloc *a) {
   for (size_t i = 0; i < ch->done.len; i++)
     if (ch->done.items[i].alloc == a)
       r = &ch->done.items[i];
-  if (r && (r->notes >= MAX_CALL_NOTES || !r->finding))
+  if (r && (r->notes >= MAX_CALL_NOTES || !r->report))
     return;
   if (!r) {
     gm_report *rep = ch->ctx->report_for(ch->ctx->arg, ch->units[depth], &gm010_allocation_in_loop);
@@ -590,16 +593,17 @@ static void report_alloc(struct chain *ch, int depth, const gm_unit_alloc *a) {
                         "cudaMallocAsync from a memory pool",
                         a->api, fn->name, fn->name, c->call.file, ch->path[0]->name,
                         cost_of_unit_family(&a->family));
-    GM_PUSH(ch->done, ((struct reported){a, f, 0}));
+    GM_PUSH(ch->done, ((struct reported){a, f ? rep : NULL, f ? rep->findings.len - 1 : 0, 0}));
     r = &ch->done.items[ch->done.len - 1];
     if (!f)
       return;
   }
-  gm_finding_note(r->finding, c->call, "'%s' is called in a loop here, in '%s'", ch->path[0]->name,
+  gm_finding *finding = &r->report->findings.items[r->index];
+  gm_finding_note(finding, c->call, "'%s' is called in a loop here, in '%s'", ch->path[0]->name,
                   c->caller);
-  gm_finding_note(r->finding, c->loop, "the loop");
+  gm_finding_note(finding, c->loop, "the loop");
   for (int i = 1; i <= depth && r->notes == 0; i++)
-    gm_finding_note(r->finding, ch->via[i]->loc,
+    gm_finding_note(finding, ch->via[i]->loc,
                     ch->via[i]->conditional ? "'%s' calls '%s' here, under a condition"
                                             : "'%s' calls '%s' on every call",
                     ch->path[i - 1]->name, ch->path[i]->name);
