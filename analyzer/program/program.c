@@ -32,6 +32,7 @@ typedef struct gm_program_index {
   struct global_alloc *global_allocs; /* into any global, in a known file, by function */
   size_t nglobal_allocs;
   struct edge_ref *by_caller, *by_callee; /* the edges by caller or callee USR, then in order */
+  gm_unit_member_use *through_helpers;    /* uses made of address handoffs to helpers (below) */
 } gm_program_index;
 
 /* An allocation into a global: members[member] of the index. */
@@ -120,6 +121,48 @@ static int handoff_borrowed(const gm_program_index *ix, const gm_unit_member_use
     return 0;
   const gm_call_summary *s = find_summary(ix->summaries, ix->nsummaries, u->via_usr, GM_ANY_UNIT);
   return s && u->via_arg < s->nparams && s->params[u->via_arg].effect == GM_PARAM_BORROWS;
+}
+
+/* A family by name, as some unit words it (the helper's file has it, or a file that allocates
+ * from it directly); NULL when none does. */
+static const gm_unit_family *family_named(const gm_program *p, const char *name) {
+  for (size_t i = 0; name && i < p->nunits; i++)
+    for (size_t k = 0; p->units[i] && k < p->units[i]->families.len; k++)
+      if (strcmp(p->units[i]->families.items[k].name, name) == 0)
+        return &p->units[i]->families.items[k];
+  return NULL;
+}
+
+/* A member's address handed to a helper (`dev_alloc((void **)&s->buf, n)`) whose summary says it
+ * allocates through that parameter on every path, or frees what it points to: the allocation or
+ * free the helper makes, at the helper's call and named by it, as if it were the table's call
+ * (*out filled in); 0 when the helper does something else with it (a handoff). */
+static int through_helper(const gm_program *p, const gm_unit_member_use *u,
+                          gm_unit_member_use *out) {
+  if (!u->via_addr || !u->via_usr || u->via_arg < 0)
+    return 0;
+  const gm_program_index *ix = p->index;
+  const gm_call_summary *s = find_summary(ix->summaries, ix->nsummaries, u->via_usr, GM_ANY_UNIT);
+  if (!s || u->via_arg >= s->nparams)
+    return 0;
+  const gm_param_summary *ps = &s->params[u->via_arg];
+  *out = *u;
+  if (ps->effect == GM_PARAM_OUT_ALLOC) {
+    const gm_unit_family *f = family_named(p, ps->family);
+    if (!f)
+      return 0;
+    out->kind = GM_MEMBER_ALLOC;
+    out->family = *f;
+    return 1;
+  }
+  if (ps->effect == GM_PARAM_FREES_DEREF) {
+    out->kind = GM_MEMBER_FREE;
+    out->nfrees = 0;
+    for (int k = 0; k < ps->nfrees && k < 8; k++)
+      out->frees[out->nfrees++] = ps->frees[k];
+    return 1;
+  }
+  return 0;
 }
 
 static int same_file(const char *a, const char *b) {
@@ -265,8 +308,13 @@ void gm_program_join(gm_program *p) {
       uses.items[w++] = uses.items[i];
   uses.len = w;
   GM_VEC(gm_member_summary) members = {0};
+  p->index = ix; /* for through_helper's summary lookups */
+  ix->through_helpers = gm_xcalloc(uses.len + 1, sizeof *ix->through_helpers);
+  size_t nthrough = 0;
   for (size_t i = 0; i < uses.len; i++) {
     const gm_unit_member_use *u = uses.items[i].use;
+    if (through_helper(p, u, &ix->through_helpers[nthrough]))
+      u = &ix->through_helpers[nthrough++];
     gm_member_summary *m = members.len ? &members.items[members.len - 1] : NULL;
     if (!m || strcmp(m->record, u->record) != 0 || strcmp(m->member, u->member) != 0) {
       GM_PUSH(members, ((gm_member_summary){.record = u->record,
@@ -332,6 +380,7 @@ void gm_program_free(gm_program *p) {
   free(ix->global_allocs);
   free(ix->by_caller);
   free(ix->by_callee);
+  free(ix->through_helpers);
   free(ix->funcs);
   free(ix->summaries);
   free(ix);

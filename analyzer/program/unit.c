@@ -293,9 +293,9 @@ typedef struct member_id {
 
 /* `element`: the use is of one of the member's elements (`s->bufs[i]`), which is named
  * "bufs[]": a table and the buffers in it are allocated and freed apart. `arg`: the argument
- * of `call` it is handed to, for a handoff. */
+ * of `call` it is handed to, for a handoff; `addr`: its address is (a helper's out-parameter). */
 static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, const member_id *id,
-                           gm_loc at, int element, const gm_node *call, int arg) {
+                           gm_loc at, int element, const gm_node *call, int arg, int addr) {
   char *name = element ? gm_xasprintf("%s[]", id->name) : NULL;
   gm_unit_member_use use = {
       .kind = kind,
@@ -317,9 +317,14 @@ static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, co
     for (int i = 0; i < call->fn->nfrees && i < 8; i++)
       use.frees[use.nfrees++] = keep(b->u, call->fn->frees[i]->name);
   if (kind == GM_MEMBER_HANDOFF && call && call->callee_usr && arg >= 0 &&
-      (element || id->plain_pointer)) {
+      (element || id->plain_pointer || addr)) {
     use.via_usr = keep(b->u, call->callee_usr);
     use.via_arg = arg;
+    use.via_addr = addr;
+    if (addr) {
+      use.loc = keep_loc(b->u, call->loc);
+      use.api = keep(b->u, call->name);
+    }
   }
   GM_PUSH(b->u->members, use);
   free(name);
@@ -373,9 +378,20 @@ static int member_of(struct build_ctx *b, const gm_node *n, member_id *id) {
   return 1;
 }
 
+/* The family of an allocation call, in the unit's families once. */
+static void note_family(gm_unit *u, const gm_node *n) {
+  if (!(is_call_of(n, GM_FN_ALLOC) || is_call_of(n, GM_FN_REALLOC)) || !n->fn->family)
+    return;
+  for (size_t i = 0; i < u->families.len; i++)
+    if (strcmp(u->families.items[i].name, n->fn->family->name) == 0)
+      return;
+  GM_PUSH(u->families, keep_family(u, n->fn->family));
+}
+
 /* Classifies one member access (or use of a global) by what its parent does with it. */
 static void add_member(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
+  note_family(b->u, n);
   member_id id;
   if (!member_of(b, n, &id))
     return;
@@ -400,24 +416,26 @@ static void add_member(const gm_node *n, void *arg) {
     int k = arg_index(up, v);
     if (up->fn && up->fn->kind == GM_FN_ALLOC && k == up->fn->ptr_arg && addr && up->fn->family &&
         !up->fn->ptr_field)
-      add_member_use(b, GM_MEMBER_ALLOC, &id, n->loc, element, up, -1);
+      add_member_use(b, GM_MEMBER_ALLOC, &id, n->loc, element, up, -1, 0);
     else if (up->fn && up->fn->kind == GM_FN_FREE && k == up->fn->ptr_arg && !addr)
-      add_member_use(b, GM_MEMBER_FREE, &id, n->loc, element, up, -1);
+      add_member_use(b, GM_MEMBER_FREE, &id, n->loc, element, up, -1, 0);
+    else if (addr && !up->fn && up->callee_usr && !borrows_args(up))
+      add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, up, k, 1); /* a helper's */
     else if (!borrows_args(up))
-      add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, addr ? NULL : up, k);
+      add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, addr ? NULL : up, k, 0);
     break;
   }
   case GM_N_ASSIGN:
     if (up->kids[0] == v && !addr) {
       const gm_node *rhs = up->kids[1];
       if (is_call_of(rhs, GM_FN_ALLOC) && rhs->fn->ptr_arg == GM_ARG_RETURN && rhs->fn->family)
-        add_member_use(b, GM_MEMBER_ALLOC, &id, n->loc, element, rhs, -1);
+        add_member_use(b, GM_MEMBER_ALLOC, &id, n->loc, element, rhs, -1, 0);
       else if (rhs->kind != GM_N_NULL &&
                !(rhs->kind == GM_N_ASSIGN && rhs->kids[1]->kind == GM_N_NULL))
-        add_member_use(b, GM_MEMBER_ASSIGN, &id, n->loc, element, NULL, -1);
+        add_member_use(b, GM_MEMBER_ASSIGN, &id, n->loc, element, NULL, -1, 0);
       break;
     }
-    add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, NULL, -1);
+    add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, NULL, -1, 0);
     break;
   case GM_N_DECL:
   case GM_N_RETURN:
@@ -426,7 +444,7 @@ static void add_member(const gm_node *n, void *arg) {
   case GM_N_COND:
   case GM_N_OTHER:
   case GM_N_COMMA:
-    add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, NULL, -1);
+    add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, NULL, -1, 0);
     break;
   default:
     break; /* read: compared, dereferenced, indexed, offset */
@@ -565,6 +583,7 @@ void gm_unit_free(gm_unit *u) {
   GM_VEC_FREE(u->loop_calls);
   GM_VEC_FREE(u->members);
   GM_VEC_FREE(u->edges);
+  GM_VEC_FREE(u->families);
   gm_arena_free(u->arena);
   free(u);
 }

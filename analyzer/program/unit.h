@@ -9,8 +9,10 @@
  *   - the flow engine's summary of each function (model/summary.h), and the functions the file
  *     calls without a body here, so that a second pass can give it the others' summaries;
  *   - each use of a struct or class member that holds memory: allocated into, freed, or handed
- *     on (copied out, passed to a function that may keep or free it), with where and in which
- *     function. */
+ *     on (copied out, passed to a function that may keep or free it; its address passed to a
+ *     helper, which the program reads in the helper's summary), with where and in which
+ *     function;
+ *   - the families its allocations are of, for the program to word a helper's by name. */
 #ifndef GM_UNIT_H
 #define GM_UNIT_H
 
@@ -84,6 +86,10 @@ typedef struct gm_unit_member_use {
    * what the callee does with it; NULL, -1 otherwise */
   const char *via_usr;
   int via_arg;
+  /* handoff of the member's address (`dev_alloc((void **)&s->buf, n)`): the callee may fill or
+   * free the member itself, which its summary says (allocates through it, frees *p); `loc` and
+   * `api` are then the call's */
+  int via_addr;
   gm_loc loc;
   const char *function, *function_usr;
   const char *api;       /* alloc, free: the function called */
@@ -112,6 +118,9 @@ typedef struct gm_unit {
   GM_VEC(gm_unit_loop_call) loop_calls;
   GM_VEC(gm_unit_member_use) members;
   GM_VEC(gm_unit_edge) edges;
+  /* every family the file's host code allocates from, once each: the program words a member
+   * filled through a helper in another file by the family its summary names */
+  GM_VEC(gm_unit_family) families;
 } gm_unit;
 
 /* The summary of one parsed file, with the flow engine's exported summaries (copied). */
