@@ -33,6 +33,10 @@ typedef struct gm_program_index {
   size_t nglobal_allocs;
   struct edge_ref *by_caller, *by_callee; /* the edges by caller or callee USR, then in order */
   gm_unit_member_use *through_helpers;    /* uses made of address handoffs to helpers (below) */
+  const gm_unit_teardown **teardowns;     /* by record */
+  size_t nteardowns;
+  const char **some_calls; /* functions called under a branch somewhere, sorted */
+  size_t nsome_calls;
 } gm_program_index;
 
 /* An allocation into a global: members[member] of the index. */
@@ -272,6 +276,39 @@ static void index_global_allocs(gm_program_index *ix) {
   }
 }
 
+static int teardown_cmp(const void *a, const void *b) {
+  const gm_unit_teardown *x = *(const gm_unit_teardown *const *)a,
+                         *y = *(const gm_unit_teardown *const *)b;
+  return strcmp(x->record, y->record);
+}
+
+static int str_cmp(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The destructors by class, and the functions called under a branch. */
+static void index_teardowns(gm_program *p, gm_program_index *ix) {
+  GM_VEC(const gm_unit_teardown *) t = {0};
+  GM_VEC(const char *) some = {0};
+  for (size_t i = 0; i < p->nunits; i++) {
+    const gm_unit *u = p->units[i];
+    for (size_t k = 0; u && k < u->teardowns.len; k++)
+      GM_PUSH(t, &u->teardowns.items[k]);
+    for (size_t k = 0; u && k < u->funcs.len; k++)
+      for (size_t c = 0; c < u->funcs.items[k].calls.len; c++)
+        if (u->funcs.items[k].calls.items[c].conditional)
+          GM_PUSH(some, u->funcs.items[k].calls.items[c].usr);
+  }
+  if (t.len)
+    qsort(t.items, t.len, sizeof *t.items, teardown_cmp);
+  if (some.len)
+    qsort(some.items, some.len, sizeof *some.items, str_cmp);
+  ix->teardowns = t.items;
+  ix->nteardowns = t.len;
+  ix->some_calls = some.items;
+  ix->nsome_calls = some.len;
+}
+
 void gm_program_join(gm_program *p) {
   gm_program_index *ix = gm_xcalloc(1, sizeof *ix);
   GM_VEC(func_ref) funcs = {0};
@@ -333,9 +370,10 @@ void gm_program_join(gm_program *p) {
     gm_member_use_ref ref = {u, uses.items[i].unit};
     if (u->kind == GM_MEMBER_ALLOC)
       GM_PUSH(m->allocs, ref);
-    else if (u->kind == GM_MEMBER_FREE)
+    else if (u->kind == GM_MEMBER_FREE) {
       GM_PUSH(m->frees, ref);
-    else if (u->kind == GM_MEMBER_ASSIGN)
+      m->freed_every_path |= u->cover == 0;
+    } else if (u->kind == GM_MEMBER_ASSIGN)
       m->assigned_other = 1;
     else if (!handoff_borrowed(ix, u))
       m->handed_off = 1;
@@ -362,6 +400,7 @@ void gm_program_join(gm_program *p) {
   ix->edges = edges.items;
   ix->nedges = edges.len;
   index_global_allocs(ix);
+  index_teardowns(p, ix);
   p->index = ix;
 }
 
@@ -381,6 +420,8 @@ void gm_program_free(gm_program *p) {
   free(ix->by_caller);
   free(ix->by_callee);
   free(ix->through_helpers);
+  free(ix->teardowns);
+  free(ix->some_calls);
   free(ix->funcs);
   free(ix->summaries);
   free(ix);
@@ -421,6 +462,24 @@ const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_
     const gm_member_summary *s = &ix->members[i];
     if (s->frees.len && strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) != 0)
       return s;
+  }
+  return NULL;
+}
+
+const gm_member_use_ref *gm_program_sibling_freed_always(const gm_program *p,
+                                                         const gm_member_summary *m,
+                                                         const char *function_usr) {
+  const gm_program_index *ix = p->index;
+  for (size_t i = 0; function_usr && i < ix->nmembers; i++) {
+    const gm_member_summary *s = &ix->members[i];
+    if (!s->freed_every_path || strcmp(s->record, m->record) != 0 ||
+        strcmp(s->member, m->member) == 0)
+      continue;
+    for (size_t k = 0; k < s->frees.len; k++) {
+      const gm_unit_member_use *u = s->frees.items[k].use;
+      if (u->cover == 0 && u->function_usr && strcmp(u->function_usr, function_usr) == 0)
+        return &s->frees.items[k];
+    }
   }
   return NULL;
 }
@@ -525,6 +584,40 @@ int gm_program_sees_global(const gm_program *p, const gm_member_summary *m) {
     if (!p->units[i])
       return 0; /* a file with no summary may use it */
   return p->nunits > 1;
+}
+
+/* The first destructor whose class USR is record[0..len), or NULL. */
+static const gm_unit_teardown *teardown_of(const gm_program_index *ix, const char *record,
+                                           size_t len) {
+  size_t lo = 0, hi = ix->nteardowns;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const char *t = ix->teardowns[mid]->record;
+    int c = strncmp(t, record, len);
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (; lo < ix->nteardowns && strncmp(ix->teardowns[lo]->record, record, len) == 0; lo++)
+    if (ix->teardowns[lo]->record[len] == '\0')
+      return ix->teardowns[lo];
+  return NULL;
+}
+
+const gm_unit_teardown *gm_program_teardown(const gm_program *p, const char *record) {
+  /* a member's record is the class's USR joined with where it is defined (`c:@S@Ws@/a/ws.h:7`,
+   * frontend/expr.c), a destructor's the USR alone */
+  const char *at = strstr(record, "@/");
+  if (!at)
+    at = strrchr(record, '@');
+  return at && at > record ? teardown_of(p->index, record, (size_t)(at - record)) : NULL;
+}
+
+int gm_program_called_on_some_calls(const gm_program *p, const char *usr) {
+  const gm_program_index *ix = p->index;
+  return usr && ix->nsome_calls &&
+         bsearch(&usr, ix->some_calls, ix->nsome_calls, sizeof *ix->some_calls, str_cmp);
 }
 
 int gm_member_free_releases(const gm_unit_member_use *free_use, const char *family) {

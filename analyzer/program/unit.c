@@ -3,6 +3,7 @@
 
 #include "model/loop_counter.h"
 #include "model/patterns.h"
+#include "program/teardown.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -286,10 +287,38 @@ static void add_loop_call(const gm_node *n, void *arg) {
 /* Who a use is of: a struct or class member, or a global variable (unit.h). */
 typedef struct member_id {
   const char *record, *record_name, *name;
+  const char *raw; /* the record as the model names it (a global's USR without the file) */
   int global, internal, defines;
   int plain_pointer; /* known to point at memory, not at a table of pointers (a borrowing
                         callee may still free what such a table holds) */
 } member_id;
+
+static int member_of(struct build_ctx *b, const gm_node *n, member_id *id);
+
+/* A member as teardown.h's coverage asks after it. */
+struct same_member {
+  struct build_ctx *b;
+  const member_id *id;
+};
+
+static int is_same_member(const gm_node *n, int element, void *arg) {
+  const struct same_member *sm = arg;
+  n = gm_strip(n);
+  int indexed = 0;
+  while (n && n->kind == GM_N_INDEX) {
+    n = gm_kid(n, 0);
+    indexed = 1;
+  }
+  if (!n || indexed != element)
+    return 0;
+  const char *record = NULL;
+  if (n->kind == GM_N_FIELD && n->record)
+    record = n->record;
+  else if (n->kind == GM_N_VAR && n->var >= 0 && sm->b->fn->vars[n->var].kind == GM_VAR_GLOBAL)
+    record = sm->b->fn->vars[n->var].usr;
+  return record && n->name && strcmp(record, sm->id->raw) == 0 &&
+         strcmp(n->name, sm->id->name) == 0;
+}
 
 /* `element`: the use is of one of the member's elements (`s->bufs[i]`), which is named
  * "bufs[]": a table and the buffers in it are allocated and freed apart. `arg`: the argument
@@ -313,9 +342,14 @@ static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, co
     use.api = keep(b->u, call->fn ? call->fn->name : call->name);
   if (kind == GM_MEMBER_ALLOC)
     use.family = keep_family(b->u, call->fn->family);
-  if (kind == GM_MEMBER_FREE)
+  if (kind == GM_MEMBER_FREE) {
     for (int i = 0; i < call->fn->nfrees && i < 8; i++)
       use.frees[use.nfrees++] = keep(b->u, call->fn->frees[i]->name);
+    struct same_member sm = {b, id};
+    use.cover = (int)gm_free_coverage(b->fn->body, call, element, is_same_member, &sm);
+  }
+  if (call && (kind == GM_MEMBER_ALLOC || addr))
+    use.conditional = !gm_on_every_call(call, b->fn->body);
   if (kind == GM_MEMBER_HANDOFF && call && call->callee_usr && arg >= 0 &&
       (element || id->plain_pointer || addr)) {
     use.via_usr = keep(b->u, call->callee_usr);
@@ -356,7 +390,8 @@ static int member_of(struct build_ctx *b, const gm_node *n, member_id *id) {
   if (n->kind == GM_N_FIELD && n->record) {
     *id = (member_id){.record = n->record,
                       .record_name = n->record_name ? n->record_name : n->record,
-                      .name = n->name};
+                      .name = n->name,
+                      .raw = n->record};
     return 1;
   }
   if (n->kind != GM_N_VAR || n->var < 0)
@@ -365,6 +400,7 @@ static int member_of(struct build_ctx *b, const gm_node *n, member_id *id) {
   if (v->kind != GM_VAR_GLOBAL || !v->usr || !*v->usr)
     return 0;
   *id = (member_id){.record = v->usr,
+                    .raw = v->usr,
                     .name = v->name,
                     .global = 1,
                     .internal = v->internal,
@@ -505,6 +541,32 @@ static void keep_edges(struct build_ctx *b) {
   b->fn_edges->len = 0;
 }
 
+struct elsewhere {
+  const struct build_ctx *b;
+  int found;
+};
+
+static void find_call_elsewhere(const gm_node *n, void *arg) {
+  struct elsewhere *e = arg;
+  if (n->kind == GM_N_CALL && !n->fn && n->callee_usr && !n->is_launch && !n->in_system &&
+      !n->is_kernel_callee && !defined_here(e->b, n->callee_usr))
+    e->found = 1;
+}
+
+/* A destructor (its USR: the class's, then `@F@~`) is the class's teardown. */
+static void add_teardown(struct build_ctx *b) {
+  const char *usr = b->fn->usr, *at = usr ? strstr(usr, "@F@~") : NULL;
+  if (!at || at == usr)
+    return;
+  struct elsewhere e = {b, 0};
+  gm_walk(b->fn->body, find_call_elsewhere, &e);
+  char *record = gm_xasprintf("%.*s", (int)(at - usr), usr);
+  gm_unit_teardown t = {keep(b->u, record), keep(b->u, usr), keep(b->u, b->fn->name),
+                        keep_loc(b->u, b->fn->loc), e.found};
+  free(record);
+  GM_PUSH(b->u->teardowns, t);
+}
+
 static gm_call_summary keep_summary(gm_unit *u, const gm_call_summary *s) {
   gm_call_summary out = *s;
   out.usr = keep(u, s->usr);
@@ -548,6 +610,7 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
     struct var_uses uses = {fn, NULL};
     struct build_ctx b = {u, tu, fn, NULL, &uses, defined, u->defined.len, &called, &fn_edges};
     gm_walk(fn->body, add_member, &b);
+    add_teardown(&b);
     if (!fn->in_main_file || !fn->usr)
       continue;
     gm_unit_func f = {keep(u, fn->usr), keep(u, fn->name), keep_loc(u, fn->loc), {0}, {0}};
@@ -584,6 +647,7 @@ void gm_unit_free(gm_unit *u) {
   GM_VEC_FREE(u->members);
   GM_VEC_FREE(u->edges);
   GM_VEC_FREE(u->families);
+  GM_VEC_FREE(u->teardowns);
   gm_arena_free(u->arena);
   free(u);
 }

@@ -12,7 +12,8 @@
  *     on (copied out, passed to a function that may keep or free it; its address passed to a
  *     helper, which the program reads in the helper's summary), with where and in which
  *     function;
- *   - the families its allocations are of, for the program to word a helper's by name. */
+ *   - the families its allocations are of, for the program to word a helper's by name;
+ *   - the destructors it defines (a class's teardown). */
 #ifndef GM_UNIT_H
 #define GM_UNIT_H
 
@@ -96,7 +97,20 @@ typedef struct gm_unit_member_use {
   gm_unit_family family; /* alloc: the family allocated */
   const char *frees[8];  /* free: the families that function releases (names) */
   int nfrees;
+  int conditional; /* alloc, address handoff: under a branch, so made on some calls only */
+  int cover;       /* free: how the function's frees of it cover its paths (enum gm_free_cover,
+                      program/teardown.h: 0 every path, 1 some cases of a switch, 2 some
+                      branches) */
 } gm_unit_member_use;
+
+/* A destructor defined in the file: the class has a teardown, which should free what the
+ * class's members hold. */
+typedef struct gm_unit_teardown {
+  const char *record; /* the class, by USR */
+  const char *usr, *name;
+  gm_loc loc;
+  int calls_elsewhere; /* calls a function of the program with no body in this file */
+} gm_unit_teardown;
 
 /* A call from a host function of the file to a function of the program (none of the table's or
  * the system's), once per caller and callee: which functions set up together what they
@@ -121,6 +135,7 @@ typedef struct gm_unit {
   /* every family the file's host code allocates from, once each: the program words a member
    * filled through a helper in another file by the family its summary names */
   GM_VEC(gm_unit_family) families;
+  GM_VEC(gm_unit_teardown) teardowns;
 } gm_unit;
 
 /* The summary of one parsed file, with the flow engine's exported summaries (copied). */
