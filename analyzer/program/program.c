@@ -19,6 +19,8 @@ typedef struct gm_program_index {
   size_t nfuncs;
   summary_ref *summaries; /* by USR */
   size_t nsummaries;
+  summary_ref *helpers; /* headers' helpers that fill or free through a parameter, by USR */
+  size_t nhelpers;
   gm_member_summary *members; /* every member used, by record and member */
   size_t nmembers;
   gm_member_summary *allocated; /* those allocated into: pointers into members */
@@ -121,8 +123,8 @@ static const gm_call_summary *find_summary(const summary_ref *refs, size_t n, co
 
 /* A handoff to a function of the program that only borrows that argument is a read. */
 static int handoff_borrowed(const gm_program_index *ix, const gm_unit_member_use *u) {
-  if (!u->via_usr || u->via_arg < 0)
-    return 0;
+  if (!u->via_usr || u->via_arg < 0 || u->via_addr)
+    return 0; /* a helper given the member's address may store through it */
   const gm_call_summary *s = find_summary(ix->summaries, ix->nsummaries, u->via_usr, GM_ANY_UNIT);
   return s && u->via_arg < s->nparams && s->params[u->via_arg].effect == GM_PARAM_BORROWS;
 }
@@ -147,6 +149,8 @@ static int through_helper(const gm_program *p, const gm_unit_member_use *u,
     return 0;
   const gm_program_index *ix = p->index;
   const gm_call_summary *s = find_summary(ix->summaries, ix->nsummaries, u->via_usr, GM_ANY_UNIT);
+  if (!s)
+    s = find_summary(ix->helpers, ix->nhelpers, u->via_usr, GM_ANY_UNIT);
   if (!s || u->via_arg >= s->nparams)
     return 0;
   const gm_param_summary *ps = &s->params[u->via_arg];
@@ -313,7 +317,7 @@ void gm_program_join(gm_program *p) {
   gm_program_index *ix = gm_xcalloc(1, sizeof *ix);
   GM_VEC(func_ref) funcs = {0};
   GM_VEC(use_ref) uses = {0};
-  GM_VEC(summary_ref) summaries = {0};
+  GM_VEC(summary_ref) summaries = {0}, helpers = {0};
   GM_VEC(const gm_unit_edge *) edges = {0};
   for (size_t i = 0; i < p->nunits; i++) {
     const gm_unit *u = p->units[i];
@@ -327,11 +331,17 @@ void gm_program_join(gm_program *p) {
       GM_PUSH(uses, ((use_ref){&u->members.items[k], i}));
     for (size_t k = 0; k < u->summaries.len; k++)
       GM_PUSH(summaries, ((summary_ref){&u->summaries.items[k], i}));
+    for (size_t k = 0; k < u->helper_summaries.len; k++)
+      GM_PUSH(helpers, ((summary_ref){&u->helper_summaries.items[k], i}));
   }
   if (summaries.len)
     qsort(summaries.items, summaries.len, sizeof *summaries.items, summary_cmp);
   ix->summaries = summaries.items;
   ix->nsummaries = summaries.len;
+  if (helpers.len)
+    qsort(helpers.items, helpers.len, sizeof *helpers.items, summary_cmp);
+  ix->helpers = helpers.items;
+  ix->nhelpers = helpers.len;
   if (funcs.len)
     qsort(funcs.items, funcs.len, sizeof *funcs.items, func_cmp);
   ix->funcs = funcs.items;
@@ -424,6 +434,7 @@ void gm_program_free(gm_program *p) {
   free(ix->some_calls);
   free(ix->funcs);
   free(ix->summaries);
+  free(ix->helpers);
   free(ix);
   p->index = NULL;
 }
@@ -456,14 +467,31 @@ const gm_member_summary *gm_program_members(const gm_program *p, size_t *n) {
   return p->index->allocated;
 }
 
+/* Whether some free of the member releases what it is allocated with (or it is allocated
+ * nowhere): a sibling freed the right way makes the better example. */
+static int freed_rightly(const gm_member_summary *s) {
+  if (!s->allocs.len)
+    return 1;
+  for (size_t k = 0; k < s->frees.len; k++)
+    for (size_t a = 0; a < s->allocs.len; a++)
+      if (gm_member_free_releases(s->frees.items[k].use, s->allocs.items[a].use->family.name))
+        return 1;
+  return 0;
+}
+
 const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_member_summary *m) {
   const gm_program_index *ix = p->index;
+  const gm_member_summary *any = NULL;
   for (size_t i = 0; i < ix->nmembers; i++) {
     const gm_member_summary *s = &ix->members[i];
-    if (s->frees.len && strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) != 0)
-      return s;
+    if (s->frees.len && strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) != 0) {
+      if (freed_rightly(s))
+        return s;
+      if (!any)
+        any = s;
+    }
   }
-  return NULL;
+  return any;
 }
 
 const gm_member_use_ref *gm_program_sibling_freed_always(const gm_program *p,

@@ -589,6 +589,34 @@ static gm_call_summary keep_summary(gm_unit *u, const gm_call_summary *s) {
   return out;
 }
 
+/* Whether a header function's summary fills or frees through a parameter's target. */
+static int helper_summary(const gm_call_summary *s) {
+  for (int i = 0; i < s->nparams; i++)
+    if (s->params[i].effect == GM_PARAM_OUT_ALLOC || s->params[i].effect == GM_PARAM_FREES_DEREF)
+      return 1;
+  return 0;
+}
+
+/* The main file's summaries, and its headers' helpers apart. */
+static void keep_summaries(gm_unit *u, const gm_tu *tu, const gm_call_summary *summaries,
+                           int nsummaries) {
+  const char **main_usrs = gm_xmalloc(sizeof *main_usrs * (size_t)(tu->nfuncs + 1));
+  size_t nmain = 0;
+  for (int i = 0; i < tu->nfuncs; i++)
+    if (tu->funcs[i]->in_main_file && tu->funcs[i]->usr)
+      main_usrs[nmain++] = tu->funcs[i]->usr;
+  if (nmain)
+    qsort(main_usrs, nmain, sizeof *main_usrs, str_cmp);
+  for (int i = 0; i < nsummaries; i++) {
+    const gm_call_summary *s = &summaries[i];
+    if (nmain && bsearch(&s->usr, main_usrs, nmain, sizeof *main_usrs, str_cmp))
+      GM_PUSH(u->summaries, keep_summary(u, s));
+    else if (helper_summary(s))
+      GM_PUSH(u->helper_summaries, keep_summary(u, s));
+  }
+  free(main_usrs);
+}
+
 gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary *summaries,
                        int nsummaries) {
   gm_unit *u = gm_xcalloc(1, sizeof *u);
@@ -629,8 +657,7 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
   GM_VEC_FREE(called);
   GM_VEC_FREE(fn_edges);
   free(defined);
-  for (int i = 0; i < nsummaries; i++)
-    GM_PUSH(u->summaries, keep_summary(u, &summaries[i]));
+  keep_summaries(u, tu, summaries, nsummaries);
   return u;
 }
 
@@ -643,6 +670,7 @@ void gm_unit_free(gm_unit *u) {
   GM_VEC_FREE(u->defined);
   GM_VEC_FREE(u->called);
   GM_VEC_FREE(u->summaries);
+  GM_VEC_FREE(u->helper_summaries);
   GM_VEC_FREE(u->loop_calls);
   GM_VEC_FREE(u->members);
   GM_VEC_FREE(u->edges);

@@ -128,6 +128,10 @@ typedef struct gm_unit {
   GM_VEC(const char *) called;  /* USRs of functions called here with no body here (sorted) */
   int allocates;                /* the main file's host code calls an allocator (the table's) */
   GM_VEC(gm_call_summary) summaries; /* the main file's functions, as the flow engine saw them */
+  /* the user's headers' functions the main file reaches that allocate through a parameter or
+   * free what it points to (`static inline void dev_alloc(void **p, ..)`): read for the members
+   * they fill or free alone, as every file that includes the header has their body */
+  GM_VEC(gm_call_summary) helper_summaries;
   GM_VEC(gm_unit_func) funcs;
   GM_VEC(gm_unit_loop_call) loop_calls;
   GM_VEC(gm_unit_member_use) members;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNIT_FORMAT = 10 };
+enum { UNIT_FORMAT = 11 };
 
 static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
@@ -85,6 +85,9 @@ char *gm_unit_to_json(const gm_unit *u) {
     json_array_append_new(called, json_string(u->called.items[i]));
   for (size_t i = 0; i < u->summaries.len; i++)
     json_array_append_new(summaries, summary_json(&u->summaries.items[i]));
+  json_t *helper_summaries = json_array();
+  for (size_t i = 0; i < u->helper_summaries.len; i++)
+    json_array_append_new(helper_summaries, summary_json(&u->helper_summaries.items[i]));
   for (size_t i = 0; i < u->members.len; i++) {
     const gm_unit_member_use *m = &u->members.items[i];
     json_t *frees = json_array();
@@ -119,10 +122,10 @@ char *gm_unit_to_json(const gm_unit *u) {
                                     "calls_elsewhere", t->calls_elsewhere));
   }
   json_t *root =
-      json_pack("{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", UNIT_FORMAT,
+      json_pack("{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", UNIT_FORMAT,
                 "allocates", u->allocates, "defined", defined, "called", called, "summaries",
                 summaries, "funcs", funcs, "loop_calls", calls, "members", members, "edges", edges,
-                "families", families, "teardowns", teardowns);
+                "families", families, "teardowns", teardowns, "helper_summaries", helper_summaries);
   char *text = json_dumps(root, JSON_COMPACT);
   json_decref(root);
   return text;
@@ -249,7 +252,7 @@ static int read_strings(gm_unit *u, json_t *array, int called) {
   return 1;
 }
 
-static int read_summaries(gm_unit *u, json_t *summaries) {
+static int read_summaries(gm_unit *u, json_t *summaries, int helpers) {
   size_t i, k, f;
   json_t *v, *pv, *fv;
   json_array_foreach(summaries, i, v) {
@@ -283,7 +286,10 @@ static int read_summaries(gm_unit *u, json_t *summaries) {
           return 0;
       }
     }
-    GM_PUSH(u->summaries, cs);
+    if (helpers)
+      GM_PUSH(u->helper_summaries, cs);
+    else
+      GM_PUSH(u->summaries, cs);
   }
   return 1;
 }
@@ -355,20 +361,21 @@ gm_unit *gm_unit_from_json(const char *text, const char *path) {
   u->arena = gm_arena_new();
   u->path = gm_arena_strdup(u->arena, path);
   int format = 0;
-  json_t *defined, *called, *summaries, *funcs, *calls, *members, *edges, *families, *teardowns;
-  int ok =
-      json_unpack(root, "{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", &format,
-                  "allocates", &u->allocates, "defined", &defined, "called", &called, "summaries",
-                  &summaries, "funcs", &funcs, "loop_calls", &calls, "members", &members, "edges",
-                  &edges, "families", &families, "teardowns", &teardowns) == 0 &&
-      format == UNIT_FORMAT && json_is_array(defined) && json_is_array(called) &&
-      json_is_array(summaries) && json_is_array(funcs) && json_is_array(calls) &&
-      json_is_array(members) && json_is_array(edges) && json_is_array(families) &&
-      json_is_array(teardowns);
+  json_t *defined, *called, *summaries, *funcs, *calls, *members, *edges, *families, *teardowns,
+      *helper_summaries;
+  int ok = json_unpack(root, "{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format",
+                       &format, "allocates", &u->allocates, "defined", &defined, "called", &called,
+                       "summaries", &summaries, "funcs", &funcs, "loop_calls", &calls, "members",
+                       &members, "edges", &edges, "families", &families, "teardowns", &teardowns,
+                       "helper_summaries", &helper_summaries) == 0 &&
+           format == UNIT_FORMAT && json_is_array(defined) && json_is_array(called) &&
+           json_is_array(summaries) && json_is_array(funcs) && json_is_array(calls) &&
+           json_is_array(members) && json_is_array(edges) && json_is_array(families) &&
+           json_is_array(teardowns) && json_is_array(helper_summaries);
   ok = ok && read_strings(u, defined, 0) && read_strings(u, called, 1) &&
-       read_summaries(u, summaries) && read_funcs(u, funcs) && read_loop_calls(u, calls) &&
+       read_summaries(u, summaries, 0) && read_funcs(u, funcs) && read_loop_calls(u, calls) &&
        read_members(u, members) && read_edges(u, edges) && read_families(u, families) &&
-       read_teardowns(u, teardowns);
+       read_teardowns(u, teardowns) && read_summaries(u, helper_summaries, 1);
   json_decref(root);
   if (!ok) {
     gm_unit_free(u);
