@@ -17,6 +17,7 @@
 extern const gm_rule gm001_unpaired_allocation;
 
 #include <stdlib.h>
+#include <string.h>
 
 /* The leak finding for one fact, worded by how the memory is lost; GM001 (GPU memory) and GM004
  * (host heap) share it. A leak only on paths after a failed call (f->error_path) says "on an
@@ -109,6 +110,63 @@ static void check(const gm_check_ctx *ctx) {
   }
 }
 
+/* The allocation into m that the program makes whenever it runs its allocating function's
+ * callers: under no branch of that function, which no caller calls under a branch; NULL if none. */
+static const gm_member_use_ref *allocated_every_run(const gm_program *p,
+                                                    const gm_member_summary *m) {
+  for (size_t k = 0; k < m->allocs.len; k++) {
+    const gm_unit_member_use *a = m->allocs.items[k].use;
+    if (!a->conditional && !gm_program_called_on_some_calls(p, a->function_usr))
+      return &m->allocs.items[k];
+  }
+  return NULL;
+}
+
+/* Whether a family is the rule's: the host heap for GM004, GPU memory for GM001. */
+static int rule_family(const gm_unit_family *f, int heap) {
+  return f->name && f->heap == heap && (heap || f->gpu);
+}
+
+/* A member the program allocates on every run and frees only in some cases of a release
+ * function's switch, or on some branches of an if, with no free on every path anywhere, while
+ * that function frees a sibling on every path (a whole teardown behind one flag, `if (w->ready)
+ * { ... }`, is the object's state, not a forgotten case). */
+static void report_partial_teardown(const gm_program_ctx *ctx, const gm_rule *rule,
+                                    const gm_member_summary *m, int heap) {
+  if (m->freed_every_path || m->assigned_other)
+    return;
+  const gm_member_use_ref *at = allocated_every_run(ctx->program, m);
+  if (!at || !rule_family(&at->use->family, heap))
+    return;
+  const gm_unit_member_use *fr = NULL;
+  const gm_member_use_ref *always = NULL;
+  for (size_t k = 0; k < m->frees.len && !always; k++) {
+    fr = m->frees.items[k].use;
+    always = gm_program_sibling_freed_always(ctx->program, m, fr->function_usr);
+  }
+  gm_report *r = always ? ctx->report_for(ctx->arg, at->unit, rule) : NULL;
+  if (!r)
+    return;
+  const gm_unit_member_use *a = at->use;
+  const char *freer = fr->function ? fr->function : "?";
+  int cases = fr->cover == 1;
+  gm_finding *f = gm_report_add(
+      r, rule, a->loc, a->function ? a->function : "",
+      "'%s::%s' (%s from %s) is not freed on every path: '%s' releases it only %s, while "
+      "'%s::%s' of the same %s is freed there on every path; free it %s with %s",
+      m->record_name, m->member, a->family.description, a->api, freer,
+      cases ? "in some cases of its switch" : "on some branches of an if", m->record_name,
+      always->use->member, m->record_name,
+      cases ? "in every case (or after the switch)" : "on every branch (or after the if)",
+      a->family.free_fn ? a->family.free_fn : "the matching free");
+  for (size_t k = 0; k < m->frees.len; k++) {
+    const gm_unit_member_use *u = m->frees.items[k].use;
+    if (u->function_usr && fr->function_usr && strcmp(u->function_usr, fr->function_usr) == 0)
+      gm_finding_note(f, u->loc, "'%s::%s' is freed here, %s only", m->record_name, m->member,
+                      u->cover == 1 ? "in this case of the switch" : "on this branch");
+  }
+}
+
 /* Runtime verdict (docs/rules/GM001.md): confirmed when allocations from the site are still
  * live at exit, or its live bytes at the last gmem_step() exceed those at the first; dismissed
  * when it ran and everything it allocated was freed. */
@@ -118,23 +176,39 @@ void gm_report_member_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int 
   for (size_t i = 0; i < n; i++) {
     const gm_member_summary *m = &members[i];
     const gm_unit_member_use *a = m->allocs.items[0].use;
-    if (m->global || m->frees.len || m->handed_off || !a->family.name || a->family.heap != heap ||
-        (!heap && !a->family.gpu))
+    if (m->global || m->handed_off)
+      continue;
+    if (m->frees.len) {
+      report_partial_teardown(ctx, rule, m, heap);
+      continue;
+    }
+    if (!rule_family(&a->family, heap))
       continue;
     const gm_member_summary *sibling = gm_program_freed_sibling(ctx->program, m);
-    if (!sibling)
+    const gm_unit_teardown *dtor = sibling ? NULL : gm_program_teardown(ctx->program, m->record);
+    if (!sibling && (!dtor || dtor->calls_elsewhere))
       continue; /* nothing of the object is freed: a process-lifetime cache or singleton */
     gm_report *r = ctx->report_for(ctx->arg, m->allocs.items[0].unit, rule);
     if (!r)
       continue;
+    const char *free_fn = a->family.free_fn ? a->family.free_fn : "the matching free";
+    if (dtor) {
+      gm_finding *f = gm_report_add(
+          r, rule, a->loc, a->function ? a->function : "",
+          "'%s::%s' (%s from %s) is never freed: no function in the program releases it, while "
+          "'%s' has a destructor, '%s', that does not; free it there with %s",
+          m->record_name, m->member, a->family.description, a->api, m->record_name,
+          dtor->name ? dtor->name : "?", free_fn);
+      gm_finding_note(f, dtor->loc, "'%s' is defined here", dtor->name ? dtor->name : "?");
+      continue;
+    }
     const gm_unit_member_use *freed = sibling->frees.items[0].use;
     gm_finding *f = gm_report_add(
         r, rule, a->loc, a->function ? a->function : "",
         "'%s::%s' (%s from %s) is never freed: no function in the program releases it, while "
         "'%s::%s' of the same %s is freed in '%s'; free it there with %s",
         m->record_name, m->member, a->family.description, a->api, sibling->record_name,
-        sibling->member, m->record_name, freed->function ? freed->function : "?",
-        a->family.free_fn ? a->family.free_fn : "the matching free");
+        sibling->member, m->record_name, freed->function ? freed->function : "?", free_fn);
     gm_finding_note(f, freed->loc, "'%s::%s' is freed here, in '%s'", sibling->record_name,
                     sibling->member, freed->function ? freed->function : "?");
   }

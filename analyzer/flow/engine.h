@@ -443,7 +443,8 @@ void flow_call_hands_over(engine *e, state *s, const gm_node *call);
 summary *flow_summary_for(engine *e, const char *usr);
 /* Whether every candidate of a dependent call (gm_node.overloads) only borrows argument arg. */
 int flow_overloads_borrow(engine *e, const gm_node *call, int arg);
-/* The exported form of the main file's summaries (gm_flow_analyze). */
+/* The exported form of the main file's summaries and its headers' reached ones (gm_flow_analyze).
+ */
 void flow_export_summaries(engine *e, gm_call_summary **out, int *n);
 void flow_observe_exit(engine *e, state *s, val ret);
 int flow_summarise(engine *e, summary *sum);

@@ -141,9 +141,8 @@ void flow_export_summaries(engine *e, gm_call_summary **out, int *n) {
   int count = 0;
   for (int i = 0; i < e->nsummaries; i++) {
     const summary *sum = &e->summaries[i];
-    if (!sum->known || !sum->fn->in_main_file || !sum->fn->usr || sum->fn->is_kernel ||
-        sum->fn->is_device)
-      continue;
+    if (!sum->known || !sum->fn->usr || sum->fn->is_kernel || sum->fn->is_device)
+      continue; /* a header's reached functions too: the program reads its helpers' (unit.h) */
     gm_call_summary *cs = &all[count++];
     cs->usr = sum->fn->usr;
     cs->name = sum->fn->name;

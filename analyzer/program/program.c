@@ -19,6 +19,8 @@ typedef struct gm_program_index {
   size_t nfuncs;
   summary_ref *summaries; /* by USR */
   size_t nsummaries;
+  summary_ref *helpers; /* headers' helpers that fill or free through a parameter, by USR */
+  size_t nhelpers;
   gm_member_summary *members; /* every member used, by record and member */
   size_t nmembers;
   gm_member_summary *allocated; /* those allocated into: pointers into members */
@@ -32,6 +34,11 @@ typedef struct gm_program_index {
   struct global_alloc *global_allocs; /* into any global, in a known file, by function */
   size_t nglobal_allocs;
   struct edge_ref *by_caller, *by_callee; /* the edges by caller or callee USR, then in order */
+  gm_unit_member_use *through_helpers;    /* uses made of address handoffs to helpers (below) */
+  const gm_unit_teardown **teardowns;     /* by record */
+  size_t nteardowns;
+  const char **some_calls; /* functions called under a branch somewhere, sorted */
+  size_t nsome_calls;
 } gm_program_index;
 
 /* An allocation into a global: members[member] of the index. */
@@ -116,10 +123,54 @@ static const gm_call_summary *find_summary(const summary_ref *refs, size_t n, co
 
 /* A handoff to a function of the program that only borrows that argument is a read. */
 static int handoff_borrowed(const gm_program_index *ix, const gm_unit_member_use *u) {
-  if (!u->via_usr || u->via_arg < 0)
-    return 0;
+  if (!u->via_usr || u->via_arg < 0 || u->via_addr)
+    return 0; /* a helper given the member's address may store through it */
   const gm_call_summary *s = find_summary(ix->summaries, ix->nsummaries, u->via_usr, GM_ANY_UNIT);
   return s && u->via_arg < s->nparams && s->params[u->via_arg].effect == GM_PARAM_BORROWS;
+}
+
+/* A family by name, as some unit words it (the helper's file has it, or a file that allocates
+ * from it directly); NULL when none does. */
+static const gm_unit_family *family_named(const gm_program *p, const char *name) {
+  for (size_t i = 0; name && i < p->nunits; i++)
+    for (size_t k = 0; p->units[i] && k < p->units[i]->families.len; k++)
+      if (strcmp(p->units[i]->families.items[k].name, name) == 0)
+        return &p->units[i]->families.items[k];
+  return NULL;
+}
+
+/* A member's address handed to a helper (`dev_alloc((void **)&s->buf, n)`) whose summary says it
+ * allocates through that parameter on every path, or frees what it points to: the allocation or
+ * free the helper makes, at the helper's call and named by it, as if it were the table's call
+ * (*out filled in); 0 when the helper does something else with it (a handoff). */
+static int through_helper(const gm_program *p, const gm_unit_member_use *u,
+                          gm_unit_member_use *out) {
+  if (!u->via_addr || !u->via_usr || u->via_arg < 0)
+    return 0;
+  const gm_program_index *ix = p->index;
+  const gm_call_summary *s = find_summary(ix->summaries, ix->nsummaries, u->via_usr, GM_ANY_UNIT);
+  if (!s)
+    s = find_summary(ix->helpers, ix->nhelpers, u->via_usr, GM_ANY_UNIT);
+  if (!s || u->via_arg >= s->nparams)
+    return 0;
+  const gm_param_summary *ps = &s->params[u->via_arg];
+  *out = *u;
+  if (ps->effect == GM_PARAM_OUT_ALLOC) {
+    const gm_unit_family *f = family_named(p, ps->family);
+    if (!f)
+      return 0;
+    out->kind = GM_MEMBER_ALLOC;
+    out->family = *f;
+    return 1;
+  }
+  if (ps->effect == GM_PARAM_FREES_DEREF) {
+    out->kind = GM_MEMBER_FREE;
+    out->nfrees = 0;
+    for (int k = 0; k < ps->nfrees && k < 8; k++)
+      out->frees[out->nfrees++] = ps->frees[k];
+    return 1;
+  }
+  return 0;
 }
 
 static int same_file(const char *a, const char *b) {
@@ -229,11 +280,44 @@ static void index_global_allocs(gm_program_index *ix) {
   }
 }
 
+static int teardown_cmp(const void *a, const void *b) {
+  const gm_unit_teardown *x = *(const gm_unit_teardown *const *)a,
+                         *y = *(const gm_unit_teardown *const *)b;
+  return strcmp(x->record, y->record);
+}
+
+static int str_cmp(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The destructors by class, and the functions called under a branch. */
+static void index_teardowns(gm_program *p, gm_program_index *ix) {
+  GM_VEC(const gm_unit_teardown *) t = {0};
+  GM_VEC(const char *) some = {0};
+  for (size_t i = 0; i < p->nunits; i++) {
+    const gm_unit *u = p->units[i];
+    for (size_t k = 0; u && k < u->teardowns.len; k++)
+      GM_PUSH(t, &u->teardowns.items[k]);
+    for (size_t k = 0; u && k < u->funcs.len; k++)
+      for (size_t c = 0; c < u->funcs.items[k].calls.len; c++)
+        if (u->funcs.items[k].calls.items[c].conditional)
+          GM_PUSH(some, u->funcs.items[k].calls.items[c].usr);
+  }
+  if (t.len)
+    qsort(t.items, t.len, sizeof *t.items, teardown_cmp);
+  if (some.len)
+    qsort(some.items, some.len, sizeof *some.items, str_cmp);
+  ix->teardowns = t.items;
+  ix->nteardowns = t.len;
+  ix->some_calls = some.items;
+  ix->nsome_calls = some.len;
+}
+
 void gm_program_join(gm_program *p) {
   gm_program_index *ix = gm_xcalloc(1, sizeof *ix);
   GM_VEC(func_ref) funcs = {0};
   GM_VEC(use_ref) uses = {0};
-  GM_VEC(summary_ref) summaries = {0};
+  GM_VEC(summary_ref) summaries = {0}, helpers = {0};
   GM_VEC(const gm_unit_edge *) edges = {0};
   for (size_t i = 0; i < p->nunits; i++) {
     const gm_unit *u = p->units[i];
@@ -247,11 +331,17 @@ void gm_program_join(gm_program *p) {
       GM_PUSH(uses, ((use_ref){&u->members.items[k], i}));
     for (size_t k = 0; k < u->summaries.len; k++)
       GM_PUSH(summaries, ((summary_ref){&u->summaries.items[k], i}));
+    for (size_t k = 0; k < u->helper_summaries.len; k++)
+      GM_PUSH(helpers, ((summary_ref){&u->helper_summaries.items[k], i}));
   }
   if (summaries.len)
     qsort(summaries.items, summaries.len, sizeof *summaries.items, summary_cmp);
   ix->summaries = summaries.items;
   ix->nsummaries = summaries.len;
+  if (helpers.len)
+    qsort(helpers.items, helpers.len, sizeof *helpers.items, summary_cmp);
+  ix->helpers = helpers.items;
+  ix->nhelpers = helpers.len;
   if (funcs.len)
     qsort(funcs.items, funcs.len, sizeof *funcs.items, func_cmp);
   ix->funcs = funcs.items;
@@ -265,8 +355,13 @@ void gm_program_join(gm_program *p) {
       uses.items[w++] = uses.items[i];
   uses.len = w;
   GM_VEC(gm_member_summary) members = {0};
+  p->index = ix; /* for through_helper's summary lookups */
+  ix->through_helpers = gm_xcalloc(uses.len + 1, sizeof *ix->through_helpers);
+  size_t nthrough = 0;
   for (size_t i = 0; i < uses.len; i++) {
     const gm_unit_member_use *u = uses.items[i].use;
+    if (through_helper(p, u, &ix->through_helpers[nthrough]))
+      u = &ix->through_helpers[nthrough++];
     gm_member_summary *m = members.len ? &members.items[members.len - 1] : NULL;
     if (!m || strcmp(m->record, u->record) != 0 || strcmp(m->member, u->member) != 0) {
       GM_PUSH(members, ((gm_member_summary){.record = u->record,
@@ -285,9 +380,10 @@ void gm_program_join(gm_program *p) {
     gm_member_use_ref ref = {u, uses.items[i].unit};
     if (u->kind == GM_MEMBER_ALLOC)
       GM_PUSH(m->allocs, ref);
-    else if (u->kind == GM_MEMBER_FREE)
+    else if (u->kind == GM_MEMBER_FREE) {
       GM_PUSH(m->frees, ref);
-    else if (u->kind == GM_MEMBER_ASSIGN)
+      m->freed_every_path |= u->cover == 0;
+    } else if (u->kind == GM_MEMBER_ASSIGN)
       m->assigned_other = 1;
     else if (!handoff_borrowed(ix, u))
       m->handed_off = 1;
@@ -314,6 +410,7 @@ void gm_program_join(gm_program *p) {
   ix->edges = edges.items;
   ix->nedges = edges.len;
   index_global_allocs(ix);
+  index_teardowns(p, ix);
   p->index = ix;
 }
 
@@ -332,8 +429,12 @@ void gm_program_free(gm_program *p) {
   free(ix->global_allocs);
   free(ix->by_caller);
   free(ix->by_callee);
+  free(ix->through_helpers);
+  free(ix->teardowns);
+  free(ix->some_calls);
   free(ix->funcs);
   free(ix->summaries);
+  free(ix->helpers);
   free(ix);
   p->index = NULL;
 }
@@ -366,12 +467,47 @@ const gm_member_summary *gm_program_members(const gm_program *p, size_t *n) {
   return p->index->allocated;
 }
 
+/* Whether some free of the member releases what it is allocated with (or it is allocated
+ * nowhere): a sibling freed the right way makes the better example. */
+static int freed_rightly(const gm_member_summary *s) {
+  if (!s->allocs.len)
+    return 1;
+  for (size_t k = 0; k < s->frees.len; k++)
+    for (size_t a = 0; a < s->allocs.len; a++)
+      if (gm_member_free_releases(s->frees.items[k].use, s->allocs.items[a].use->family.name))
+        return 1;
+  return 0;
+}
+
 const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_member_summary *m) {
   const gm_program_index *ix = p->index;
+  const gm_member_summary *any = NULL;
   for (size_t i = 0; i < ix->nmembers; i++) {
     const gm_member_summary *s = &ix->members[i];
-    if (s->frees.len && strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) != 0)
-      return s;
+    if (s->frees.len && strcmp(s->record, m->record) == 0 && strcmp(s->member, m->member) != 0) {
+      if (freed_rightly(s))
+        return s;
+      if (!any)
+        any = s;
+    }
+  }
+  return any;
+}
+
+const gm_member_use_ref *gm_program_sibling_freed_always(const gm_program *p,
+                                                         const gm_member_summary *m,
+                                                         const char *function_usr) {
+  const gm_program_index *ix = p->index;
+  for (size_t i = 0; function_usr && i < ix->nmembers; i++) {
+    const gm_member_summary *s = &ix->members[i];
+    if (!s->freed_every_path || strcmp(s->record, m->record) != 0 ||
+        strcmp(s->member, m->member) == 0)
+      continue;
+    for (size_t k = 0; k < s->frees.len; k++) {
+      const gm_unit_member_use *u = s->frees.items[k].use;
+      if (u->cover == 0 && u->function_usr && strcmp(u->function_usr, function_usr) == 0)
+        return &s->frees.items[k];
+    }
   }
   return NULL;
 }
@@ -476,6 +612,40 @@ int gm_program_sees_global(const gm_program *p, const gm_member_summary *m) {
     if (!p->units[i])
       return 0; /* a file with no summary may use it */
   return p->nunits > 1;
+}
+
+/* The first destructor whose class USR is record[0..len), or NULL. */
+static const gm_unit_teardown *teardown_of(const gm_program_index *ix, const char *record,
+                                           size_t len) {
+  size_t lo = 0, hi = ix->nteardowns;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const char *t = ix->teardowns[mid]->record;
+    int c = strncmp(t, record, len);
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  for (; lo < ix->nteardowns && strncmp(ix->teardowns[lo]->record, record, len) == 0; lo++)
+    if (ix->teardowns[lo]->record[len] == '\0')
+      return ix->teardowns[lo];
+  return NULL;
+}
+
+const gm_unit_teardown *gm_program_teardown(const gm_program *p, const char *record) {
+  /* a member's record is the class's USR joined with where it is defined (`c:@S@Ws@/a/ws.h:7`,
+   * frontend/expr.c), a destructor's the USR alone */
+  const char *at = strstr(record, "@/");
+  if (!at)
+    at = strrchr(record, '@');
+  return at && at > record ? teardown_of(p->index, record, (size_t)(at - record)) : NULL;
+}
+
+int gm_program_called_on_some_calls(const gm_program *p, const char *usr) {
+  const gm_program_index *ix = p->index;
+  return usr && ix->nsome_calls &&
+         bsearch(&usr, ix->some_calls, ix->nsome_calls, sizeof *ix->some_calls, str_cmp);
 }
 
 int gm_member_free_releases(const gm_unit_member_use *free_use, const char *family) {

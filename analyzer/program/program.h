@@ -48,7 +48,8 @@ typedef struct gm_member_summary {
   GM_VEC(gm_member_use_ref) allocs;
   GM_VEC(gm_member_use_ref) frees;
   int handed_off;
-  int assigned_other; /* also assigned something else: a borrowed pointer, an unknown source */
+  int assigned_other;   /* also assigned something else: a borrowed pointer, an unknown source */
+  int freed_every_path; /* some function frees it on every path through it (unit.h's cover) */
 } gm_member_summary;
 
 /* Every member that receives an allocation somewhere, by record then member name; the members
@@ -76,6 +77,20 @@ int gm_program_freed_global_sibling(const gm_program *p, const gm_member_summary
  * when the run is over several files (the program as the user named it), each with its
  * summary. A single file's other globals may be released by files the run does not see. */
 int gm_program_sees_global(const gm_program *p, const gm_member_summary *m);
+
+/* A free of a member of the same record as m, other than m, that `function_usr` makes on every
+ * path through it (a release function that frees m in some cases only, and this one always);
+ * NULL if none. */
+const gm_member_use_ref *gm_program_sibling_freed_always(const gm_program *p,
+                                                         const gm_member_summary *m,
+                                                         const char *function_usr);
+
+/* A destructor of the class (by USR) defined in the program, or NULL. */
+const gm_unit_teardown *gm_program_teardown(const gm_program *p, const char *record);
+
+/* Whether the program's defined functions may call this one on some of their calls only (under
+ * a branch): what it allocates, the program may not hold on every run. */
+int gm_program_called_on_some_calls(const gm_program *p, const char *usr);
 
 /* Whether a free releases a family (by name). */
 int gm_member_free_releases(const gm_unit_member_use *free_use, const char *family);

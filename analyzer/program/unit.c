@@ -3,6 +3,7 @@
 
 #include "model/loop_counter.h"
 #include "model/patterns.h"
+#include "program/teardown.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -286,16 +287,44 @@ static void add_loop_call(const gm_node *n, void *arg) {
 /* Who a use is of: a struct or class member, or a global variable (unit.h). */
 typedef struct member_id {
   const char *record, *record_name, *name;
+  const char *raw; /* the record as the model names it (a global's USR without the file) */
   int global, internal, defines;
   int plain_pointer; /* known to point at memory, not at a table of pointers (a borrowing
                         callee may still free what such a table holds) */
 } member_id;
 
+static int member_of(struct build_ctx *b, const gm_node *n, member_id *id);
+
+/* A member as teardown.h's coverage asks after it. */
+struct same_member {
+  struct build_ctx *b;
+  const member_id *id;
+};
+
+static int is_same_member(const gm_node *n, int element, void *arg) {
+  const struct same_member *sm = arg;
+  n = gm_strip(n);
+  int indexed = 0;
+  while (n && n->kind == GM_N_INDEX) {
+    n = gm_kid(n, 0);
+    indexed = 1;
+  }
+  if (!n || indexed != element)
+    return 0;
+  const char *record = NULL;
+  if (n->kind == GM_N_FIELD && n->record)
+    record = n->record;
+  else if (n->kind == GM_N_VAR && n->var >= 0 && sm->b->fn->vars[n->var].kind == GM_VAR_GLOBAL)
+    record = sm->b->fn->vars[n->var].usr;
+  return record && n->name && strcmp(record, sm->id->raw) == 0 &&
+         strcmp(n->name, sm->id->name) == 0;
+}
+
 /* `element`: the use is of one of the member's elements (`s->bufs[i]`), which is named
  * "bufs[]": a table and the buffers in it are allocated and freed apart. `arg`: the argument
- * of `call` it is handed to, for a handoff. */
+ * of `call` it is handed to, for a handoff; `addr`: its address is (a helper's out-parameter). */
 static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, const member_id *id,
-                           gm_loc at, int element, const gm_node *call, int arg) {
+                           gm_loc at, int element, const gm_node *call, int arg, int addr) {
   char *name = element ? gm_xasprintf("%s[]", id->name) : NULL;
   gm_unit_member_use use = {
       .kind = kind,
@@ -313,13 +342,23 @@ static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, co
     use.api = keep(b->u, call->fn ? call->fn->name : call->name);
   if (kind == GM_MEMBER_ALLOC)
     use.family = keep_family(b->u, call->fn->family);
-  if (kind == GM_MEMBER_FREE)
+  if (kind == GM_MEMBER_FREE) {
     for (int i = 0; i < call->fn->nfrees && i < 8; i++)
       use.frees[use.nfrees++] = keep(b->u, call->fn->frees[i]->name);
+    struct same_member sm = {b, id};
+    use.cover = (int)gm_free_coverage(b->fn->body, call, element, is_same_member, &sm);
+  }
+  if (call && (kind == GM_MEMBER_ALLOC || addr))
+    use.conditional = !gm_on_every_call(call, b->fn->body);
   if (kind == GM_MEMBER_HANDOFF && call && call->callee_usr && arg >= 0 &&
-      (element || id->plain_pointer)) {
+      (element || id->plain_pointer || addr)) {
     use.via_usr = keep(b->u, call->callee_usr);
     use.via_arg = arg;
+    use.via_addr = addr;
+    if (addr) {
+      use.loc = keep_loc(b->u, call->loc);
+      use.api = keep(b->u, call->name);
+    }
   }
   GM_PUSH(b->u->members, use);
   free(name);
@@ -351,7 +390,8 @@ static int member_of(struct build_ctx *b, const gm_node *n, member_id *id) {
   if (n->kind == GM_N_FIELD && n->record) {
     *id = (member_id){.record = n->record,
                       .record_name = n->record_name ? n->record_name : n->record,
-                      .name = n->name};
+                      .name = n->name,
+                      .raw = n->record};
     return 1;
   }
   if (n->kind != GM_N_VAR || n->var < 0)
@@ -360,6 +400,7 @@ static int member_of(struct build_ctx *b, const gm_node *n, member_id *id) {
   if (v->kind != GM_VAR_GLOBAL || !v->usr || !*v->usr)
     return 0;
   *id = (member_id){.record = v->usr,
+                    .raw = v->usr,
                     .name = v->name,
                     .global = 1,
                     .internal = v->internal,
@@ -373,9 +414,20 @@ static int member_of(struct build_ctx *b, const gm_node *n, member_id *id) {
   return 1;
 }
 
+/* The family of an allocation call, in the unit's families once. */
+static void note_family(gm_unit *u, const gm_node *n) {
+  if (!(is_call_of(n, GM_FN_ALLOC) || is_call_of(n, GM_FN_REALLOC)) || !n->fn->family)
+    return;
+  for (size_t i = 0; i < u->families.len; i++)
+    if (strcmp(u->families.items[i].name, n->fn->family->name) == 0)
+      return;
+  GM_PUSH(u->families, keep_family(u, n->fn->family));
+}
+
 /* Classifies one member access (or use of a global) by what its parent does with it. */
 static void add_member(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
+  note_family(b->u, n);
   member_id id;
   if (!member_of(b, n, &id))
     return;
@@ -400,24 +452,26 @@ static void add_member(const gm_node *n, void *arg) {
     int k = arg_index(up, v);
     if (up->fn && up->fn->kind == GM_FN_ALLOC && k == up->fn->ptr_arg && addr && up->fn->family &&
         !up->fn->ptr_field)
-      add_member_use(b, GM_MEMBER_ALLOC, &id, n->loc, element, up, -1);
+      add_member_use(b, GM_MEMBER_ALLOC, &id, n->loc, element, up, -1, 0);
     else if (up->fn && up->fn->kind == GM_FN_FREE && k == up->fn->ptr_arg && !addr)
-      add_member_use(b, GM_MEMBER_FREE, &id, n->loc, element, up, -1);
+      add_member_use(b, GM_MEMBER_FREE, &id, n->loc, element, up, -1, 0);
+    else if (addr && !up->fn && up->callee_usr && !borrows_args(up))
+      add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, up, k, 1); /* a helper's */
     else if (!borrows_args(up))
-      add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, addr ? NULL : up, k);
+      add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, addr ? NULL : up, k, 0);
     break;
   }
   case GM_N_ASSIGN:
     if (up->kids[0] == v && !addr) {
       const gm_node *rhs = up->kids[1];
       if (is_call_of(rhs, GM_FN_ALLOC) && rhs->fn->ptr_arg == GM_ARG_RETURN && rhs->fn->family)
-        add_member_use(b, GM_MEMBER_ALLOC, &id, n->loc, element, rhs, -1);
+        add_member_use(b, GM_MEMBER_ALLOC, &id, n->loc, element, rhs, -1, 0);
       else if (rhs->kind != GM_N_NULL &&
                !(rhs->kind == GM_N_ASSIGN && rhs->kids[1]->kind == GM_N_NULL))
-        add_member_use(b, GM_MEMBER_ASSIGN, &id, n->loc, element, NULL, -1);
+        add_member_use(b, GM_MEMBER_ASSIGN, &id, n->loc, element, NULL, -1, 0);
       break;
     }
-    add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, NULL, -1);
+    add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, NULL, -1, 0);
     break;
   case GM_N_DECL:
   case GM_N_RETURN:
@@ -426,7 +480,7 @@ static void add_member(const gm_node *n, void *arg) {
   case GM_N_COND:
   case GM_N_OTHER:
   case GM_N_COMMA:
-    add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, NULL, -1);
+    add_member_use(b, GM_MEMBER_HANDOFF, &id, n->loc, element, NULL, -1, 0);
     break;
   default:
     break; /* read: compared, dereferenced, indexed, offset */
@@ -487,6 +541,32 @@ static void keep_edges(struct build_ctx *b) {
   b->fn_edges->len = 0;
 }
 
+struct elsewhere {
+  const struct build_ctx *b;
+  int found;
+};
+
+static void find_call_elsewhere(const gm_node *n, void *arg) {
+  struct elsewhere *e = arg;
+  if (n->kind == GM_N_CALL && !n->fn && n->callee_usr && !n->is_launch && !n->in_system &&
+      !n->is_kernel_callee && !defined_here(e->b, n->callee_usr))
+    e->found = 1;
+}
+
+/* A destructor (its USR: the class's, then `@F@~`) is the class's teardown. */
+static void add_teardown(struct build_ctx *b) {
+  const char *usr = b->fn->usr, *at = usr ? strstr(usr, "@F@~") : NULL;
+  if (!at || at == usr)
+    return;
+  struct elsewhere e = {b, 0};
+  gm_walk(b->fn->body, find_call_elsewhere, &e);
+  char *record = gm_xasprintf("%.*s", (int)(at - usr), usr);
+  gm_unit_teardown t = {keep(b->u, record), keep(b->u, usr), keep(b->u, b->fn->name),
+                        keep_loc(b->u, b->fn->loc), e.found};
+  free(record);
+  GM_PUSH(b->u->teardowns, t);
+}
+
 static gm_call_summary keep_summary(gm_unit *u, const gm_call_summary *s) {
   gm_call_summary out = *s;
   out.usr = keep(u, s->usr);
@@ -507,6 +587,34 @@ static gm_call_summary keep_summary(gm_unit *u, const gm_call_summary *s) {
     out.params[i] = p;
   }
   return out;
+}
+
+/* Whether a header function's summary fills or frees through a parameter's target. */
+static int helper_summary(const gm_call_summary *s) {
+  for (int i = 0; i < s->nparams; i++)
+    if (s->params[i].effect == GM_PARAM_OUT_ALLOC || s->params[i].effect == GM_PARAM_FREES_DEREF)
+      return 1;
+  return 0;
+}
+
+/* The main file's summaries, and its headers' helpers apart. */
+static void keep_summaries(gm_unit *u, const gm_tu *tu, const gm_call_summary *summaries,
+                           int nsummaries) {
+  const char **main_usrs = gm_xmalloc(sizeof *main_usrs * (size_t)(tu->nfuncs + 1));
+  size_t nmain = 0;
+  for (int i = 0; i < tu->nfuncs; i++)
+    if (tu->funcs[i]->in_main_file && tu->funcs[i]->usr)
+      main_usrs[nmain++] = tu->funcs[i]->usr;
+  if (nmain)
+    qsort(main_usrs, nmain, sizeof *main_usrs, str_cmp);
+  for (int i = 0; i < nsummaries; i++) {
+    const gm_call_summary *s = &summaries[i];
+    if (nmain && bsearch(&s->usr, main_usrs, nmain, sizeof *main_usrs, str_cmp))
+      GM_PUSH(u->summaries, keep_summary(u, s));
+    else if (helper_summary(s))
+      GM_PUSH(u->helper_summaries, keep_summary(u, s));
+  }
+  free(main_usrs);
 }
 
 gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary *summaries,
@@ -530,6 +638,7 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
     struct var_uses uses = {fn, NULL};
     struct build_ctx b = {u, tu, fn, NULL, &uses, defined, u->defined.len, &called, &fn_edges};
     gm_walk(fn->body, add_member, &b);
+    add_teardown(&b);
     if (!fn->in_main_file || !fn->usr)
       continue;
     gm_unit_func f = {keep(u, fn->usr), keep(u, fn->name), keep_loc(u, fn->loc), {0}, {0}};
@@ -548,8 +657,7 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
   GM_VEC_FREE(called);
   GM_VEC_FREE(fn_edges);
   free(defined);
-  for (int i = 0; i < nsummaries; i++)
-    GM_PUSH(u->summaries, keep_summary(u, &summaries[i]));
+  keep_summaries(u, tu, summaries, nsummaries);
   return u;
 }
 
@@ -562,9 +670,12 @@ void gm_unit_free(gm_unit *u) {
   GM_VEC_FREE(u->defined);
   GM_VEC_FREE(u->called);
   GM_VEC_FREE(u->summaries);
+  GM_VEC_FREE(u->helper_summaries);
   GM_VEC_FREE(u->loop_calls);
   GM_VEC_FREE(u->members);
   GM_VEC_FREE(u->edges);
+  GM_VEC_FREE(u->families);
+  GM_VEC_FREE(u->teardowns);
   gm_arena_free(u->arena);
   free(u);
 }

@@ -9,8 +9,11 @@
  *   - the flow engine's summary of each function (model/summary.h), and the functions the file
  *     calls without a body here, so that a second pass can give it the others' summaries;
  *   - each use of a struct or class member that holds memory: allocated into, freed, or handed
- *     on (copied out, passed to a function that may keep or free it), with where and in which
- *     function. */
+ *     on (copied out, passed to a function that may keep or free it; its address passed to a
+ *     helper, which the program reads in the helper's summary), with where and in which
+ *     function;
+ *   - the families its allocations are of, for the program to word a helper's by name;
+ *   - the destructors it defines (a class's teardown). */
 #ifndef GM_UNIT_H
 #define GM_UNIT_H
 
@@ -84,13 +87,30 @@ typedef struct gm_unit_member_use {
    * what the callee does with it; NULL, -1 otherwise */
   const char *via_usr;
   int via_arg;
+  /* handoff of the member's address (`dev_alloc((void **)&s->buf, n)`): the callee may fill or
+   * free the member itself, which its summary says (allocates through it, frees *p); `loc` and
+   * `api` are then the call's */
+  int via_addr;
   gm_loc loc;
   const char *function, *function_usr;
   const char *api;       /* alloc, free: the function called */
   gm_unit_family family; /* alloc: the family allocated */
   const char *frees[8];  /* free: the families that function releases (names) */
   int nfrees;
+  int conditional; /* alloc, address handoff: under a branch, so made on some calls only */
+  int cover;       /* free: how the function's frees of it cover its paths (enum gm_free_cover,
+                      program/teardown.h: 0 every path, 1 some cases of a switch, 2 some
+                      branches) */
 } gm_unit_member_use;
+
+/* A destructor defined in the file: the class has a teardown, which should free what the
+ * class's members hold. */
+typedef struct gm_unit_teardown {
+  const char *record; /* the class, by USR */
+  const char *usr, *name;
+  gm_loc loc;
+  int calls_elsewhere; /* calls a function of the program with no body in this file */
+} gm_unit_teardown;
 
 /* A call from a host function of the file to a function of the program (none of the table's or
  * the system's), once per caller and callee: which functions set up together what they
@@ -108,10 +128,18 @@ typedef struct gm_unit {
   GM_VEC(const char *) called;  /* USRs of functions called here with no body here (sorted) */
   int allocates;                /* the main file's host code calls an allocator (the table's) */
   GM_VEC(gm_call_summary) summaries; /* the main file's functions, as the flow engine saw them */
+  /* the user's headers' functions the main file reaches that allocate through a parameter or
+   * free what it points to (`static inline void dev_alloc(void **p, ..)`): read for the members
+   * they fill or free alone, as every file that includes the header has their body */
+  GM_VEC(gm_call_summary) helper_summaries;
   GM_VEC(gm_unit_func) funcs;
   GM_VEC(gm_unit_loop_call) loop_calls;
   GM_VEC(gm_unit_member_use) members;
   GM_VEC(gm_unit_edge) edges;
+  /* every family the file's host code allocates from, once each: the program words a member
+   * filled through a helper in another file by the family its summary names */
+  GM_VEC(gm_unit_family) families;
+  GM_VEC(gm_unit_teardown) teardowns;
 } gm_unit;
 
 /* The summary of one parsed file, with the flow engine's exported summaries (copied). */

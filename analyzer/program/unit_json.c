@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNIT_FORMAT = 8 };
+enum { UNIT_FORMAT = 11 };
 
 static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
@@ -85,6 +85,9 @@ char *gm_unit_to_json(const gm_unit *u) {
     json_array_append_new(called, json_string(u->called.items[i]));
   for (size_t i = 0; i < u->summaries.len; i++)
     json_array_append_new(summaries, summary_json(&u->summaries.items[i]));
+  json_t *helper_summaries = json_array();
+  for (size_t i = 0; i < u->helper_summaries.len; i++)
+    json_array_append_new(helper_summaries, summary_json(&u->helper_summaries.items[i]));
   for (size_t i = 0; i < u->members.len; i++) {
     const gm_unit_member_use *m = &u->members.items[i];
     json_t *frees = json_array();
@@ -92,13 +95,14 @@ char *gm_unit_to_json(const gm_unit *u) {
       json_array_append_new(frees, json_string(m->frees[k]));
     json_array_append_new(
         members,
-        json_pack("{s:i,s:s,s:o,s:s,s:b,s:b,s:b,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "kind",
-                  (int)m->kind, "record", m->record, "record_name", str_or_null(m->record_name),
-                  "member", m->member, "global", m->global, "internal", m->internal, "defines",
-                  m->defines, "via_usr", str_or_null(m->via_usr), "via_arg", m->via_arg, "loc",
-                  loc_json(m->loc), "function", str_or_null(m->function), "function_usr",
-                  str_or_null(m->function_usr), "api", str_or_null(m->api), "family",
-                  family_json(&m->family), "frees", frees));
+        json_pack("{s:i,s:s,s:o,s:s,s:b,s:b,s:b,s:o,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i}",
+                  "kind", (int)m->kind, "record", m->record, "record_name",
+                  str_or_null(m->record_name), "member", m->member, "global", m->global, "internal",
+                  m->internal, "defines", m->defines, "via_usr", str_or_null(m->via_usr), "via_arg",
+                  m->via_arg, "via_addr", m->via_addr, "loc", loc_json(m->loc), "function",
+                  str_or_null(m->function), "function_usr", str_or_null(m->function_usr), "api",
+                  str_or_null(m->api), "family", family_json(&m->family), "frees", frees,
+                  "conditional", m->conditional, "cover", m->cover));
   }
   json_t *edges = json_array();
   for (size_t i = 0; i < u->edges.len; i++) {
@@ -107,10 +111,21 @@ char *gm_unit_to_json(const gm_unit *u) {
                                            "caller", str_or_null(e->caller), "usr", e->usr, "name",
                                            str_or_null(e->name), "loc", loc_json(e->loc)));
   }
+  json_t *families = json_array(), *teardowns = json_array();
+  for (size_t i = 0; i < u->families.len; i++)
+    json_array_append_new(families, family_json(&u->families.items[i]));
+  for (size_t i = 0; i < u->teardowns.len; i++) {
+    const gm_unit_teardown *t = &u->teardowns.items[i];
+    json_array_append_new(teardowns,
+                          json_pack("{s:s,s:s,s:o,s:o,s:b}", "record", t->record, "usr", t->usr,
+                                    "name", str_or_null(t->name), "loc", loc_json(t->loc),
+                                    "calls_elsewhere", t->calls_elsewhere));
+  }
   json_t *root =
-      json_pack("{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", UNIT_FORMAT, "allocates",
-                u->allocates, "defined", defined, "called", called, "summaries", summaries, "funcs",
-                funcs, "loop_calls", calls, "members", members, "edges", edges);
+      json_pack("{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", UNIT_FORMAT,
+                "allocates", u->allocates, "defined", defined, "called", called, "summaries",
+                summaries, "funcs", funcs, "loop_calls", calls, "members", members, "edges", edges,
+                "families", families, "teardowns", teardowns, "helper_summaries", helper_summaries);
   char *text = json_dumps(root, JSON_COMPACT);
   json_decref(root);
   return text;
@@ -237,7 +252,7 @@ static int read_strings(gm_unit *u, json_t *array, int called) {
   return 1;
 }
 
-static int read_summaries(gm_unit *u, json_t *summaries) {
+static int read_summaries(gm_unit *u, json_t *summaries, int helpers) {
   size_t i, k, f;
   json_t *v, *pv, *fv;
   json_array_foreach(summaries, i, v) {
@@ -271,7 +286,10 @@ static int read_summaries(gm_unit *u, json_t *summaries) {
           return 0;
       }
     }
-    GM_PUSH(u->summaries, cs);
+    if (helpers)
+      GM_PUSH(u->helper_summaries, cs);
+    else
+      GM_PUSH(u->summaries, cs);
   }
   return 1;
 }
@@ -284,12 +302,13 @@ static int read_members(gm_unit *u, json_t *members) {
     int kind;
     json_t *record, *record_name, *member, *via_usr, *loc, *function, *function_usr, *api, *family,
         *frees;
-    if (json_unpack(v, "{s:i,s:o,s:o,s:o,s:b,s:b,s:b,s:o,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "kind",
-                    &kind, "record", &record, "record_name", &record_name, "member", &member,
-                    "global", &m.global, "internal", &m.internal, "defines", &m.defines, "via_usr",
-                    &via_usr, "via_arg", &m.via_arg, "loc", &loc, "function", &function,
-                    "function_usr", &function_usr, "api", &api, "family", &family, "frees",
-                    &frees) != 0 ||
+    if (json_unpack(v, "{s:i,s:o,s:o,s:o,s:b,s:b,s:b,s:o,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i}",
+                    "kind", &kind, "record", &record, "record_name", &record_name, "member",
+                    &member, "global", &m.global, "internal", &m.internal, "defines", &m.defines,
+                    "via_usr", &via_usr, "via_arg", &m.via_arg, "via_addr", &m.via_addr, "loc",
+                    &loc, "function", &function, "function_usr", &function_usr, "api", &api,
+                    "family", &family, "frees", &frees, "conditional", &m.conditional, "cover",
+                    &m.cover) != 0 ||
         !get_str(u, via_usr, &m.via_usr) || kind < GM_MEMBER_ALLOC || kind > GM_MEMBER_ASSIGN ||
         !get_str(u, record, &m.record) || !m.record || !get_str(u, record_name, &m.record_name) ||
         !get_str(u, member, &m.member) || !m.member || !get_loc(u, loc, &m.loc) ||
@@ -306,6 +325,34 @@ static int read_members(gm_unit *u, json_t *members) {
   return 1;
 }
 
+static int read_families(gm_unit *u, json_t *families) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(families, i, v) {
+    gm_unit_family f = {0};
+    if (!get_family(u, v, &f) || !f.name)
+      return 0;
+    GM_PUSH(u->families, f);
+  }
+  return 1;
+}
+
+static int read_teardowns(gm_unit *u, json_t *teardowns) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(teardowns, i, v) {
+    gm_unit_teardown t = {0};
+    json_t *record, *usr, *name, *loc;
+    if (json_unpack(v, "{s:o,s:o,s:o,s:o,s:b}", "record", &record, "usr", &usr, "name", &name,
+                    "loc", &loc, "calls_elsewhere", &t.calls_elsewhere) != 0 ||
+        !get_str(u, record, &t.record) || !t.record || !get_str(u, usr, &t.usr) || !t.usr ||
+        !get_str(u, name, &t.name) || !get_loc(u, loc, &t.loc))
+      return 0;
+    GM_PUSH(u->teardowns, t);
+  }
+  return 1;
+}
+
 gm_unit *gm_unit_from_json(const char *text, const char *path) {
   json_t *root = json_loads(text, 0, NULL);
   if (!root)
@@ -314,17 +361,21 @@ gm_unit *gm_unit_from_json(const char *text, const char *path) {
   u->arena = gm_arena_new();
   u->path = gm_arena_strdup(u->arena, path);
   int format = 0;
-  json_t *defined, *called, *summaries, *funcs, *calls, *members, *edges;
-  int ok = json_unpack(root, "{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", &format,
-                       "allocates", &u->allocates, "defined", &defined, "called", &called,
+  json_t *defined, *called, *summaries, *funcs, *calls, *members, *edges, *families, *teardowns,
+      *helper_summaries;
+  int ok = json_unpack(root, "{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format",
+                       &format, "allocates", &u->allocates, "defined", &defined, "called", &called,
                        "summaries", &summaries, "funcs", &funcs, "loop_calls", &calls, "members",
-                       &members, "edges", &edges) == 0 &&
+                       &members, "edges", &edges, "families", &families, "teardowns", &teardowns,
+                       "helper_summaries", &helper_summaries) == 0 &&
            format == UNIT_FORMAT && json_is_array(defined) && json_is_array(called) &&
            json_is_array(summaries) && json_is_array(funcs) && json_is_array(calls) &&
-           json_is_array(members) && json_is_array(edges);
+           json_is_array(members) && json_is_array(edges) && json_is_array(families) &&
+           json_is_array(teardowns) && json_is_array(helper_summaries);
   ok = ok && read_strings(u, defined, 0) && read_strings(u, called, 1) &&
-       read_summaries(u, summaries) && read_funcs(u, funcs) && read_loop_calls(u, calls) &&
-       read_members(u, members) && read_edges(u, edges);
+       read_summaries(u, summaries, 0) && read_funcs(u, funcs) && read_loop_calls(u, calls) &&
+       read_members(u, members) && read_edges(u, edges) && read_families(u, families) &&
+       read_teardowns(u, teardowns) && read_summaries(u, helper_summaries, 1);
   json_decref(root);
   if (!ok) {
     gm_unit_free(u);

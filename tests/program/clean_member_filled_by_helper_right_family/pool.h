@@ -1,0 +1,15 @@
+// A staging pool whose buffers are filled by allocation helpers in the same file as its init
+// (pool_init.cu): a template that pins host memory and a device helper. pool_release.cu frees each
+// with its own family's call.
+#pragma once
+#include <cstddef>
+
+class StagingPool {
+public:
+  explicit StagingPool(size_t n);
+  ~StagingPool();
+
+private:
+  float *h_pinned_;
+  float *d_mirror_;
+};
