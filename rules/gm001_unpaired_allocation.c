@@ -67,8 +67,9 @@ void gm_report_leak(const gm_check_ctx *ctx, const gm_rule *rule, const gm_fact 
                         err ? "%s leaks on an error path: after a failed call its only pointer "
                               "is overwritten before it is freed; call %s first"
                             : "%s leaks: its only pointer is overwritten before it is freed; call "
-                              "%s first, or allocate once outside the loop",
-                        what, free_fn);
+                              "%s first%s",
+                        what, free_fn,
+                        gm_enclosing_loop(f->alloc) ? ", or allocate once outside the loop" : "");
     if (f->skipped_by)
       gm_finding_note(out, f->skipped_by->loc, "this continue skips the free");
     gm_finding_note(out, f->at->loc, "overwritten here while it still owns the memory");

@@ -80,6 +80,10 @@ enum obj_touch { TOUCH_HOST, TOUCH_NONE, TOUCH_DEVICE };
   X(unsigned char, prefetched)  /* managed memory placed by cudaMemPrefetchAsync/cudaMemAdvise */  \
   X(unsigned char, touch)       /* managed memory: enum obj_touch */                               \
   X(unsigned char, stored_away) /* stored where the engine does not follow (`t[i] = p`) */         \
+  /* what a member of an object from outside (or a global pointer) held on entry (members.c) */    \
+  X(unsigned char, on_entry)                                                                       \
+  /* escaped only into such a member: the object owns it, and overwriting the member loses it */   \
+  X(unsigned char, member_only)                                                                    \
   /* its allocation's status is the runtime's last one: no call that may fail has run since,       \
    * and no cudaGetLastError() read it (at most one object of a state) */                          \
   X(unsigned char, last_status)
@@ -438,6 +442,20 @@ int flow_aggregate_exposed(const engine *e, const state *s, int slot);
 void flow_escape_aggregate(engine *e, state *s, const gm_node *arg);
 /* flow_escape_aggregate for each argument (and object) of a call that may keep it. */
 void flow_call_hands_over(engine *e, state *s, const gm_node *call);
+
+/* members.c: members of objects from outside (pointer and reference parameters, this, globals) */
+/* Whether a `this` expression. */
+int flow_is_this(const gm_node *n);
+/* Whether slot is such a member's path, and its name as written (`c->d`, `w`), or NULL. */
+int flow_outside_member_slot(const engine *e, int slot);
+const char *flow_outside_member_name(engine *e, int slot);
+/* At entry (not when summarising): what the members and global pointers the function frees
+ * held before it ran, each an object of its own. */
+void flow_seed_entry_members(engine *e, state *s);
+/* After a call that may write an object from outside, what its members held is unknown. */
+void flow_forget_outside_members(engine *e, state *s, const gm_node *call);
+/* After var (a root) is assigned: what its members held is unknown. */
+void flow_forget_members_of(engine *e, state *s, int var);
 
 /* summary.c: summaries of same-file functions */
 summary *flow_summary_for(engine *e, const char *usr);

@@ -8,12 +8,12 @@
 
 void flow_escape_val(state *s, val v) {
   if (v.kind == V_OBJ && v.ref < s->nobjs)
-    s->objs[v.ref].escaped = 1;
+    s->objs[v.ref].escaped = 1, s->objs[v.ref].member_only = 0;
   if (v.kind == V_ADDR && v.ref < s->nslots) {
     /* the variable's address got away: what it holds now, or later, may be freed through it */
     val held = s->slots[v.ref];
     if (held.kind == V_OBJ && held.ref < s->nobjs)
-      s->objs[held.ref].escaped = 1;
+      s->objs[held.ref].escaped = 1, s->objs[held.ref].member_only = 0;
     s->exposed[v.ref] = 1;
   }
 }
@@ -33,19 +33,27 @@ static void assign_slot(engine *e, state *s, int slot, int owning, val v, const 
                         enum gm_exit_kind how) {
   val old = slot_get(s, slot);
   flow_slot_set_raw(s, slot, v);
-  if (s->exposed[slot] || flow_aggregate_exposed(e, s, slot))
+  int exposed = s->exposed[slot] || flow_aggregate_exposed(e, s, slot);
+  if (exposed)
     owning = 0;
   flow_decisions_invalidate(e, s, slot);
+  /* a member of an object from outside: the object owns what is stored there */
+  int in_member = !exposed && flow_outside_member_slot(e, slot);
+  if (slot < e->fn->nvars)
+    flow_forget_members_of(e, s, slot); /* a root rebound: its members are another object's */
   if (v.kind == V_OBJ) {
     obj *o = &s->objs[v.ref];
     if (!o->owner)
       o->owner = flow_slot_name(e, slot);
-    if (!owning)
+    if (!owning) {
+      o->member_only = in_member && !o->escaped;
       o->escaped = 1;
+    }
   }
   if (old.kind == V_OBJ && !(v.kind == V_OBJ && v.ref == old.ref)) {
     obj *o = &s->objs[old.ref];
-    if (o->state == OBJ_LIVE && !o->escaped && owning && !flow_obj_referenced(s, old.ref))
+    int lost = o->state == OBJ_LIVE && !flow_obj_referenced(s, old.ref);
+    if (lost && ((!o->escaped && owning) || (o->member_only && in_member && o->site)))
       flow_report_leak(e, s, old.ref, at, how);
   }
 }
@@ -132,6 +140,8 @@ static int pointee_slot(engine *e, const gm_node *arg, val v) {
 /* A call got the variable's address and may have written it: what it held is out of our hands,
  * and branch decisions that read it no longer hold. */
 static void forget_variable(engine *e, state *s, int slot) {
+  if (slot < e->fn->nvars)
+    flow_forget_members_of(e, s, slot);
   flow_escape_val(s, slot_get(s, slot));
   flow_slot_set_raw(s, slot, mk(V_UNKNOWN, 0));
   flow_decisions_invalidate(e, s, slot);
@@ -294,6 +304,8 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     /* globals and members may have changed: forget branch decisions that read them */
     flow_drop_memory_decisions(e, s, n);
   }
+  if (!s->dead)
+    flow_forget_outside_members(e, s, n);
   if (result.kind == V_UNKNOWN && !s->dead && !(row && row->kind != GM_FN_BORROW))
     result = flow_status_comparison(n, args);
   free(args);
@@ -369,6 +381,8 @@ static val eval_address(engine *e, state *s, const gm_node *n) {
 
 /* `p += k`, `++p`: the same object, now through an interior pointer. */
 static val step_pointer(engine *e, state *s, int slot) {
+  if (slot < e->fn->nvars)
+    flow_forget_members_of(e, s, slot);
   val old = slot_get(s, slot);
   if (old.kind == V_OBJ)
     old.offset = 1;

@@ -65,6 +65,8 @@ void flow_run_function(engine *e, const gm_func *fn) {
                         mk(V_OBJ, flow_obj_new(s, pointee)));
     }
   }
+  if (!e->summary_mode)
+    flow_seed_entry_members(e, s);
   state_list in = {0};
   GM_PUSH(in, s);
   flow_out out = {0};

@@ -494,7 +494,7 @@ void flow_list_move_all(engine *e, state_list *to, state_list *from) {
 /* ---- paths (pseudo-variables for members and dereferences) ---- */
 
 char *flow_path_text(engine *e, const gm_node *n) {
-  if (!n)
+  if (!n || flow_is_this(n))
     return gm_xstrdup("this");
   switch (n->kind) {
   case GM_N_VAR:
@@ -552,7 +552,8 @@ int flow_lvalue_slot(engine *e, const gm_node *n, int *owning) {
 const char *flow_slot_name(engine *e, int slot) {
   if (slot < e->fn->nvars)
     return e->fn->vars[slot].name;
-  return flow_aggregate_member_name(e, slot);
+  const char *outside = flow_outside_member_name(e, slot);
+  return outside ? outside : flow_aggregate_member_name(e, slot);
 }
 
 /* The parameter whose pointee a path slot names ("*vN" for parameter N), or -1. */

@@ -265,7 +265,7 @@ gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   n->arg_writes = ~0u;
   if (!clang_Cursor_isNull(ref) && fe_is_function_kind(rk)) {
     n->in_system = clang_Location_isInSystemHeader(clang_getCursorLocation(ref)) != 0;
-    n->arg_writes = writable_args(clang_getCursorType(ref), (int)args.len);
+    n->arg_writes = writable_args(clang_getCursorType(ref), n->nkids);
     n->returns_bool = clang_getResultType(clang_getCursorType(ref)).kind == CXType_Bool;
     CXString ts = clang_getTypeSpelling(clang_getCursorType(ref));
     if (strstr(clang_getCString(ts), "noreturn"))

@@ -282,6 +282,8 @@ static gm_node *conv_constant(builder *b, CXCursor c, enum CXCursorKind k) {
   default: /* floating-point and string literals, `this` */
     n = fe_new_node(b, GM_N_CONST, c, 0);
     n->is_string = k == CXCursor_StringLiteral;
+    if (k == CXCursor_CXXThisExpr)
+      n->name = "this"; /* `this->w` is the member path `w` names */
     break;
   }
   return n;

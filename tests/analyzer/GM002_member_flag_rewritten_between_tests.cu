@@ -16,7 +16,7 @@ void flag_rewritten(Layer *l, int n) {
     l->out = (float *)realloc(l->out, n * sizeof(float)); // expected-note {{allocated here with realloc}}
   l->out_pinned = pinned_wanted();
   if (l->out_pinned)
-    cudaFreeHost(l->out); // expected-warning {{host heap memory from realloc is released with cudaFreeHost, which frees pinned host memory; use free}}
+    cudaFreeHost(l->out); // expected-warning {{'l->out' (host heap memory from realloc) is released with cudaFreeHost, which frees pinned host memory; use free}}
 }
 
 void flag_written_through_pointer(Layer *l, int n) {
@@ -25,7 +25,7 @@ void flag_written_through_pointer(Layer *l, int n) {
     l->out = (float *)realloc(l->out, n * sizeof(float)); // expected-note {{allocated here with realloc}}
   *flag = pinned_wanted();
   if (l->out_pinned)
-    cudaFreeHost(l->out); // expected-warning {{host heap memory from realloc is released with cudaFreeHost, which frees pinned host memory; use free}}
+    cudaFreeHost(l->out); // expected-warning {{'l->out' (host heap memory from realloc) is released with cudaFreeHost, which frees pinned host memory; use free}}
 }
 
 void flag_read_through_reference(Layer *l, int n) {
@@ -34,5 +34,5 @@ void flag_read_through_reference(Layer *l, int n) {
     l->out = (float *)realloc(l->out, n * sizeof(float)); // expected-note {{allocated here with realloc}}
   l->out_pinned = pinned_wanted();
   if (pinned)
-    cudaFreeHost(l->out); // expected-warning {{host heap memory from realloc is released with cudaFreeHost, which frees pinned host memory; use free}}
+    cudaFreeHost(l->out); // expected-warning {{'l->out' (host heap memory from realloc) is released with cudaFreeHost, which frees pinned host memory; use free}}
 }
