@@ -124,6 +124,9 @@ static void check(const gm_check_ctx *ctx) {
       gm_finding_note(out, f->alloc->loc, "allocated here with %s", gm_call_display_name(f->alloc));
       gm_finding_site(out, f->alloc->loc);
     }
+    if (f->alias_call)
+      gm_finding_note(out, f->alias_call->loc, "%s gives the same block another address here",
+                      gm_call_display_name(f->alias_call));
     free(what);
     free(freer);
   }
@@ -144,6 +147,60 @@ static int allocated_in(const gm_member_summary *m, const char *function_usr) {
 static int is_element(const gm_member_summary *m) {
   size_t n = strlen(m->member);
   return n > 2 && strcmp(m->member + n - 2, "[]") == 0;
+}
+
+static int same_function(const gm_unit_member_use *a, const gm_unit_member_use *b) {
+  return a->function_usr && b->function_usr && strcmp(a->function_usr, b->function_usr) == 0;
+}
+
+/* Whether the free is made in a function that also takes the alias. */
+static int aliased_in(const gm_member_summary *m, const gm_unit_member_use *free_use) {
+  for (size_t i = 0; i < m->aliases.len; i++)
+    if (same_function(m->aliases.items[i].use, free_use))
+      return 1;
+  return 0;
+}
+
+/* A member holding another address of a sibling's block (cudaHostGetDevicePointer's device
+ * address of mapped pinned memory) freed with a call that does not release the sibling's
+ * family: the block is the sibling's, freed through the sibling's own call. */
+static void check_aliases(const gm_program_ctx *ctx) {
+  size_t n;
+  const gm_member_summary *members = gm_program_all_members(ctx->program, &n);
+  for (size_t i = 0; i < n; i++) {
+    const gm_member_summary *m = &members[i];
+    if (!m->aliases.len || m->allocs.len || m->assigned_other)
+      continue; /* it may also hold a block of its own */
+    const gm_unit_member_use *alias = m->aliases.items[0].use;
+    const gm_member_summary *src = gm_program_sibling_named(ctx->program, m, alias->source);
+    if (!src || !src->allocs.len || src->assigned_other)
+      continue;
+    /* the allocation the alias was taken from: one in the same function, if any */
+    const gm_unit_member_use *al = src->allocs.items[0].use;
+    for (size_t a = 0; a < src->allocs.len; a++)
+      if (same_function(src->allocs.items[a].use, alias))
+        al = src->allocs.items[a].use;
+    for (size_t k = 0; k < m->frees.len; k++) {
+      const gm_unit_member_use *fr = m->frees.items[k].use;
+      if (fr->nfrees == 0 || gm_member_free_releases(fr, al->family.name))
+        continue;
+      if (aliased_in(m, fr))
+        continue; /* the flow engine follows both addresses there */
+      gm_report *r = ctx->report_for(ctx->arg, m->frees.items[k].unit, &gm002_mismatched_free);
+      if (!r)
+        continue;
+      gm_finding *f = gm_report_add(
+          r, &gm002_mismatched_free, fr->loc, fr->function ? fr->function : "",
+          "'%s::%s' is another address of '%s::%s' (%s from %s, allocated in '%s'), given by "
+          "%s; releasing it with %s is wrong: free '%s::%s' with %s",
+          m->record_name, m->member, src->record_name, src->member, al->family.description, al->api,
+          al->function ? al->function : "?", alias->api, fr->api, src->record_name, src->member,
+          al->family.free_fn ? al->family.free_fn : "the matching free");
+      gm_finding_note(f, al->loc, "allocated here with %s", al->api);
+      gm_finding_note(f, alias->loc, "%s gives the same block another address here", alias->api);
+      gm_finding_site(f, al->loc);
+    }
+  }
 }
 
 static void check_program(const gm_program_ctx *ctx) {
@@ -179,6 +236,7 @@ static void check_program(const gm_program_ctx *ctx) {
       gm_finding_site(f, al->loc);
     }
   }
+  check_aliases(ctx);
 }
 
 /* Runtime verdict (docs/rules/GM002.md): the runtime counts wrong-family frees on the

@@ -66,6 +66,9 @@ static void report(const gm_check_ctx *ctx, const gm_fact *f, const gm_fact **ag
     gm_finding_note(out, f->alloc->loc, "allocated here with %s", gm_call_display_name(f->alloc));
     gm_finding_site(out, f->alloc->loc);
   }
+  if (f->alias_call)
+    gm_finding_note(out, f->alias_call->loc, "%s gives the same block another address here",
+                    gm_call_display_name(f->alias_call));
   int shown = nagain < MAX_AGAIN_NOTES ? nagain : MAX_AGAIN_NOTES;
   for (int k = 0; k < shown; k++) {
     if (k == shown - 1 && nagain > shown)

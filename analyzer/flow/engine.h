@@ -99,6 +99,9 @@ typedef struct obj {
   /* the allocation and the free a helper call stands for, inside the helper (through a chain of
    * helpers, the innermost); the call itself when it is no helper */
   const gm_node *inner_site, *freed_inner;
+  /* a call that gave it another address (cudaHostGetDevicePointer), and the slot it went to */
+  const gm_node *alias_call;
+  int alias_slot;
   /* Not identity: counts kept by flow_slot_set_raw, so that a statement's collection looks only
    * at the objects no slot names (state.c) instead of passing over every slot and object. */
   int refs;             /* slots that name it: a pointer, its status or its free's result */

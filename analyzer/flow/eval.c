@@ -58,9 +58,10 @@ static void assign_slot(engine *e, state *s, int slot, int owning, val v, const 
   }
 }
 
-/* Binds a fresh object to the lvalue an out-parameter argument designates. */
-static void bind_out_arg(engine *e, state *s, const gm_node *arg, const char *field, int id,
-                         const gm_node *call) {
+/* The slot an out-parameter argument names (`&p`, `&pitched` with field "ptr", `out` for
+ * `T **out`), or -1; *owning: whether this function owns what is stored there. */
+static int out_arg_slot(engine *e, state *s, const gm_node *arg, const char *field, int id,
+                        int *owning_out) {
   const gm_node *lv = NULL;
   char *text = NULL;
   int owning = 0, slot = -1;
@@ -89,9 +90,19 @@ static void bind_out_arg(engine *e, state *s, const gm_node *arg, const char *fi
       /* cudaMalloc3D(&pitched, ...): the struct is local, so its .ptr is owned here */
       const gm_var *v = &e->fn->vars[lv->var];
       owning = v->kind == GM_VAR_LOCAL || v->kind == GM_VAR_PARAM;
-      s->objs[id].owner = v->name;
+      if (id >= 0)
+        s->objs[id].owner = v->name;
     }
   }
+  *owning_out = owning; /* flow_path_slot kept text */
+  return slot;
+}
+
+/* Binds a fresh object to the lvalue an out-parameter argument designates. */
+static void bind_out_arg(engine *e, state *s, const gm_node *arg, const char *field, int id,
+                         const gm_node *call) {
+  int owning;
+  int slot = out_arg_slot(e, s, arg, field, id, &owning);
   if (slot < 0) {
     s->objs[id].escaped = 1;
     return;
@@ -151,7 +162,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   const gm_fn *row = n->fn;
   summary *sum = row ? NULL : flow_summary_for(e, n->callee_usr);
   int out_arg = -1;
-  if (row && row->kind == GM_FN_ALLOC && row->ptr_arg >= 0)
+  if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_ALIAS) && row->ptr_arg >= 0)
     out_arg = row->ptr_arg;
   val *args = gm_xcalloc((size_t)(n->nkids ? n->nkids : 1), sizeof(val));
   for (int i = 0; i < n->nkids; i++) {
@@ -182,6 +193,22 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       flow_set_last_status(s, id);
     } else {
       s->objs[id].escaped = 1;
+    }
+  } else if (row && row->kind == GM_FN_ALIAS) {
+    /* the out-parameter now names the source's block: one block, two addresses */
+    val source = row->src_arg < n->nkids ? args[row->src_arg] : mk(V_UNKNOWN, 0);
+    if (row->ptr_arg < n->nkids && source.kind == V_OBJ && !source.offset) {
+      /* another name for the block, not a hand-over: ownership stays with the source */
+      int owning;
+      int slot = out_arg_slot(e, s, n->kids[row->ptr_arg], NULL, -1, &owning);
+      s->objs[source.ref].alias_call = n;
+      s->objs[source.ref].alias_slot = slot;
+      if (slot >= 0)
+        assign_slot(e, s, slot, 1, source, n, GM_EXIT_OVERWRITE);
+    } else if (row->ptr_arg < n->nkids) {
+      val out = flow_eval(e, s, n->kids[row->ptr_arg]);
+      if (out.kind == V_ADDR)
+        forget_variable(e, s, out.ref); /* an alias of a block we do not follow */
     }
   } else if (row && row->kind == GM_FN_FREE) {
     if (row->ptr_arg < n->nkids) {

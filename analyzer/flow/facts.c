@@ -152,6 +152,17 @@ static void free_unallocated(engine *e, const state *s, const gm_node *call, val
   add_fact(e, f);
 }
 
+/* The call that gave the block the address a table free releases it through (`cudaFree(d)` of
+ * cudaHostGetDevicePointer's `d`); NULL when it frees it through another name. */
+static const gm_node *freed_through_alias(engine *e, const obj *o, const gm_node *call,
+                                          const gm_fn *row) {
+  if (!o->alias_call || o->alias_slot < 0 || call->fn != row)
+    return NULL; /* a helper's free names no argument of this call */
+  int owning;
+  int slot = flow_lvalue_slot(e, gm_arg(call, row->ptr_arg), &owning);
+  return slot == o->alias_slot ? o->alias_call : NULL;
+}
+
 void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row,
                   const char *via, const gm_node *inner) {
   if (v.kind == V_STATIC || v.kind == V_ADDR)
@@ -167,6 +178,7 @@ void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *
       f.first_free = o->freed_at;
       f.free_name = row->name;
       f.via = via;
+      f.alias_call = freed_through_alias(e, o, call, row);
       add_fact(e, f);
     }
     return;
@@ -185,6 +197,7 @@ void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *
     f.via = via;
     f.inner_alloc = o->inner_site;
     f.inner_free = inner ? inner : call;
+    f.alias_call = freed_through_alias(e, o, call, row);
     add_fact(e, f);
   }
   o->state = OBJ_FREED;

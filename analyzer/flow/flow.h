@@ -65,6 +65,8 @@ typedef struct gm_fact {
   /* mismatch: the allocation and the free inside the helpers that `alloc` and `at` call
    * (innermost), each the call itself when it is no helper */
   const gm_node *inner_alloc, *inner_free;
+  /* double or wrong free: a call that gave the block another address (its notes name it) */
+  const gm_node *alias_call;
 } gm_fact;
 
 enum { GM_CUT_PATHS = 1, GM_CUT_STEPS = 2 };

@@ -383,6 +383,20 @@ static int handler(void *user, const char *section, const char *name, const char
     } else {
       ok = 0;
     }
+  } else if (strcmp(what, "alias") == 0 && subject) {
+    if (!check_name(c, subject)) {
+      ok = 0;
+    } else {
+      gm_fn *fn = table_add(c->table, subject);
+      fn->kind = GM_FN_ALIAS;
+      int *index = strcmp(name, "pointer") == 0  ? &fn->ptr_arg
+                   : strcmp(name, "source") == 0 ? &fn->src_arg
+                                                 : NULL;
+      if (!index)
+        ok = fail(c, "unknown key '%s' in [alias %s] (expected pointer or source)", name, subject);
+      else if (!parse_arg_index(value, 0, 0, index, NULL))
+        ok = fail(c, "bad argument index '%s' in [alias %s]", value, subject);
+    }
   } else if (strcmp(what, "copy") == 0 && subject) {
     if (!check_name(c, subject)) {
       free(copy);
@@ -439,7 +453,7 @@ static int handler(void *user, const char *section, const char *name, const char
     }
   } else {
     ok = fail(c, "unknown section [%s]%s", section,
-              " (expected rules, family, alloc, realloc, free, copy, sink, use, device-use, "
+              " (expected rules, family, alloc, realloc, free, copy, sink, alias, use, device-use, "
               "borrow, device-fill, prefetch, launch, noreturn, last-error, fallible or "
               "runtime-status)");
   }
@@ -483,7 +497,8 @@ static int first_seen(struct seen_list *seen, const char *name, int line) {
  * (blanks around its parts and quotes around its subject removed). */
 static char *header(struct parse_ctx *c, char *inside, int line) {
   static const char *const named[][2] = {{"family", "NAME"}, {"alloc", "FUNC"}, {"realloc", "FUNC"},
-                                         {"free", "FUNC"},   {"copy", "FUNC"},  {"sink", "FUNC"}};
+                                         {"free", "FUNC"},   {"copy", "FUNC"},  {"sink", "FUNC"},
+                                         {"alias", "FUNC"}};
   char *what = trim(inside), *subject = what + strcspn(what, " \t");
   if (*subject)
     *subject++ = 0;
@@ -548,8 +563,14 @@ static void key_line(struct parse_ctx *c, const char *section, char *s) {
 }
 
 /* A section's end: a [sink FUNC] without pointer would be a silent no-op, so it is an error at
- * its header. */
+ * its header; an [alias FUNC] without keys takes the defaults. */
 static void end_section(struct parse_ctx *c, const char *section, int line) {
+  if (strncmp(section, "alias ", 6) == 0 && !c->keys.v.len) {
+    /* no keys: the defaults (pointer 0, source 1), as cudaHostGetDevicePointer has them */
+    if (check_name(c, section + 6))
+      table_add(c->table, section + 6)->kind = GM_FN_ALIAS;
+    return;
+  }
   if (strncmp(section, "sink ", 5) != 0)
     return;
   for (size_t i = 0; i < c->keys.v.len; i++)

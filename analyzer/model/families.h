@@ -17,6 +17,9 @@ enum gm_fn_kind {
   GM_FN_NORETURN,
   GM_FN_SINK,   /* keeps or releases what argument ptr_arg gets (GM_ARG_NONE: every pointer) */
   GM_FN_BORROW, /* uses its pointer arguments and keeps none: no escape, no free */
+  /* writes through out-argument ptr_arg another address of the block that argument src_arg
+   * points at (cudaHostGetDevicePointer): both name one block, freed once */
+  GM_FN_ALIAS,
   /* returns the status of the last runtime call (cudaGetLastError): a borrower whose result
    * says whether the allocation just before it failed */
   GM_FN_LAST_ERROR,
@@ -52,10 +55,10 @@ typedef struct gm_fn {
   const char *name;
   enum gm_fn_kind kind;
   const gm_family *family;          /* alloc, realloc */
-  int ptr_arg;                      /* alloc/realloc/free: argument index or GM_ARG_RETURN */
+  int ptr_arg;                      /* alloc/realloc/free/alias: argument index or GM_ARG_RETURN */
   const char *ptr_field;            /* alloc: field of the out-parameter, e.g. "ptr" */
   int size_arg;                     /* alloc, copy: argument index or GM_ARG_NONE */
-  int dst_arg, src_arg;             /* copy: destination and source arguments */
+  int dst_arg, src_arg;             /* copy: destination and source; alias: src_arg's block */
   int old_arg;                      /* realloc: the argument it releases */
   enum gm_copy_direction direction; /* copy: who copies, which way */
   int kind_arg;                     /* copy: the cudaMemcpyKind argument, or GM_ARG_NONE */

@@ -385,6 +385,8 @@ void gm_program_join(gm_program *p) {
       m->freed_every_path |= u->cover == 0;
     } else if (u->kind == GM_MEMBER_ASSIGN)
       m->assigned_other = 1;
+    else if (u->kind == GM_MEMBER_ALIAS)
+      GM_PUSH(m->aliases, ref);
     else if (!handoff_borrowed(ix, u))
       m->handed_off = 1;
   }
@@ -421,6 +423,7 @@ void gm_program_free(gm_program *p) {
   for (size_t i = 0; i < ix->nmembers; i++) {
     GM_VEC_FREE(ix->members[i].allocs);
     GM_VEC_FREE(ix->members[i].frees);
+    GM_VEC_FREE(ix->members[i].aliases);
   }
   free(ix->members);
   free(ix->allocated);
@@ -465,6 +468,20 @@ const gm_call_summary *gm_program_summary(const gm_program *p, const char *usr, 
 const gm_member_summary *gm_program_members(const gm_program *p, size_t *n) {
   *n = p->index->nallocated;
   return p->index->allocated;
+}
+
+const gm_member_summary *gm_program_all_members(const gm_program *p, size_t *n) {
+  *n = p->index->nmembers;
+  return p->index->members;
+}
+
+const gm_member_summary *gm_program_sibling_named(const gm_program *p, const gm_member_summary *m,
+                                                  const char *member) {
+  const gm_program_index *ix = p->index;
+  for (size_t i = 0; i < ix->nmembers; i++)
+    if (strcmp(ix->members[i].record, m->record) == 0 && strcmp(ix->members[i].member, member) == 0)
+      return &ix->members[i];
+  return NULL;
 }
 
 /* Whether some free of the member releases what it is allocated with (or it is allocated

@@ -47,6 +47,7 @@ typedef struct gm_member_summary {
   size_t defined_in; /* the first unit seen to define it, plus one; 0: none */
   GM_VEC(gm_member_use_ref) allocs;
   GM_VEC(gm_member_use_ref) frees;
+  GM_VEC(gm_member_use_ref) aliases; /* it receives another address of a sibling's block */
   int handed_off;
   int assigned_other;   /* also assigned something else: a borrowed pointer, an unknown source */
   int freed_every_path; /* some function frees it on every path through it (unit.h's cover) */
@@ -55,6 +56,13 @@ typedef struct gm_member_summary {
 /* Every member that receives an allocation somewhere, by record then member name; the members
  * of one record are adjacent. */
 const gm_member_summary *gm_program_members(const gm_program *p, size_t *n);
+
+/* Every member the program uses, allocated into or not, by record then member name. */
+const gm_member_summary *gm_program_all_members(const gm_program *p, size_t *n);
+
+/* The member of m's record named `member`, or NULL. */
+const gm_member_summary *gm_program_sibling_named(const gm_program *p, const gm_member_summary *m,
+                                                  const char *member);
 
 /* A member of the same record as m, other than m, that some function frees; NULL if none. */
 const gm_member_summary *gm_program_freed_sibling(const gm_program *p, const gm_member_summary *m);

@@ -364,6 +364,21 @@ static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, co
   free(name);
 }
 
+/* `cudaHostGetDevicePointer(&s->dev, s->host, 0)`: the member receives another address of the
+ * block a member of the same object holds; any other source is not followed. */
+static void add_alias_use(struct build_ctx *b, const member_id *id, gm_loc at, int element,
+                          const gm_node *call) {
+  const gm_node *src = gm_arg(call, call->fn->src_arg);
+  member_id source;
+  if (element || !src || src->kind != GM_N_FIELD || !member_of(b, src, &source) ||
+      strcmp(source.record, id->record) != 0)
+    return;
+  size_t before = b->u->members.len;
+  add_member_use(b, GM_MEMBER_ALIAS, id, at, 0, call, -1, 0);
+  if (b->u->members.len > before)
+    b->u->members.items[before].source = keep(b->u, source.name);
+}
+
 /* Calls that read or write through their pointer arguments and keep none: the model's
  * borrowers, and what the table says only uses, copies, places or launches with them. */
 static int borrows_args(const gm_node *call) {
@@ -371,7 +386,7 @@ static int borrows_args(const gm_node *call) {
     return 1;
   if (call->fn && (call->fn->kind == GM_FN_USE || call->fn->kind == GM_FN_COPY ||
                    call->fn->kind == GM_FN_DEVICE_FILL || call->fn->kind == GM_FN_PREFETCH ||
-                   call->fn->kind == GM_FN_LAUNCH))
+                   call->fn->kind == GM_FN_LAUNCH || call->fn->kind == GM_FN_ALIAS))
     return 1;
   return gm_call_borrows(call);
 }
@@ -453,6 +468,8 @@ static void add_member(const gm_node *n, void *arg) {
     if (up->fn && up->fn->kind == GM_FN_ALLOC && k == up->fn->ptr_arg && addr && up->fn->family &&
         !up->fn->ptr_field)
       add_member_use(b, GM_MEMBER_ALLOC, &id, n->loc, element, up, -1, 0);
+    else if (up->fn && up->fn->kind == GM_FN_ALIAS && k == up->fn->ptr_arg && addr)
+      add_alias_use(b, &id, n->loc, element, up);
     else if (up->fn && up->fn->kind == GM_FN_FREE && k == up->fn->ptr_arg && !addr)
       add_member_use(b, GM_MEMBER_FREE, &id, n->loc, element, up, -1, 0);
     else if (addr && !up->fn && up->callee_usr && !borrows_args(up))

@@ -68,7 +68,10 @@ enum gm_member_use_kind {
   GM_MEMBER_ALLOC,   /* receives an allocation */
   GM_MEMBER_FREE,    /* passed to a free */
   GM_MEMBER_HANDOFF, /* copied out or passed where it may be kept or freed: ownership unknown */
-  GM_MEMBER_ASSIGN   /* assigned a value that is no allocation the table knows (not null) */
+  GM_MEMBER_ASSIGN,  /* assigned a value that is no allocation the table knows (not null) */
+  /* receives another address of the block a member of the same object holds (the table's
+   * [alias] calls: cudaHostGetDevicePointer(&s->dev, s->host, 0)); `source` names that member */
+  GM_MEMBER_ALIAS
 };
 
 /* A file-scope or static variable is a member of the program's global object: its use is
@@ -97,10 +100,11 @@ typedef struct gm_unit_member_use {
   gm_unit_family family; /* alloc: the family allocated */
   const char *frees[8];  /* free: the families that function releases (names) */
   int nfrees;
-  int conditional; /* alloc, address handoff: under a branch, so made on some calls only */
-  int cover;       /* free: how the function's frees of it cover its paths (enum gm_free_cover,
-                      program/teardown.h: 0 every path, 1 some cases of a switch, 2 some
-                      branches) */
+  const char *source; /* alias: the member of the same object whose block it names */
+  int conditional;    /* alloc, address handoff: under a branch, so made on some calls only */
+  int cover;          /* free: how the function's frees of it cover its paths (enum gm_free_cover,
+                         program/teardown.h: 0 every path, 1 some cases of a switch, 2 some
+                         branches) */
 } gm_unit_member_use;
 
 /* A destructor defined in the file: the class has a teardown, which should free what the
