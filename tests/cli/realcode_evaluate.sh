@@ -106,6 +106,29 @@ grep -q "^precision = true/(true+false+duplicate); debatable and unjudged" "$WOR
 grep -q "^mined	tiny	measured	GM001	prog.cu	6	run	found	$fix$" "$WORK/details.tsv" ||
   fail "evaluate.py: the mined label is not found at its parent: $(cat "$WORK/details.tsv")"
 [ -f "$REALCODE/parents/tiny-${parent:0:12}/prog.cu" ] || fail "evaluate.py: no worktree of the parent"
+# categories.py: recall by category from the details; a label about a member is counted on the
+# member-held line too (its note says so here)
+sed -i 's/q is never freed/the struct member q is never freed/' "$WORK/labels.tsv"
+"$PY" "$tools/categories.py" --labels="$WORK/labels.tsv" "$WORK/details.tsv" >"$WORK/categories.txt" \
+  2>"$WORK/err" || fail "categories.py exited $? ($(cat "$WORK/err"))"
+block='  A leaks                        2/2   100%
+  B churn                        0/0   -
+  C wrong/double free            0/0   -
+  D managed                      0/0   -
+  member-held (any category)     1/1   100%
+  clean reported                 0/2   0%'
+want="measured:
+$block
+all:
+$block"
+[ "$(cat "$WORK/categories.txt")" = "$want" ] || fail "categories.py: expected
+$want
+got
+$(cat "$WORK/categories.txt")"
+"$PY" "$tools/categories.py" --nope "$WORK/details.tsv" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc = 2 ] || fail "categories.py: an unknown option exited $rc, expected 2"
+grep -q "^categories.py: error: unknown option --nope" "$WORK/err" || fail "categories.py: $(cat "$WORK/err")"
 # The pinned commit's database, moved onto the parent's tree (its directories too, so that
 # relative include paths name the parent's headers).
 "$PY" - "$REALCODE/parents/out/tiny-${parent:0:12}/compile_commands.json" "$REALCODE/parents/tiny-${parent:0:12}" <<'EOF' ||
