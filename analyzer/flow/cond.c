@@ -3,6 +3,7 @@
  * condition must agree with. */
 #include "flow/engine.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -471,6 +472,114 @@ int flow_counter_passed(const engine *e, const state *s, decision *out, int max)
   return n;
 }
 
+int flow_compare(const char *op, long long a, long long b, int *truth) {
+  if (!op)
+    return 0;
+  if (strcmp(op, "==") == 0)
+    *truth = a == b;
+  else if (strcmp(op, "!=") == 0)
+    *truth = a != b;
+  else if (strcmp(op, "<") == 0)
+    *truth = a < b;
+  else if (strcmp(op, "<=") == 0)
+    *truth = a <= b;
+  else if (strcmp(op, ">") == 0)
+    *truth = a > b;
+  else if (strcmp(op, ">=") == 0)
+    *truth = a >= b;
+  else
+    return 0; /* <=> */
+  return 1;
+}
+
+/* x op y for the model's arithmetic operators; 0 where C leaves it undefined or long long
+ * cannot hold it. */
+static int apply_arith(int op, long long x, long long y, long long *r) {
+  switch (op) {
+  case '+':
+    return !__builtin_add_overflow(x, y, r);
+  case '-':
+    return !__builtin_sub_overflow(x, y, r);
+  case '*':
+    return !__builtin_mul_overflow(x, y, r);
+  case '/':
+  case '%':
+    if (y == 0 || (x == LLONG_MIN && y == -1))
+      return 0;
+    *r = op == '/' ? x / y : x % y;
+    return 1;
+  case 'l':
+  case 'r':
+    if (x < 0 || y < 0 || y > 62 || (op == 'l' && x > (LLONG_MAX >> y)))
+      return 0;
+    *r = op == 'l' ? x << y : x >> y;
+    return 1;
+  case '&':
+    *r = x & y;
+    return 1;
+  case '|':
+    *r = x | y;
+    return 1;
+  case '^':
+    *r = x ^ y;
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* The value a pure integer expression has on this path, where the path decides it: constants, a
+ * variable a decision `v == K` holds for (a loop counter on the iteration where it equals its
+ * start, a value tested before), and arithmetic, comparisons and negations of those. */
+static int known_int(const engine *e, const state *s, const gm_node *n, long long *out, int depth) {
+  if (!n || depth > 8)
+    return 0;
+  if (n->has_value) {
+    *out = n->value;
+    return 1;
+  }
+  long long a, b;
+  switch (n->kind) {
+  case GM_N_NULL:
+    *out = 0; /* 0, false, an enumerator equal to 0 */
+    return 1;
+  case GM_N_VAR: {
+    if (n->var < 0 || e->fn->vars[n->var].is_pointer)
+      return 0;
+    uint64_t deps;
+    uint64_t key = var_key(e, n->var, &deps);
+    for (int i = 0; i < s->ndecisions; i++) {
+      const decision *d = &s->decisions[i];
+      if (d->is_eq && d->truth && d->base == key) {
+        *out = d->value;
+        return 1;
+      }
+    }
+    return 0;
+  }
+  case GM_N_ARITH:
+    return n->nkids == 2 && known_int(e, s, n->kids[0], &a, depth + 1) &&
+           known_int(e, s, n->kids[1], &b, depth + 1) && apply_arith(n->op, a, b, out);
+  case GM_N_NOT:
+    if (!n->nkids || !known_int(e, s, n->kids[0], &a, depth + 1))
+      return 0;
+    *out = !a;
+    return 1;
+  case GM_N_CMP: {
+    if (n->nkids != 2 || !known_int(e, s, n->kids[0], &a, depth + 1) ||
+        !known_int(e, s, n->kids[1], &b, depth + 1))
+      return 0;
+    int truth;
+    if (!flow_compare(n->op == '=' ? "==" : n->op == '!' ? "!=" : n->name, a, b, &truth))
+      return 0;
+    *out = truth;
+    return 1;
+  }
+  default:
+    return 0;
+  }
+}
+
 /* Two addresses the engine knows, one of them storage no allocator made (`p != buf`, where a
  * small buffer is used until a larger one is allocated), or both the same allocation, or two
  * allocations both still held (`if (T != T_f) cudaFree(T);` after `T_f = T` on some paths):
@@ -528,6 +637,11 @@ static int split_remembering_whole(engine *e, state *s, const gm_node *c, state_
 void flow_cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f) {
   if (!c) {
     route(e, s, 1, t, f);
+    return;
+  }
+  long long value;
+  if (known_int(e, s, c, &value, 0)) {
+    route(e, s, value != 0, t, f); /* `(r & 1) == 0` on the iteration where r == 0 */
     return;
   }
   if ((c->kind == GM_N_LAND || c->kind == GM_N_LOR) && split_remembering_whole(e, s, c, t, f))

@@ -396,6 +396,10 @@ void flow_split_unknown(engine *e, state *s, const gm_node *cond, state_list *t,
 int flow_is_null_node(const gm_node *n);
 /* `(status = call(...))` compared with a constant decides about `status` itself */
 const gm_node *flow_decided_node(const gm_node *n);
+/* `a OP b` for a comparison operator as clang spells it ("<", "==", ...); 0 for one it is
+ * not (`<=>`). */
+int flow_compare(const char *op, long long a, long long b, int *truth);
+
 /* a counted loop's `it runs at least once` decision (its first test) */
 int flow_range_key(const gm_counter *c, uint64_t *key);
 

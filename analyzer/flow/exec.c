@@ -15,11 +15,8 @@ static int counted_loop_enters(const gm_node *loop) {
   const gm_node *lhs = gm_kid(cond, 0), *rhs = gm_kid(cond, 1);
   if (!lhs || lhs->kind != GM_N_VAR || lhs->var != var || !rhs || !rhs->has_value)
     return 0;
-  long long a = start->value, b = rhs->value;
-  const char *op = cond->name;
-  return (strcmp(op, "<") == 0 && a < b) || (strcmp(op, "<=") == 0 && a <= b) ||
-         (strcmp(op, ">") == 0 && a > b) || (strcmp(op, ">=") == 0 && a >= b) ||
-         (strcmp(op, "!=") == 0 && a != b);
+  int truth;
+  return flow_compare(cond->name, start->value, rhs->value, &truth) && truth;
 }
 
 static void exec_loop(engine *e, state_list *in, const gm_node *n, flow_out *out) {

@@ -99,9 +99,9 @@ int fe_evaluate_int(CXCursor c, long long *value) {
   return ok;
 }
 
-/* Folds + - * / << of two constants, so `64 * sizeof(float)` has a value. A result that long
- * long cannot hold (overflow, LLONG_MIN / -1, division by zero, shifting a negative value) stays
- * unknown: folding it would be undefined behaviour here, and a trap for LLONG_MIN / -1. */
+/* Folds + - * / % << >> & | ^ of two constants, so `64 * sizeof(float)` has a value. A result that
+ * long long cannot hold (overflow, LLONG_MIN / -1, division by zero, shifting a negative value)
+ * stays unknown: folding it would be undefined behaviour here, and a trap for LLONG_MIN / -1. */
 static void fold_constant(gm_node *n) {
   long long x = n->kids[0]->value, y = n->kids[1]->value, r;
   switch (n->op) {
@@ -122,10 +122,29 @@ static void fold_constant(gm_node *n) {
       return;
     r = x / y;
     break;
+  case '%':
+    if (y == 0 || (x == LLONG_MIN && y == -1))
+      return;
+    r = x % y;
+    break;
   case 'l':
     if (x < 0 || y < 0 || y > 62 || x > (LLONG_MAX >> y))
       return;
     r = x << y;
+    break;
+  case 'r':
+    if (x < 0 || y < 0 || y > 62)
+      return;
+    r = x >> y;
+    break;
+  case '&':
+    r = x & y;
+    break;
+  case '|':
+    r = x | y;
+    break;
+  case '^':
+    r = x ^ y;
     break;
   default:
     return;
@@ -319,7 +338,8 @@ static gm_node *conv_delete(builder *b, CXCursor c, const cursor_vec *kids) {
 }
 
 /* The model's kind for a binary operator, and in *nop which one where the kind needs it
- * (compound assignment: 1; comparison: '=', '!' or '<'; arithmetic: '+', '-', '*', '/', 'l'). */
+ * (compound assignment: 1; comparison: '=', '!' or '<'; arithmetic: '+', '-', '*', '/', '%', 'l'
+ * and 'r' for the shifts, '&', '|', '^'). */
 static enum gm_node_kind binary_kind(enum CXCursorKind k, enum CXBinaryOperatorKind op, int *nop) {
   *nop = 0;
   if (k == CXCursor_CompoundAssignOperator ||
@@ -342,11 +362,11 @@ static enum gm_node_kind binary_kind(enum CXCursorKind k, enum CXBinaryOperatorK
   static const struct {
     enum CXBinaryOperatorKind op;
     int nop;
-  } arith[] = {{CXBinaryOperator_Add, '+'},
-               {CXBinaryOperator_Sub, '-'},
-               {CXBinaryOperator_Mul, '*'},
-               {CXBinaryOperator_Div, '/'},
-               {CXBinaryOperator_Shl, 'l'}};
+  } arith[] = {{CXBinaryOperator_Add, '+'}, {CXBinaryOperator_Sub, '-'},
+               {CXBinaryOperator_Mul, '*'}, {CXBinaryOperator_Div, '/'},
+               {CXBinaryOperator_Rem, '%'}, {CXBinaryOperator_Shl, 'l'},
+               {CXBinaryOperator_Shr, 'r'}, {CXBinaryOperator_And, '&'},
+               {CXBinaryOperator_Or, '|'},  {CXBinaryOperator_Xor, '^'}};
   for (size_t i = 0; i < sizeof arith / sizeof arith[0]; i++)
     if (op == arith[i].op)
       *nop = arith[i].nop;

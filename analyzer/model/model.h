@@ -41,7 +41,8 @@ enum gm_node_kind {
   GM_N_ADDR,      /* kids: lvalue */
   GM_N_NULL,      /* null pointer, 0, false, or an enumerator equal to 0 (cudaSuccess) */
   GM_N_CONST,     /* any other constant */
-  GM_N_ARITH,     /* kids: lhs, rhs; op: '+', '-', or 0 for any other operator */
+  GM_N_ARITH,     /* kids: lhs, rhs; op: '+', '-', '*', '/', '%', 'l' (<<), 'r' (>>), '&', '|',
+                     '^', or 0 for any other operator */
   GM_N_INCDEC,    /* kids: lvalue; op: '+' for ++, '-' for -- */
   GM_N_LAND,      /* kids: lhs, rhs */
   GM_N_LOR,       /* kids: lhs, rhs */
