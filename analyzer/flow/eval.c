@@ -165,7 +165,10 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   if (!(row && row->kind == GM_FN_LAST_ERROR) && gm_may_set_runtime_status(n))
     flow_forget_last_status(s);
   flow_call_hands_over(e, s, n);
-  if (n->noreturn || (sum && sum->noreturn)) {
+  if (sum && sum->pending) {
+    s->dead = 1; /* a recursive call with no exit seen yet: the paths that return come later */
+    e->obs.pending_cuts++;
+  } else if (n->noreturn || (sum && sum->noreturn)) {
     flow_check_process_exit(e, s, n); /* `exit(0)` ends main as `return 0` does */
     s->dead = 1;
   } else if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC)) {

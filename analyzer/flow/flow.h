@@ -67,14 +67,16 @@ typedef struct gm_fact {
   const gm_node *inner_alloc, *inner_free;
 } gm_fact;
 
-enum { GM_CUT_PATHS = 1, GM_CUT_STEPS = 2 };
+enum { GM_CUT_PATHS = 1, GM_CUT_STEPS = 2, GM_CUT_RECURSION = 3 };
 
 typedef struct gm_func_facts {
   const gm_func *fn;
   gm_fact *facts;
   int nfacts;
   int truncated; /* GM_CUT_PATHS: paths were dropped to stay within the state budget;
-                    GM_CUT_STEPS: the step budget ran out first */
+                    GM_CUT_STEPS: the step budget ran out first;
+                    GM_CUT_RECURSION: its summary, with the functions it recurses through,
+                    did not settle, so its callers take its pointers as handed over */
 } gm_func_facts;
 
 /* What other files of the program say of functions this file only declares (whole-program
