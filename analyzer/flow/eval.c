@@ -147,6 +147,18 @@ static void forget_variable(engine *e, state *s, int slot) {
   flow_decisions_invalidate(e, s, slot);
 }
 
+/* Whether a function the program has no body for (no summary here or from another file) gets
+ * the block through a `const T *` parameter: it reads it and keeps nothing, as const says. A
+ * method may store it in its object, and a function this unit defines but did not summarise is
+ * no unknown code: both are handed it as before. A summary made before the other files of the
+ * run are known (pass one, no imports) keeps it an escape: another file may define the function
+ * and keep the pointer, and the summary would carry that guess to callers in other files. */
+static int reads_through_const(engine *e, const gm_node *n, int i, val v) {
+  return v.kind == V_OBJ && i < 31 && (n->read_only_args & (1u << i)) && !n->is_method &&
+         !n->invalid && n->callee_usr && (e->imports || !e->summary_mode) &&
+         flow_function_of(e, n->callee_usr) < 0;
+}
+
 static val eval_call(engine *e, state *s, const gm_node *n) {
   const gm_fn *row = n->fn;
   summary *sum = row ? NULL : flow_summary_for(e, n->callee_usr);
@@ -300,6 +312,10 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     for (int i = 0; i < n->nkids; i++) {
       if (row && row->kind == GM_FN_SINK && row->ptr_arg != GM_ARG_NONE && row->ptr_arg != i)
         continue; /* a sink takes one argument and borrows the rest */
+      if (!row && reads_through_const(e, n, i, args[i])) {
+        flow_touch_on_host(s, args[i].ref);
+        continue;
+      }
       hand_to_unknown_code(s, args[i]);
       if (args[i].kind == V_ADDR)
         forget_variable(e, s, args[i].ref);

@@ -89,9 +89,10 @@ typedef struct gm_flow_imports {
 } gm_flow_imports;
 
 /* Summarises the TU's functions and computes facts for those in the main file; a call to a
- * function with no body here uses its imported summary (imports may be NULL). The summaries of
- * the main file's functions, and of the user's headers' functions they reach, are exported (may
- * be NULL). Facts, summaries and their strings live in tu->arena. */
+ * function with no body here uses its imported summary (imports may be NULL: the other files of
+ * the run are not known yet; given, a function it does not find is defined nowhere in the run). The
+ * summaries of the main file's functions, and of the user's headers' functions they reach, are
+ * exported (may be NULL). Facts, summaries and their strings live in tu->arena. */
 void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_facts **out,
                      int *nout, gm_call_summary **exported, int *nexported);
 

@@ -172,6 +172,9 @@ void flow_export_summaries(engine *e, gm_call_summary **out, int *n) {
       default:
         q->effect = GM_PARAM_ESCAPES;
       }
+      for (int v = 0; v < sum->fn->nvars; v++)
+        if (sum->fn->vars[v].param_index == k)
+          q->reads_only = sum->fn->vars[v].reads_only;
       /* managed memory: the kernel's dense access is judged here, where the kernel is */
       q->prefetches = p->prefetches;
       q->host_touch = p->host_touch != NULL;
