@@ -8,9 +8,13 @@
  *   bad:  cudaMalloc(&a, n); if (cudaMalloc(&b, n) != cudaSuccess) return -1;  // a leaks
  *   good: ... if (cudaMalloc(&b, n) != cudaSuccess) { cudaFree(a); return -1; }
  *
+ * Also an allocation into a global table's element that a loop refills for the same element
+ * (`fill_slot(0, n)` in a loop, fill_slot doing `cudaMalloc(&slots[i], n)`).
+ *
  * Not raised when ownership leaves the function: returned, stored through an out-parameter, into
  * a struct, a global or a member, or passed to a function that may keep it. Host heap memory
  * (malloc, new) is GM004's. */
+#include "model/patterns.h"
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 
@@ -102,6 +106,33 @@ void gm_report_leak(const gm_check_ctx *ctx, const gm_rule *rule, const gm_fact 
   free(what);
 }
 
+/* An allocation into a global table's element that a loop makes again for the same element,
+ * with nothing testing or freeing it in between (`fill_slot(0, n)` in a loop, fill_slot doing
+ * `cudaMalloc(&slots[i], n)`): every call after the first overwrites the last block. The flow
+ * engine does not follow a global array's elements across calls, so the model says it. */
+static void report_refilled_slot(const gm_node *call, void *arg) {
+  const gm_check_ctx *ctx = arg;
+  gm_slot_refill r;
+  if (call->kind != GM_N_CALL || !call->fn || call->fn->kind != GM_FN_ALLOC || !call->fn->family ||
+      call->fn->family->heap || !gm_global_slot_refilled(ctx->tu, ctx->fn, call, &r))
+    return;
+  char *slot = r.index_name ? gm_xasprintf("%s[%s]", r.table->name, r.index_name)
+                            : gm_xasprintf("%s[%lld]", r.table->name, r.index->value);
+  const char *fn = ctx->fn->name;
+  gm_finding *f = gm_report_add(
+      ctx->report, &gm001_unpaired_allocation, call->loc, fn,
+      "'%s' (%s from %s) leaks on each call of '%s' after the first: it overwrites the global "
+      "table's element without testing or freeing the block stored there, and a loop calls "
+      "'%s' for the same element; call %s on the old block first, or allocate only when the "
+      "element is empty",
+      slot, call->fn->family->description, gm_call_display_name(call), fn, fn,
+      call->fn->family->free_fn ? call->fn->family->free_fn : "the matching free");
+  gm_finding_note(f, r.call_in_loop->loc,
+                  "'%s' calls '%s' here on every iteration of a loop, for the same element",
+                  r.caller->name, fn);
+  free(slot);
+}
+
 /* Host heap leaks (malloc, new) are GM004's, off by default. */
 static void check(const gm_check_ctx *ctx) {
   for (int i = 0; i < ctx->nfacts; i++) {
@@ -109,6 +140,8 @@ static void check(const gm_check_ctx *ctx) {
     if (f->kind == GM_FACT_LEAK && !(f->family && f->family->heap))
       gm_report_leak(ctx, &gm001_unpaired_allocation, f);
   }
+  if (!ctx->fn->is_kernel && !ctx->fn->is_device)
+    gm_walk(ctx->fn->body, report_refilled_slot, (void *)ctx);
 }
 
 /* The allocation into m that the program makes whenever it runs its allocating function's

@@ -415,7 +415,10 @@ void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse)
     struct import_ctx ictx = {run->program, (size_t)(r - run->results)};
     gm_flow_imports imports = {find_import, &ictx, r->cfg->table};
     double start = gm_timing_start();
-    gm_flow_analyze(parse->tu, r->imports ? &imports : NULL, &facts, &nfacts, &summaries,
+    /* imports also say that the run's functions are all known: the file is the program
+     * (--no-whole-program, or one file), or pass one has seen every file */
+    int whole_run_known = r->imports || run->opt->no_whole_program || run->nfiles == 1;
+    gm_flow_analyze(parse->tu, whole_run_known ? &imports : NULL, &facts, &nfacts, &summaries,
                     &nsummaries);
     gm_timing_stop(GM_STAGE_FLOW, start);
     start = gm_timing_start();

@@ -161,7 +161,8 @@ static int summary_matters(const gm_call_summary *s, int *allocates) {
   int matters = s->noreturn;
   *allocates = s->returns_fresh != NULL;
   for (int i = 0; i < s->nparams; i++) {
-    matters |= s->params[i].effect != GM_PARAM_ESCAPES;
+    /* pass one read a `const T *` parameter of a function it had no body for as read only */
+    matters |= s->params[i].effect != GM_PARAM_ESCAPES || s->params[i].reads_only;
     *allocates |= s->params[i].effect == GM_PARAM_OUT_ALLOC;
   }
   return matters || *allocates;

@@ -45,7 +45,10 @@ gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const ch
 void gm_report_cut_short(gm_report *r, const gm_func *fn, int why) {
   gm_report_notice(r, "cut-short", fn->loc, fn->name,
                    "analysis of '%s' was cut short (%s); findings in it may be incomplete",
-                   fn->name, why == GM_CUT_STEPS ? "too many steps" : "too many paths");
+                   fn->name,
+                   why == GM_CUT_STEPS       ? "too many steps"
+                   : why == GM_CUT_RECURSION ? "its recursion did not settle"
+                                             : "too many paths");
 }
 
 void gm_finding_note(gm_finding *f, gm_loc loc, const char *fmt, ...) {

@@ -12,7 +12,12 @@
 /* Caps measured on 339 real .cu files (BENCHMARKS.md "Real CUDA code"): 128 states and a
  * million steps cut 27 functions short where 48 and 200,000 cut 40; CPU on the 36 files that hit
  * the old caps rose from 23.9 s to 34.4 s, and the other files never reach them. */
-enum { MAX_STATES = 128, LOOP_ROUNDS = 3, SUMMARY_ROUNDS = 3, STEP_BUDGET = 1000000 };
+enum { MAX_STATES = 128, LOOP_ROUNDS = 3, STEP_BUDGET = 1000000 };
+
+/* Rounds over one set of mutually recursive functions before their summaries are given up on
+ * (every parameter handed over): each round follows every member once, and the summaries of
+ * real recursions (a walk, a tree teardown) settle in two or three. */
+enum { RECURSION_ROUNDS = 8 };
 
 /* Work that grows with a state's size (copying one at a branch, hashing and comparing it where
  * paths meet, collecting its objects, checking its objects at an exit) counts in the step
@@ -192,6 +197,12 @@ typedef struct summary {
   const gm_func *fn;
   uint64_t usr_hash;
   int known;
+  /* A member of a call cycle before its first exit is seen: no path through a call to it has
+   * returned yet, so such a call ends the path (the bottom a recursion's fixed point starts
+   * from, summary.c); never left set once summaries are done. */
+  int pending;
+  /* its recursion's summaries did not settle within RECURSION_ROUNDS: every parameter escapes */
+  int unsettled;
   int noreturn;
   const gm_family *returns_fresh;
   const gm_node *returns_site; /* returns_fresh: the allocation inside (innermost), or NULL */
@@ -202,6 +213,7 @@ typedef struct summary {
 /* Per-exit observations gathered while summarising a function. */
 typedef struct summary_obs {
   int exits;
+  int pending_cuts; /* paths ended at a call to a pending summary */
   int ret_fresh, ret_other;
   const gm_family *ret_family;
   int *freed, *escaped, *out_fresh, *out_other;

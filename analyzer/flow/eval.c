@@ -158,6 +158,18 @@ static void forget_variable(engine *e, state *s, int slot) {
   flow_decisions_invalidate(e, s, slot);
 }
 
+/* Whether a function the program has no body for (no summary here or from another file) gets
+ * the block through a `const T *` parameter: it reads it and keeps nothing, as const says. A
+ * method may store it in its object, and a function this unit defines but did not summarise is
+ * no unknown code: both are handed it as before. A summary made before the other files of the
+ * run are known (pass one, no imports) keeps it an escape: another file may define the function
+ * and keep the pointer, and the summary would carry that guess to callers in other files. */
+static int reads_through_const(engine *e, const gm_node *n, int i, val v) {
+  return v.kind == V_OBJ && i < 31 && (n->read_only_args & (1u << i)) && !n->is_method &&
+         !n->invalid && n->callee_usr && (e->imports || !e->summary_mode) &&
+         flow_function_of(e, n->callee_usr) < 0;
+}
+
 static val eval_call(engine *e, state *s, const gm_node *n) {
   const gm_fn *row = n->fn;
   summary *sum = row ? NULL : flow_summary_for(e, n->callee_usr);
@@ -176,7 +188,10 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   if (!(row && row->kind == GM_FN_LAST_ERROR) && gm_may_set_runtime_status(n))
     flow_forget_last_status(s);
   flow_call_hands_over(e, s, n);
-  if (n->noreturn || (sum && sum->noreturn)) {
+  if (sum && sum->pending) {
+    s->dead = 1; /* a recursive call with no exit seen yet: the paths that return come later */
+    e->obs.pending_cuts++;
+  } else if (n->noreturn || (sum && sum->noreturn)) {
     flow_check_process_exit(e, s, n); /* `exit(0)` ends main as `return 0` does */
     s->dead = 1;
   } else if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC)) {
@@ -324,6 +339,10 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     for (int i = 0; i < n->nkids; i++) {
       if (row && row->kind == GM_FN_SINK && row->ptr_arg != GM_ARG_NONE && row->ptr_arg != i)
         continue; /* a sink takes one argument and borrows the rest */
+      if (!row && reads_through_const(e, n, i, args[i])) {
+        flow_touch_on_host(s, args[i].ref);
+        continue;
+      }
       hand_to_unknown_code(s, args[i]);
       if (args[i].kind == V_ADDR)
         forget_variable(e, s, args[i].ref);

@@ -205,63 +205,185 @@ static int mark_reached(engine *e, char *reached) {
   return count;
 }
 
+/* Whether two summaries say the same to a caller (a recursion's rounds stop when none moves). */
 static int same_summary(const summary *a, const summary *b) {
-  if (a->known != b->known || a->noreturn != b->noreturn || a->returns_fresh != b->returns_fresh ||
+  if (a->known != b->known || a->pending != b->pending || a->noreturn != b->noreturn ||
+      a->returns_fresh != b->returns_fresh || a->returns_site != b->returns_site ||
       a->nparams != b->nparams)
     return 0;
-  return !a->nparams ||
-         memcmp(a->params, b->params, sizeof(param_summary) * (size_t)a->nparams) == 0;
-}
-
-/* One round over the functions that reached[] marks (NULL: all), in order. Returns whether a
- * summary changed as the fixed-point test reads it (flow_summarise's result); *any: whether one
- * changed in anything a caller reads. */
-static int summary_round(engine *e, const char *reached, int *any) {
-  int changed = 0;
-  for (int i = 0; i < e->nsummaries; i++) {
-    if (reached && !reached[i])
-      continue;
-    summary before = e->summaries[i];
-    changed |= flow_summarise(e, &e->summaries[i]);
-    *any |= !same_summary(&before, &e->summaries[i]);
+  for (int i = 0; i < a->nparams; i++) {
+    const param_summary *p = &a->params[i], *q = &b->params[i];
+    if (p->effect != q->effect || p->prefetches != q->prefetches || p->launch != q->launch ||
+        p->host_touch != q->host_touch || p->kernel_param != q->kernel_param ||
+        p->family != q->family || p->via != q->via || p->inner != q->inner ||
+        p->nulls != q->nulls || p->free_row.nfrees != q->free_row.nfrees)
+      return 0;
+    for (int k = 0; k < p->free_row.nfrees; k++)
+      if (p->free_row.frees[k] != q->free_row.frees[k])
+        return 0;
   }
-  return changed;
+  return 1;
 }
 
-/* Every function's summary, in rounds until none changes (at most SUMMARY_ROUNDS). */
-static void summarise_all(engine *e) {
-  for (int round = 0; round < SUMMARY_ROUNDS; round++) {
-    int any = 0;
-    if (!summary_round(e, NULL, &any))
-      break;
+/* The functions of the unit that function i calls (reached ones only), as a summary reads
+ * them: by the callee's USR and by each candidate of a dependent call. */
+struct callees {
+  const engine *e;
+  const char *reached;
+  GM_VEC(int) out;
+};
+
+static void add_callee(struct callees *c, const char *usr) {
+  int j = usr ? flow_function_of(c->e, usr) : -1;
+  if (j >= 0 && c->reached[j])
+    GM_PUSH(c->out, j);
+}
+
+static void collect_callees(const gm_node *n, void *arg) {
+  struct callees *c = arg;
+  if (n->kind != GM_N_CALL)
+    return;
+  add_callee(c, n->callee_usr);
+  for (int k = 0; k < n->noverloads; k++)
+    add_callee(c, n->overloads[k]);
+}
+
+/* A recursion's summaries (members[0..n), n > 1 or one that calls itself) to a fixed point from
+ * the bottom: each starts pending, so a call to it ends the path until some path of it returns,
+ * and each round follows every member with the others' last summaries (a walk that only reads
+ * its pointer borrows it; one whose base case frees it frees it). What has not settled after
+ * RECURSION_ROUNDS, or never returns but through the recursion, hands every pointer over. */
+static void summarise_recursion(engine *e, const int *members, int n) {
+  for (int k = 0; k < n; k++) {
+    summary *sum = &e->summaries[members[k]];
+    sum->known = 1;
+    sum->pending = 1;
+    sum->nparams = sum->fn->nparams;
+    sum->params = gm_arena_alloc(e->tu->arena, sizeof(param_summary) * (size_t)(sum->nparams + 1));
   }
-}
-
-/* The summaries the main file's analysis reads, exactly as summarise_all leaves them, computed
- * for the reached functions only. A reached function's summary depends on reached functions
- * alone, so each round over them gives what the same round over all gives; whether another
- * round follows depends on every function, but it cannot matter once no reached summary changed
- * at all. When one changed only where the fixed-point test does not look, the others decide:
- * then every function is summarised as summarise_all does. */
-static void summarise_reached(engine *e) {
-  char *reached = gm_xcalloc((size_t)(e->nsummaries ? e->nsummaries : 1), 1);
-  int count = mark_reached(e, reached);
-  if (count == e->nsummaries) {
-    summarise_all(e);
-  } else if (count) {
-    for (int round = 0; round < SUMMARY_ROUNDS; round++) {
-      int any = 0;
-      if (summary_round(e, reached, &any))
-        continue; /* summarise_all goes on too */
-      if (any && round < SUMMARY_ROUNDS - 1) {
-        for (int i = 0; i < e->nsummaries; i++)
-          e->summaries[i] =
-              (summary){.fn = e->summaries[i].fn, .usr_hash = e->summaries[i].usr_hash};
-        summarise_all(e);
-      }
-      break;
+  int settled = 0;
+  for (int round = 0; round < RECURSION_ROUNDS && !settled; round++) {
+    settled = 1;
+    for (int k = 0; k < n; k++) {
+      summary before = e->summaries[members[k]];
+      flow_summarise(e, &e->summaries[members[k]]);
+      settled &= same_summary(&before, &e->summaries[members[k]]);
     }
   }
+  for (int k = 0; k < n; k++) {
+    summary *sum = &e->summaries[members[k]];
+    if (settled && !sum->pending)
+      continue;
+    sum->unsettled = !settled;
+    sum->pending = 0;
+    sum->noreturn = 0;
+    sum->returns_fresh = NULL;
+    sum->returns_site = NULL;
+    for (int i = 0; i < sum->nparams; i++)
+      sum->params[i] = (param_summary){.effect = P_ESCAPES};
+  }
+}
+
+/* Tarjan's strongly connected components of the call graph over reached functions, without
+ * recursion (a generated file's call chains are deep). */
+struct scc_ctx {
+  engine *e;
+  const char *reached;
+  int *index, *low, *on_stack;
+  int **edges, *nedges;
+  GM_VEC(int) stack;
+  int next_index;
+};
+
+static void summarise_component(struct scc_ctx *c, int root) {
+  GM_VEC(int) members = {0};
+  int self_call = 0;
+  for (;;) {
+    int j = c->stack.items[--c->stack.len];
+    c->on_stack[j] = 0;
+    GM_PUSH(members, j);
+    if (j == root)
+      break;
+  }
+  for (int k = 0; members.len == 1 && k < c->nedges[root]; k++)
+    self_call |= c->edges[root][k] == root;
+  if (members.len == 1 && !self_call)
+    flow_summarise(c->e, &c->e->summaries[root]); /* its callees are all summarised */
+  else
+    summarise_recursion(c->e, members.items, (int)members.len);
+  GM_VEC_FREE(members);
+}
+
+static void strong_connect(struct scc_ctx *c, int start) {
+  struct frame {
+    int fn, next;
+  };
+  GM_VEC(struct frame) frames = {0};
+  GM_PUSH(frames, ((struct frame){start, 0}));
+  c->index[start] = c->low[start] = c->next_index++;
+  GM_PUSH(c->stack, start);
+  c->on_stack[start] = 1;
+  while (frames.len) {
+    struct frame *f = &frames.items[frames.len - 1];
+    int v = f->fn;
+    if (f->next < c->nedges[v]) {
+      int w = c->edges[v][f->next++];
+      if (c->index[w] < 0) {
+        c->index[w] = c->low[w] = c->next_index++;
+        GM_PUSH(c->stack, w);
+        c->on_stack[w] = 1;
+        GM_PUSH(frames, ((struct frame){w, 0}));
+      } else if (c->on_stack[w] && c->index[w] < c->low[v]) {
+        c->low[v] = c->index[w];
+      }
+      continue;
+    }
+    if (c->low[v] == c->index[v])
+      summarise_component(c, v); /* every component it reaches is done: callees first */
+    frames.len--;
+    if (frames.len) {
+      int u = frames.items[frames.len - 1].fn;
+      if (c->low[v] < c->low[u])
+        c->low[u] = c->low[v];
+    }
+  }
+  GM_VEC_FREE(frames);
+}
+
+/* The summaries the main file's analysis reads: those of the reached functions, callees before
+ * callers, so each function is followed once with its callees' final summaries, and a recursion
+ * (a strongly connected component of the call graph) is iterated on its own to a fixed point.
+ * A reached function's callees are reached, so this gives what summarising all would. */
+static void summarise_reached(engine *e) {
+  int n = e->nsummaries;
+  char *reached = gm_xcalloc((size_t)(n ? n : 1), 1);
+  mark_reached(e, reached);
+  struct scc_ctx c = {e, reached, NULL, NULL, NULL, NULL, NULL, {0}, 0};
+  c.index = gm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  c.low = gm_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  c.on_stack = gm_xcalloc((size_t)(n ? n : 1), sizeof(int));
+  c.edges = gm_xcalloc((size_t)(n ? n : 1), sizeof(int *));
+  c.nedges = gm_xcalloc((size_t)(n ? n : 1), sizeof(int));
+  for (int i = 0; i < n; i++) {
+    c.index[i] = -1;
+    if (!reached[i])
+      continue;
+    struct callees cs = {e, reached, {0}};
+    gm_walk(e->summaries[i].fn->body, collect_callees, &cs);
+    c.edges[i] = cs.out.items;
+    c.nedges[i] = (int)cs.out.len;
+  }
+  for (int i = 0; i < n; i++)
+    if (reached[i] && c.index[i] < 0)
+      strong_connect(&c, i);
+  for (int i = 0; i < n; i++)
+    free(c.edges[i]);
+  free(c.edges);
+  free(c.nedges);
+  free(c.index);
+  free(c.low);
+  free(c.on_stack);
+  GM_VEC_FREE(c.stack);
   free(reached);
 }
 
@@ -296,7 +418,7 @@ void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_fa
       e.truncated = 0;
     gm_func_facts *r = &results[n++];
     r->fn = fn;
-    r->truncated = e.truncated;
+    r->truncated = e.truncated ? e.truncated : e.summaries[i].unsettled ? GM_CUT_RECURSION : 0;
     r->nfacts = (int)e.facts.len;
     r->facts = gm_arena_alloc(tu->arena, sizeof(gm_fact) * (e.facts.len ? e.facts.len : 1));
     if (e.facts.len)

@@ -69,14 +69,16 @@ typedef struct gm_fact {
   const gm_node *alias_call;
 } gm_fact;
 
-enum { GM_CUT_PATHS = 1, GM_CUT_STEPS = 2 };
+enum { GM_CUT_PATHS = 1, GM_CUT_STEPS = 2, GM_CUT_RECURSION = 3 };
 
 typedef struct gm_func_facts {
   const gm_func *fn;
   gm_fact *facts;
   int nfacts;
   int truncated; /* GM_CUT_PATHS: paths were dropped to stay within the state budget;
-                    GM_CUT_STEPS: the step budget ran out first */
+                    GM_CUT_STEPS: the step budget ran out first;
+                    GM_CUT_RECURSION: its summary, with the functions it recurses through,
+                    did not settle, so its callers take its pointers as handed over */
 } gm_func_facts;
 
 /* What other files of the program say of functions this file only declares (whole-program
@@ -89,9 +91,10 @@ typedef struct gm_flow_imports {
 } gm_flow_imports;
 
 /* Summarises the TU's functions and computes facts for those in the main file; a call to a
- * function with no body here uses its imported summary (imports may be NULL). The summaries of
- * the main file's functions, and of the user's headers' functions they reach, are exported (may
- * be NULL). Facts, summaries and their strings live in tu->arena. */
+ * function with no body here uses its imported summary (imports may be NULL: the other files of
+ * the run are not known yet; given, a function it does not find is defined nowhere in the run). The
+ * summaries of the main file's functions, and of the user's headers' functions they reach, are
+ * exported (may be NULL). Facts, summaries and their strings live in tu->arena. */
 void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_facts **out,
                      int *nout, gm_call_summary **exported, int *nexported);
 

@@ -172,6 +172,9 @@ void flow_export_summaries(engine *e, gm_call_summary **out, int *n) {
       default:
         q->effect = GM_PARAM_ESCAPES;
       }
+      for (int v = 0; v < sum->fn->nvars; v++)
+        if (sum->fn->vars[v].param_index == k)
+          q->reads_only = sum->fn->vars[v].reads_only;
       /* managed memory: the kernel's dense access is judged here, where the kernel is */
       q->prefetches = p->prefetches;
       q->host_touch = p->host_touch != NULL;
@@ -314,7 +317,9 @@ int flow_summarise(engine *e, summary *sum) {
 
   summary next = *sum;
   next.known = 1;
-  next.noreturn = ob->exits == 0 && !e->truncated;
+  /* every path ended at a recursive call still pending: nothing is known yet */
+  next.pending = sum->pending && ob->exits == 0 && ob->pending_cuts && !e->truncated;
+  next.noreturn = ob->exits == 0 && !e->truncated && !next.pending;
   next.returns_fresh = ob->ret_fresh && !ob->ret_other ? ob->ret_family : NULL;
   next.returns_site = next.returns_fresh ? ob->ret_inner : NULL;
   param_summary *ps = gm_arena_alloc(e->tu->arena, sizeof(param_summary) * (size_t)(np + 1));
@@ -353,8 +358,8 @@ int flow_summarise(engine *e, summary *sum) {
   }
   next.params = ps;
   next.nparams = np;
-  int changed =
-      !sum->known || next.noreturn != sum->noreturn || next.returns_fresh != sum->returns_fresh;
+  int changed = !sum->known || next.pending != sum->pending || next.noreturn != sum->noreturn ||
+                next.returns_fresh != sum->returns_fresh;
   for (int i = 0; i < np && !changed; i++)
     changed = sum->params[i].effect != ps[i].effect ||
               sum->params[i].prefetches != ps[i].prefetches ||

@@ -137,6 +137,7 @@ int fe_var_index(builder *b, CXCursor decl) {
   v.is_pointer = ct.kind == CXType_Pointer;
   v.is_pointer_to_pointer =
       v.is_pointer && clang_getCanonicalType(clang_getPointeeType(ct)).kind == CXType_Pointer;
+  v.reads_only = clang_getCursorKind(decl) == CXCursor_ParmDecl && fe_reads_only_type(t);
   v.is_handle = v.is_pointer;
   if (!v.is_handle) {
     CXString ts = clang_getTypeSpelling(t);

@@ -70,6 +70,8 @@ gm_node *fe_new_node(builder *b, enum gm_node_kind kind, CXCursor c, int nkids);
 int fe_is_function_kind(enum CXCursorKind k);
 int fe_var_index(builder *b, CXCursor decl); /* the function's variable for decl, added if new */
 int fe_has_child_attr(CXCursor decl, enum CXCursorKind attr);
+/* calls.c: a pointer to const data that is no pointer (`const T *`), read through, not freed */
+int fe_reads_only_type(CXType t);
 
 /* invalid.c: code clang could not type */
 gm_node *fe_opaque_node(builder *b, CXCursor c);

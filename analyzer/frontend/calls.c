@@ -129,6 +129,29 @@ static unsigned writable_args(CXType fn_type, int nargs) {
   return mask;
 }
 
+/* Whether a type is a pointer to const data that is itself no pointer (`const float *`,
+ * `const void *`, `const S *`): what it points at can be read through it, not written or freed
+ * (`float *const *` still reaches a block the callee may free). */
+int fe_reads_only_type(CXType t) {
+  t = clang_getCanonicalType(t);
+  if (t.kind != CXType_Pointer)
+    return 0;
+  CXType pointee = clang_getPointeeType(t);
+  CXType cp = clang_getCanonicalType(pointee);
+  return clang_isConstQualifiedType(pointee) && cp.kind != CXType_Pointer &&
+         cp.kind != CXType_MemberPointer;
+}
+
+/* Which arguments are bound to such a parameter (variadic ones are not). */
+static unsigned read_only_args(CXType fn_type, int nargs) {
+  int nparams = clang_getNumArgTypes(fn_type);
+  unsigned mask = 0;
+  for (int i = 0; i < nargs && i < nparams && i < 31; i++)
+    if (fe_reads_only_type(clang_getArgType(fn_type, (unsigned)i)))
+      mask |= 1u << i;
+  return mask;
+}
+
 /* The table row of a call by name. The built-in rows are the C library's and the toolkit's
  * functions: a function of the user's own namespace that happens to share a name
  * (`pool::free`) is not libc's, and is followed through its body or summary instead. A
@@ -266,6 +289,7 @@ gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   if (!clang_Cursor_isNull(ref) && fe_is_function_kind(rk)) {
     n->in_system = clang_Location_isInSystemHeader(clang_getCursorLocation(ref)) != 0;
     n->arg_writes = writable_args(clang_getCursorType(ref), n->nkids);
+    n->read_only_args = read_only_args(clang_getCursorType(ref), n->nkids);
     n->returns_bool = clang_getResultType(clang_getCursorType(ref)).kind == CXType_Bool;
     CXString ts = clang_getTypeSpelling(clang_getCursorType(ref));
     if (strstr(clang_getCString(ts), "noreturn"))

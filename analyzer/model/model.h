@@ -76,13 +76,16 @@ typedef struct gm_node {
   unsigned is_method : 1;        /* GM_N_CALL: a non-static member function or constructor */
   unsigned returns_bool : 1;     /* GM_N_CALL: the callee returns bool (true is success) */
   unsigned sets_status : 1;      /* GM_N_CALL: the table's [runtime-status] names the callee */
-  unsigned arg_writes;    /* GM_N_CALL: bit i: the callee may write through argument i (bit 31:
-                             any argument from 31 on); all ones when unknown */
-  unsigned has_value : 1; /* an integer constant expression; its value is `value` */
-  unsigned in_macro : 1;  /* written inside a macro expansion */
-  unsigned is_string : 1; /* GM_N_CONST: a string literal */
-  unsigned invalid : 1;   /* clang could not type it (recovery expression, invalid declaration):
-                             opaque, never its operands; kids: the variables it names */
+  unsigned arg_writes;     /* GM_N_CALL: bit i: the callee may write through argument i (bit 31:
+                              any argument from 31 on); all ones when unknown */
+  unsigned read_only_args; /* GM_N_CALL: bit i (i < 31): argument i is bound to a pointer to
+                              const data (`const float *`, `const void *`), through which the
+                              callee reads; 0 when unknown */
+  unsigned has_value : 1;  /* an integer constant expression; its value is `value` */
+  unsigned in_macro : 1;   /* written inside a macro expansion */
+  unsigned is_string : 1;  /* GM_N_CONST: a string literal */
+  unsigned invalid : 1;    /* clang could not type it (recovery expression, invalid declaration):
+                              opaque, never its operands; kids: the variables it names */
   long long value;
   unsigned offset, end_offset; /* byte extent in loc.file (expansion range), for fix-its */
   int id;                      /* unique within the function, for state keys */
@@ -121,9 +124,10 @@ typedef struct gm_var {
   unsigned hash;   /* clang_hashCursor of the declaration, for lookup while building */
   unsigned is_pointer : 1;
   unsigned is_pointer_to_pointer : 1;
-  unsigned is_handle : 1; /* a pointer, or an integer handle such as CUdeviceptr */
-  unsigned is_array : 1;  /* an array object (not a parameter, whose array type is a pointer) */
-  unsigned space : 2;     /* enum gm_var_space */
+  unsigned is_handle : 1;  /* a pointer, or an integer handle such as CUdeviceptr */
+  unsigned is_array : 1;   /* an array object (not a parameter, whose array type is a pointer) */
+  unsigned reads_only : 1; /* a pointer to const data that is no pointer (`const T *`) */
+  unsigned space : 2;      /* enum gm_var_space */
   /* GM_VAR_GLOBAL: the variable's USR, which names it across the program's files, and whether
    * it is seen by this file alone (`static`, an anonymous namespace, a function's static) */
   const char *usr;

@@ -42,6 +42,28 @@ int gm_element_slot(const gm_func *fn, const gm_node *loop, const gm_node *lv, i
  * variable. */
 int gm_kept_in_table(const gm_func *fn, const gm_node *loop, const gm_node *call, int *table);
 
+/* An allocation into an element of a global array that a loop refills (gm_global_slot_refilled):
+ * the call of its function in the loop, that loop and its function, the table, and the index
+ * as the allocating function writes it (index_name: the parameter's name, NULL for a
+ * constant). */
+typedef struct gm_slot_refill {
+  const gm_node *call_in_loop, *loop;
+  const gm_func *caller;
+  const gm_var *table;
+  const gm_node *index;
+  const char *index_name;
+} gm_slot_refill;
+
+/* Whether allocation `call` of host function `fn` stores into an element of a global array
+ * (`cudaMalloc(&slots[i], n)`, i a parameter or a constant) on every call of fn without looking
+ * at what the element holds (neither fn nor what it calls tests, frees or hands on the table;
+ * uses that read or write the block are allowed), and a loop of the unit calls fn on every
+ * iteration for the same element (the index argument loop-invariant) with nothing in the loop
+ * that may test or free the table: each call after the first loses the block the previous one
+ * stored. A function the unit has no body for may touch a table other files see. */
+int gm_global_slot_refilled(const gm_tu *tu, const gm_func *fn, const gm_node *call,
+                            gm_slot_refill *out);
+
 /* Whether a loop makes a device current on each iteration (cudaSetDevice, cuCtxSetCurrent,
  * cuCtxPushCurrent): one operation per GPU. */
 int gm_loop_switches_device(const gm_node *loop);

@@ -20,6 +20,9 @@ enum { GM_SUMMARY_MAX_FREES = 8 };
 
 typedef struct gm_param_summary {
   enum gm_param_effect effect;
+  /* declared a pointer to const data (`const T *`): a caller that has no body for the function
+   * takes it as read only, so an escape here changes what that caller found */
+  int reads_only;
   int nulls;       /* frees: leaves the caller's pointer null on every path */
   const char *via; /* frees: the inner free, when it is another helper's */
   const char *frees[GM_SUMMARY_MAX_FREES]; /* frees: the families it releases */

@@ -30,12 +30,13 @@ static json_t *summary_json(const gm_call_summary *s) {
       json_array_append_new(frees, json_string(p->frees[k]));
     json_array_append_new(
         params,
-        json_pack("{s:i,s:b,s:o,s:o,s:o,s:b,s:b,s:o,s:o,s:o,s:i,s:o,s:o}", "effect", (int)p->effect,
-                  "nulls", p->nulls, "via", str_or_null(p->via), "frees", frees, "family",
-                  str_or_null(p->family), "prefetches", p->prefetches, "host_touch", p->host_touch,
-                  "launch", loc_json(p->launch), "kernel_usr", str_or_null(p->kernel_usr),
-                  "kernel_name", str_or_null(p->kernel_name), "kernel_param", p->kernel_param,
-                  "dense", loc_json(p->dense), "dense_where", str_or_null(p->dense_where)));
+        json_pack("{s:i,s:b,s:b,s:o,s:o,s:o,s:b,s:b,s:o,s:o,s:o,s:i,s:o,s:o}", "effect",
+                  (int)p->effect, "reads_only", p->reads_only, "nulls", p->nulls, "via",
+                  str_or_null(p->via), "frees", frees, "family", str_or_null(p->family),
+                  "prefetches", p->prefetches, "host_touch", p->host_touch, "launch",
+                  loc_json(p->launch), "kernel_usr", str_or_null(p->kernel_usr), "kernel_name",
+                  str_or_null(p->kernel_name), "kernel_param", p->kernel_param, "dense",
+                  loc_json(p->dense), "dense_where", str_or_null(p->dense_where)));
   }
   return json_pack("{s:s,s:o,s:b,s:o,s:o}", "usr", s->usr, "name", str_or_null(s->name), "noreturn",
                    s->noreturn, "returns_fresh", str_or_null(s->returns_fresh), "params", params);
@@ -270,11 +271,12 @@ static int read_summaries(gm_unit *u, json_t *summaries, int helpers) {
       gm_param_summary *p = &cs.params[k];
       int effect;
       json_t *via, *frees, *family, *launch, *kusr, *kname, *dense, *dwhere;
-      if (json_unpack(pv, "{s:i,s:b,s:o,s:o,s:o,s:b,s:b,s:o,s:o,s:o,s:i,s:o,s:o}", "effect",
-                      &effect, "nulls", &p->nulls, "via", &via, "frees", &frees, "family", &family,
-                      "prefetches", &p->prefetches, "host_touch", &p->host_touch, "launch", &launch,
-                      "kernel_usr", &kusr, "kernel_name", &kname, "kernel_param", &p->kernel_param,
-                      "dense", &dense, "dense_where", &dwhere) != 0 ||
+      if (json_unpack(pv, "{s:i,s:b,s:b,s:o,s:o,s:o,s:b,s:b,s:o,s:o,s:o,s:i,s:o,s:o}", "effect",
+                      &effect, "reads_only", &p->reads_only, "nulls", &p->nulls, "via", &via,
+                      "frees", &frees, "family", &family, "prefetches", &p->prefetches,
+                      "host_touch", &p->host_touch, "launch", &launch, "kernel_usr", &kusr,
+                      "kernel_name", &kname, "kernel_param", &p->kernel_param, "dense", &dense,
+                      "dense_where", &dwhere) != 0 ||
           effect < GM_PARAM_BORROWS || effect > GM_PARAM_FREES_DEREF || !get_str(u, via, &p->via) ||
           !get_str(u, family, &p->family) || !json_is_array(frees) ||
           !get_loc(u, launch, &p->launch) || !get_str(u, kusr, &p->kernel_usr) ||
