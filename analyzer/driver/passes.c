@@ -159,7 +159,8 @@ void driver_check_program(gm_run *run) {
  * every argument), and whether it allocates for its caller. */
 static int summary_matters(const gm_call_summary *s, int *allocates) {
   int matters = s->noreturn;
-  *allocates = s->returns_fresh != NULL;
+  /* a destructor that frees members: the objects it destroys hold memory of their own */
+  *allocates = s->returns_fresh != NULL || s->nmember_frees;
   for (int i = 0; i < s->nparams; i++) {
     matters |= s->params[i].effect != GM_PARAM_ESCAPES;
     *allocates |= s->params[i].effect == GM_PARAM_OUT_ALLOC;
