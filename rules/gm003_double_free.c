@@ -8,7 +8,15 @@
  *   good: cudaFree(d); d = nullptr;   // a later cudaFree(nullptr) does nothing
  *
  * One finding per variable and first free in a function, at the first place that frees it again;
- * the other places (many paths, a cleanup macro expanded after each failed call) are notes. */
+ * the other places (many paths, a cleanup macro expanded after each failed call) are notes.
+ *
+ * An object passed by value, copied member by member (an implicit or defaulted copy constructor),
+ * gives the copy its pointers: the copy's destructor frees them when the call ends, and the
+ * original frees them again (its own destructor, another copy's). That is reported at the argument,
+ * where the fix goes, with the other frees as notes.
+ *
+ *   bad:  struct Buf { float *d; ~Buf() { cudaFree(d); } };  void use(Buf b);  use(buf);
+ *   good: void use(const Buf &b);   // or Buf(const Buf &) = delete; */
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 
@@ -43,12 +51,95 @@ static int same_defect(const gm_fact *a, const gm_fact *b) {
   return a->alloc == b->alloc;
 }
 
+/* An lvalue as written: `b`, `s.buf`. */
+static char *lvalue_text(const gm_node *n) {
+  if (n && n->kind == GM_N_VAR && n->name)
+    return gm_xasprintf("%s", n->name);
+  if (n && n->kind == GM_N_FIELD && n->name && gm_kid(n, 0)) {
+    char *base = lvalue_text(n->kids[0]);
+    char *r = gm_xasprintf("%s.%s", base, n->name);
+    free(base);
+    return r;
+  }
+  return gm_xasprintf("the object");
+}
+
+/* The note at another place that frees it: an object's destructor at the end of its scope,
+ * another by-value copy's, or a free as written. */
+static void note_again(gm_finding *out, const gm_node *at, const char *dtor, const char *more) {
+  if (at->implicit_dtor && at->object) {
+    char *obj = lvalue_text(at->object);
+    gm_finding_note(out, at->loc, "'%s' is destroyed here, and %s frees it again%s", obj, dtor,
+                    more);
+    free(obj);
+  } else if (at->copy_dtor) {
+    gm_finding_note(out, at->loc, "passed by value again here: that copy frees it again%s", more);
+  } else {
+    gm_finding_note(out, at->loc, "freed again here%s", more);
+  }
+}
+
+/* The first free is the destructor of a by-value argument's copy (GM_N_VAR/FIELD copy_dtor). */
+static void report_copy(const gm_check_ctx *ctx, const gm_fact *f, const gm_fact **again,
+                        int nagain) {
+  const gm_node *arg = f->first_free;
+  const gm_node *call = arg->parent && arg->parent->kind == GM_N_CALL ? arg->parent : NULL;
+  const gm_node *copied = arg->kind == GM_N_CALL && arg->nkids == 1 ? arg->kids[0] : arg;
+  const char *dtor = f->first_free_name ? f->first_free_name : "its destructor";
+  const char *cls = dtor[0] == '~' ? dtor + 1 : "the class";
+  char *obj = lvalue_text(copied); /* `std::move(b)` copies b */
+  char *what = gm_xasprintf("'%s'", f->var ? f->var : "its pointer");
+  gm_finding *out;
+  /* the copy is made by the compiler's constructor: a copy of the pointers, not the buffers */
+  char *made = gm_xasprintf("made member by member (%s's copy or move constructor is implicit or "
+                            "defaulted), frees it in %s",
+                            cls, dtor);
+  if (call && call->is_launch)
+    out = gm_report_add(ctx->report, &gm003_double_free, arg->loc, ctx->fn->name,
+                        "%s is freed twice: '%s' is passed by value to kernel '%s', and the "
+                        "launch's copy of it, %s as soon as the launch returns, while the kernel "
+                        "may still use it; pass the kernel the pointer or a view without a "
+                        "destructor, or give %s a copy constructor that copies the buffer (or "
+                        "delete it)",
+                        what, obj, call->name, made, cls);
+  else
+    out = gm_report_add(ctx->report, &gm003_double_free, arg->loc, ctx->fn->name,
+                        "%s is freed twice: '%s' is passed by value to '%s', and the copy, %s "
+                        "when the call ends; pass %s by reference or by pointer, or give %s a "
+                        "copy constructor that copies the buffer (or delete it)",
+                        what, obj, call && call->name ? call->name : "a function", made, obj, cls);
+  free(made);
+  free(what);
+  free(obj);
+  if (f->inner_free && f->inner_free != arg)
+    gm_finding_note(out, f->inner_free->loc, "the copy's destructor frees it here");
+  int shown = nagain < MAX_AGAIN_NOTES ? nagain : MAX_AGAIN_NOTES;
+  for (int k = 0; k < shown; k++) {
+    char *more = k == shown - 1 && nagain > shown
+                     ? gm_xasprintf(", and at %d more %s", nagain - shown,
+                                    nagain - shown == 1 ? "place" : "places")
+                     : gm_xasprintf("%s", "");
+    note_again(out, again[k]->at, dtor, more);
+    free(more);
+  }
+}
+
 static void report(const gm_check_ctx *ctx, const gm_fact *f, const gm_fact **again, int nagain) {
   gm_finding *out;
   const char *first = f->first_free ? gm_call_display_name(f->first_free) : "a free";
   char *what =
       f->alloc ? gm_describe_allocation(f) : gm_xasprintf("'%s'", f->var ? f->var : "the pointer");
-  if (nagain)
+  if (f->at->implicit_dtor && f->at->object) {
+    /* the second free is an object's destructor where its scope ends */
+    char *obj = lvalue_text(f->at->object);
+    out = gm_report_add(ctx->report, &gm003_double_free, f->at->loc, ctx->fn->name,
+                        "%s is freed twice: %s already released it, and '%s' is destroyed here, "
+                        "where %s frees it again; set the member to null after freeing it, or "
+                        "leave the freeing to %s",
+                        what, first, obj, f->free_name ? f->free_name : "its destructor",
+                        f->free_name ? f->free_name : "the destructor");
+    free(obj);
+  } else if (nagain)
     out = gm_report_add(ctx->report, &gm003_double_free, f->at->loc, ctx->fn->name,
                         "%s is freed twice, here and at %d other %s: %s already released it on "
                         "those paths; set the pointer to null after freeing it, or free it in "
@@ -102,8 +193,12 @@ static void check(const gm_check_ctx *ctx) {
         group[j] = group[j - 1];
       group[j] = g;
     }
-    /* reported at the first place that frees it again, the others as notes */
-    report(ctx, group[0], group + 1, n - 1);
+    /* reported at the first place that frees it again, the others as notes; a by-value copy's
+       at the argument */
+    if (group[0]->first_free && group[0]->first_free->copy_dtor)
+      report_copy(ctx, group[0], group, n);
+    else
+      report(ctx, group[0], group + 1, n - 1);
   }
   free(group);
   free(done);

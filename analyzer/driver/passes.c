@@ -159,7 +159,8 @@ void driver_check_program(gm_run *run) {
  * every argument), and whether it allocates for its caller. */
 static int summary_matters(const gm_call_summary *s, int *allocates) {
   int matters = s->noreturn;
-  *allocates = s->returns_fresh != NULL;
+  /* a destructor that frees members: the objects it destroys hold memory of their own */
+  *allocates = s->returns_fresh != NULL || s->nmember_frees;
   for (int i = 0; i < s->nparams; i++) {
     /* pass one read a `const T *` parameter of a function it had no body for as read only */
     matters |= s->params[i].effect != GM_PARAM_ESCAPES || s->params[i].reads_only;

@@ -193,6 +193,15 @@ typedef struct param_summary {
   const char *remote_where;
 } param_summary;
 
+/* A method (a destructor, a release() it calls) frees this member of `this` on every path
+ * (objects.c). */
+typedef struct member_free {
+  const char *member; /* as a path under the object: "data", "buf.ptr" */
+  gm_fn free_row;     /* acts as this free, named after the destructor */
+  const char *via;
+  const gm_node *inner; /* the free call inside (innermost) */
+} member_free;
+
 typedef struct summary {
   const gm_func *fn;
   uint64_t usr_hash;
@@ -208,6 +217,9 @@ typedef struct summary {
   const gm_node *returns_site; /* returns_fresh: the allocation inside (innermost), or NULL */
   int nparams;
   param_summary *params;
+  /* a method: the members of `this` it frees on every path */
+  member_free *member_frees;
+  int nmember_frees;
 } summary;
 
 /* Per-exit observations gathered while summarising a function. */
@@ -228,6 +240,18 @@ typedef struct summary_obs {
   const char **kernel_usr, **kernel_name;
   int *kernel_param;
 } summary_obs;
+
+/* A member of `this` that a destructor being summarised frees somewhere: the slot that keeps
+ * what it held on entry (named by no code, so its object is never collected), and on how many
+ * exits that was freed. */
+typedef struct member_anchor {
+  int slot;
+  const char *member;
+  int freed;
+  const gm_fn *row;
+  const char *via;
+  const gm_node *inner;
+} member_anchor;
 
 typedef GM_VEC(long long) value_vec;
 typedef GM_VEC(uint64_t) key_vec;
@@ -311,6 +335,7 @@ typedef struct engine {
   GM_VEC(struct active_loop) loops;   /* the loops being followed, innermost last */
   GM_VEC(unsigned char) dep_bit;      /* per variable: its bit in fact dependencies (slot_bit) */
   const struct active_loop *stepping; /* the loop whose increment is being followed */
+  GM_VEC(member_anchor) anchors;      /* summarising a destructor: the members it frees */
   int truncated;
 } engine;
 
@@ -475,6 +500,35 @@ void flow_seed_entry_members(engine *e, state *s);
 void flow_forget_outside_members(engine *e, state *s, const gm_node *call);
 /* After var (a root) is assigned: what its members held is unknown. */
 void flow_forget_members_of(engine *e, state *s, int var);
+
+/* members.c: summarising a function, what the members of `this` it frees held on entry, each an
+ * object of its own, kept in e->anchors (a method's summary: the members it frees). */
+void flow_seed_this_members(engine *e, state *s);
+/* Whether a call is of a member function on this object (`reset()`, `this->reset()`). */
+int flow_calls_on_this(const gm_node *call);
+
+/* objects.c: objects with destructors (a local at the end of its scope, a by-value argument's
+ * copy when its call ends) */
+int flow_is_destructor(const gm_func *fn);
+/* Summarising a destructor: counts at an exit which anchored members were freed. */
+void flow_observe_destructor_exit(engine *e, const state *s);
+/* The members the anchors show freed on every exit (into sum), then forgets the anchors. */
+void flow_summarise_member_frees(engine *e, summary *sum);
+/* Runs the destructor (dtor_usr) of the object lv names: frees what its members hold as the
+ * destructor's summary says, the free placed at `at`. */
+void flow_destroy_object(engine *e, state *s, const gm_node *lv, const char *dtor_usr,
+                         const gm_node *at);
+/* A local object declared: what the members its destructor frees hold is its own (a copy of
+ * another object's, unknown). */
+void flow_construct_local(engine *e, state *s, const gm_node *decl);
+/* After a call that may change a local object (a method called on it, its address or a
+ * non-const reference to it handed over), what its members hold is unknown. */
+void flow_forget_written_objects(engine *e, state *s, const gm_node *call);
+/* A method called on this (`release()` in a destructor): frees the members its summary frees
+ * (before the call forgets what this's members hold). */
+void flow_apply_member_frees(engine *e, state *s, const gm_node *call, const summary *sum);
+/* Whether destroying an object with this destructor frees anything. */
+int flow_destructor_frees(engine *e, const char *dtor_usr);
 
 /* summary.c: summaries of same-file functions */
 summary *flow_summary_for(engine *e, const char *usr);

@@ -171,6 +171,10 @@ static int reads_through_const(engine *e, const gm_node *n, int i, val v) {
 }
 
 static val eval_call(engine *e, state *s, const gm_node *n) {
+  if (n->implicit_dtor) {
+    flow_destroy_object(e, s, n->object, n->callee_usr, n); /* its scope ended */
+    return mk(V_UNKNOWN, 0);
+  }
   const gm_fn *row = n->fn;
   summary *sum = row ? NULL : flow_summary_for(e, n->callee_usr);
   int out_arg = -1;
@@ -350,8 +354,16 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
     /* globals and members may have changed: forget branch decisions that read them */
     flow_drop_memory_decisions(e, s, n);
   }
-  if (!s->dead)
+  if (!s->dead) {
+    flow_apply_member_frees(e, s, n, sum);
     flow_forget_outside_members(e, s, n);
+    flow_forget_written_objects(e, s, n);
+    /* a by-value parameter copied member by member dies with the call: its destructor frees
+     * the original's buffers */
+    for (int i = 0; i < n->nkids; i++)
+      if (n->kids[i] && n->kids[i]->copy_dtor)
+        flow_destroy_object(e, s, n->kids[i], n->kids[i]->copy_dtor, n->kids[i]);
+  }
   if (result.kind == V_UNKNOWN && !s->dead && !(row && row->kind != GM_FN_BORROW))
     result = flow_status_comparison(n, args);
   free(args);
@@ -470,6 +482,8 @@ static val eval_decl(engine *e, state *s, const gm_node *n) {
   if (var->kind == GM_VAR_GLOBAL && !n->nkids)
     return unknown_val(); /* `static T *p;` keeps its value across calls */
   assign_slot(e, s, n->var, owning, v, n, GM_EXIT_REDECLARE);
+  if (var->dtor_usr)
+    flow_construct_local(e, s, n);
   return v;
 }
 

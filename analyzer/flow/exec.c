@@ -267,6 +267,8 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
     for (size_t i = 0; i < in->len; i++) {
       state *s = in->items[i];
       val v = flow_eval(e, s, gm_kid(n, 0));
+      for (int k = 1; k < n->nkids && !s->dead; k++)
+        (void)flow_eval(e, s, n->kids[k]); /* the locals it leaves are destroyed */
       if (!s->dead) {
         if (e->summary_mode)
           flow_observe_exit(e, s, v);

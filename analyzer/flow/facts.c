@@ -176,6 +176,8 @@ void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *
     if (o->param < 0 || !e->summary_mode) {
       gm_fact f = fact_about(GM_FACT_DOUBLE_FREE, s, o, call);
       f.first_free = o->freed_at;
+      f.inner_free = o->freed_inner;
+      f.first_free_name = o->freed_by ? o->freed_by->name : NULL;
       f.free_name = row->name;
       f.via = via;
       f.alias_call = freed_through_alias(e, o, call, row);

@@ -65,8 +65,11 @@ void flow_run_function(engine *e, const gm_func *fn) {
                         mk(V_OBJ, flow_obj_new(s, pointee)));
     }
   }
+  e->anchors.len = 0;
   if (!e->summary_mode)
     flow_seed_entry_members(e, s);
+  else
+    flow_seed_this_members(e, s); /* which members of this it frees (a destructor's teardown) */
   state_list in = {0};
   GM_PUSH(in, s);
   flow_out out = {0};
@@ -112,6 +115,11 @@ static int allocates_or_frees(engine *e, const gm_node *n) {
     const summary *sum = row ? NULL : flow_summary_for(e, n->callee_usr);
     if (sum && sum->returns_fresh)
       return 1;
+    if (n->implicit_dtor && flow_destructor_frees(e, n->callee_usr))
+      return 1;
+    for (int i = 0; i < n->nkids; i++)
+      if (n->kids[i] && n->kids[i]->copy_dtor && flow_destructor_frees(e, n->kids[i]->copy_dtor))
+        return 1;
     for (int i = 0; sum && i < sum->nparams; i++)
       if (sum->params[i].effect == P_FREES || sum->params[i].effect == P_OUT_ALLOC ||
           sum->params[i].effect == P_FREES_DEREF)
@@ -180,6 +188,9 @@ static void reach_calls(const gm_node *n, void *arg) {
     return;
   if (n->callee_usr)
     reach_usr(c, n->callee_usr);
+  for (int k = 0; k < n->nkids; k++)
+    if (n->kids[k] && n->kids[k]->copy_dtor)
+      reach_usr(c, n->kids[k]->copy_dtor); /* the by-value copy's destructor runs */
   for (int k = 0; k < n->noverloads; k++)
     reach_usr(c, n->overloads[k]);
 }
@@ -209,7 +220,7 @@ static int mark_reached(engine *e, char *reached) {
 static int same_summary(const summary *a, const summary *b) {
   if (a->known != b->known || a->pending != b->pending || a->noreturn != b->noreturn ||
       a->returns_fresh != b->returns_fresh || a->returns_site != b->returns_site ||
-      a->nparams != b->nparams)
+      a->nparams != b->nparams || a->nmember_frees != b->nmember_frees)
     return 0;
   for (int i = 0; i < a->nparams; i++) {
     const param_summary *p = &a->params[i], *q = &b->params[i];
@@ -433,6 +444,7 @@ void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_fa
   GM_VEC_FREE(e.reads);
   GM_VEC_FREE(e.loops);
   GM_VEC_FREE(e.dep_bit);
+  GM_VEC_FREE(e.anchors);
   GM_VEC_FREE(e.imported);
   free(e.imported_by_usr);
   free(e.summaries);

@@ -31,13 +31,14 @@ enum gm_exit_kind {
 
 typedef struct gm_fact {
   enum gm_fact_kind kind;
-  const gm_node *alloc;      /* the allocation call (or the wrapper call that allocates) */
-  const gm_family *family;   /* the allocation's family */
-  const char *var;           /* the variable that received it, or NULL */
-  const gm_node *at;         /* leak: where it is lost; free facts: the free call */
-  enum gm_exit_kind exit;    /* leak only */
-  const gm_node *first_free; /* double free: the earlier free */
-  const char *free_name;     /* free facts: the function that frees */
+  const gm_node *alloc;        /* the allocation call (or the wrapper call that allocates) */
+  const gm_family *family;     /* the allocation's family */
+  const char *var;             /* the variable that received it, or NULL */
+  const gm_node *at;           /* leak: where it is lost; free facts: the free call */
+  enum gm_exit_kind exit;      /* leak only */
+  const gm_node *first_free;   /* double free: the earlier free */
+  const char *first_free_name; /* double free: the function of the earlier free (a destructor) */
+  const char *free_name;       /* free facts: the function that frees */
   const gm_family *const *free_families; /* mismatch: what that function releases */
   int nfree_families;
   const char *via;           /* free through a same-TU helper: the inner free's name */
@@ -63,7 +64,8 @@ typedef struct gm_fact {
   const char *through; /* unallocated free: the pointer variable given to the free, when
                           it is not the object itself */
   /* mismatch: the allocation and the free inside the helpers that `alloc` and `at` call
-   * (innermost), each the call itself when it is no helper */
+   * (innermost), each the call itself when it is no helper; double free: inner_free is the
+   * free inside the first free (a destructor's cudaFree for a by-value copy's) */
   const gm_node *inner_alloc, *inner_free;
   /* double or wrong free: a call that gave the block another address (its notes name it) */
   const gm_node *alias_call;

@@ -100,7 +100,33 @@ static int freed_outside_slot(engine *e, const gm_node *arg) {
 struct seed_ctx {
   engine *e;
   state *s;
+  int anchor; /* summarising: seed members of this alone, each with an anchor */
 };
+
+/* A member of this ("this.data", "this.in.ptr") the function frees: seeded, and an anchor slot
+ * that no code names keeps its object for the exits to read (a method's member frees). */
+static void seed_anchored(engine *e, state *s, int slot) {
+  const char *rest;
+  if (slot < 0 || slot_root(e, slot, &rest) != ROOT_THIS || *rest != '.' ||
+      e->paths.items[slot - e->fn->nvars][0] == '*')
+    return;
+  for (size_t i = 0; i < e->anchors.len; i++)
+    if (e->anchors.items[i].member && strcmp(e->anchors.items[i].member, rest + 1) == 0)
+      return;
+  seed_slot(e, s, slot);
+  member_anchor a = {0};
+  a.member = gm_arena_strdup(e->tu->arena, rest + 1);
+  a.slot = flow_path_slot(e, gm_xasprintf("#%s", e->paths.items[slot - e->fn->nvars]));
+  flow_slot_set_raw(s, a.slot, slot_get(s, slot));
+  GM_PUSH(e->anchors, a);
+}
+
+static void seed_one(struct seed_ctx *c, int slot) {
+  if (c->anchor)
+    seed_anchored(c->e, c->s, slot);
+  else
+    seed_slot(c->e, c->s, slot);
+}
 
 static void seed_visit(const gm_node *n, void *arg) {
   struct seed_ctx *c = arg;
@@ -109,22 +135,35 @@ static void seed_visit(const gm_node *n, void *arg) {
   const gm_fn *row = n->fn;
   if (row && row->kind == GM_FN_FREE) {
     if (row->ptr_arg >= 0 && row->ptr_arg < n->nkids)
-      seed_slot(c->e, c->s, freed_outside_slot(c->e, n->kids[row->ptr_arg]));
+      seed_one(c, freed_outside_slot(c->e, n->kids[row->ptr_arg]));
     return;
   }
   const summary *sum = row ? NULL : flow_summary_for(c->e, n->callee_usr);
   for (int i = 0; sum && i < n->nkids && i < sum->nparams; i++)
     if (sum->params[i].effect == P_FREES)
-      seed_slot(c->e, c->s, freed_outside_slot(c->e, n->kids[i]));
+      seed_one(c, freed_outside_slot(c->e, n->kids[i]));
+  for (int i = 0; c->anchor && sum && i < sum->nmember_frees && flow_calls_on_this(n); i++)
+    seed_one(c, flow_path_slot(c->e, gm_xasprintf("this.%s", sum->member_frees[i].member)));
 }
 
 void flow_seed_entry_members(engine *e, state *s) {
-  struct seed_ctx c = {e, s};
+  struct seed_ctx c = {e, s, 0};
+  gm_walk(e->fn->body, seed_visit, &c);
+}
+
+void flow_seed_this_members(engine *e, state *s) {
+  struct seed_ctx c = {e, s, 1};
   gm_walk(e->fn->body, seed_visit, &c);
 }
 
 int flow_is_this(const gm_node *n) {
   return n && n->kind == GM_N_CONST && n->name && strcmp(n->name, "this") == 0;
+}
+
+int flow_calls_on_this(const gm_node *call) {
+  return call->is_method && !call->object && !call->implicit_dtor &&
+         (!call->callee_member || !gm_kid(call->callee_member, 0) ||
+          flow_is_this(gm_kid(call->callee_member, 0)));
 }
 
 /* Whether the call may write the members of root: it is given the root's pointer (with leave to
@@ -133,9 +172,7 @@ int flow_is_this(const gm_node *n) {
 static int call_may_write(const engine *e, const gm_node *call, int root) {
   if (root >= 0 && e->fn->vars[root].kind == GM_VAR_GLOBAL)
     return 1;
-  if (root == ROOT_THIS && call->is_method && !call->object &&
-      (!call->callee_member || !gm_kid(call->callee_member, 0) ||
-       flow_is_this(gm_kid(call->callee_member, 0))))
+  if (root == ROOT_THIS && flow_calls_on_this(call))
     return 1; /* `reset()`, `this->reset()` */
   for (int i = 0; i < call->nkids; i++) {
     const gm_node *a = call->kids[i];

@@ -20,6 +20,32 @@ static const gm_node *remote_node(engine *e, gm_loc loc, const char *name) {
   return n;
 }
 
+/* A destructor's frees of this's members, from another file: a free row of the families this
+ * file's table knows (a member whose families it knows none of is left out). */
+static void import_member_frees(engine *e, const gm_call_summary *cs, summary *sum) {
+  if (!cs->nmember_frees)
+    return;
+  const gm_table *table = e->imports->table;
+  sum->member_frees = gm_arena_alloc(e->tu->arena, sizeof(member_free) * (size_t)cs->nmember_frees);
+  for (int i = 0; i < cs->nmember_frees; i++) {
+    const gm_member_free_summary *in = &cs->member_frees[i];
+    member_free f = {0};
+    f.member = in->member;
+    f.free_row.name = cs->name;
+    f.free_row.kind = GM_FN_FREE;
+    f.free_row.ptr_arg = GM_ARG_NONE;
+    for (int k = 0; k < in->nfrees && f.free_row.nfrees < GM_MAX_FREES; k++) {
+      const gm_family *fam = gm_table_family(table, in->frees[k]);
+      if (fam)
+        f.free_row.frees[f.free_row.nfrees++] = fam;
+    }
+    f.via = in->via;
+    f.inner = in->at.line ? remote_node(e, in->at, in->via) : NULL;
+    if (f.member && f.free_row.nfrees)
+      sum->member_frees[sum->nmember_frees++] = f;
+  }
+}
+
 static summary *import_summary(engine *e, const gm_call_summary *cs) {
   const gm_table *table = e->imports->table;
   gm_func *fn = gm_arena_alloc(e->tu->arena, sizeof *fn);
@@ -77,6 +103,7 @@ static summary *import_summary(engine *e, const gm_call_summary *cs) {
       }
     }
   }
+  import_member_frees(e, cs, sum);
   return sum;
 }
 
@@ -149,6 +176,18 @@ void flow_export_summaries(engine *e, gm_call_summary **out, int *n) {
     cs->noreturn = sum->noreturn;
     cs->returns_fresh = sum->returns_fresh ? sum->returns_fresh->name : NULL;
     cs->nparams = sum->nparams;
+    cs->nmember_frees = sum->nmember_frees;
+    cs->member_frees =
+        gm_arena_alloc(a, sizeof(gm_member_free_summary) * (size_t)(sum->nmember_frees + 1));
+    for (int k = 0; k < sum->nmember_frees; k++) {
+      const member_free *f = &sum->member_frees[k];
+      gm_member_free_summary *q = &cs->member_frees[k];
+      q->member = f->member;
+      q->via = f->via;
+      for (int r = 0; r < f->free_row.nfrees && r < GM_SUMMARY_MAX_FREES; r++)
+        q->frees[q->nfrees++] = f->free_row.frees[r]->name;
+      q->at = f->inner ? f->inner->loc : (gm_loc){0};
+    }
     cs->params = gm_arena_alloc(a, sizeof(gm_param_summary) * (size_t)(sum->nparams + 1));
     for (int k = 0; k < sum->nparams; k++) {
       const param_summary *p = &sum->params[k];
@@ -231,6 +270,7 @@ static int published(engine *e, const state *s, int out, int ref) {
 void flow_observe_exit(engine *e, state *s, val ret) {
   summary_obs *ob = &e->obs;
   ob->exits++;
+  flow_observe_destructor_exit(e, s);
   if (ret.kind == V_OBJ && s->objs[ret.ref].site && !s->objs[ret.ref].escaped &&
       s->objs[ret.ref].state == OBJ_LIVE && !ret.offset) {
     const gm_family *fam = s->objs[ret.ref].family;
@@ -358,8 +398,10 @@ int flow_summarise(engine *e, summary *sum) {
   }
   next.params = ps;
   next.nparams = np;
+  flow_summarise_member_frees(e, &next);
   int changed = !sum->known || next.pending != sum->pending || next.noreturn != sum->noreturn ||
-                next.returns_fresh != sum->returns_fresh;
+                next.returns_fresh != sum->returns_fresh ||
+                next.nmember_frees != sum->nmember_frees;
   for (int i = 0; i < np && !changed; i++)
     changed = sum->params[i].effect != ps[i].effect ||
               sum->params[i].prefetches != ps[i].prefetches ||

@@ -34,6 +34,13 @@ typedef struct {
   GM_VEC(fe_capture) refs;
 } fe_capture_list;
 
+/* A local object whose destructor runs where its scope ends (objects.c). */
+typedef struct {
+  int var;
+  const char *dtor_name;
+} fe_scoped;
+typedef GM_VEC(fe_scoped) fe_scoped_vec;
+
 typedef struct builder {
   gm_arena *arena;
   const gm_table *table;
@@ -59,6 +66,8 @@ typedef struct builder {
   int dependent;    /* the function is (in) a template: dependent types are no sign of error */
   int lambda_depth; /* lambdas around the code being built, itself included if one */
   const char *lambda_host; /* the name of the function around the outermost of them */
+  /* the local objects with destructors in scope where the builder is, outermost first */
+  fe_scoped_vec scoped;
 } builder;
 
 /* build.c: cursors, strings, locations, nodes and variables */
@@ -89,6 +98,16 @@ gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids);
 /* expr.c */
 gm_node *fe_conv_expr(builder *b, CXCursor c);
 int fe_evaluate_int(CXCursor c, long long *value); /* an integer constant expression's value */
+
+/* objects.c: classes with user-written destructors */
+/* A call argument copied member by member into a by-value parameter (an implicit or defaulted
+ * copy or move constructor) of a class with a user-written destructor: its USR, else NULL. */
+const char *fe_shallow_copy_dtor(builder *b, CXCursor arg);
+/* A declared local: enters the scope when it is an object with a destructor. */
+void fe_scope_enter_local(builder *b, CXCursor decl);
+/* The destructor calls, at `at`, of the locals entered since scoped.len was `from` (latest
+ * first), but for variable `keep` (a returned local, or -1); *n is their count. */
+gm_node **fe_scope_destructors(builder *b, CXCursor c, size_t from, gm_loc at, int keep, int *n);
 
 /* stmt.c */
 gm_node *fe_conv_stmt(builder *b, CXCursor c);

@@ -263,8 +263,11 @@ gm_node *fe_conv_call(builder *b, CXCursor c, cursor_vec *kids) {
   n->name = name;
   n->is_launch = launch;
   n->sets_status = name && gm_table_sets_runtime_status(b->table, name);
-  for (size_t i = 0; i < args.len; i++)
+  for (size_t i = 0; i < args.len; i++) {
     n->kids[i] = fe_conv_expr(b, args.items[i]);
+    if (n->kids[i])
+      n->kids[i]->copy_dtor = fe_shallow_copy_dtor(b, args.items[i]);
+  }
   GM_VEC_FREE(args);
 
   CXCursor ref = clang_getCursorReferenced(c);

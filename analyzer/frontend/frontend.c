@@ -232,6 +232,7 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   gm_tu_index_calls(model);
   GM_VEC_FREE(ctx.funcs);
   GM_VEC_FREE(b.vars);
+  GM_VEC_FREE(b.scoped);
   GM_VEC_FREE(b.var_decls);
   free(b.var_table);
   GM_VEC_FREE(b.lambdas);

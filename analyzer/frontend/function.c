@@ -80,6 +80,7 @@ gm_func *fe_build_function(builder *b, CXCursor c) {
   b->func_cursor = c;
   b->vars.len = 0;
   b->var_decls.len = 0;
+  b->scoped.len = 0;
   b->next_id = 0;
   fn->usr = fe_arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(c)));
   fn->loc = fe_loc_of(b, c);
@@ -236,8 +237,10 @@ static gm_func *build_lambda_body(builder *b, CXCursor c) {
   int outer_dependent = b->dependent;
   var_vec outer_vars = b->vars;
   cursor_vec outer_decls = b->var_decls;
+  fe_scoped_vec outer_scoped = b->scoped;
   memset(&b->vars, 0, sizeof b->vars);
   memset(&b->var_decls, 0, sizeof b->var_decls);
+  memset(&b->scoped, 0, sizeof b->scoped);
   const char *outer_host = b->lambda_host;
   if (!b->lambda_depth++)
     b->lambda_host = outer ? outer->name : "?";
@@ -255,8 +258,10 @@ static gm_func *build_lambda_body(builder *b, CXCursor c) {
   }
   GM_VEC_FREE(b->vars);
   GM_VEC_FREE(b->var_decls);
+  GM_VEC_FREE(b->scoped);
   b->vars = outer_vars;
   b->var_decls = outer_decls;
+  b->scoped = outer_scoped;
   b->fn = outer;
   b->func_cursor = outer_cursor;
   b->next_id = outer_next_id;

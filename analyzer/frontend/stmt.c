@@ -59,6 +59,53 @@ static gm_node *conv_seq(builder *b, CXCursor c, cursor_vec *kids, size_t from) 
   return n;
 }
 
+/* A block: its statements, then the destructors of the local objects it declared, at its
+ * closing brace. */
+static gm_node *conv_block(builder *b, CXCursor c, cursor_vec *kids) {
+  size_t scope = b->scoped.len;
+  gm_node *n = fe_new_node(b, GM_N_SEQ, c, (int)kids->len);
+  for (size_t i = 0; i < kids->len; i++) {
+    n->kids[i] = fe_conv_stmt(b, kids->items[i]);
+    if (clang_getCursorKind(kids->items[i]) != CXCursor_DeclStmt)
+      continue;
+    cursor_vec decls = fe_children_of(kids->items[i]);
+    for (size_t k = 0; k < decls.len; k++)
+      if (clang_getCursorKind(decls.items[k]) == CXCursor_VarDecl)
+        fe_scope_enter_local(b, decls.items[k]);
+    GM_VEC_FREE(decls);
+  }
+  gm_loc end = fe_loc_of_location(b, clang_getRangeEnd(clang_getCursorExtent(c)));
+  if (end.col > 1)
+    end.col--; /* the range ends just past the brace */
+  int ndtors;
+  gm_node **dtors = fe_scope_destructors(b, c, scope, end, -1, &ndtors);
+  b->scoped.len = scope;
+  if (ndtors) {
+    gm_node **all = gm_arena_alloc(b->arena, sizeof *all * (size_t)(n->nkids + ndtors));
+    memcpy(all, n->kids, sizeof *all * (size_t)n->nkids);
+    memcpy(all + n->nkids, dtors, sizeof *all * (size_t)ndtors);
+    n->kids = all;
+    n->nkids += ndtors;
+  }
+  return n;
+}
+
+/* `return v;`: the value, then the destructors of every local object in scope but a local
+ * returned by name (built in the caller's place, not destroyed). */
+static gm_node *conv_return(builder *b, CXCursor c, cursor_vec *kids) {
+  gm_node *value = kids->len ? fe_conv_expr(b, kids->items[0]) : NULL;
+  int returned = value && value->kind == GM_N_VAR ? value->var : -1;
+  int ndtors;
+  gm_node **dtors = fe_scope_destructors(b, c, 0, fe_loc_of(b, c), returned, &ndtors);
+  gm_node *n = fe_new_node(b, GM_N_RETURN, c, 1 + ndtors);
+  n->kids[0] = value;
+  for (int i = 0; i < ndtors; i++)
+    n->kids[1 + i] = dtors[i];
+  if (!value && !ndtors)
+    n->nkids = 0;
+  return n;
+}
+
 /* A for statement's children omit absent parts; place each by where it starts relative to the
  * header's two semicolons. */
 static void for_parts(builder *b, CXCursor c, cursor_vec *kids, CXCursor parts[3], int present[3]) {
@@ -121,7 +168,7 @@ gm_node *fe_conv_stmt(builder *b, CXCursor c) {
   gm_node *n = NULL;
   switch (k) {
   case CXCursor_CompoundStmt:
-    n = conv_seq(b, c, &kids, 0);
+    n = conv_block(b, c, &kids);
     break;
   case CXCursor_DeclStmt: {
     cursor_vec vars = {0};
@@ -227,10 +274,7 @@ gm_node *fe_conv_stmt(builder *b, CXCursor c) {
     n->kids[0] = kids.len ? fe_conv_stmt(b, kids.items[kids.len - 1]) : NULL;
     break;
   case CXCursor_ReturnStmt:
-    n = fe_new_node(b, GM_N_RETURN, c, 1);
-    n->kids[0] = kids.len ? fe_conv_expr(b, kids.items[0]) : NULL;
-    if (!n->kids[0])
-      n->nkids = 0;
+    n = conv_return(b, c, &kids);
     break;
   case CXCursor_BreakStmt:
     n = fe_new_node(b, GM_N_BREAK, c, 0);

@@ -70,6 +70,10 @@ static void dump(const gm_func *fn, const gm_node *n, int depth, FILE *out) {
     fprintf(out, " system");
   if (n->kind == GM_N_CALL && n->is_method)
     fprintf(out, " method");
+  if (n->implicit_dtor && n->object && n->object->var >= 0 && n->object->var < fn->nvars)
+    fprintf(out, " destroys=%s", fn->vars[n->object->var].name);
+  if (n->copy_dtor)
+    fprintf(out, " by-value-copy");
   fprintf(out, " @%u:%u\n", n->loc.line, n->loc.col);
   for (int i = 0; i < n->nkids; i++)
     dump(fn, n->kids[i], depth + 1, out);

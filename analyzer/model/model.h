@@ -22,7 +22,7 @@ enum gm_node_kind {
   GM_N_LOOP,   /* kids: init, cond, inc, body (any may be NULL); op: enum gm_loop_kind */
   GM_N_SWITCH, /* kids: cond, body */
   GM_N_CASE,   /* kids: body; op 1 for `default:`; has_value/value: the case's constant */
-  GM_N_RETURN, /* kids: value or NULL */
+  GM_N_RETURN, /* kids: value or NULL, then the destructor calls of the locals it leaves */
   GM_N_BREAK,
   GM_N_CONTINUE,
   GM_N_GOTO,  /* name: label */
@@ -76,6 +76,9 @@ typedef struct gm_node {
   unsigned is_method : 1;        /* GM_N_CALL: a non-static member function or constructor */
   unsigned returns_bool : 1;     /* GM_N_CALL: the callee returns bool (true is success) */
   unsigned sets_status : 1;      /* GM_N_CALL: the table's [runtime-status] names the callee */
+  /* GM_N_CALL: not written in the source: a local object's destructor, run where its scope ends
+   * (the block's closing brace, a return); callee_usr is the destructor, object the variable */
+  unsigned implicit_dtor : 1;
   unsigned arg_writes;     /* GM_N_CALL: bit i: the callee may write through argument i (bit 31:
                               any argument from 31 on); all ones when unknown */
   unsigned read_only_args; /* GM_N_CALL: bit i (i < 31): argument i is bound to a pointer to
@@ -98,6 +101,12 @@ typedef struct gm_node {
   /* GM_N_CALL of a member function on a variable or its member (`desc.run()`): that object,
    * which is not among the kids; NULL otherwise */
   const struct gm_node *object;
+  /* A call's argument copied member by member into a by-value parameter (an implicit or
+   * defaulted copy or move constructor) of a class with a user-written destructor: that
+   * destructor's USR. The copy dies when the call ends, and its destructor runs then. The
+   * argument is the object copied, or `std::move(obj)` (a class with no move constructor of
+   * its own is copied all the same). */
+  const char *copy_dtor;
   /* GM_N_CALL of a member function: the callee as written, a GM_N_FIELD whose kid is the
    * object (`bufs[i].alloc`, `bufs.push_back`); NULL otherwise */
   const struct gm_node *callee_member;
@@ -133,6 +142,9 @@ typedef struct gm_var {
   const char *usr;
   unsigned internal : 1;
   unsigned defined_here : 1; /* the file defines it (not only an `extern` declaration) */
+  /* GM_VAR_LOCAL: an object of a class with a user-written destructor, which runs where its
+   * scope ends (GM_N_CALL.implicit_dtor): the destructor's USR; NULL otherwise */
+  const char *dtor_usr;
 } gm_var;
 
 typedef struct gm_func {

@@ -38,12 +38,23 @@ typedef struct gm_param_summary {
   const char *dense_where; /* the function holding that access */
 } gm_param_summary;
 
+/* A member of `this` that a method (a destructor) frees on every path. */
+typedef struct gm_member_free_summary {
+  const char *member;                      /* its path under the object: "data", "buf.ptr" */
+  const char *via;                         /* the inner free's name */
+  const char *frees[GM_SUMMARY_MAX_FREES]; /* the families it releases */
+  int nfrees;
+  gm_loc at; /* the free inside */
+} gm_member_free_summary;
+
 typedef struct gm_call_summary {
   const char *usr, *name;
   int noreturn;
   const char *returns_fresh; /* the family of fresh memory it returns on every path, or NULL */
   int nparams;
   gm_param_summary *params;
+  int nmember_frees;
+  gm_member_free_summary *member_frees;
 } gm_call_summary;
 
 #endif

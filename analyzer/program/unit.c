@@ -508,6 +508,11 @@ static void add_called(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
   if (is_call_of(n, GM_FN_ALLOC) || is_call_of(n, GM_FN_REALLOC))
     b->u->allocates = 1;
+  for (int i = 0; n->kind == GM_N_CALL && i < n->nkids; i++) {
+    const char *dtor = n->kids[i] ? n->kids[i]->copy_dtor : NULL; /* a by-value copy's */
+    if (dtor && !defined_here(b, dtor))
+      GM_PUSH(*b->called, dtor);
+  }
   if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
       n->is_kernel_callee || defined_here(b, n->callee_usr))
     return;
@@ -602,6 +607,17 @@ static gm_call_summary keep_summary(gm_unit *u, const gm_call_summary *s) {
     for (int k = 0; k < p.nfrees; k++)
       p.frees[k] = keep(u, p.frees[k]);
     out.params[i] = p;
+  }
+  out.member_frees =
+      gm_arena_alloc(u->arena, sizeof *out.member_frees * (size_t)(s->nmember_frees + 1));
+  for (int i = 0; i < s->nmember_frees; i++) {
+    gm_member_free_summary m = s->member_frees[i];
+    m.member = keep(u, m.member);
+    m.via = keep(u, m.via);
+    m.at = keep_loc(u, m.at);
+    for (int k = 0; k < m.nfrees; k++)
+      m.frees[k] = keep(u, m.frees[k]);
+    out.member_frees[i] = m;
   }
   return out;
 }

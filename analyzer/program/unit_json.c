@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNIT_FORMAT = 12 };
+enum { UNIT_FORMAT = 13 };
 
 static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
@@ -38,8 +38,19 @@ static json_t *summary_json(const gm_call_summary *s) {
                   str_or_null(p->kernel_name), "kernel_param", p->kernel_param, "dense",
                   loc_json(p->dense), "dense_where", str_or_null(p->dense_where)));
   }
-  return json_pack("{s:s,s:o,s:b,s:o,s:o}", "usr", s->usr, "name", str_or_null(s->name), "noreturn",
-                   s->noreturn, "returns_fresh", str_or_null(s->returns_fresh), "params", params);
+  json_t *members = json_array();
+  for (int i = 0; i < s->nmember_frees; i++) {
+    const gm_member_free_summary *m = &s->member_frees[i];
+    json_t *frees = json_array();
+    for (int k = 0; k < m->nfrees; k++)
+      json_array_append_new(frees, json_string(m->frees[k]));
+    json_array_append_new(members,
+                          json_pack("{s:s,s:o,s:o,s:o}", "member", m->member, "via",
+                                    str_or_null(m->via), "frees", frees, "at", loc_json(m->at)));
+  }
+  return json_pack("{s:s,s:o,s:b,s:o,s:o,s:o}", "usr", s->usr, "name", str_or_null(s->name),
+                   "noreturn", s->noreturn, "returns_fresh", str_or_null(s->returns_fresh),
+                   "params", params, "member_frees", members);
 }
 
 char *gm_call_summary_json(const gm_call_summary *s) {
@@ -259,12 +270,28 @@ static int read_summaries(gm_unit *u, json_t *summaries, int helpers) {
   json_t *v, *pv, *fv;
   json_array_foreach(summaries, i, v) {
     gm_call_summary cs = {0};
-    json_t *usr, *name, *fresh, *params;
-    if (json_unpack(v, "{s:o,s:o,s:b,s:o,s:o}", "usr", &usr, "name", &name, "noreturn",
-                    &cs.noreturn, "returns_fresh", &fresh, "params", &params) != 0 ||
+    json_t *usr, *name, *fresh, *params, *members;
+    if (json_unpack(v, "{s:o,s:o,s:b,s:o,s:o,s:o}", "usr", &usr, "name", &name, "noreturn",
+                    &cs.noreturn, "returns_fresh", &fresh, "params", &params, "member_frees",
+                    &members) != 0 ||
         !get_str(u, usr, &cs.usr) || !cs.usr || !get_str(u, name, &cs.name) ||
-        !get_str(u, fresh, &cs.returns_fresh) || !json_is_array(params))
+        !get_str(u, fresh, &cs.returns_fresh) || !json_is_array(params) || !json_is_array(members))
       return 0;
+    cs.member_frees =
+        gm_arena_alloc(u->arena, sizeof *cs.member_frees * (json_array_size(members) + 1));
+    json_array_foreach(members, k, pv) {
+      gm_member_free_summary *m = &cs.member_frees[cs.nmember_frees++];
+      json_t *member, *via, *frees, *at;
+      if (json_unpack(pv, "{s:o,s:o,s:o,s:o}", "member", &member, "via", &via, "frees", &frees,
+                      "at", &at) != 0 ||
+          !get_str(u, member, &m->member) || !m->member || !get_str(u, via, &m->via) ||
+          !json_is_array(frees) || !get_loc(u, at, &m->at))
+        return 0;
+      json_array_foreach(frees, f, fv) {
+        if (m->nfrees < GM_SUMMARY_MAX_FREES && !get_str(u, fv, &m->frees[m->nfrees++]))
+          return 0;
+      }
+    }
     cs.nparams = (int)json_array_size(params);
     cs.params = gm_arena_alloc(u->arena, sizeof *cs.params * (size_t)(cs.nparams + 1));
     json_array_foreach(params, k, pv) {
