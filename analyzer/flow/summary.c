@@ -260,7 +260,9 @@ void flow_observe_exit(engine *e, state *s, val ret) {
     } else if (o->state == OBJ_FAILED) {
       ob->freed[o->param]++; /* `if (p) cudaFree(p)`: null, nothing to free */
     }
-    if (o->escaped)
+    /* stored only into a member of an object from outside and freed through it there: the
+     * caller's pointer is freed all the same (`h->p = q; cudaFree(h->p);`) */
+    if (o->escaped && !(o->member_only && o->state == OBJ_FREED))
       ob->escaped[o->param]++;
     if (o->prefetched)
       ob->prefetched[o->param]++;
