@@ -67,6 +67,8 @@ void flow_run_function(engine *e, const gm_func *fn) {
   }
   if (!e->summary_mode)
     flow_seed_entry_members(e, s);
+  else
+    flow_seed_filled_members(e, s);
   state_list in = {0};
   GM_PUSH(in, s);
   flow_out out = {0};
@@ -110,7 +112,7 @@ static int allocates_or_frees(engine *e, const gm_node *n) {
     if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC || row->kind == GM_FN_FREE))
       return 1;
     const summary *sum = row ? NULL : flow_summary_for(e, n->callee_usr);
-    if (sum && sum->returns_fresh)
+    if (sum && (sum->returns_fresh || sum->nmembers))
       return 1;
     for (int i = 0; sum && i < sum->nparams; i++)
       if (sum->params[i].effect == P_FREES || sum->params[i].effect == P_OUT_ALLOC ||
@@ -207,8 +209,13 @@ static int mark_reached(engine *e, char *reached) {
 
 static int same_summary(const summary *a, const summary *b) {
   if (a->known != b->known || a->noreturn != b->noreturn || a->returns_fresh != b->returns_fresh ||
-      a->nparams != b->nparams)
+      a->nparams != b->nparams || a->nmembers != b->nmembers)
     return 0;
+  for (int k = 0; k < a->nmembers; k++)
+    if (a->members[k].root != b->members[k].root || a->members[k].fills != b->members[k].fills ||
+        a->members[k].clobbers != b->members[k].clobbers ||
+        strcmp(a->members[k].member, b->members[k].member) != 0)
+      return 0;
   return !a->nparams ||
          memcmp(a->params, b->params, sizeof(param_summary) * (size_t)a->nparams) == 0;
 }

@@ -35,12 +35,24 @@ typedef struct gm_param_summary {
   const char *dense_where; /* the function holding that access */
 } gm_param_summary;
 
+/* What a function does to a member of an object it is given (`this`, or a pointer or reference
+ * parameter's): it overwrites what the member held on entry without freeing or testing it first
+ * (clobbers), and/or leaves a fresh block there on every path (fills). */
+typedef struct gm_member_effect {
+  int root;           /* the parameter's index; -1: this */
+  const char *member; /* its name, one member deep */
+  int clobbers, fills;
+  const char *family; /* fills: the family allocated */
+} gm_member_effect;
+
 typedef struct gm_call_summary {
   const char *usr, *name;
   int noreturn;
   const char *returns_fresh; /* the family of fresh memory it returns on every path, or NULL */
   int nparams;
   gm_param_summary *params;
+  int nmembers;
+  gm_member_effect *members;
 } gm_call_summary;
 
 #endif
