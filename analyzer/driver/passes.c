@@ -156,7 +156,8 @@ void driver_check_program(gm_run *run) {
 }
 
 /* Whether a summary makes a call act otherwise than an unknown callee's (which may keep or free
- * every argument), and whether it allocates for its caller. */
+ * every argument, and reallocate its object's members), and whether it allocates for its
+ * caller. */
 static int summary_matters(const gm_call_summary *s, int *allocates) {
   int matters = s->noreturn;
   /* a destructor that frees members: the objects it destroys hold memory of their own */
@@ -166,7 +167,9 @@ static int summary_matters(const gm_call_summary *s, int *allocates) {
     matters |= s->params[i].effect != GM_PARAM_ESCAPES || s->params[i].reads_only;
     *allocates |= s->params[i].effect == GM_PARAM_OUT_ALLOC;
   }
-  return matters || *allocates;
+  for (int k = 0; k < s->nmembers; k++)
+    *allocates |= s->members[k].fills; /* into a member of the caller's object */
+  return matters || *allocates || s->nmembers;
 }
 
 /* The other files' summaries that file i's calls would use (JSON, one per line), or NULL when

@@ -201,6 +201,15 @@ typedef struct member_free {
   const char *via;
   const gm_node *inner; /* the free call inside (innermost) */
 } member_free;
+/* What a function does to a member of an object it is given (gm_member_effect): root is the
+ * parameter's index, -1 for this. */
+typedef struct member_effect {
+  int root;
+  const char *member;
+  unsigned char clobbers, fills;
+  const gm_family *family; /* fills */
+  const gm_node *inner;    /* fills: the allocation inside, or NULL when imported */
+} member_effect;
 
 typedef struct summary {
   const gm_func *fn;
@@ -220,7 +229,18 @@ typedef struct summary {
   /* a method: the members of `this` it frees on every path */
   member_free *member_frees;
   int nmember_frees;
+  int nmembers;
+  member_effect *members;
 } summary;
+
+/* A member's observations while summarising (members.c). */
+struct member_obs {
+  int slot, root;
+  const char *member; /* root and member as the summary names them (the paths go at the end) */
+  int clobbered, fresh;
+  const gm_family *family;
+  const gm_node *inner;
+};
 
 /* Per-exit observations gathered while summarising a function. */
 typedef struct summary_obs {
@@ -239,6 +259,9 @@ typedef struct summary_obs {
   const gm_node **host_touch;
   const char **kernel_usr, **kernel_name;
   int *kernel_param;
+  /* members of this or of a pointer parameter (members.c): whether a path overwrote what the
+   * member held on entry untested, and on how many exits it holds a block stored here */
+  GM_VEC(struct member_obs) members;
 } summary_obs;
 
 /* A member of `this` that a destructor being summarised frees somewhere: the slot that keeps
@@ -500,6 +523,26 @@ void flow_seed_entry_members(engine *e, state *s);
 void flow_forget_outside_members(engine *e, state *s, const gm_node *call);
 /* After var (a root) is assigned: what its members held is unknown. */
 void flow_forget_members_of(engine *e, state *s, int var);
+/* A local object declared (again, in a loop): a new object, whose members hold nothing that a
+ * member effect put there before. */
+void flow_forget_declared_members(engine *e, state *s, int var);
+/* Summarising: what the members the function allocates into held on entry, each an object of
+ * its own, so that overwriting it untested is seen (flow_note_member_store). */
+void flow_seed_filled_members(engine *e, state *s);
+/* Summarising: slot was just assigned over old; overwriting a member's entry block untested is
+ * noted, and at an exit whether each member holds a block stored here. */
+void flow_note_member_store(engine *e, state *s, int slot, val old);
+void flow_observe_member_exit(engine *e, state *s);
+/* Summarising: the member effects the observations add up to (into sum); whether they differ
+ * from old's. */
+int flow_member_effects_finish(engine *e, const summary *old, summary *sum);
+/* A call with member effects: what the members it names held before it (taken before the
+ * call is evaluated), and after it, what it left there, reporting a block it overwrote. */
+typedef struct member_before member_before;
+member_before *flow_member_effects_before(engine *e, state *s, const gm_node *call,
+                                          const summary *sum);
+void flow_member_effects_apply(engine *e, state *s, const gm_node *call, const summary *sum,
+                               member_before *before);
 
 /* members.c: summarising a function, what the members of `this` it frees held on entry, each an
  * object of its own, kept in e->anchors (a method's summary: the members it frees). */

@@ -56,6 +56,8 @@ static void assign_slot(engine *e, state *s, int slot, int owning, val v, const 
     if (lost && ((!o->escaped && owning) || (o->member_only && in_member && o->site)))
       flow_report_leak(e, s, old.ref, at, how);
   }
+  if (e->summary_mode)
+    flow_note_member_store(e, s, slot, old);
 }
 
 /* The slot an out-parameter argument names (`&p`, `&pitched` with field "ptr", `out` for
@@ -177,6 +179,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
   }
   const gm_fn *row = n->fn;
   summary *sum = row ? NULL : flow_summary_for(e, n->callee_usr);
+  member_before *members = flow_member_effects_before(e, s, n, sum);
   int out_arg = -1;
   if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_ALIAS) && row->ptr_arg >= 0)
     out_arg = row->ptr_arg;
@@ -364,6 +367,7 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       if (n->kids[i] && n->kids[i]->copy_dtor)
         flow_destroy_object(e, s, n->kids[i], n->kids[i]->copy_dtor, n->kids[i]);
   }
+  flow_member_effects_apply(e, s, n, sum, members);
   if (result.kind == V_UNKNOWN && !s->dead && !(row && row->kind != GM_FN_BORROW))
     result = flow_status_comparison(n, args);
   free(args);
@@ -476,6 +480,8 @@ static val eval_assign(engine *e, state *s, const gm_node *n) {
 static val eval_decl(engine *e, state *s, const gm_node *n) {
   if (n->nkids && n->kids[0]->kind == GM_N_AGGREGATE && e->array_init)
     e->array_init[n->var] = n->kids[0];
+  if (e->fn->vars[n->var].kind == GM_VAR_LOCAL)
+    flow_forget_declared_members(e, s, n->var);
   val v = n->nkids ? flow_eval(e, s, n->kids[0]) : unknown_val();
   const gm_var *var = &e->fn->vars[n->var];
   int owning = var->kind == GM_VAR_LOCAL || var->kind == GM_VAR_PARAM;

@@ -70,6 +70,7 @@ void flow_run_function(engine *e, const gm_func *fn) {
     flow_seed_entry_members(e, s);
   else
     flow_seed_this_members(e, s); /* which members of this it frees (a destructor's teardown) */
+  flow_seed_filled_members(e, s);
   state_list in = {0};
   GM_PUSH(in, s);
   flow_out out = {0};
@@ -113,7 +114,7 @@ static int allocates_or_frees(engine *e, const gm_node *n) {
     if (row && (row->kind == GM_FN_ALLOC || row->kind == GM_FN_REALLOC || row->kind == GM_FN_FREE))
       return 1;
     const summary *sum = row ? NULL : flow_summary_for(e, n->callee_usr);
-    if (sum && sum->returns_fresh)
+    if (sum && (sum->returns_fresh || sum->nmembers))
       return 1;
     if (n->implicit_dtor && flow_destructor_frees(e, n->callee_usr))
       return 1;
@@ -220,8 +221,14 @@ static int mark_reached(engine *e, char *reached) {
 static int same_summary(const summary *a, const summary *b) {
   if (a->known != b->known || a->pending != b->pending || a->noreturn != b->noreturn ||
       a->returns_fresh != b->returns_fresh || a->returns_site != b->returns_site ||
-      a->nparams != b->nparams || a->nmember_frees != b->nmember_frees)
+      a->nparams != b->nparams || a->nmember_frees != b->nmember_frees ||
+      a->nmembers != b->nmembers)
     return 0;
+  for (int k = 0; k < a->nmembers; k++)
+    if (a->members[k].root != b->members[k].root || a->members[k].fills != b->members[k].fills ||
+        a->members[k].clobbers != b->members[k].clobbers ||
+        strcmp(a->members[k].member, b->members[k].member) != 0)
+      return 0;
   for (int i = 0; i < a->nparams; i++) {
     const param_summary *p = &a->params[i], *q = &b->params[i];
     if (p->effect != q->effect || p->prefetches != q->prefetches || p->launch != q->launch ||

@@ -104,6 +104,17 @@ static summary *import_summary(engine *e, const gm_call_summary *cs) {
     }
   }
   import_member_frees(e, cs, sum);
+  sum->nmembers = 0;
+  sum->members = gm_arena_alloc(e->tu->arena, sizeof(member_effect) * (size_t)(cs->nmembers + 1));
+  for (int k = 0; k < cs->nmembers; k++) {
+    const gm_member_effect *in = &cs->members[k];
+    const gm_family *fam = in->fills && in->family ? gm_table_family(table, in->family) : NULL;
+    if (in->fills && !fam && !in->clobbers)
+      continue; /* a family this file's table does not know: nothing to follow */
+    sum->members[sum->nmembers++] = (member_effect){
+        in->root, in->member, (unsigned char)in->clobbers, (unsigned char)(in->fills && fam),
+        fam,      NULL};
+  }
   return sum;
 }
 
@@ -234,6 +245,13 @@ void flow_export_summaries(engine *e, gm_call_summary **out, int *n) {
         }
       }
     }
+    cs->nmembers = sum->nmembers;
+    cs->members = gm_arena_alloc(a, sizeof(gm_member_effect) * (size_t)(sum->nmembers + 1));
+    for (int k = 0; k < sum->nmembers; k++) {
+      const member_effect *m = &sum->members[k];
+      cs->members[k] = (gm_member_effect){m->root, m->member, m->clobbers, m->fills,
+                                          m->family ? m->family->name : NULL};
+    }
   }
   *out = all;
   *n = count;
@@ -282,6 +300,7 @@ void flow_observe_exit(engine *e, state *s, val ret) {
   } else if (ret.kind != V_NULL) {
     ob->ret_other++;
   }
+  flow_observe_member_exit(e, s);
   int np = e->fn->nparams;
   for (int i = 0; i < s->nobjs; i++) {
     obj *o = &s->objs[i];
@@ -303,7 +322,9 @@ void flow_observe_exit(engine *e, state *s, val ret) {
     } else if (o->state == OBJ_FAILED) {
       ob->freed[o->param]++; /* `if (p) cudaFree(p)`: null, nothing to free */
     }
-    if (o->escaped)
+    /* stored only into a member of an object from outside and freed through it there: the
+     * caller's pointer is freed all the same (`h->p = q; cudaFree(h->p);`) */
+    if (o->escaped && !(o->member_only && o->state == OBJ_FREED))
       ob->escaped[o->param]++;
     if (o->prefetched)
       ob->prefetched[o->param]++;
@@ -406,6 +427,7 @@ int flow_summarise(engine *e, summary *sum) {
     changed = sum->params[i].effect != ps[i].effect ||
               sum->params[i].prefetches != ps[i].prefetches ||
               sum->params[i].launch != ps[i].launch;
+  changed |= flow_member_effects_finish(e, sum, &next);
   *sum = next;
   free(ob->freed);
   free(ob->escaped);

@@ -89,6 +89,7 @@ gm_func *fe_build_function(builder *b, CXCursor c) {
     fn->end_loc.col--; /* the range ends just past the brace */
   fn->in_main_file = clang_Location_isFromMainFile(clang_getCursorLocation(c)) != 0;
   fn->is_kernel = has_kid(&kids, CXCursor_CUDAGlobalAttr);
+  fn->is_constructor = clang_getCursorKind(c) == CXCursor_Constructor;
   fn->is_device = has_kid(&kids, CXCursor_CUDADeviceAttr) && !has_kid(&kids, CXCursor_CUDAHostAttr);
   int nparams = clang_Cursor_getNumArguments(c);
   if (nparams < 0) { /* templates: parameters are the ParmDecl children */

@@ -160,6 +160,7 @@ typedef struct gm_func {
   unsigned is_kernel : 1;
   unsigned is_device : 1; /* __device__ only: runs on the GPU, not host code */
   unsigned in_main_file : 1;
+  unsigned is_constructor : 1; /* its object's members hold nothing on entry */
 } gm_func;
 
 /* One call of a function, found in the body of funcs[func] (gm_tu_index_calls). */

@@ -46,6 +46,15 @@ typedef struct gm_member_free_summary {
   int nfrees;
   gm_loc at; /* the free inside */
 } gm_member_free_summary;
+/* What a function does to a member of an object it is given (`this`, or a pointer or reference
+ * parameter's): it overwrites what the member held on entry without freeing or testing it first
+ * (clobbers), and/or leaves a fresh block there on every path (fills). */
+typedef struct gm_member_effect {
+  int root;           /* the parameter's index; -1: this */
+  const char *member; /* its name, one member deep */
+  int clobbers, fills;
+  const char *family; /* fills: the family allocated */
+} gm_member_effect;
 
 typedef struct gm_call_summary {
   const char *usr, *name;
@@ -55,6 +64,8 @@ typedef struct gm_call_summary {
   gm_param_summary *params;
   int nmember_frees;
   gm_member_free_summary *member_frees;
+  int nmembers;
+  gm_member_effect *members;
 } gm_call_summary;
 
 #endif

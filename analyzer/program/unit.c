@@ -619,6 +619,13 @@ static gm_call_summary keep_summary(gm_unit *u, const gm_call_summary *s) {
       m.frees[k] = keep(u, m.frees[k]);
     out.member_frees[i] = m;
   }
+  out.members = gm_arena_alloc(u->arena, sizeof *out.members * (size_t)(s->nmembers + 1));
+  for (int k = 0; k < s->nmembers; k++) {
+    gm_member_effect m = s->members[k];
+    m.member = keep(u, m.member);
+    m.family = keep(u, m.family);
+    out.members[k] = m;
+  }
   return out;
 }
 

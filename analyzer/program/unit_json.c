@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNIT_FORMAT = 13 };
+enum { UNIT_FORMAT = 14 };
 
 static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
@@ -48,9 +48,16 @@ static json_t *summary_json(const gm_call_summary *s) {
                           json_pack("{s:s,s:o,s:o,s:o}", "member", m->member, "via",
                                     str_or_null(m->via), "frees", frees, "at", loc_json(m->at)));
   }
-  return json_pack("{s:s,s:o,s:b,s:o,s:o,s:o}", "usr", s->usr, "name", str_or_null(s->name),
+  json_t *effects = json_array();
+  for (int k = 0; k < s->nmembers; k++) {
+    const gm_member_effect *m = &s->members[k];
+    json_array_append_new(effects, json_pack("{s:i,s:s,s:b,s:b,s:o}", "root", m->root, "member",
+                                             m->member, "clobbers", m->clobbers, "fills", m->fills,
+                                             "family", str_or_null(m->family)));
+  }
+  return json_pack("{s:s,s:o,s:b,s:o,s:o,s:o,s:o}", "usr", s->usr, "name", str_or_null(s->name),
                    "noreturn", s->noreturn, "returns_fresh", str_or_null(s->returns_fresh),
-                   "params", params, "member_frees", members);
+                   "params", params, "member_frees", members, "members", effects);
 }
 
 char *gm_call_summary_json(const gm_call_summary *s) {
@@ -270,12 +277,13 @@ static int read_summaries(gm_unit *u, json_t *summaries, int helpers) {
   json_t *v, *pv, *fv;
   json_array_foreach(summaries, i, v) {
     gm_call_summary cs = {0};
-    json_t *usr, *name, *fresh, *params, *members;
-    if (json_unpack(v, "{s:o,s:o,s:b,s:o,s:o,s:o}", "usr", &usr, "name", &name, "noreturn",
+    json_t *usr, *name, *fresh, *params, *members, *effects;
+    if (json_unpack(v, "{s:o,s:o,s:b,s:o,s:o,s:o,s:o}", "usr", &usr, "name", &name, "noreturn",
                     &cs.noreturn, "returns_fresh", &fresh, "params", &params, "member_frees",
-                    &members) != 0 ||
+                    &members, "members", &effects) != 0 ||
         !get_str(u, usr, &cs.usr) || !cs.usr || !get_str(u, name, &cs.name) ||
-        !get_str(u, fresh, &cs.returns_fresh) || !json_is_array(params) || !json_is_array(members))
+        !get_str(u, fresh, &cs.returns_fresh) || !json_is_array(params) ||
+        !json_is_array(members) || !json_is_array(effects))
       return 0;
     cs.member_frees =
         gm_arena_alloc(u->arena, sizeof *cs.member_frees * (json_array_size(members) + 1));
@@ -291,6 +299,15 @@ static int read_summaries(gm_unit *u, json_t *summaries, int helpers) {
         if (m->nfrees < GM_SUMMARY_MAX_FREES && !get_str(u, fv, &m->frees[m->nfrees++]))
           return 0;
       }
+    }
+    cs.members = gm_arena_alloc(u->arena, sizeof *cs.members * (json_array_size(effects) + 1));
+    json_array_foreach(effects, k, pv) {
+      gm_member_effect *m = &cs.members[cs.nmembers++];
+      json_t *member, *family;
+      if (json_unpack(pv, "{s:i,s:o,s:b,s:b,s:o}", "root", &m->root, "member", &member, "clobbers",
+                      &m->clobbers, "fills", &m->fills, "family", &family) != 0 ||
+          !get_str(u, member, &m->member) || !m->member || !get_str(u, family, &m->family))
+        return 0;
     }
     cs.nparams = (int)json_array_size(params);
     cs.params = gm_arena_alloc(u->arena, sizeof *cs.params * (size_t)(cs.nparams + 1));

@@ -1,0 +1,4 @@
+// expected-no-diagnostics
+#include "holder.h"
+
+void adopt(Holder *h, float *q) { h->p = q; }
