@@ -3,7 +3,6 @@
  * condition must agree with. */
 #include "flow/engine.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -492,42 +491,6 @@ int flow_compare(const char *op, long long a, long long b, int *truth) {
   return 1;
 }
 
-/* x op y for the model's arithmetic operators; 0 where C leaves it undefined or long long
- * cannot hold it. */
-static int apply_arith(int op, long long x, long long y, long long *r) {
-  switch (op) {
-  case '+':
-    return !__builtin_add_overflow(x, y, r);
-  case '-':
-    return !__builtin_sub_overflow(x, y, r);
-  case '*':
-    return !__builtin_mul_overflow(x, y, r);
-  case '/':
-  case '%':
-    if (y == 0 || (x == LLONG_MIN && y == -1))
-      return 0;
-    *r = op == '/' ? x / y : x % y;
-    return 1;
-  case 'l':
-  case 'r':
-    if (x < 0 || y < 0 || y > 62 || (op == 'l' && x > (LLONG_MAX >> y)))
-      return 0;
-    *r = op == 'l' ? x << y : x >> y;
-    return 1;
-  case '&':
-    *r = x & y;
-    return 1;
-  case '|':
-    *r = x | y;
-    return 1;
-  case '^':
-    *r = x ^ y;
-    return 1;
-  default:
-    return 0;
-  }
-}
-
 /* The value a pure integer expression has on this path, where the path decides it: constants, a
  * variable a decision `v == K` holds for (a loop counter on the iteration where it equals its
  * start, a value tested before), and arithmetic, comparisons and negations of those. */
@@ -559,7 +522,7 @@ static int known_int(const engine *e, const state *s, const gm_node *n, long lon
   }
   case GM_N_ARITH:
     return n->nkids == 2 && known_int(e, s, n->kids[0], &a, depth + 1) &&
-           known_int(e, s, n->kids[1], &b, depth + 1) && apply_arith(n->op, a, b, out);
+           known_int(e, s, n->kids[1], &b, depth + 1) && gm_arith_apply(n->op, a, b, out);
   case GM_N_NOT:
     if (!n->nkids || !known_int(e, s, n->kids[0], &a, depth + 1))
       return 0;

@@ -2,7 +2,6 @@
  * operators, new and delete, member accesses; calls and lambdas are handed on). */
 #include "frontend/build.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,52 +102,9 @@ int fe_evaluate_int(CXCursor c, long long *value) {
  * long long cannot hold (overflow, LLONG_MIN / -1, division by zero, shifting a negative value)
  * stays unknown: folding it would be undefined behaviour here, and a trap for LLONG_MIN / -1. */
 static void fold_constant(gm_node *n) {
-  long long x = n->kids[0]->value, y = n->kids[1]->value, r;
-  switch (n->op) {
-  case '+':
-    if (__builtin_add_overflow(x, y, &r))
-      return;
-    break;
-  case '-':
-    if (__builtin_sub_overflow(x, y, &r))
-      return;
-    break;
-  case '*':
-    if (__builtin_mul_overflow(x, y, &r))
-      return;
-    break;
-  case '/':
-    if (y == 0 || (x == LLONG_MIN && y == -1))
-      return;
-    r = x / y;
-    break;
-  case '%':
-    if (y == 0 || (x == LLONG_MIN && y == -1))
-      return;
-    r = x % y;
-    break;
-  case 'l':
-    if (x < 0 || y < 0 || y > 62 || x > (LLONG_MAX >> y))
-      return;
-    r = x << y;
-    break;
-  case 'r':
-    if (x < 0 || y < 0 || y > 62)
-      return;
-    r = x >> y;
-    break;
-  case '&':
-    r = x & y;
-    break;
-  case '|':
-    r = x | y;
-    break;
-  case '^':
-    r = x ^ y;
-    break;
-  default:
+  long long r;
+  if (!gm_arith_apply(n->op, n->kids[0]->value, n->kids[1]->value, &r))
     return;
-  }
   n->value = r;
   n->has_value = 1;
 }

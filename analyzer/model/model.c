@@ -2,6 +2,7 @@
 
 #include "model/loop_counter.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -432,6 +433,40 @@ void gm_walk(const gm_node *n, void (*visit)(const gm_node *, void *), void *ctx
   visit(n, ctx);
   for (int i = 0; i < n->nkids; i++)
     gm_walk(n->kids[i], visit, ctx);
+}
+
+int gm_arith_apply(int op, long long x, long long y, long long *r) {
+  switch (op) {
+  case '+':
+    return !__builtin_add_overflow(x, y, r);
+  case '-':
+    return !__builtin_sub_overflow(x, y, r);
+  case '*':
+    return !__builtin_mul_overflow(x, y, r);
+  case '/':
+  case '%':
+    if (y == 0 || (x == LLONG_MIN && y == -1))
+      return 0;
+    *r = op == '/' ? x / y : x % y;
+    return 1;
+  case 'l':
+  case 'r':
+    if (x < 0 || y < 0 || y > 62 || (op == 'l' && x > (LLONG_MAX >> y)))
+      return 0;
+    *r = op == 'l' ? x << y : x >> y;
+    return 1;
+  case '&':
+    *r = x & y;
+    return 1;
+  case '|':
+    *r = x | y;
+    return 1;
+  case '^':
+    *r = x ^ y;
+    return 1;
+  default:
+    return 0;
+  }
 }
 
 int gm_is_success_status(const gm_node *n) {

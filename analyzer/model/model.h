@@ -242,6 +242,11 @@ int gm_call_borrows(const gm_node *call);
 /* cudaSuccess, CUDA_SUCCESS, CUBLAS_STATUS_SUCCESS, ncclSuccess: a status that says it worked. */
 int gm_is_success_status(const gm_node *n);
 
+/* x op y for a GM_N_ARITH operator ('+', '-', '*', '/', '%', 'l', 'r', '&', '|', '^'); 0 where C
+ * leaves it undefined (division by zero, LLONG_MIN / -1, shifting a negative value or by too
+ * much) or long long cannot hold it, and for any other operator. */
+int gm_arith_apply(int op, long long x, long long y, long long *r);
+
 /* Whether a call may change the status cudaGetLastError() reports: another runtime or driver
  * call, a kernel launch, or code the analysis does not see into. */
 int gm_may_set_runtime_status(const gm_node *call);
