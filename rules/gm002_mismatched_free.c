@@ -132,13 +132,16 @@ static void check(const gm_check_ctx *ctx) {
   }
 }
 
-/* Whether some allocation into the member is made in the freeing function itself. */
-static int allocated_in(const gm_member_summary *m, const char *function_usr) {
-  for (size_t i = 0; i < m->allocs.len; i++) {
-    const char *usr = m->allocs.items[i].use->function_usr;
-    if (usr && function_usr && strcmp(usr, function_usr) == 0)
+static int same_function(const gm_unit_member_use *a, const gm_unit_member_use *b) {
+  return a->function_usr && b->function_usr && strcmp(a->function_usr, b->function_usr) == 0;
+}
+
+/* Whether one of the uses (a member's allocations, its aliases) is made in the function that
+ * makes `in`, the free being judged: the flow engine follows both there. */
+static int made_in(const gm_member_use_ref *uses, size_t n, const gm_unit_member_use *in) {
+  for (size_t i = 0; i < n; i++)
+    if (same_function(uses[i].use, in))
       return 1;
-  }
   return 0;
 }
 
@@ -147,18 +150,6 @@ static int allocated_in(const gm_member_summary *m, const char *function_usr) {
 static int is_element(const gm_member_summary *m) {
   size_t n = strlen(m->member);
   return n > 2 && strcmp(m->member + n - 2, "[]") == 0;
-}
-
-static int same_function(const gm_unit_member_use *a, const gm_unit_member_use *b) {
-  return a->function_usr && b->function_usr && strcmp(a->function_usr, b->function_usr) == 0;
-}
-
-/* Whether the free is made in a function that also takes the alias. */
-static int aliased_in(const gm_member_summary *m, const gm_unit_member_use *free_use) {
-  for (size_t i = 0; i < m->aliases.len; i++)
-    if (same_function(m->aliases.items[i].use, free_use))
-      return 1;
-  return 0;
 }
 
 /* A member holding another address of a sibling's block (cudaHostGetDevicePointer's device
@@ -184,7 +175,7 @@ static void check_aliases(const gm_program_ctx *ctx) {
       const gm_unit_member_use *fr = m->frees.items[k].use;
       if (fr->nfrees == 0 || gm_member_free_releases(fr, al->family.name))
         continue;
-      if (aliased_in(m, fr))
+      if (made_in(m->aliases.items, m->aliases.len, fr))
         continue; /* the flow engine follows both addresses there */
       gm_report *r = ctx->report_for(ctx->arg, m->frees.items[k].unit, &gm002_mismatched_free);
       if (!r)
@@ -217,7 +208,7 @@ static void check_program(const gm_program_ctx *ctx) {
       int released = fr->nfrees == 0; /* a free of no known family: nothing to judge */
       for (size_t a = 0; a < m->allocs.len && !released; a++)
         released = gm_member_free_releases(fr, m->allocs.items[a].use->family.name);
-      if (released || (allocated_in(m, fr->function_usr) && !is_element(m)))
+      if (released || (made_in(m->allocs.items, m->allocs.len, fr) && !is_element(m)))
         continue;
       gm_report *r = ctx->report_for(ctx->arg, m->frees.items[k].unit, &gm002_mismatched_free);
       if (!r)
