@@ -77,8 +77,16 @@ void flow_destroy_object(engine *e, state *s, const gm_node *lv, const char *dto
   for (int i = 0; i < sum->nmember_frees; i++) {
     const member_free *f = &sum->member_frees[i];
     int slot = member_slot(e, lv, f->member);
-    if (slot >= 0)
-      flow_do_free(e, s, at, slot_get(s, slot), &f->free_row, f->via, f->inner);
+    if (slot < 0)
+      continue;
+    val v = slot_get(s, slot);
+    if (v.kind == V_OBJ && s->objs[v.ref].state == OBJ_LIVE && s->objs[v.ref].family &&
+        !gm_fn_frees_family(&f->free_row, s->objs[v.ref].family)) {
+      flow_escape_val(s, v); /* the destructor's own wrong free: the member check reports it at
+                                that free, once for all objects of the class */
+      continue;
+    }
+    flow_do_free(e, s, at, v, &f->free_row, f->via, f->inner);
   }
 }
 
@@ -98,6 +106,10 @@ void flow_construct_local(engine *e, state *s, const gm_node *decl) {
     if (slot < 0)
       continue;
     val old = slot_get(s, slot);
+    if (!copied && old.kind == V_OBJ && s->objs[old.ref].member_only &&
+        s->objs[old.ref].state == OBJ_LIVE)
+      continue; /* the constructor's own allocation (its summary fills the member): kept, so a
+                   later set-up that allocates into the member again loses it */
     flow_escape_val(s, old);
     val v = mk(V_UNKNOWN, 0);
     if (!copied) {

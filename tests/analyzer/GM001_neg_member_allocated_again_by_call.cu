@@ -3,7 +3,8 @@
 // holds nothing the call could lose. The allocation tests the member or frees it first; the
 // member is freed between two calls; only one of two
 // alternative set-ups runs per object (as cufinufft's 2D and 3D plans do); an init runs once per
-// object, from its constructor or once after it; a re-init runs once.
+// object, from its constructor or once after it; a re-init runs once, also after an allocating
+// constructor.
 #include <cuda_runtime.h>
 
 class Buffer {
@@ -89,4 +90,6 @@ void init_once(size_t n) {
   Grid h(n);
   Grid k;
   k.reinit(n);
+  Grid m(n);
+  m.reinit(n);
 }

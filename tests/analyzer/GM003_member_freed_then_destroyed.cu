@@ -9,10 +9,10 @@ struct Grid {
 };
 
 int solve(int n) {
-  Grid g(n);
+  Grid g(n); // expected-note {{allocated here with Grid}}
   if (n < 16) {
     cudaFree(g.cells); // expected-note {{first freed here}}
-    return -1; // expected-warning {{'g.cells' is freed twice: cudaFree already released it, and 'g' is destroyed here, where ~Grid frees it again; set the member to null after freeing it, or leave the freeing to ~Grid [GM003 double-free]}}
+    return -1; // expected-warning {{'g.cells' (device memory from Grid) is freed twice: cudaFree already released it, and 'g' is destroyed here, where ~Grid frees it again; set the member to null after freeing it, or leave the freeing to ~Grid [GM003 double-free]}}
   }
   return 0;
 }
