@@ -14,6 +14,12 @@
  * the old caps rose from 23.9 s to 34.4 s, and the other files never reach them. */
 enum { MAX_STATES = 128, LOOP_ROUNDS = 3, STEP_BUDGET = 1000000 };
 
+/* Paths that meet with the same objects held the same way, differing only in scalars (the
+ * option variables a getopt loop's cases set), go on as one once a list holds this many: kept
+ * apart they multiply (2^k for k options) and fill every list to MAX_STATES for the rest of the
+ * function, and its leaks were lost when the step budget ran out. */
+enum { SCALAR_JOIN_STATES = 16 };
+
 /* Rounds over one set of mutually recursive functions before their summaries are given up on
  * (every parameter handed over): each round follows every member once, and the summaries of
  * real recursions (a walk, a tree teardown) settle in two or three. */
@@ -359,6 +365,12 @@ typedef struct engine {
   GM_VEC(unsigned char) dep_bit;      /* per variable: its bit in fact dependencies (slot_bit) */
   const struct active_loop *stepping; /* the loop whose increment is being followed */
   GM_VEC(member_anchor) anchors;      /* summarising a destructor: the members it frees */
+  /* per variable: read by a condition that decides an allocation or a free (flow.c); a path
+   * slot is one when such a condition reads any member or pointee (guard_paths); guard_bits:
+   * their bits in decisions' dependencies. Paths differing only in other scalars are joined. */
+  unsigned char *guards;
+  int guard_paths;
+  uint64_t guard_bits;
   int truncated;
 } engine;
 

@@ -33,6 +33,38 @@ static void mark_addr_taken(engine *e, const gm_node *n) {
   }
 }
 
+static int allocates_or_frees(engine *e, const gm_node *n);
+
+/* What a condition reads: its variables are guards; a member, pointee or element makes every
+ * path slot one. */
+static void mark_guards_read(engine *e, const gm_node *n) {
+  if (!n)
+    return;
+  if (n->kind == GM_N_VAR && n->var >= 0 && n->var < e->fn->nvars)
+    e->guards[n->var] = 1;
+  if (n->kind == GM_N_FIELD || n->kind == GM_N_DEREF || n->kind == GM_N_INDEX)
+    e->guard_paths = 1;
+  for (int i = 0; i < n->nkids; i++)
+    mark_guards_read(e, n->kids[i]);
+}
+
+/* The scalars whose values may decide a memory operation: those read by the condition of a
+ * branch, loop or switch (or the left side of && and ||) with an allocation or a free in it or
+ * under it. Paths that differ only in other scalars may be joined (state.c). */
+static void find_memory_guards(engine *e, const gm_node *n) {
+  if (!n)
+    return;
+  const gm_node *cond = n->kind == GM_N_IF || n->kind == GM_N_COND || n->kind == GM_N_SWITCH
+                            ? gm_kid(n, 0)
+                        : n->kind == GM_N_LOOP                        ? gm_kid(n, 1)
+                        : n->kind == GM_N_LAND || n->kind == GM_N_LOR ? gm_kid(n, 0)
+                                                                      : NULL;
+  if (cond && allocates_or_frees(e, n))
+    mark_guards_read(e, cond);
+  for (int i = 0; i < n->nkids; i++)
+    find_memory_guards(e, n->kids[i]);
+}
+
 void flow_run_function(engine *e, const gm_func *fn) {
   e->fn = fn;
   e->steps = 0;
@@ -43,6 +75,13 @@ void flow_run_function(engine *e, const gm_func *fn) {
   mark_addr_taken(e, fn->body);
   e->aggregate = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
   flow_find_local_aggregates(e);
+  e->guards = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
+  e->guard_paths = 0;
+  find_memory_guards(e, fn->body);
+  e->guard_bits = e->guard_paths ? MEMORY_DEP | GLOBAL_DEP : 0;
+  for (int v = 0; v < fn->nvars; v++)
+    if (e->guards[v])
+      e->guard_bits |= slot_bit(e, v);
   state *s = flow_state_new();
   for (int v = 0; v < fn->nvars; v++) {
     const gm_var *var = &fn->vars[v];
@@ -100,6 +139,8 @@ void flow_run_function(engine *e, const gm_func *fn) {
   e->addr_taken = NULL;
   free(e->aggregate);
   e->aggregate = NULL;
+  free(e->guards);
+  e->guards = NULL;
   free(e->array_init);
   e->array_init = NULL;
 }

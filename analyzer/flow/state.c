@@ -450,7 +450,61 @@ static void state_join_decisions(state *kept, const state *s) {
     kept->latent = 0;
 }
 
-/* Appends s to l unless an equal state is there; keeps l within MAX_STATES. */
+/* A value that says nothing of memory: an integer, a flag, a pointer known null or not known.
+ * States that differ only in such values hold the same objects the same way. */
+static int scalar_val(val v) {
+  return v.kind == V_UNKNOWN || v.kind == V_CONST || v.kind == V_NULL;
+}
+
+/* Whether every decision of a that b lacks reads no guard (engine.h). */
+static int decisions_unguarded(const engine *e, const state *a, const state *b, long *walked) {
+  for (int i = 0; i < a->ndecisions; i++, ++*walked)
+    if ((a->decisions[i].deps & e->guard_bits) && !decision_exact(b, &a->decisions[i]))
+      return 0;
+  return 1;
+}
+
+/* Whether kept and s hold the same objects through the same pointers and differ at most in
+ * scalars that decide no allocation or free (counters, option variables set in a getopt loop's
+ * cases), in their values and in the decisions on them. */
+static int joinable_scalars(engine *e, const state *kept, const state *s) {
+  if (!e->guards || kept->nobjs != s->nobjs)
+    return 0;
+  long walked = 0;
+  int same = 1;
+  for (int i = 0; same && i < kept->nobjs; i++, walked++)
+    same = same_obj(&kept->objs[i], &s->objs[i]);
+  int n = kept->nslots > s->nslots ? kept->nslots : s->nslots;
+  for (int i = 0; same && i < n; i++, walked++) {
+    val x = slot_get(kept, i), y = slot_get(s, i);
+    int ex = i < kept->nslots && kept->exposed[i], ey = i < s->nslots && s->exposed[i];
+    int guard = i < e->fn->nvars ? e->guards[i] : e->guard_paths;
+    same = ex == ey && (same_val(&x, &y) || (!guard && scalar_val(x) && scalar_val(y)));
+  }
+  same =
+      same && decisions_unguarded(e, kept, s, &walked) && decisions_unguarded(e, s, kept, &walked);
+  flow_charge(e, walked);
+  return same;
+}
+
+/* Folds s into kept where only scalars tell them apart: those become unknown, and only the
+ * decisions both made survive (a condition that came out the same on both paths holds on the
+ * joined one, whatever the scalars it read). The paths go on as one, less precise about what the
+ * scalars held but with every object they hold, so the leaks at their ends are still seen. */
+static void state_join_scalars(state *kept, const state *s) {
+  int n = kept->nslots > s->nslots ? kept->nslots : s->nslots;
+  for (int i = 0; i < n; i++) {
+    val x = slot_get(kept, i), y = slot_get(s, i);
+    if (!same_val(&x, &y))
+      flow_slot_set_raw(kept, i, mk(V_UNKNOWN, 0));
+  }
+  state_join_decisions(kept, s);
+  kept->has_digest = 0; /* changed: taken anew when next compared */
+}
+
+/* Appends s to l unless an equal state is there; keeps l within MAX_STATES: past it, a state
+ * differing from one in l only in its decisions or its scalars is joined with it, and only one
+ * that holds different memory is dropped. */
 void flow_list_add(engine *e, state_list *l, state *s) {
   if (s->dead) {
     flow_state_free(s);
@@ -470,6 +524,13 @@ void flow_list_add(engine *e, state_list *l, state *s) {
       flow_state_free(s);
       return;
     }
+  if (l->len >= SCALAR_JOIN_STATES)
+    for (size_t i = 0; i < l->len; i++)
+      if (joinable_scalars(e, l->items[i], s)) {
+        state_join_scalars(l->items[i], s);
+        flow_state_free(s);
+        return;
+      }
   if (l->len >= MAX_STATES) {
     for (size_t i = 0; i < l->len; i++)
       if (equal_in_lists(e, l->items[i], s, 0)) {
