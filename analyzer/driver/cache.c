@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 /* Bumped whenever the entry layout changes: older entries then fail the magic check. */
-#define ENTRY_MAGIC "GMLCACH7"
+#define ENTRY_MAGIC "GMLCACH8"
 #define MAGIC_LEN 8
 /* Far above any real entry (a unit summary of a large file is a few MB), far below what would
  * exhaust memory: a bigger file under the cache directory is not one gmemlint wrote. */
@@ -250,6 +250,7 @@ gm_cache *gm_cache_open(const gm_options *opt, uint64_t enabled, uint64_t disabl
   clang_disposeString(v);
   add_u64(d, (uint64_t)opt->werror);
   add_u64(d, (uint64_t)opt->latent);
+  add_u64(d, (uint64_t)opt->explain);
   add_u64(d, enabled);
   add_u64(d, disabled);
   /* relative names in flags and #include lines resolve against it */
@@ -430,6 +431,8 @@ static void put_notice(gm_strbuf *sb, const gm_notice *n) {
   put_u32(sb, n->loc.col);
   put_str(sb, n->function);
   put_str(sb, n->message);
+  put_str(sb, n->rule_id); /* NULL (none) but for "suppressed" */
+  put_str(sb, n->reason);
 }
 
 /* Counts read from an entry are checked against what is left of it, so a corrupt count cannot
@@ -500,6 +503,8 @@ static void get_notice(reader *r, gm_notice *n) {
   n->loc.col = get_u32(r);
   n->function = get_req(r);
   n->message = get_req(r);
+  n->rule_id = get_str(r, NULL);
+  n->reason = get_str(r, NULL);
 }
 
 int gm_cache_load(gm_cache *c, const gm_cache_key *key, const char *source, gm_report *report,
@@ -541,7 +546,7 @@ int gm_cache_load(gm_cache *c, const gm_cache_key *key, const char *source, gm_r
     get_finding(&r, &f);
     GM_PUSH(found.findings, f); /* pushed even when bad, so that it is freed below */
   }
-  int nnotices = get_count(&r, 6 * sizeof(uint32_t));
+  int nnotices = get_count(&r, 8 * sizeof(uint32_t));
   for (int i = 0; i < nnotices && !r.bad; i++) {
     gm_notice n;
     get_notice(&r, &n);

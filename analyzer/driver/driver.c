@@ -4,6 +4,7 @@
 
 #include "driver/cache.h"
 #include "driver/config.h"
+#include "driver/explain.h"
 #include "driver/fingerprint.h"
 #include "driver/own_include.h"
 #include "driver/preambles.h"
@@ -211,6 +212,8 @@ static int notice_cmp(const void *a, const void *b) {
  * order with their --werror level and fingerprints. */
 void driver_settle_findings(gm_run *run, gm_file_result *r, size_t first) {
   gm_drop_suppressed(&r->report, first, r->path, &r->src);
+  if (!run->opt->explain)
+    driver_drop_explanations(&r->report);
   if (r->report.findings.len)
     qsort(r->report.findings.items, r->report.findings.len, sizeof(gm_finding), finding_cmp);
   if (r->report.notices.len > 1)
@@ -391,18 +394,6 @@ static void report_legacy_api(gm_file_result *r, const gm_parse *parse) {
                    r->path, parse->legacy_apis);
 }
 
-/* Prefer silence: a leak or free judged only on paths that rest on what the flow engine could
- * not see (flow.h's gm_fact.latent) is reported with --latent alone. */
-static void drop_latent(gm_func_facts *ff) {
-  int w = 0;
-  for (int i = 0; i < ff->nfacts; i++)
-    if (!ff->facts[i].latent ||
-        (ff->facts[i].kind != GM_FACT_LEAK && ff->facts[i].kind != GM_FACT_MISMATCH &&
-         ff->facts[i].kind != GM_FACT_OFFSET_FREE && ff->facts[i].kind != GM_FACT_DOUBLE_FREE))
-      ff->facts[w++] = ff->facts[i];
-  ff->nfacts = w;
-}
-
 /* The analysis of a parsed file: flow (with other files' summaries in pass two), the rules, the
  * unit summary, then suppressions, order and fingerprints. */
 void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse) {
@@ -424,10 +415,14 @@ void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse)
     start = gm_timing_start();
     for (int i = 0; i < nfacts; i++) {
       /* paths were dropped to stay within the budget: say so, whatever the findings */
-      if (facts[i].truncated)
+      if (facts[i].truncated) {
         gm_report_cut_short(&r->report, facts[i].fn, facts[i].truncated);
+        gm_report_suppressed(&r->report, NULL, "cut-short", facts[i].fn->loc, facts[i].fn->name,
+                             "what the paths of '%s' past the budget would show is not known",
+                             facts[i].fn->name);
+      }
       if (!run->opt->latent)
-        drop_latent(&facts[i]);
+        driver_drop_latent(run, r, parse, &facts[i]);
       gm_check_ctx ctx = {parse->tu,      &r->src,         facts[i].fn,
                           facts[i].facts, facts[i].nfacts, &r->report};
       size_t before = r->report.findings.len;

@@ -17,6 +17,7 @@ enum opt_id {
   OPT_JOBS,
   OPT_WERROR,
   OPT_LATENT,
+  OPT_EXPLAIN,
   OPT_VERIFY,
   OPT_NO_WHOLE_PROGRAM,
   OPT_NO_ISOLATION,
@@ -81,6 +82,10 @@ static const opt_def options[] = {
      "also report latent leaks and frees: those on a path that needs a value tested twice to "
      "change in between through a call gmemlint does not follow, or that branches on code clang "
      "could not type (README: \"Manifest and latent findings\")",
+     0},
+    {OPT_EXPLAIN, 0, "explain", NULL,
+     "for each finding an exemption, a threshold, the latent filter or a cut-short analysis "
+     "kept from the report, say which and why (text notes; JSON \"suppressed\")",
      0},
     {OPT_ALLOW_PARSE_ERRORS, 0, "allow-parse-errors", NULL,
      "exit 0 or 1 by the findings alone when files had parse errors (default: exit 3)", 0},
@@ -315,6 +320,9 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
     break;
   case OPT_LATENT:
     o->latent = 1;
+    break;
+  case OPT_EXPLAIN:
+    o->explain = 1;
     break;
   case OPT_VERIFY:
     o->verify = 1;

@@ -40,6 +40,7 @@ typedef struct gm_options {
   int report_command; /* `gmemlint report <telemetry...>`: files are telemetry */
   int werror;
   int latent;             /* --latent: report latent leaks and frees too */
+  int explain;            /* --explain: say which findings were kept from the report and why */
   int allow_parse_errors; /* files with parse errors do not change the exit status */
   int parse_errors_shown; /* clang's errors printed per file; -1: all */
   int verify;

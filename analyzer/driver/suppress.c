@@ -167,9 +167,12 @@ void gm_drop_suppressed(gm_report *report, size_t first, const char *path, const
   size_t w = first;
   for (size_t i = first; i < report->findings.len; i++) {
     gm_finding *f = &report->findings.items[i];
-    if (strcmp(f->loc.file, path) == 0 && is_suppressed(nolint, f->loc.line, f->rule->id))
+    if (strcmp(f->loc.file, path) == 0 && is_suppressed(nolint, f->loc.line, f->rule->id)) {
+      /* kept for --explain, which says so; dropped with the rest otherwise */
+      gm_report_suppressed(report, f->rule, "nolint", f->loc, f->function,
+                           "a NOLINT comment suppresses it: %s", f->message);
       gm_finding_free(f);
-    else
+    } else
       report->findings.items[w++] = *f;
   }
   report->findings.len = w;

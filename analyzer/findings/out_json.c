@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* jansson rejects invalid UTF-8; source text and file names may hold it. */
 json_t *gm_json_string(const char *s) {
@@ -61,10 +62,22 @@ int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles) {
   /* about the analysis itself, not defects: a function cut short, a file clang could not parse
    * in full, a file missing from the compile database */
   json_t *notices = json_array();
+  json_t *suppressed = json_array(); /* --explain: findings kept from the report, and why */
   for (size_t i = 0; i < nfiles; i++)
     for (size_t k = 0; k < files[i].nnotices; k++) {
       const gm_notice *n = &files[i].notices[k];
       json_t *o = json_object();
+      if (strcmp(n->kind, "suppressed") == 0) {
+        json_object_set_new(o, "rule", gm_json_string(n->rule_id));
+        json_object_set_new(o, "reason", gm_json_string(n->reason));
+        json_object_set_new(o, "file", gm_json_string(n->loc.file));
+        json_object_set_new(o, "line", json_integer(n->loc.line));
+        json_object_set_new(o, "column", json_integer(n->loc.col));
+        json_object_set_new(o, "function", gm_json_string(n->function));
+        json_object_set_new(o, "message", gm_json_string(n->message));
+        json_array_append_new(suppressed, o);
+        continue;
+      }
       json_object_set_new(o, "kind", gm_json_string(n->kind));
       json_object_set_new(o, "file", gm_json_string(n->loc.file));
       json_object_set_new(o, "line", json_integer(n->loc.line));
@@ -84,6 +97,10 @@ int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles) {
       json_array_append_new(notices, o);
     }
   json_object_set_new(root, "notices", notices);
+  if (json_array_size(suppressed))
+    json_object_set_new(root, "suppressed", suppressed);
+  else
+    json_decref(suppressed);
   int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
   fputc('\n', out);
   json_decref(root);

@@ -42,6 +42,22 @@ gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const ch
   return &r->notices.items[r->notices.len - 1];
 }
 
+gm_notice *gm_report_suppressed(gm_report *r, const gm_rule *rule, const char *reason, gm_loc loc,
+                                const char *function, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *why = gm_xvasprintf(fmt, ap);
+  va_end(ap);
+  gm_notice *n =
+      rule ? gm_report_notice(r, "suppressed", loc, function, "%s %s not reported (%s): %s",
+                              rule->id, rule->name, reason, why)
+           : gm_report_notice(r, "suppressed", loc, function, "not reported (%s): %s", reason, why);
+  free(why);
+  n->rule_id = gm_xstrdup(rule ? rule->id : "");
+  n->reason = gm_xstrdup(reason);
+  return n;
+}
+
 void gm_report_cut_short(gm_report *r, const gm_func *fn, int why) {
   gm_report_notice(r, "cut-short", fn->loc, fn->name,
                    "analysis of '%s' was cut short (%s); findings in it may be incomplete",
@@ -108,6 +124,8 @@ void gm_notice_free(gm_notice *n) {
   free(n->message);
   free((char *)n->first.loc.file);
   free(n->first.message);
+  free(n->rule_id);
+  free(n->reason);
 }
 
 int gm_notice_counted_once(const gm_notice *n) {

@@ -82,6 +82,11 @@ typedef struct gm_notice {
   int count;
   gm_related first;
   int fatal;
+  /* "suppressed" only (--explain): the rule whose finding was kept from the report ("" where the
+   * loss is not one rule's: a function cut short) and why: the exemption, threshold or filter
+   * that decided it ("latent", "cut-short", a rule's own reason) */
+  char *rule_id;
+  char *reason;
 } gm_notice;
 
 typedef struct gm_report {
@@ -101,6 +106,13 @@ void gm_finding_fix(gm_finding *f, const char *file, unsigned offset, unsigned l
                     const char *text);
 gm_notice *gm_report_notice(gm_report *r, const char *kind, gm_loc loc, const char *function,
                             const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* A finding `rule` would have reported at loc and did not, and why (--explain): reason names
+ * the exemption, threshold or filter ("retry-loop", "few-trips", "latent"); the message says
+ * what the program showed. A notice of kind "suppressed"; the driver keeps them only under
+ * --explain. rule may be NULL where the loss is not one rule's. */
+gm_notice *gm_report_suppressed(gm_report *r, const gm_rule *rule, const char *reason, gm_loc loc,
+                                const char *function, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 /* The notice that a function's analysis was cut short (gm_func_facts.truncated). */
 void gm_report_cut_short(gm_report *r, const gm_func *fn, int why);
 void gm_report_clear(gm_report *r);

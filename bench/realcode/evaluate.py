@@ -128,6 +128,15 @@ def load_findings(path, root):
     return out
 
 
+def load_suppressed(path):
+    """What the run kept from the report (gmemlint --explain): (rule, reason) of each entry."""
+    try:
+        doc = json.load(open(path, encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [(s.get("rule", "") or "-", s.get("reason", "")) for s in doc.get("suppressed", [])]
+
+
 def judge(findings, project, ledger):
     by_print = {}
     by_line = {}
@@ -390,6 +399,7 @@ def main(argv):
     names = [n for n in repos if not only or n in only]
     stats = collections.OrderedDict()
     details = []
+    fired = {}  # (rule, reason) -> Counter of projects
     for name in names:
         repo = repos[name]
         s = collections.Counter()
@@ -402,6 +412,9 @@ def main(argv):
             except Bad as e:
                 log(str(e))
         s["run"] = gen or "none"
+        if path:
+            for key in load_suppressed(path):
+                fired.setdefault(key, collections.Counter())[name] += 1
         if not gen:
             # a row added after run.sh started (or one it could not lint) is no result of zero:
             # its labels would count as missed
@@ -447,15 +460,18 @@ def main(argv):
         stats[name] = s
 
     cols = ["findings", "true", "false", "duplicate", "debatable", "unjudged"]
+    # debatable findings counted both ways: left out (precision) and as false (precision_in),
+    # since a user reads them all
 
     def line_of(label, half, s):
         judged = s["true"] + s["false"] + s["duplicate"]
         return [label, half, str(s.get("run", "")) if label not in ("development", "measured") else "",
                 *[str(s[c]) for c in cols], pct(s["true"], judged),
+                pct(s["true"], judged + s["debatable"]),
                 f"{s['mined_found']}/{s['mined']}", pct(s["mined_found"], s["mined"]),
                 f"{s['read_found']}/{s['read']}", f"{s['clean_reported']}/{s['clean']}"]
 
-    header = ["project", "half", "run", *cols, "precision", "mined_found", "mined_recall",
+    header = ["project", "half", "run", *cols, "precision", "precision_in", "mined_found", "mined_recall",
               "read_found", "clean_reported"]
     table = []
     for half in ("measured", "development"):
@@ -473,7 +489,25 @@ def main(argv):
     widths = [max(len(r[i]) for r in [header] + table) for i in range(len(header))]
     for r in [header] + table:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
-    print("precision = true/(true+false+duplicate); debatable and unjudged findings are left out of it")
+    print("precision = true/(true+false+duplicate); debatable and unjudged findings are left out of it;")
+    print("precision_in = true/(true+false+duplicate+debatable): debatable counted as false")
+    # how often each exemption, threshold or filter kept a finding out, per project: one that
+    # fires in a single project is a shape drawn from it (issue 40)
+    ex_rows = []
+    for (rule, reason), per in sorted(fired.items(), key=lambda kv: (-sum(kv[1].values()), kv[0])):
+        where = ", ".join(f"{n} {c}" for n, c in per.most_common())
+        ex_rows.append([rule, reason, str(sum(per.values())), str(len(per)), where])
+    if ex_rows:
+        print()
+        print("kept from the report (gmemlint --explain): rule, reason, times, projects, where")
+        for r in ex_rows:
+            print("  ".join(r))
+    exf = opts["tsv"][:-len(".tsv")] + "-exemptions.tsv" if (opts["tsv"] or "").endswith(".tsv") \
+        else os.path.join(rundir, "evaluation-exemptions.tsv")
+    with open(exf, "w", encoding="utf-8") as fh:
+        fh.write("\t".join(["rule", "reason", "times", "projects", "where"]) + "\n")
+        for r in ex_rows:
+            fh.write("\t".join(r) + "\n")
     tsv = opts["tsv"] or os.path.join(rundir, "evaluation.tsv")
     with open(tsv, "w", encoding="utf-8") as fh:
         fh.write("\t".join(header) + "\n")

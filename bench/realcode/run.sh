@@ -3,7 +3,7 @@
 # repos.tsv is cloned from its snapshot, its compile database made the way its build makes it
 # (CMake: configured, not built, with both Unix Makefiles and Ninja; Make: a dry run turned into
 # compile_commands.json by make_db.py), and linted whole-program with
-# `gmemlint -p DB --format=json --no-cache -j2`. Per project and generator it counts the files
+# `gmemlint -p DB --format=json --explain --no-cache -j2`. Per project and generator it counts the files
 # in the database, the files analysed, the files with parse errors, and sorts each broken
 # file's first error into classes (count.py).
 #
@@ -285,7 +285,7 @@ lint() { # name generator db-dir
     return
   fi
   local start=$SECONDS
-  (cd "$db" && "$gmemlint" -p "$db" --format=json --no-cache -j2 >"$base.json" 2>"$base.err")
+  (cd "$db" && "$gmemlint" -p "$db" --format=json --explain --no-cache -j2 >"$base.json" 2>"$base.err")
   echo $? >"$base.rc"
   count "$name" "$gen" "$db"
   note "$name ($gen): linted in $((SECONDS - start)) s, exit $(cat "$base.rc")"

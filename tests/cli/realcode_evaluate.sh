@@ -79,7 +79,16 @@ src=$REALCODE/src/tiny
 printf '[{"directory": "%s", "arguments": ["nvcc", "-c", "prog.cu"], "file": "%s/prog.cu"},
  {"directory": "%s", "arguments": ["nvcc", "-c", "other.cu"], "file": "%s/other.cu"}]\n' \
   "$src" "$src" "$src" "$src" >"$REALCODE/build/tiny/dryrun/compile_commands.json"
-(cd "$src" && "$GMEMLINT" -p "$REALCODE/build/tiny/dryrun" --format=json --no-cache >"$REALCODE/out/run/tiny.make-n.json")
+(cd "$src" && "$GMEMLINT" -p "$REALCODE/build/tiny/dryrun" --format=json --explain --no-cache >"$REALCODE/out/run/tiny.make-n.json")
+# what --explain says was kept out, as a run of run.sh records it: counted per rule and reason
+"$PY" - "$REALCODE/out/run/tiny.make-n.json" <<'EOF' || fail "could not add suppressed entries"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+entry = lambda rule, reason: {"rule": rule, "reason": reason, "file": "x.cu", "line": 1, "column": 1,
+                              "function": "f", "message": rule + " not reported (" + reason + "): x"}
+doc["suppressed"] = [entry("GM010", "retry-loop"), entry("GM010", "retry-loop"), entry("", "cut-short")]
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
 printf '# name\trepo\tcommit\tkind\tbuild\trecipe\tneeds\thalf\ntiny\tme/tiny\t%s\tml\tmake\t.\t-\tmeasured\n' "$head" >"$WORK/repos.tsv"
 fp=$("$PY" -c 'import json,sys; print([f["fingerprint"] for f in json.load(open(sys.argv[1]))["findings"] if f["function"] == "first"][0])' \
   "$REALCODE/out/run/tiny.make-n.json")
@@ -94,15 +103,25 @@ printf 'project\thalf\trule\tfile\tline\tfunction\tfingerprint\tverdict\twhy\nti
 "$PY" "$tools/evaluate.py" --gmemlint="$GMEMLINT" --repos="$WORK/repos.tsv" --labels="$WORK/labels.tsv" \
   --ledger="$WORK/ledger.tsv" --tsv="$WORK/figures.tsv" --details="$WORK/details.tsv" "$REALCODE/out/run" \
   >"$WORK/table.txt" 2>"$WORK/err" || fail "evaluate.py exited $? ($(cat "$WORK/err"))"
-want='project	half	run	findings	true	false	duplicate	debatable	unjudged	precision	mined_found	mined_recall	read_found	clean_reported
-tiny	measured	make-n	2	1	0	0	0	1	100%	1/1	100%	1/1	0/2
-measured	measured		2	1	0	0	0	1	100%	1/1	100%	1/1	0/2'
+want='project	half	run	findings	true	false	duplicate	debatable	unjudged	precision	precision_in	mined_found	mined_recall	read_found	clean_reported
+tiny	measured	make-n	2	1	0	0	0	1	100%	100%	1/1	100%	1/1	0/2
+measured	measured		2	1	0	0	0	1	100%	100%	1/1	100%	1/1	0/2'
 [ "$(cat "$WORK/figures.tsv")" = "$want" ] || fail "evaluate.py: expected
 $want
 got
 $(cat "$WORK/figures.tsv")"
 grep -q "^precision = true/(true+false+duplicate); debatable and unjudged" "$WORK/table.txt" ||
   fail "evaluate.py: the table does not say how precision is counted"
+grep -q "^precision_in = true/(true+false+duplicate+debatable): debatable counted as false$" "$WORK/table.txt" ||
+  fail "evaluate.py: the table does not say how precision_in is counted"
+want='rule	reason	times	projects	where
+GM010	retry-loop	2	1	tiny 2
+-	cut-short	1	1	tiny 1'
+[ "$(cat "$WORK/figures-exemptions.tsv")" = "$want" ] || fail "evaluate.py: exemptions expected
+$want
+got
+$(cat "$WORK/figures-exemptions.tsv" 2>&1)"
+grep -q "^GM010  retry-loop  2  1  tiny 2$" "$WORK/table.txt" || fail "evaluate.py: the table lacks the exemption counts: $(cat "$WORK/table.txt")"
 grep -q "^mined	tiny	measured	GM001	prog.cu	6	run	found	$fix$" "$WORK/details.tsv" ||
   fail "evaluate.py: the mined label is not found at its parent: $(cat "$WORK/details.tsv")"
 [ -f "$REALCODE/parents/tiny-${parent:0:12}/prog.cu" ] || fail "evaluate.py: no worktree of the parent"
@@ -156,10 +175,10 @@ cmp -s "$WORK/figures.tsv" "$WORK/figures2.tsv" || fail "evaluate.py: the figure
   >/dev/null 2>"$WORK/err" || fail "evaluate.py (a late row) exited $?"
 grep -qx "evaluate.py: warning: late has no run in $REALCODE/out/run; left out of its half's totals" "$WORK/err" ||
   fail "evaluate.py: no warning for the row without a run: $(cat "$WORK/err")"
-want='project	half	run	findings	true	false	duplicate	debatable	unjudged	precision	mined_found	mined_recall	read_found	clean_reported
-tiny	measured	make-n	2	1	0	0	0	1	100%	1/1	100%	1/1	0/2
-late	measured	none	0	0	0	0	0	0	-	0/0	-	0/1	0/0
-measured	measured		2	1	0	0	0	1	100%	1/1	100%	1/1	0/2'
+want='project	half	run	findings	true	false	duplicate	debatable	unjudged	precision	precision_in	mined_found	mined_recall	read_found	clean_reported
+tiny	measured	make-n	2	1	0	0	0	1	100%	100%	1/1	100%	1/1	0/2
+late	measured	none	0	0	0	0	0	0	-	-	0/0	-	0/1	0/0
+measured	measured		2	1	0	0	0	1	100%	100%	1/1	100%	1/1	0/2'
 [ "$(cat "$WORK/figures-late.tsv")" = "$want" ] || fail "evaluate.py (a late row): expected
 $want
 got
