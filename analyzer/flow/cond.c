@@ -180,8 +180,8 @@ void flow_split_unknown(engine *e, state *s, const gm_node *cond, state_list *t,
     return;
   }
   state *other = flow_state_copy(e, s); /* before routing: route() may free a duplicate state */
-  if (cond && has_invalid(cond))
-    s->latent = other->latent = 1; /* clang could not type it: either way is a guess */
+  if (cond && has_invalid(cond))        /* clang could not type it: either way is a guess */
+    flow_guess_branch(s, other, cond);
   route(e, s, 1, t, f);
   route(e, other, 0, t, f);
 }

@@ -155,6 +155,11 @@ typedef struct state {
    * could not type; a fact found on such a path holds only for some values of what the engine
    * cannot see */
   int latent;
+  /* A branch on code clang could not type: which one this path took and which way (guess_way);
+   * guess_many: more than one such guess. The path is latent while it rests on one; where both
+   * ways of the same branch meet in one state, what follows no longer rests on it (state.c). */
+  const gm_node *guess;
+  unsigned char guess_way, guess_many;
   decision *ghosts;
   int nghosts, capghosts;
   const gm_node *skipped_by; /* the continue that ended this path's last iteration early */
@@ -412,6 +417,10 @@ static inline val slot_get(const state *s, int slot) {
 /* state.c: path states, their objects, slots and branch decisions, and lists of states */
 state *flow_state_new(void);
 state *flow_state_copy(engine *e, const state *s);
+/* taken and other are the two ways of a branch on code clang could not type (cond). */
+void flow_guess_branch(state *taken, state *other, const gm_node *cond);
+/* Whether what the path shows rests on a decision the engine could not keep or on a guess. */
+int flow_state_latent(const state *s);
 void flow_state_swap(state *a, state *b);
 void flow_state_free(state *s);
 void flow_list_free(state_list *l);

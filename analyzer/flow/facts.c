@@ -9,7 +9,7 @@
 /* A fact about an object: its allocation site, family and owner, and where it happened. */
 static gm_fact fact_about(enum gm_fact_kind kind, const state *s, const obj *o, const gm_node *at) {
   gm_fact f = {0};
-  f.latent = s->latent;
+  f.latent = flow_state_latent(s);
   f.kind = kind;
   f.alloc = o->site;
   f.family = o->family;

@@ -436,6 +436,36 @@ int flow_state_equal_in_lists(engine *e, state *a, state *b) {
   return equal_in_lists(e, a, b, 1);
 }
 
+void flow_guess_branch(state *taken, state *other, const gm_node *cond) {
+  if (taken->guess || taken->guess_many) {
+    taken->guess_many = other->guess_many = 1; /* a guess on a guess: kept latent */
+    return;
+  }
+  taken->guess = other->guess = cond;
+  taken->guess_way = 1;
+  other->guess_way = 0;
+}
+
+int flow_state_latent(const state *s) {
+  return s->latent || s->guess || s->guess_many;
+}
+
+/* kept and s meet as one state: what rests on a guess still does only if both paths rest on the
+ * same way of it; the two ways of one untyped branch met give a path that rests on neither. */
+static void join_guesses(state *kept, const state *s) {
+  if (!s->guess && !s->guess_many) { /* one of them manifest */
+    kept->guess = NULL;
+    kept->guess_many = 0;
+  } else if (!kept->guess && !kept->guess_many) {
+    return;
+  } else if (kept->guess_many || s->guess_many || kept->guess != s->guess) {
+    kept->guess = NULL; /* on different guesses: latent for good */
+    kept->guess_many = 1;
+  } else if (kept->guess_way != s->guess_way) {
+    kept->guess = NULL; /* both ways met */
+  }
+}
+
 /* Folds s into kept, which differs from it only in branch decisions: only the decisions both
  * made survive (a join that forgets a correlation rather than a path). */
 static void state_join_decisions(state *kept, const state *s) {
@@ -448,6 +478,7 @@ static void state_join_decisions(state *kept, const state *s) {
     kept->error_path = 0;
   if (!s->latent)
     kept->latent = 0;
+  join_guesses(kept, s);
 }
 
 /* A value that says nothing of memory: an integer, a flag, a pointer known null or not known.
@@ -521,6 +552,7 @@ void flow_list_add(engine *e, state_list *l, state *s) {
         l->items[i]->error_path = 0; /* one of the merged paths is the normal one */
       if (!s->latent)
         l->items[i]->latent = 0; /* and one of them manifest */
+      join_guesses(l->items[i], s);
       flow_state_free(s);
       return;
     }
