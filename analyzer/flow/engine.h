@@ -235,6 +235,10 @@ typedef struct summary {
   int noreturn;
   const gm_family *returns_fresh;
   const gm_node *returns_site; /* returns_fresh: the allocation inside (innermost), or NULL */
+  /* 1 + the parameter it returns unchanged on every path (0: none): `return check(status)`,
+   * `return p + 4`; returns_arg_offset: a pointer inside the parameter's block */
+  int returns_arg;
+  int returns_arg_offset;
   int nparams;
   param_summary *params;
   /* a method: the members of `this` it frees on every path */
@@ -258,6 +262,9 @@ typedef struct summary_obs {
   int exits;
   int pending_cuts; /* paths ended at a call to a pending summary */
   int ret_fresh, ret_other;
+  /* 1 + the parameter every exit so far returns unchanged (0: none yet), exits returning
+   * anything else, and whether one returns a pointer inside the parameter's block */
+  int ret_param, ret_param_other, ret_param_offset;
   const gm_family *ret_family;
   int *freed, *escaped, *out_fresh, *out_other;
   int *deref_freed, *deref_nulled; /* `T **pp` parameters: *pp freed, *pp null at the exit */
@@ -348,6 +355,8 @@ typedef struct engine {
   summary_obs obs;
   GM_VEC(char *) paths;      /* pseudo-variables: member and dereference paths */
   unsigned char *addr_taken; /* per var */
+  unsigned char *assigned;   /* per var: assigned, incremented or decremented somewhere */
+  const gm_node *returning;  /* summarising: the expression of the return being observed */
   unsigned char *aggregate;  /* per var: a local struct whose uses are followed (aggregate.c) */
   GM_VEC(struct pending_goto {
     const char *label;

@@ -316,6 +316,11 @@ static val eval_call(engine *e, state *s, const gm_node *n) {
       if (sum->returns_site)
         s->objs[id].inner_site = sum->returns_site;
       result = mk(V_OBJ, id);
+    } else if (sum->returns_arg && sum->returns_arg <= n->nkids) {
+      /* it gives back what it was given: a status checked and passed on, a pointer aligned */
+      result = args[sum->returns_arg - 1];
+      if (result.kind == V_OBJ && sum->returns_arg_offset)
+        result.offset = 1;
     }
     flow_drop_memory_decisions(e, s, n);
   } else if (row && row->kind == GM_FN_LAST_ERROR) {

@@ -270,8 +270,11 @@ void flow_exec(engine *e, state_list *in, const gm_node *n, flow_out *out) {
       for (int k = 1; k < n->nkids && !s->dead; k++)
         (void)flow_eval(e, s, n->kids[k]); /* the locals it leaves are destroyed */
       if (!s->dead) {
-        if (e->summary_mode)
+        if (e->summary_mode) {
+          e->returning = gm_kid(n, 0);
           flow_observe_exit(e, s, v);
+          e->returning = NULL;
+        }
         flow_escape_val(s, v);
         if (!e->summary_mode)
           flow_check_exit(e, s, n, GM_EXIT_RETURN);

@@ -65,6 +65,17 @@ static void find_memory_guards(engine *e, const gm_node *n) {
     find_memory_guards(e, n->kids[i]);
 }
 
+/* Variables assigned (or incremented, decremented) anywhere in n. */
+static void mark_assigned(engine *e, const gm_node *n) {
+  if (!n)
+    return;
+  const gm_node *lhs = n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC ? gm_kid(n, 0) : NULL;
+  if (lhs && lhs->kind == GM_N_VAR && lhs->var >= 0 && lhs->var < e->fn->nvars)
+    e->assigned[lhs->var] = 1;
+  for (int i = 0; i < n->nkids; i++)
+    mark_assigned(e, n->kids[i]);
+}
+
 void flow_run_function(engine *e, const gm_func *fn) {
   e->fn = fn;
   e->steps = 0;
@@ -73,6 +84,8 @@ void flow_run_function(engine *e, const gm_func *fn) {
   e->addr_taken = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
   e->array_init = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), sizeof(gm_node *));
   mark_addr_taken(e, fn->body);
+  e->assigned = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
+  mark_assigned(e, fn->body);
   e->aggregate = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
   flow_find_local_aggregates(e);
   e->guards = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
@@ -137,6 +150,8 @@ void flow_run_function(engine *e, const gm_func *fn) {
   e->paths.len = 0;
   free(e->addr_taken);
   e->addr_taken = NULL;
+  free(e->assigned);
+  e->assigned = NULL;
   free(e->aggregate);
   e->aggregate = NULL;
   free(e->guards);

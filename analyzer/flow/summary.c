@@ -285,9 +285,31 @@ static int published(engine *e, const state *s, int out, int ref) {
   return 0;
 }
 
+/* 1 + the parameter an exit returns unchanged: its pointer (or one inside its block), or a
+ * parameter no statement assigns, returned by name (`return status;`); 0 for anything else. */
+static int returned_param(const engine *e, const state *s, val ret) {
+  if (ret.kind == V_OBJ && ret.ref < s->nobjs) {
+    const obj *o = &s->objs[ret.ref];
+    return !o->site && o->param >= 0 && o->deref_param < 0 ? o->param + 1 : 0;
+  }
+  const gm_node *r = e->returning ? gm_strip(e->returning) : NULL;
+  if (!r || r->kind != GM_N_VAR || r->var < 0 || r->var >= e->fn->nvars)
+    return 0;
+  const gm_var *v = &e->fn->vars[r->var];
+  return v->param_index >= 0 && !e->assigned[r->var] && !e->addr_taken[r->var] ? v->param_index + 1
+                                                                               : 0;
+}
+
 void flow_observe_exit(engine *e, state *s, val ret) {
   summary_obs *ob = &e->obs;
   ob->exits++;
+  int rp = returned_param(e, s, ret);
+  if (rp && (!ob->ret_param || ob->ret_param == rp)) {
+    ob->ret_param = rp;
+    ob->ret_param_offset |= ret.kind == V_OBJ && ret.offset;
+  } else {
+    ob->ret_param_other++;
+  }
   flow_observe_destructor_exit(e, s);
   if (ret.kind == V_OBJ && s->objs[ret.ref].site && !s->objs[ret.ref].escaped &&
       s->objs[ret.ref].state == OBJ_LIVE && !ret.offset) {
@@ -383,6 +405,9 @@ int flow_summarise(engine *e, summary *sum) {
   next.noreturn = ob->exits == 0 && !e->truncated && !next.pending;
   next.returns_fresh = ob->ret_fresh && !ob->ret_other ? ob->ret_family : NULL;
   next.returns_site = next.returns_fresh ? ob->ret_inner : NULL;
+  next.returns_arg =
+      ob->exits && !ob->ret_param_other && !next.returns_fresh && !e->truncated ? ob->ret_param : 0;
+  next.returns_arg_offset = next.returns_arg && ob->ret_param_offset;
   param_summary *ps = gm_arena_alloc(e->tu->arena, sizeof(param_summary) * (size_t)(np + 1));
   for (int i = 0; i < np; i++) {
     int frees = ob->exits && ob->freed[i] == ob->exits && ob->free_rows[i] && !ob->escaped[i];
@@ -421,7 +446,7 @@ int flow_summarise(engine *e, summary *sum) {
   next.nparams = np;
   flow_summarise_member_frees(e, &next);
   int changed = !sum->known || next.pending != sum->pending || next.noreturn != sum->noreturn ||
-                next.returns_fresh != sum->returns_fresh ||
+                next.returns_fresh != sum->returns_fresh || next.returns_arg != sum->returns_arg ||
                 next.nmember_frees != sum->nmember_frees;
   for (int i = 0; i < np && !changed; i++)
     changed = sum->params[i].effect != ps[i].effect ||
