@@ -227,9 +227,10 @@ static void find_call_in_loop(const gm_node *n, void *arg) {
   struct caller_ctx *c = arg;
   if (c->call || n->kind != GM_N_CALL || !n->callee_usr || strcmp(n->callee_usr, c->usr) != 0)
     return;
-  const gm_node *loop = gm_enclosing_loop(n);
+  gm_exemption why;
+  const gm_node *loop = gm_repeating_loop(c->caller, n, gm_enclosing_loop(n), &why);
   int table;
-  if (!loop || gm_retry_loop(loop, n) || gm_alloc_guarded(n, loop) || gm_counter_once(n, loop))
+  if (!loop)
     return;
   if (c->into_member && n->callee_member &&
       gm_element_slot(c->caller, loop, n->callee_member, &table))
@@ -399,7 +400,7 @@ static int reached_from_loop(const gm_check_ctx *ctx, const char *usr, int into_
     const gm_func *g = ctx->tu->funcs[i];
     if (g == ctx->fn || !g->usr || !g->body || g->is_kernel || g->is_device || r->explored[i])
       continue;
-    if (gm_alloc_guarded(calls[k].call, NULL))
+    if (gm_alloc_guarded(g, calls[k].call, NULL))
       continue; /* a call under a once-only guard runs once, whoever loops */
     r->explored[i] = 1;
     r->via_fn[depth] = g;
@@ -430,7 +431,7 @@ static int churns_per_call(const gm_func *fn, const gm_node *call) {
  * or through other functions of the file? Past the direct caller only plain churn is reported
  * (a chain can as well be per-device setup). */
 static void report_from_callers(const gm_check_ctx *ctx, const gm_node *call) {
-  if (gm_alloc_guarded(call, NULL))
+  if (gm_alloc_guarded(ctx->fn, call, NULL))
     return; /* if (!buf) cudaMalloc(&buf, ..): made once, whoever calls */
   struct reach r = {0};
   r.explored = gm_xcalloc((size_t)ctx->tu->nfuncs + 1, 1);
@@ -473,10 +474,12 @@ static void visit(const gm_node *call, void *arg) {
     report_from_callers(ctx, call);
     return;
   }
-  if (gm_alloc_guarded(call, loop) || gm_retry_loop(loop, call))
-    return;
-  const gm_node *inner = loop;
-  if (!(loop = churn_loop(ctx->fn, call, loop))) {
+  gm_exemption why;
+  const gm_node *innermost = loop;
+  const gm_node *inner = gm_repeating_loop(ctx->fn, call, loop, &why);
+  if (!inner)
+    return; /* why: retried, lazy, capacity-guarded, once per counter, grown geometrically */
+  if (!(loop = churn_loop(ctx->fn, call, inner))) {
     long long bytes = small_slot_size(call);
     if (!bytes || !gm_loop_over_data(ctx->fn, inner))
       return; /* setup: one buffer per device, stream or large element */
@@ -489,7 +492,7 @@ static void visit(const gm_node *call, void *arg) {
     gm_finding_note(f, inner->loc, "the loop");
     return;
   }
-  if (loop != inner && gm_alloc_guarded(call, loop))
+  if (loop != inner && gm_loop_exemption(ctx->fn, call, loop))
     return;
   const gm_node *copy, *free_call;
   if (gm_growing_concat(ctx->fn, call, loop, &copy, &free_call))
@@ -500,8 +503,8 @@ static void visit(const gm_node *call, void *arg) {
                       "%s runs on every iteration of this loop with a loop-invariant size; %s. "
                       "Hoist it: allocate once before the loop and free once after it",
                       what, cost_of(call));
-    if (loop == inner)
-      add_hoist_fix(ctx, f, call, loop);
+    if (loop == innermost)
+      add_hoist_fix(ctx, f, call, loop); /* from an outer loop it would move the inner one */
   } else {
     f = gm_report_add(ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
                       "%s runs on every iteration of this loop and its size varies, which also "

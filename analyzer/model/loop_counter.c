@@ -151,3 +151,79 @@ int gm_counter_once(const gm_node *call, const gm_node *loop) {
       return 1;
   return 0;
 }
+
+struct flag_uses {
+  int var;
+  int writes, reads;
+};
+
+static void count_flag_uses(const gm_node *n, void *arg) {
+  struct flag_uses *f = arg;
+  if (((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC || n->kind == GM_N_ADDR) &&
+       gm_root_var(gm_kid(n, 0)) == f->var) ||
+      (n->kind == GM_N_DECL && n->var == f->var))
+    f->writes++;
+  if (n->kind == GM_N_VAR && n->var == f->var)
+    f->reads++;
+}
+
+/* Whether n holds a continue of the loop around it (an inner loop's are its own). */
+static int has_continue(const gm_node *n) {
+  if (!n || n->kind == GM_N_LOOP || n->kind == GM_N_LAMBDA)
+    return 0;
+  if (n->kind == GM_N_CONTINUE)
+    return 1;
+  for (int i = 0; i < n->nkids; i++)
+    if (has_continue(n->kids[i]))
+      return 1;
+  return 0;
+}
+
+/* `flag = !flag;` run on every path through statement n that goes round again: a statement of
+ * the block itself or of a block in it, with no continue before it. */
+static const gm_node *flip_in(const gm_node *n, int var) {
+  if (!n)
+    return NULL;
+  if (n->kind == GM_N_ASSIGN && !n->op) {
+    const gm_node *rhs = gm_strip(n->kids[1]);
+    return is_var(n->kids[0], var) && rhs->kind == GM_N_NOT && is_var(gm_strip(rhs->kids[0]), var)
+               ? n
+               : NULL;
+  }
+  if (n->kind != GM_N_SEQ)
+    return NULL;
+  for (int i = 0; i < n->nkids; i++) {
+    const gm_node *f = flip_in(n->kids[i], var);
+    if (f)
+      return f;
+    if (has_continue(n->kids[i]))
+      return NULL;
+  }
+  return NULL;
+}
+
+int gm_loop_flips_flag(const gm_node *loop) {
+  if (!loop || loop->kind != GM_N_LOOP || loop->op == GM_LOOP_RANGE)
+    return 0;
+  const gm_node *cond = gm_strip(gm_kid(loop, 1));
+  while (cond && cond->kind == GM_N_NOT)
+    cond = gm_strip(cond->kids[0]);
+  if (cond && cond->kind == GM_N_CMP && (cond->op == '=' || cond->op == '!') &&
+      gm_strip(cond->kids[1])->has_value)
+    cond = gm_strip(cond->kids[0]); /* flag == false */
+  if (!cond || cond->kind != GM_N_VAR || cond->var < 0)
+    return 0;
+  int var = cond->var;
+  const gm_node *flip = flip_in(gm_kid(loop, 3), var);
+  if (!flip && gm_kid(loop, 2) && flip_in(loop->kids[2], var))
+    flip = loop->kids[2]; /* for (...; mode; mode = !mode) */
+  if (!flip)
+    return 0;
+  struct flag_uses all = {var, 0, 0}, in_flip = {var, 0, 0};
+  for (int i = 1; i < 4; i++)
+    gm_walk(gm_kid(loop, i), count_flag_uses, &all);
+  gm_walk(flip, count_flag_uses, &in_flip);
+  int in_cond = 1;
+  /* one write, the flip; and the body reads the mode besides the flip and the condition */
+  return all.writes == 1 && all.reads > in_flip.reads + in_cond;
+}

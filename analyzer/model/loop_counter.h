@@ -33,4 +33,11 @@ int gm_counter_test(const gm_counter *c, const gm_node *cond, const gm_node **va
  * variable the loop writes and calls nothing). */
 int gm_counter_once(const gm_node *call, const gm_node *loop);
 
+/* Whether `loop` flips a mode flag and runs at most twice: its condition reads only the flag
+ * (`while (transposed)`, `!flag`, `flag == false`), the body (or increment) sets it to `!flag`
+ * on every path that goes round, nothing else in the loop writes it, and the body reads it
+ * besides (a mode, not a count). The condition alternates, so a second test after a true one
+ * fails. */
+int gm_loop_flips_flag(const gm_node *loop);
+
 #endif

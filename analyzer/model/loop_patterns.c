@@ -76,84 +76,6 @@ int gm_alloc_target_var(const gm_node *call) {
   return -1;
 }
 
-static int assigns_var(const gm_node *n, int var) {
-  if (!n)
-    return 0;
-  if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC) && gm_root_var(n->kids[0]) == var)
-    return 1; /* ready = 1; or init[thr_id] = true; */
-  for (int i = 0; i < n->nkids; i++)
-    if (assigns_var(n->kids[i], var))
-      return 1;
-  return 0;
-}
-
-/* Variables a condition compares (both sides of <, >, <=, >=, ==, !=). */
-static void compared_vars(const gm_node *c, int *vars, int *n, int max) {
-  if (!c)
-    return;
-  if (c->kind == GM_N_VAR && *n < max)
-    vars[(*n)++] = c->var;
-  for (int i = 0; i < c->nkids; i++)
-    compared_vars(c->kids[i], vars, n, max);
-}
-
-struct counter_updates {
-  int var;
-  int steps, others;
-};
-
-static void classify_counter(const gm_node *n, void *arg) {
-  struct counter_updates *c = arg;
-  if ((n->kind != GM_N_ASSIGN && n->kind != GM_N_INCDEC) || n->kids[0]->kind != GM_N_VAR ||
-      n->kids[0]->var != c->var)
-    return;
-  if (n->kind == GM_N_INCDEC || (n->op && n->name && strcmp(n->name, "+=") == 0))
-    c->steps++;
-  else
-    c->others++;
-}
-
-/* Whether a condition tests one value of a counter that its function only ever increases
- * (`if (iter == 0)` with `iter++` later and no reset): true at most once per count. */
-static int one_value_of_counter(const gm_node *cond, const gm_node *root) {
-  if (!cond || cond->kind != GM_N_CMP || cond->op != '=' || cond->nkids != 2)
-    return 0;
-  for (int i = 0; i < 2; i++) {
-    const gm_node *v = cond->kids[i], *k = cond->kids[1 - i];
-    if (v->kind != GM_N_VAR || v->var < 0 || !k->has_value)
-      continue;
-    struct counter_updates c = {v->var, 0, 0};
-    gm_walk(root, classify_counter, &c);
-    if (c.steps && !c.others)
-      return 1;
-  }
-  return 0;
-}
-
-int gm_alloc_guarded(const gm_node *call, const gm_node *loop) {
-  if (gm_counter_once(call, loop))
-    return 1; /* if (dev == 0) cudaMallocHost(...): on one iteration at most */
-  int target = gm_alloc_target_var(call);
-  const gm_node *child = call, *root = call;
-  while (root->parent)
-    root = root->parent;
-  for (const gm_node *p = call->parent; p && p != loop; child = p, p = p->parent) {
-    if (p->kind != GM_N_IF || child != p->kids[1])
-      continue;
-    const gm_node *cond = p->kids[0];
-    if (one_value_of_counter(cond, root))
-      return 1; /* if (iter == 0) ...; iter++; */
-    if (target >= 0 && gm_mentions_var(cond, target))
-      return 1; /* if (!buf) cudaMalloc(&buf, ...) */
-    int vars[16], n = 0;
-    compared_vars(cond, vars, &n, 16);
-    for (int i = 0; i < n; i++)
-      if (vars[i] != target && assigns_var(p->kids[1], vars[i]))
-        return 1; /* if (need > cap) { ...; cap = need; } */
-  }
-  return 0;
-}
-
 int gm_depends_on_loop(const gm_node *loop, const gm_node *e) {
   if (!e)
     return 0;
@@ -336,149 +258,8 @@ int gm_address_stride(const gm_node *loop, const gm_node *e) {
   }
 }
 
-static int reads_last_status(const gm_node *n) {
-  n = gm_strip(n);
-  if (n && n->kind == GM_N_ASSIGN) /* (err = cudaGetLastError()) != cudaSuccess */
-    n = gm_strip(gm_kid(n, 1));
-  return n && n->kind == GM_N_CALL && n->fn && n->fn->kind == GM_FN_LAST_ERROR;
-}
-
-static int is_gpu_allocation(const gm_node *n) {
-  n = gm_strip(n);
-  if (n && n->kind == GM_N_ASSIGN)
-    n = gm_strip(gm_kid(n, 1));
-  return n && n->kind == GM_N_CALL && n->fn &&
-         (n->fn->kind == GM_FN_ALLOC || n->fn->kind == GM_FN_REALLOC) && n->fn->family &&
-         n->fn->family->gpu;
-}
-
-struct status_var_search {
-  int var;
-  int found;
-};
-
-/* `cudaMalloc(&a, n); err = cudaGetLastError();` (or `cudaError_t err = ...`) in the loop. */
-static void find_status_var(const gm_node *n, void *arg) {
-  struct status_var_search *s = arg;
-  if (n->kind != GM_N_SEQ)
-    return;
-  for (int i = 1; i < n->nkids; i++) {
-    const gm_node *k = n->kids[i];
-    int assigned = k && k->kind == GM_N_DECL ? k->var
-                   : k && k->kind == GM_N_ASSIGN && gm_strip(k->kids[0])->kind == GM_N_VAR
-                       ? gm_strip(k->kids[0])->var
-                       : -1;
-    const gm_node *from = !k ? NULL : k->kind == GM_N_DECL ? gm_kid(k, 0) : gm_kid(k, 1);
-    if (assigned == s->var && from && reads_last_status(from) && n->kids[i - 1] &&
-        is_gpu_allocation(n->kids[i - 1]))
-      s->found = 1;
-  }
-}
-
-struct status_setter_search {
-  const gm_node *except;
-  int found;
-};
-
-static void find_status_setter(const gm_node *n, void *arg) {
-  struct status_setter_search *s = arg;
-  if (n != s->except && n->kind == GM_N_CALL && gm_may_set_runtime_status(n))
-    s->found = 1;
-}
-
-/* Whether `call`, directly in `loop`'s body (no inner loop between), is the last call on its
- * way back to the loop's condition that may set the runtime's status: nothing after it in the
- * blocks it sits in, up to the body, calls the runtime, launches or calls unseen code. */
-static int last_status_before_cond(const gm_node *loop, const gm_node *call) {
-  for (const gm_node *kid = call, *p = call->parent; kid != loop; kid = p, p = p->parent) {
-    if (!p || (p->kind == GM_N_LOOP && p != loop) || p->kind == GM_N_SWITCH)
-      return 0;
-    if (p == loop) {
-      struct status_setter_search step = {call, 0}; /* a for loop's increment runs in between */
-      if (loop->kids[2])
-        gm_walk(loop->kids[2], find_status_setter, &step);
-      return kid == loop->kids[3] && !step.found;
-    }
-    struct status_setter_search after = {call, 0};
-    int past = 0;
-    for (int i = 0; i < p->nkids && p->kind == GM_N_SEQ; i++) {
-      if (past && p->kids[i])
-        gm_walk(p->kids[i], find_status_setter, &after);
-      past |= p->kids[i] == kid;
-    }
-    if (after.found)
-      return 0;
-  }
-  return 0;
-}
-
-/* Whether a status tested in a loop condition is one an allocation of the loop's body set. */
-static int set_in_loop(const gm_node *status, const gm_node *loop, const gm_node *call) {
-  if (reads_last_status(status))
-    return last_status_before_cond(loop, call);
-  if (status->kind != GM_N_VAR || status->var < 0)
-    return 0;
-  struct status_var_search search = {status->var, 0};
-  gm_walk(loop->kids[3], find_status_var, &search);
-  return search.found;
-}
-
-/* Whether a loop condition, when it holds, says an allocation of this iteration failed: the
- * runtime's last status, which `call` set, or a variable the loop sets from the status right
- * after an allocation, is not success (`cudaGetLastError() != cudaSuccess`, `!(err ==
- * cudaSuccess)`, the bare call); `A && B` when either does, `A || B` when both do. */
-static int continues_on_failure(const gm_node *cond, const gm_node *loop, const gm_node *call) {
-  cond = gm_strip(cond);
-  if (!cond)
-    return 0;
-  if (cond->kind == GM_N_LAND)
-    return continues_on_failure(cond->kids[0], loop, call) ||
-           continues_on_failure(cond->kids[1], loop, call);
-  if (cond->kind == GM_N_LOR)
-    return continues_on_failure(cond->kids[0], loop, call) &&
-           continues_on_failure(cond->kids[1], loop, call);
-  int negated = 0;
-  while (cond && cond->kind == GM_N_NOT) {
-    negated = !negated;
-    cond = gm_strip(gm_kid(cond, 0));
-  }
-  const gm_node *status = cond;
-  int failed_when_true = !negated;
-  if (cond && cond->kind == GM_N_CMP && (cond->op == '=' || cond->op == '!')) {
-    const gm_node *a = gm_strip(cond->kids[0]), *b = gm_strip(cond->kids[1]);
-    status = gm_is_success_status(b) ? a : gm_is_success_status(a) ? b : NULL;
-    failed_when_true = (cond->op == '!') != negated;
-  }
-  if (!status || !failed_when_true)
-    return 0;
-  return set_in_loop(status, loop, call);
-}
-
-int gm_retry_loop(const gm_node *loop, const gm_node *call) {
-  const gm_node *cond = loop->kids[1];
-  if (!cond)
-    return 0;
-  if (gm_inside(call, cond))
-    return 1; /* while (cudaMalloc(&p, n) != cudaSuccess) n /= 2; */
-  /* cudaMalloc(&p, n); while (cudaGetLastError() != cudaSuccess) { n /= 2; cudaMalloc(&p, n); }:
-   * the loop goes round again only when the allocation failed, so it succeeds at most once */
-  if (continues_on_failure(cond, loop, call))
-    return 1;
-  for (const gm_node *p = call->parent; p && p != loop; p = p->parent) {
-    int var = -1;
-    if (p->kind == GM_N_ASSIGN && p->kids[0]->kind == GM_N_VAR)
-      var = p->kids[0]->var;
-    else if (p->kind == GM_N_DECL)
-      var = p->var;
-    else if (p->kind == GM_N_COMMA || p->kind == GM_N_OTHER)
-      continue;
-    return var >= 0 && gm_mentions_var(cond, var);
-  }
-  return 0;
-}
-
 /* Whether two expressions name the same place: `p`, `s->buf`, `t[i].p`, `*pp`. */
-static int same_place(const gm_node *a, const gm_node *b) {
+int gm_same_place(const gm_node *a, const gm_node *b) {
   a = gm_strip(a);
   b = gm_strip(b);
   if (!a || !b || a->kind != b->kind || a->nkids != b->nkids)
@@ -503,7 +284,7 @@ static int same_place(const gm_node *a, const gm_node *b) {
     return 0;
   }
   for (int i = 0; i < a->nkids; i++)
-    if (!same_place(a->kids[i], b->kids[i]))
+    if (!gm_same_place(a->kids[i], b->kids[i]))
       return 0;
   return 1;
 }
@@ -516,11 +297,11 @@ static int is_alloc_target(const gm_node *call, const gm_node *e) {
     return 0;
   if (call->fn->ptr_arg >= 0) {
     const gm_node *arg = gm_strip(gm_arg(call, call->fn->ptr_arg));
-    return arg && arg->kind == GM_N_ADDR && same_place(gm_kid(arg, 0), e);
+    return arg && arg->kind == GM_N_ADDR && gm_same_place(gm_kid(arg, 0), e);
   }
   for (const gm_node *p = call->parent; p; p = p->parent) {
     if (p->kind == GM_N_ASSIGN)
-      return same_place(p->kids[0], e);
+      return gm_same_place(p->kids[0], e);
     if (p->kind == GM_N_DECL)
       return e->kind == GM_N_VAR && e->var == p->var;
     if (p->kind != GM_N_COMMA && p->kind != GM_N_OTHER)
@@ -547,7 +328,7 @@ struct carry_ctx {
 
 static void find_carry(const gm_node *n, void *arg) {
   struct carry_ctx *c = arg;
-  if (n->kind == GM_N_ASSIGN && !n->op && same_place(n->kids[0], c->old) &&
+  if (n->kind == GM_N_ASSIGN && !n->op && gm_same_place(n->kids[0], c->old) &&
       is_alloc_target(c->call, n->kids[1]))
     c->found = 1; /* acc = grown; or old = buf; before cudaMalloc(&buf, ..) */
   else if (n->kind == GM_N_DECL && n->nkids && gm_strip(c->old)->kind == GM_N_VAR &&
@@ -556,8 +337,8 @@ static void find_carry(const gm_node *n, void *arg) {
   else if (n->kind == GM_N_CALL && n->name && n->nkids == 2 &&
            (strcmp(n->name, "swap") == 0 || strcmp(n->name, "std::swap") == 0)) {
     const gm_node *a = n->kids[0], *b = n->kids[1];
-    if ((same_place(a, c->old) && is_alloc_target(c->call, b)) ||
-        (same_place(b, c->old) && is_alloc_target(c->call, a)))
+    if ((gm_same_place(a, c->old) && is_alloc_target(c->call, b)) ||
+        (gm_same_place(b, c->old) && is_alloc_target(c->call, a)))
       c->found = c->swapped = 1;
   }
 }
@@ -573,7 +354,7 @@ static void find_free_of(const gm_node *n, void *arg) {
   if (f->found || n->kind != GM_N_CALL || !n->fn || n->fn->kind != GM_FN_FREE)
     return;
   const gm_node *freed = gm_arg(n, n->fn->ptr_arg);
-  if (same_place(freed, f->old) || (f->swapped && is_alloc_target(f->call, freed)))
+  if (gm_same_place(freed, f->old) || (f->swapped && is_alloc_target(f->call, freed)))
     f->found = n; /* after swap(acc, grown), freeing grown releases the old buffer */
 }
 
@@ -654,13 +435,13 @@ static void find_assign_back(const gm_node *n, void *arg) {
 
 int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loop,
                       const gm_node **copy, const gm_node **free_call) {
-  (void)fn;
   *copy = *free_call = NULL;
-  if (!call->fn || gm_alloc_guarded(call, loop))
-    return 0;
+  if (!call->fn || gm_alloc_guarded(fn, call, loop) || gm_geometric_size(loop, call))
+    return 0; /* regrown now and then, or to a multiple of the size: linear copying in all */
   const gm_fn *row = call->fn;
   const gm_node *size = row->size_arg >= 0 ? gm_arg(call, row->size_arg) : NULL;
-  if (!size || !gm_depends_on_loop(loop, size) || !size_grows(loop, size))
+  if (!size || !gm_depends_on_loop(loop, size) ||
+      (!size_grows(loop, size) && !gm_grows_with_loop(fn, loop, size)))
     return 0; /* the same size every time, or shrinking: not a growing buffer */
   int target = gm_alloc_target_var(call);
   if (target < 0)

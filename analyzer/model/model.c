@@ -281,6 +281,8 @@ static void finish_loops(gm_node *n, const gm_func *fn, const fixed_locals *fx, 
     long long trips = known_trips(n, fx);
     if (trips < 0)
       trips = attempts_bound(gm_kid(n, 1), fx);
+    if (trips < 0 && gm_loop_flips_flag(n))
+      trips = 2;
     n->few_trips = trips >= 0 && trips <= GM_FEW_TRIPS;
   }
   for (int i = 0; i < n->nkids; i++)

@@ -113,7 +113,8 @@ typedef struct gm_node {
   /* GM_N_LOOP only, set by gm_model_finish: */
   unsigned char *modified; /* per var: assigned somewhere in the loop (cond, inc, body) */
   unsigned runs_once : 1;  /* provably runs at most once (do-while(0), i < 1, always exits) */
-  unsigned few_trips : 1;  /* a counted loop of a handful of iterations known when compiled */
+  unsigned few_trips : 1;  /* a counted loop of a handful of iterations known when compiled, or
+                              one that flips its mode flag (gm_loop_flips_flag): twice */
 } gm_node;
 
 enum gm_var_kind {

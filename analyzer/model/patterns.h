@@ -11,13 +11,62 @@
  * `T *p = new T[n]`), or -1. */
 int gm_alloc_target_var(const gm_node *call);
 
-/* Whether an allocation inside `loop` runs only now and then: under a null test of its own
- * pointer (lazy initialisation), or under a size test whose branch also updates the variable it
- * compares against (capacity-guarded regrowth, `if (!init[t]) { ...; init[t] = true; }`), or
- * under a test for one value of a counter its function only increases (`if (iter == 0)`). Any
- * call may be asked about (a call that allocates on the way); loop NULL: anywhere in its
- * function. */
-int gm_alloc_guarded(const gm_node *call, const gm_node *loop);
+/* Why an allocation (or a call that allocates) inside a loop does not run on every iteration
+ * of it: the GM010/GM020 exemption that held, each a fact about what the loop's paths do
+ * (loop_exemptions.c). GM_EXEMPT_NONE (0): none did. */
+typedef enum gm_exemption {
+  GM_EXEMPT_NONE,
+  GM_EXEMPT_RETRY_CONDITION,      /* the loop's condition holds only after the allocation failed */
+  GM_EXEMPT_RETRY_SUCCESS_LEAVES, /* the branch its success takes leaves the loop */
+  GM_EXEMPT_COUNTER_ITERATION,    /* gm_counter_once: one iteration of the loop's own counter */
+  GM_EXEMPT_COUNTER_VALUE,        /* one value of a counter the scope moves one way only */
+  GM_EXEMPT_LAZY,                 /* a test finds its place unset, its arm sets it, nothing unsets
+                                     it on every round */
+  GM_EXEMPT_GEOMETRIC_CAPACITY,   /* a size test whose arm grows the capacity geometrically */
+  GM_EXEMPT_HIGH_WATER,           /* a size test whose arm raises the capacity to a request that
+                                     does not grow with the loop */
+  GM_EXEMPT_SAME_REQUEST,         /* a cached size compared with one the loop does not change */
+  GM_EXEMPT_GEOMETRIC_SIZE        /* the size is multiplied on every iteration */
+} gm_exemption;
+
+/* A short phrase saying why an exemption holds, for reports. */
+const char *gm_exemption_reason(gm_exemption why);
+
+/* Whether `call` inside `loop` runs only now and then, under an if of the loop (loop NULL: of
+ * its function, whoever calls it): a test that finds a place unset whose arm sets it (`if (!buf)
+ * cudaMalloc(&buf, n)`, `if (!init[t]) { ...; init[t] = true; }`), a size test whose arm raises
+ * the capacity it compares (geometrically, or to requests that do not grow), a test for one value
+ * of a counter the scope only moves one way (`if (iter == 0)`), or one value of the loop's own
+ * counter. A place declared in the scope, or set again on every path through it, remembers
+ * nothing. Any call may be asked about (a call that allocates on the way). */
+gm_exemption gm_alloc_guarded(const gm_func *fn, const gm_node *call, const gm_node *loop);
+
+/* Whether allocation `call`'s size is multiplied on every iteration of `loop` (`cap *= 2` with
+ * `realloc(p, cap)`): a logarithm of the final size in iterations, linear copying in all. */
+gm_exemption gm_geometric_size(const gm_node *loop, const gm_node *call);
+
+/* The first of gm_retry_loop, gm_alloc_guarded, gm_geometric_size that holds for `call` in
+ * `loop`: it does not repeat on every iteration of this loop. */
+gm_exemption gm_loop_exemption(const gm_func *fn, const gm_node *call, const gm_node *loop);
+
+/* The innermost loop, from `loop` (around `call`) outward, on each iteration of which `call`
+ * repeats: an exemption for one loop makes the call once per run of that loop, which a loop
+ * around it may still repeat (`if (b == 0)` in a loop over batches, inside a loop over epochs).
+ * NULL when every loop is exempt; *why: the exemption of the last loop that was. */
+const gm_node *gm_repeating_loop(const gm_func *fn, const gm_node *call, const gm_node *loop,
+                                 gm_exemption *why);
+
+/* Whether e grows with `loop`: it reads, through +, * and shifts, a variable that every write
+ * in the loop increases or sets to such a value (`total += len`, `n++`, `total = need` with
+ * `need = total + len` declared in the loop, `cap = n + len`). */
+int gm_grows_with_loop(const gm_func *fn, const gm_node *loop, const gm_node *e);
+
+/* Whether statement n holds a `continue` of the loop around it (an inner loop's are its own), or
+ * with `returns` a return: a path that skips what follows n in its block. */
+int gm_skips_rest(const gm_node *n, int returns);
+
+/* Whether two expressions name the same place: `p`, `s->buf`, `t[i].p`, `*pp`. */
+int gm_same_place(const gm_node *a, const gm_node *b);
 
 /* The regrow-and-copy pattern (GM020): in `loop`, `call` allocates a buffer whose size the loop
  * changes, a copy moves the old buffer into it, and the old buffer is freed (or `call` is a
@@ -85,8 +134,12 @@ int gm_depends_on_loop(const gm_node *loop, const gm_node *e);
  * unchanged pointer), -1 it jumps irregularly (loaded from a table, a data-dependent index). */
 int gm_address_stride(const gm_node *loop, const gm_node *e);
 
-/* A retry loop for this call: the loop's condition tests the call's result (or is the call). */
-int gm_retry_loop(const gm_node *loop, const gm_node *call);
+/* A retry loop for this call: the loop goes round again only after the call failed. Its
+ * condition, when it holds, says so (`while (cudaMalloc(&p, n) != cudaSuccess)`, a status
+ * variable the loop sets only from allocations, the runtime's last status when the call set it),
+ * or the branch the call's success takes leaves the loop (`if (e == cudaSuccess) break;`). A
+ * loop that goes on while the call succeeds is no retry. */
+gm_exemption gm_retry_loop(const gm_node *loop, const gm_node *call);
 
 /* Whether `loop` launches a kernel (directly, through cudaLaunchKernel, or a same-file call). */
 int gm_loop_launches(const gm_node *loop);

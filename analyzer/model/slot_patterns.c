@@ -150,7 +150,7 @@ int gm_global_slot_refilled(const gm_tu *tu, const gm_func *fn, const gm_node *c
     param = fn->vars[index->var].param_index;
   else if (!index->has_value)
     return 0;
-  if (conditional_within(call, fn->body) || gm_alloc_guarded(call, NULL) ||
+  if (conditional_within(call, fn->body) || gm_alloc_guarded(fn, call, NULL) ||
       may_touch(tu, fn, fn->body, call, table, 1))
     return 0; /* tested, freed or handed on somewhere in the function: not plainly overwritten */
   size_t ncalls;
@@ -159,8 +159,9 @@ int gm_global_slot_refilled(const gm_tu *tu, const gm_func *fn, const gm_node *c
     const gm_func *g = tu->funcs[calls[k].func];
     const gm_node *at = calls[k].call;
     const gm_node *loop = gm_enclosing_loop(at);
-    if (g == fn || g->is_kernel || g->is_device || !loop || gm_retry_loop(loop, at) ||
-        gm_alloc_guarded(at, loop) || gm_counter_once(at, loop) || conditional_within(at, loop))
+    gm_exemption why;
+    if (g == fn || g->is_kernel || g->is_device || !loop ||
+        !(loop = gm_repeating_loop(g, at, loop, &why)) || conditional_within(at, loop))
       continue;
     const gm_node *given = param >= 0 ? gm_arg(at, param) : NULL;
     if (param >= 0 &&

@@ -206,7 +206,7 @@ static int outside_loops(const gm_node *n, const gm_node *body) {
 static void add_every_call(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
   if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
-      n->is_kernel_callee || !outside_loops(n, b->fn->body) || gm_alloc_guarded(n, NULL) ||
+      n->is_kernel_callee || !outside_loops(n, b->fn->body) || gm_alloc_guarded(b->fn, n, NULL) ||
       strcmp(n->callee_usr, b->fn->usr) == 0)
     return; /* if (!init[t]) { setup(t); init[t] = true; } runs once */
   gm_unit_call c = {keep(b->u, n->callee_usr), keep(b->u, n->name), keep_loc(b->u, n->loc),
@@ -265,8 +265,9 @@ static void add_loop_call(const gm_node *n, void *arg) {
   if (n->kind != GM_N_CALL || n->fn || !n->callee_usr || n->is_launch || n->in_system ||
       n->is_kernel_callee || defined_here(b, n->callee_usr))
     return;
-  const gm_node *loop = gm_enclosing_loop(n);
-  if (!loop || gm_retry_loop(loop, n) || gm_alloc_guarded(n, loop))
+  gm_exemption why;
+  const gm_node *loop = gm_repeating_loop(b->fn, n, gm_enclosing_loop(n), &why);
+  if (!loop)
     return; /* retried, on one iteration at most (`if (dev == 0) init()`), lazily or by capacity */
   gm_unit_loop_call c = {keep(b->u, b->fn->name), keep(b->u, n->callee_usr), keep(b->u, n->name),
                          keep_loc(b->u, n->loc),  keep_loc(b->u, loop->loc), 0};

@@ -21,4 +21,3 @@ size_t largest_block(size_t want) {
   printf("largest block %zu\n", bytes);
   return bytes;
 }
-// expected-rules-unchecked GM010: GM010 reports this retry loop, which a break leaves on success (its retry-loop exemption wants the condition to test the result); reported as a likely false positive
