@@ -167,11 +167,22 @@ void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *
                   const char *via, const gm_node *inner) {
   if (v.kind == V_STATIC || v.kind == V_ADDR)
     free_unallocated(e, s, call, v, row, via);
+  if (v.kind == V_UNKNOWN) {
+    gm_fact f = {0};
+    f.latent = s->latent;
+    f.kind = GM_FACT_FREED_BLOCK;
+    f.at = call;
+    add_fact(e, f); /* a block from outside: its family is not known here */
+  }
   if (v.kind != V_OBJ)
     return; /* null, unknown or not a pointer we know: nothing to judge */
   obj *o = &s->objs[v.ref];
   if (o->state == OBJ_FAILED)
     return;
+  gm_fact got = fact_about(GM_FACT_FREED_BLOCK, s, o, call);
+  if (!o->site || !o->family)
+    got.alloc = NULL, got.family = NULL; /* what a member or parameter held on entry */
+  add_fact(e, got);
   if (o->state == OBJ_FREED) {
     if (o->param < 0 || !e->summary_mode) {
       gm_fact f = fact_about(GM_FACT_DOUBLE_FREE, s, o, call);

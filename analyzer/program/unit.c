@@ -1,6 +1,8 @@
 /* Builds a file's unit summary (unit.h) from its function model. */
 #include "program/unit.h"
 
+#include "flow/flow.h"
+
 #include "model/loop_counter.h"
 #include "model/patterns.h"
 #include "program/teardown.h"
@@ -159,6 +161,7 @@ struct build_ctx {
   size_t ndefined;
   usr_vec *called;    /* callees with no body here, as met, repeats included (the tu's strings) */
   call_vec *fn_edges; /* fn's calls that make an edge, as met, repeats included */
+  const gm_func_facts *facts; /* the flow engine's facts of fn, or NULL */
 };
 
 static int str_cmp(const void *a, const void *b) {
@@ -320,6 +323,21 @@ static int is_same_member(const gm_node *n, int element, void *arg) {
          strcmp(n->name, sm->id->name) == 0;
 }
 
+/* Whether every path that reaches free `call` gives it a block fn allocated: the flow engine
+ * judged the free's family itself. No fact: no path reached it, or the engine did not run. */
+static int frees_own_block(const struct build_ctx *b, const gm_node *call) {
+  int own = 0;
+  for (int i = 0; b->facts && i < b->facts->nfacts; i++) {
+    const gm_fact *f = &b->facts->facts[i];
+    if (f->kind != GM_FACT_FREED_BLOCK || f->at != call)
+      continue;
+    if (!f->alloc)
+      return 0;
+    own = 1;
+  }
+  return own;
+}
+
 /* `element`: the use is of one of the member's elements (`s->bufs[i]`), which is named
  * "bufs[]": a table and the buffers in it are allocated and freed apart. `arg`: the argument
  * of `call` it is handed to, for a handoff; `addr`: its address is (a helper's out-parameter). */
@@ -347,6 +365,7 @@ static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, co
       use.frees[use.nfrees++] = keep(b->u, call->fn->frees[i]->name);
     struct same_member sm = {b, id};
     use.cover = (int)gm_free_coverage(b->fn->body, call, element, is_same_member, &sm);
+    use.own_block = !element && frees_own_block(b, call);
   }
   if (call && (kind == GM_MEMBER_ALLOC || addr))
     use.conditional = !gm_on_every_call(call, b->fn->body);
@@ -658,7 +677,7 @@ static void keep_summaries(gm_unit *u, const gm_tu *tu, const gm_call_summary *s
 }
 
 gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary *summaries,
-                       int nsummaries) {
+                       int nsummaries, const gm_func_facts *facts, int nfacts) {
   gm_unit *u = gm_xcalloc(1, sizeof *u);
   u->arena = gm_arena_new();
   u->path = keep(u, path);
@@ -676,7 +695,8 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
     if (!is_host(fn) || !fn->body)
       continue;
     struct var_uses uses = {fn, NULL};
-    struct build_ctx b = {u, tu, fn, NULL, &uses, defined, u->defined.len, &called, &fn_edges};
+    const gm_func_facts *ff = i < nfacts && facts[i].fn == fn ? &facts[i] : NULL;
+    struct build_ctx b = {u, tu, fn, NULL, &uses, defined, u->defined.len, &called, &fn_edges, ff};
     gm_walk(fn->body, add_member, &b);
     add_teardown(&b);
     if (!fn->in_main_file || !fn->usr)

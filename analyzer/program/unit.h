@@ -105,6 +105,10 @@ typedef struct gm_unit_member_use {
   int cover;          /* free: how the function's frees of it cover its paths (enum gm_free_cover,
                          program/teardown.h: 0 every path, 1 some cases of a switch, 2 some
                          branches) */
+  /* free: on every path that reaches it, the free receives a block its own function allocated
+   * (the flow engine judged its family there); 0 when some path gives it what the member held
+   * on entry, which only the program's other functions allocate */
+  int own_block;
 } gm_unit_member_use;
 
 /* A destructor defined in the file: the class has a teardown, which should free what the
@@ -146,9 +150,11 @@ typedef struct gm_unit {
   GM_VEC(gm_unit_teardown) teardowns;
 } gm_unit;
 
-/* The summary of one parsed file, with the flow engine's exported summaries (copied). */
+struct gm_func_facts;
+/* The summary of one parsed file, with the flow engine's exported summaries (copied) and its
+ * facts, one entry per function of tu (which blocks each free receives). */
 gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary *summaries,
-                       int nsummaries);
+                       int nsummaries, const struct gm_func_facts *facts, int nfacts);
 void gm_unit_free(gm_unit *u);
 
 /* The summary as JSON text (malloc'd), and back: NULL when the text is not a summary of this

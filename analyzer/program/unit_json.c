@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNIT_FORMAT = 14 };
+enum { UNIT_FORMAT = 15 };
 
 static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
@@ -114,15 +114,15 @@ char *gm_unit_to_json(const gm_unit *u) {
       json_array_append_new(frees, json_string(m->frees[k]));
     json_array_append_new(
         members,
-        json_pack("{s:i,s:s,s:o,s:s,s:b,s:b,s:b,s:o,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:o}",
-                  "kind", (int)m->kind, "record", m->record, "record_name",
-                  str_or_null(m->record_name), "member", m->member, "global", m->global, "internal",
-                  m->internal, "defines", m->defines, "via_usr", str_or_null(m->via_usr), "via_arg",
-                  m->via_arg, "via_addr", m->via_addr, "loc", loc_json(m->loc), "function",
-                  str_or_null(m->function), "function_usr", str_or_null(m->function_usr), "api",
-                  str_or_null(m->api), "family", family_json(&m->family), "frees", frees,
-                  "conditional", m->conditional, "cover", m->cover, "source",
-                  str_or_null(m->source)));
+        json_pack(
+            "{s:i,s:s,s:o,s:s,s:b,s:b,s:b,s:o,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:b,s:o}",
+            "kind", (int)m->kind, "record", m->record, "record_name", str_or_null(m->record_name),
+            "member", m->member, "global", m->global, "internal", m->internal, "defines",
+            m->defines, "via_usr", str_or_null(m->via_usr), "via_arg", m->via_arg, "via_addr",
+            m->via_addr, "loc", loc_json(m->loc), "function", str_or_null(m->function),
+            "function_usr", str_or_null(m->function_usr), "api", str_or_null(m->api), "family",
+            family_json(&m->family), "frees", frees, "conditional", m->conditional, "cover",
+            m->cover, "own_block", m->own_block, "source", str_or_null(m->source)));
   }
   json_t *edges = json_array();
   for (size_t i = 0; i < u->edges.len; i++) {
@@ -350,12 +350,13 @@ static int read_members(gm_unit *u, json_t *members) {
     json_t *record, *record_name, *member, *via_usr, *loc, *function, *function_usr, *api, *family,
         *frees, *source;
     if (json_unpack(
-            v, "{s:i,s:o,s:o,s:o,s:b,s:b,s:b,s:o,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:o}",
+            v, "{s:i,s:o,s:o,s:o,s:b,s:b,s:b,s:o,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:b,s:o}",
             "kind", &kind, "record", &record, "record_name", &record_name, "member", &member,
             "global", &m.global, "internal", &m.internal, "defines", &m.defines, "via_usr",
             &via_usr, "via_arg", &m.via_arg, "via_addr", &m.via_addr, "loc", &loc, "function",
             &function, "function_usr", &function_usr, "api", &api, "family", &family, "frees",
-            &frees, "conditional", &m.conditional, "cover", &m.cover, "source", &source) != 0 ||
+            &frees, "conditional", &m.conditional, "cover", &m.cover, "own_block", &m.own_block,
+            "source", &source) != 0 ||
         !get_str(u, via_usr, &m.via_usr) || kind < GM_MEMBER_ALLOC || kind > GM_MEMBER_ALIAS ||
         !get_str(u, source, &m.source) || !get_str(u, record, &m.record) || !m.record ||
         !get_str(u, record_name, &m.record_name) || !get_str(u, member, &m.member) || !m.member ||
