@@ -608,6 +608,65 @@ static void add_teardown(struct build_ctx *b) {
   GM_PUSH(b->u->teardowns, t);
 }
 
+struct object_uses {
+  int var;
+  int handed; /* copied, returned, passed or its address taken */
+};
+
+/* Whether a read of the object gives it away: anything but a member access or a method call
+ * on it (which the model keeps as the call's object, not among its arguments). */
+static void find_object_handed(const gm_node *n, void *arg) {
+  struct object_uses *c = arg;
+  for (int i = 0; i < n->nkids; i++) {
+    const gm_node *k = n->kids[i];
+    if (!k || k->kind != GM_N_VAR || k->var != c->var)
+      continue;
+    if (n->kind != GM_N_FIELD && n->kind != GM_N_CMP && !(n->kind == GM_N_CALL && n->implicit_dtor))
+      c->handed = 1;
+  }
+}
+
+/* A class's constructor: its USR is the class's, then `@F@` and the class's own name. */
+static int constructor_record(const gm_node *call, size_t *len) {
+  const char *usr = call->callee_usr, *at = usr ? strstr(usr, "@F@") : NULL;
+  if (!call->is_method || !at || at == usr || !call->name)
+    return 0;
+  const char *own = at;
+  while (own > usr && own[-1] != '@')
+    own--;
+  size_t n = strlen(call->name);
+  if ((size_t)(at - own) != n || strncmp(own, call->name, n) != 0 ||
+      strncmp(at + 3, call->name, n) != 0 || (at[3 + n] != '#' && at[3 + n] != '\0'))
+    return 0;
+  *len = (size_t)(at - usr);
+  return 1;
+}
+
+/* `Scratch s(n);` in a loop, or in a function other than main: an object the program makes
+ * and destroys again and again. */
+static void add_object(const gm_node *n, void *arg) {
+  struct build_ctx *b = arg;
+  if (n->kind != GM_N_DECL || n->var < 0 || b->fn->vars[n->var].kind != GM_VAR_LOCAL)
+    return;
+  const gm_node *init = gm_kid(n, 0);
+  size_t len;
+  if (!init || init->kind != GM_N_CALL || !constructor_record(init, &len))
+    return;
+  int in_loop = 0;
+  for (const gm_node *up = n->parent; up && !in_loop; up = up->parent)
+    in_loop = up->kind == GM_N_LOOP && gm_loop_repeats(up);
+  if (!in_loop && b->fn->name && strcmp(b->fn->name, "main") == 0)
+    return; /* main's objects live as long as the process */
+  struct object_uses c = {n->var, 0};
+  gm_walk(b->fn->body, find_object_handed, &c);
+  if (c.handed)
+    return;
+  char *record = gm_xasprintf("%.*s", (int)len, init->callee_usr);
+  gm_unit_object o = {keep(b->u, record), keep(b->u, b->fn->name), keep_loc(b->u, n->loc), in_loop};
+  free(record);
+  GM_PUSH(b->u->objects, o);
+}
+
 static gm_call_summary keep_summary(gm_unit *u, const gm_call_summary *s) {
   gm_call_summary out = *s;
   out.usr = keep(u, s->usr);
@@ -699,6 +758,7 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
     struct build_ctx b = {u, tu, fn, NULL, &uses, defined, u->defined.len, &called, &fn_edges, ff};
     gm_walk(fn->body, add_member, &b);
     add_teardown(&b);
+    gm_walk(fn->body, add_object, &b);
     if (!fn->in_main_file || !fn->usr)
       continue;
     gm_unit_func f = {keep(u, fn->usr), keep(u, fn->name), keep_loc(u, fn->loc), {0}, {0}};
@@ -736,6 +796,7 @@ void gm_unit_free(gm_unit *u) {
   GM_VEC_FREE(u->edges);
   GM_VEC_FREE(u->families);
   GM_VEC_FREE(u->teardowns);
+  GM_VEC_FREE(u->objects);
   gm_arena_free(u->arena);
   free(u);
 }

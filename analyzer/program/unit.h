@@ -13,7 +13,8 @@
  *     helper, which the program reads in the helper's summary), with where and in which
  *     function;
  *   - the families its allocations are of, for the program to word a helper's by name;
- *   - the destructors it defines (a class's teardown). */
+ *   - the destructors it defines (a class's teardown), and the local objects it makes and
+ *     destroys while the program goes on. */
 #ifndef GM_UNIT_H
 #define GM_UNIT_H
 
@@ -120,6 +121,17 @@ typedef struct gm_unit_teardown {
   int calls_elsewhere; /* calls a function of the program with no body in this file */
 } gm_unit_teardown;
 
+/* A local object of a class, made by its constructor and destroyed where its scope ends while
+ * the program goes on: in a loop, or in a function other than main, and never copied or handed
+ * out (returned, passed, its address taken). What its constructor and methods allocate into its
+ * members is lost each time unless a teardown frees it. */
+typedef struct gm_unit_object {
+  const char *record; /* the class, by USR (as a teardown's) */
+  const char *function;
+  gm_loc loc;  /* its declaration */
+  int in_loop; /* made on every iteration of a loop; else on every call of `function` */
+} gm_unit_object;
+
 /* A call from a host function of the file to a function of the program (none of the table's or
  * the system's), once per caller and callee: which functions set up together what they
  * allocate into globals. */
@@ -148,6 +160,7 @@ typedef struct gm_unit {
    * filled through a helper in another file by the family its summary names */
   GM_VEC(gm_unit_family) families;
   GM_VEC(gm_unit_teardown) teardowns;
+  GM_VEC(gm_unit_object) objects;
 } gm_unit;
 
 struct gm_func_facts;
