@@ -352,3 +352,28 @@ void flow_check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind h
       flow_report_leak(e, s, i, at, how);
   }
 }
+
+gm_node_set gm_flow_own_block_frees(const gm_tu *tu, const gm_func_facts *facts, int nfacts) {
+  GM_VEC(const gm_node *) all = {0};
+  GM_VEC(const gm_node *) foreign = {0};
+  for (int i = 0; i < nfacts; i++)
+    for (int k = 0; k < facts[i].nfacts; k++) {
+      const gm_fact *f = &facts[i].facts[k];
+      if (f->kind == GM_FACT_FREED_BLOCK && f->alloc)
+        GM_PUSH(all, f->at);
+      else if (f->kind == GM_FACT_FREED_BLOCK)
+        GM_PUSH(foreign, f->at);
+    }
+  if (foreign.len)
+    qsort(foreign.items, foreign.len, sizeof *foreign.items, gm_node_ptr_cmp);
+  gm_node_set out = {gm_arena_alloc(tu->arena, sizeof *out.items * (all.len + 1)), 0};
+  for (size_t i = 0; i < all.len; i++)
+    if (!foreign.len ||
+        !bsearch(&all.items[i], foreign.items, foreign.len, sizeof *foreign.items, gm_node_ptr_cmp))
+      out.items[out.len++] = all.items[i];
+  if (out.len)
+    qsort(out.items, out.len, sizeof *out.items, gm_node_ptr_cmp);
+  GM_VEC_FREE(all);
+  GM_VEC_FREE(foreign);
+  return out;
+}

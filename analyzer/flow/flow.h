@@ -105,4 +105,8 @@ typedef struct gm_flow_imports {
 void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_facts **out,
                      int *nout, gm_call_summary **exported, int *nexported);
 
+/* The free calls that receive their own function's allocation on every path that reaches them
+ * (GM_FACT_FREED_BLOCK), in tu->arena. */
+gm_node_set gm_flow_own_block_frees(const gm_tu *tu, const gm_func_facts *facts, int nfacts);
+
 #endif

@@ -1,8 +1,6 @@
 /* Builds a file's unit summary (unit.h) from its function model. */
 #include "program/unit.h"
 
-#include "flow/flow.h"
-
 #include "model/loop_counter.h"
 #include "model/patterns.h"
 #include "program/teardown.h"
@@ -161,7 +159,7 @@ struct build_ctx {
   size_t ndefined;
   usr_vec *called;    /* callees with no body here, as met, repeats included (the tu's strings) */
   call_vec *fn_edges; /* fn's calls that make an edge, as met, repeats included */
-  const gm_func_facts *facts; /* the flow engine's facts of fn, or NULL */
+  gm_node_set own_frees; /* frees given fn's own block on every path */
 };
 
 static int str_cmp(const void *a, const void *b) {
@@ -323,19 +321,11 @@ static int is_same_member(const gm_node *n, int element, void *arg) {
          strcmp(n->name, sm->id->name) == 0;
 }
 
-/* Whether every path that reaches free `call` gives it a block fn allocated: the flow engine
- * judged the free's family itself. No fact: no path reached it, or the engine did not run. */
+/* Whether every path that reaches free `call` gives it a block its function allocated: the
+ * flow engine judged the free's family itself. */
 static int frees_own_block(const struct build_ctx *b, const gm_node *call) {
-  int own = 0;
-  for (int i = 0; b->facts && i < b->facts->nfacts; i++) {
-    const gm_fact *f = &b->facts->facts[i];
-    if (f->kind != GM_FACT_FREED_BLOCK || f->at != call)
-      continue;
-    if (!f->alloc)
-      return 0;
-    own = 1;
-  }
-  return own;
+  const gm_node_set *own = &b->own_frees;
+  return own->len && bsearch(&call, own->items, own->len, sizeof *own->items, gm_node_ptr_cmp);
 }
 
 /* `element`: the use is of one of the member's elements (`s->bufs[i]`), which is named
@@ -608,60 +598,15 @@ static void add_teardown(struct build_ctx *b) {
   GM_PUSH(b->u->teardowns, t);
 }
 
-struct object_uses {
-  int var;
-  int handed; /* copied, returned, passed or its address taken */
-};
-
-/* Whether a read of the object gives it away: anything but a member access or a method call
- * on it (which the model keeps as the call's object, not among its arguments). */
-static void find_object_handed(const gm_node *n, void *arg) {
-  struct object_uses *c = arg;
-  for (int i = 0; i < n->nkids; i++) {
-    const gm_node *k = n->kids[i];
-    if (!k || k->kind != GM_N_VAR || k->var != c->var)
-      continue;
-    if (n->kind != GM_N_FIELD && n->kind != GM_N_CMP && !(n->kind == GM_N_CALL && n->implicit_dtor))
-      c->handed = 1;
-  }
-}
-
-/* A class's constructor: its USR is the class's, then `@F@` and the class's own name. */
-static int constructor_record(const gm_node *call, size_t *len) {
-  const char *usr = call->callee_usr, *at = usr ? strstr(usr, "@F@") : NULL;
-  if (!call->is_method || !at || at == usr || !call->name)
-    return 0;
-  const char *own = at;
-  while (own > usr && own[-1] != '@')
-    own--;
-  size_t n = strlen(call->name);
-  if ((size_t)(at - own) != n || strncmp(own, call->name, n) != 0 ||
-      strncmp(at + 3, call->name, n) != 0 || (at[3 + n] != '#' && at[3 + n] != '\0'))
-    return 0;
-  *len = (size_t)(at - usr);
-  return 1;
-}
-
 /* `Scratch s(n);` in a loop, or in a function other than main: an object the program makes
- * and destroys again and again. */
+ * and destroys again and again (teardown.h). */
 static void add_object(const gm_node *n, void *arg) {
   struct build_ctx *b = arg;
-  if (n->kind != GM_N_DECL || n->var < 0 || b->fn->vars[n->var].kind != GM_VAR_LOCAL)
-    return;
-  const gm_node *init = gm_kid(n, 0);
   size_t len;
-  if (!init || init->kind != GM_N_CALL || !constructor_record(init, &len))
+  int in_loop;
+  if (!gm_dying_object(b->fn, n, &len, &in_loop))
     return;
-  int in_loop = 0;
-  for (const gm_node *up = n->parent; up && !in_loop; up = up->parent)
-    in_loop = up->kind == GM_N_LOOP && gm_loop_repeats(up);
-  if (!in_loop && b->fn->name && strcmp(b->fn->name, "main") == 0)
-    return; /* main's objects live as long as the process */
-  struct object_uses c = {n->var, 0};
-  gm_walk(b->fn->body, find_object_handed, &c);
-  if (c.handed)
-    return;
-  char *record = gm_xasprintf("%.*s", (int)len, init->callee_usr);
+  char *record = gm_xasprintf("%.*s", (int)len, gm_kid(n, 0)->callee_usr);
   gm_unit_object o = {keep(b->u, record), keep(b->u, b->fn->name), keep_loc(b->u, n->loc), in_loop};
   free(record);
   GM_PUSH(b->u->objects, o);
@@ -736,7 +681,7 @@ static void keep_summaries(gm_unit *u, const gm_tu *tu, const gm_call_summary *s
 }
 
 gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary *summaries,
-                       int nsummaries, const gm_func_facts *facts, int nfacts) {
+                       int nsummaries, gm_node_set own_frees) {
   gm_unit *u = gm_xcalloc(1, sizeof *u);
   u->arena = gm_arena_new();
   u->path = keep(u, path);
@@ -754,8 +699,8 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
     if (!is_host(fn) || !fn->body)
       continue;
     struct var_uses uses = {fn, NULL};
-    const gm_func_facts *ff = i < nfacts && facts[i].fn == fn ? &facts[i] : NULL;
-    struct build_ctx b = {u, tu, fn, NULL, &uses, defined, u->defined.len, &called, &fn_edges, ff};
+    struct build_ctx b = {u,       tu,        fn,       NULL, &uses, defined, u->defined.len,
+                          &called, &fn_edges, own_frees};
     gm_walk(fn->body, add_member, &b);
     add_teardown(&b);
     gm_walk(fn->body, add_object, &b);

@@ -163,11 +163,11 @@ typedef struct gm_unit {
   GM_VEC(gm_unit_object) objects;
 } gm_unit;
 
-struct gm_func_facts;
-/* The summary of one parsed file, with the flow engine's exported summaries (copied) and its
- * facts, one entry per function of tu (which blocks each free receives). */
+/* The summary of one parsed file, with the flow engine's exported summaries (copied), and the
+ * free calls that receive their own function's allocation on every path that reaches them (the
+ * flow engine's facts). */
 gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary *summaries,
-                       int nsummaries, const struct gm_func_facts *facts, int nfacts);
+                       int nsummaries, gm_node_set own_frees);
 void gm_unit_free(gm_unit *u);
 
 /* The summary as JSON text (malloc'd), and back: NULL when the text is not a summary of this
