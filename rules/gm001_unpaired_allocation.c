@@ -201,6 +201,46 @@ static void report_partial_teardown(const gm_program_ctx *ctx, const gm_rule *ru
   }
 }
 
+/* Whether a member use is made in a method (a constructor) of the member's class. */
+static int in_method_of(const gm_unit_member_use *u, const gm_unit_object *o) {
+  size_t n = strlen(o->record);
+  return u->function_usr && strncmp(u->function_usr, o->record, n) == 0 &&
+         strncmp(u->function_usr + n, "@F@", 3) == 0;
+}
+
+/* What a member that no function frees shows of its object's life. */
+typedef struct member_evidence {
+  const gm_member_summary *sibling; /* a member of the same class that is freed */
+  const gm_unit_teardown *dtor;     /* the class's destructor */
+  const gm_unit_object *dies;       /* an object the program makes and destroys repeatedly */
+} member_evidence;
+
+/* Why a member that no function frees is no leak, or NULL when it is one (*ev: what says so).
+ * It is one when something of its object is torn down (a sibling freed, a destructor that
+ * frees nothing of it), or when the class has no teardown and the program destroys objects of
+ * it while it runs (a local in a loop, or in a function other than main), the member filled by
+ * the class's own methods: each object's block is lost with it. */
+static const char *member_kept(const gm_program *p, const gm_member_summary *m,
+                               member_evidence *ev) {
+  *ev = (member_evidence){0};
+  ev->sibling = gm_program_freed_sibling(p, m);
+  if (ev->sibling)
+    return NULL;
+  ev->dtor = gm_program_teardown(p, m->record);
+  if (ev->dtor)
+    return ev->dtor->calls_elsewhere ? "its destructor calls a function of another file, which "
+                                       "may free it"
+                                     : NULL;
+  const gm_unit_object *o = gm_program_object_dying(p, m->record);
+  for (size_t k = 0; o && k < m->allocs.len && !ev->dies; k++)
+    if (in_method_of(m->allocs.items[k].use, o))
+      ev->dies = o;
+  if (ev->dies)
+    return NULL;
+  return "nothing of its object is freed, and no object of its class is destroyed while the "
+         "program runs: a process-lifetime cache or singleton";
+}
+
 /* Runtime verdict (docs/rules/GM001.md): confirmed when allocations from the site are still
  * live at exit, or its live bytes at the last gmem_step() exceed those at the first; dismissed
  * when it ran and everything it allocated was freed. */
@@ -218,14 +258,29 @@ void gm_report_member_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int 
     }
     if (!rule_family(&a->family, heap))
       continue;
-    const gm_member_summary *sibling = gm_program_freed_sibling(ctx->program, m);
-    const gm_unit_teardown *dtor = sibling ? NULL : gm_program_teardown(ctx->program, m->record);
-    if (!sibling && (!dtor || dtor->calls_elsewhere))
-      continue; /* nothing of the object is freed: a process-lifetime cache or singleton */
+    member_evidence ev;
+    if (member_kept(ctx->program, m, &ev))
+      continue;
+    const gm_member_summary *sibling = ev.sibling;
+    const gm_unit_teardown *dtor = ev.dtor;
     gm_report *r = ctx->report_for(ctx->arg, m->allocs.items[0].unit, rule);
     if (!r)
       continue;
     const char *free_fn = a->family.free_fn ? a->family.free_fn : "the matching free";
+    if (ev.dies) {
+      const gm_unit_object *o = ev.dies;
+      gm_finding *f = gm_report_add(
+          r, rule, a->loc, a->function ? a->function : "",
+          "'%s::%s' (%s from %s) is never freed: '%s' has no destructor and no function in the "
+          "program releases it, while '%s' makes a '%s' %s and destroys it, losing the block "
+          "each time; free it in a destructor with %s",
+          m->record_name, m->member, a->family.description, a->api, m->record_name,
+          o->function ? o->function : "?", m->record_name,
+          o->in_loop ? "on every iteration of a loop" : "on every call", free_fn);
+      gm_finding_note(f, o->loc, "a '%s' made here goes out of scope without freeing '%s'",
+                      m->record_name, m->member);
+      continue;
+    }
     if (dtor) {
       gm_finding *f = gm_report_add(
           r, rule, a->loc, a->function ? a->function : "",

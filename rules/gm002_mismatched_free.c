@@ -152,6 +152,17 @@ static int is_element(const gm_member_summary *m) {
   return n > 2 && strcmp(m->member + n - 2, "[]") == 0;
 }
 
+/* Why the program need not judge a free of member m, or NULL when it must: on every path the
+ * free receives a block its own function allocated, whose family the flow engine judged (and
+ * reported) there. A free that some path gives what the member held on entry (`free(h_);
+ * cudaMallocHost(&h_, n);` growing a buffer the constructor pinned) frees a block another
+ * function made: the program's allocations of the member say its family. */
+static const char *judged_by_flow(const gm_member_summary *m, const gm_unit_member_use *fr) {
+  if (is_element(m) || !fr->own_block)
+    return NULL;
+  return "the free receives a block its own function allocated, judged by the flow engine";
+}
+
 /* A member holding another address of a sibling's block (cudaHostGetDevicePointer's device
  * address of mapped pinned memory) freed with a call that does not release the sibling's
  * family: the block is the sibling's, freed through the sibling's own call. */
@@ -208,7 +219,7 @@ static void check_program(const gm_program_ctx *ctx) {
       int released = fr->nfrees == 0; /* a free of no known family: nothing to judge */
       for (size_t a = 0; a < m->allocs.len && !released; a++)
         released = gm_member_free_releases(fr, m->allocs.items[a].use->family.name);
-      if (released || (made_in(m->allocs.items, m->allocs.len, fr) && !is_element(m)))
+      if (released || judged_by_flow(m, fr))
         continue;
       gm_report *r = ctx->report_for(ctx->arg, m->frees.items[k].unit, &gm002_mismatched_free);
       if (!r)

@@ -12,11 +12,14 @@
  * that advances with the loop are reported for any loop-invariant size: stage them on the host.
  *
  * Not raised for fixed-address copies (reading back a scalar each step), gathers through a
- * table of buffers (one per device, device-to-device chunks), per-stream pipelined chunks, or
- * loops that launch kernels between copies of a per-iteration size. */
+ * table of buffers (one per device, device-to-device chunks), per-stream chunks that split a range
+ * by the loop's trip count, or loops that launch kernels between copies of a per-iteration size. */
+#include "model/loop_counter.h"
 #include "model/patterns.h"
 #include "rules/rules.h"
 #include "runtime_view/join.h"
+
+#include <string.h>
 
 extern const gm_rule gm021_small_transfer_in_loop;
 
@@ -30,6 +33,134 @@ static int host_to_device(const gm_node *call) {
     return 1;
   const gm_node *kind = gm_arg(call, call->fn->kind_arg);
   return kind && kind->has_value && kind->value == 1; /* cudaMemcpyHostToDevice */
+}
+
+struct one_def {
+  int var;
+  const gm_node *init; /* its declaration's initialiser */
+  int writes;          /* declarations, assignments, steps, address taken */
+};
+
+static void count_writes(const gm_node *n, void *arg) {
+  struct one_def *d = arg;
+  if (n->kind == GM_N_DECL && n->var == d->var) {
+    d->writes++;
+    d->init = gm_kid(n, 0);
+  } else if ((n->kind == GM_N_ASSIGN || n->kind == GM_N_INCDEC || n->kind == GM_N_ADDR) &&
+             gm_root_var(gm_kid(n, 0)) == d->var) {
+    d->writes++;
+  } else if (n->kind == GM_N_LAMBDA) {
+    d->writes++; /* a capture by reference may write it */
+  }
+}
+
+/* The value a local holds wherever it is read: its initialiser, when the function declares it
+ * once and never writes it again; NULL otherwise. */
+static const gm_node *defined_once(const gm_func *fn, const gm_node *e) {
+  e = gm_strip(e);
+  if (!e || e->kind != GM_N_VAR || e->var < 0 || e->var >= fn->nvars ||
+      fn->vars[e->var].kind != GM_VAR_LOCAL)
+    return NULL;
+  struct one_def d = {e->var, NULL, 0};
+  gm_walk(fn->body, count_writes, &d);
+  return d.writes == 1 ? d.init : NULL;
+}
+
+/* Whether a and b name the same count: one variable, or one constant. */
+static int same_count(const gm_node *a, const gm_node *b) {
+  a = gm_strip(a), b = gm_strip(b);
+  if (!a || !b)
+    return 0;
+  if (a->has_value && b->has_value)
+    return a->value == b->value;
+  return a->kind == GM_N_VAR && b->kind == GM_N_VAR && a->var == b->var;
+}
+
+/* Whether expression e (through the locals it reads, each defined once) mentions `count`. */
+static int mentions_count(const gm_func *fn, const gm_node *e, const gm_node *count, int depth) {
+  if (!e || depth > 6)
+    return 0;
+  if (same_count(e, count))
+    return 1;
+  const gm_node *def = defined_once(fn, e);
+  if (def)
+    return mentions_count(fn, def, count, depth + 1);
+  for (int i = 0; i < e->nkids; i++)
+    if (mentions_count(fn, e->kids[i], count, depth))
+      return 1;
+  return 0;
+}
+
+/* Whether expression e (through the locals it reads) divides by something that mentions
+ * `count`: `n / nchunks`, `chunk = total / nstreams` read as `chunk * sizeof(float)`. */
+static int divides_by(const gm_func *fn, const gm_node *e, const gm_node *count, int depth) {
+  if (!e || depth > 6)
+    return 0;
+  if (e->kind == GM_N_ARITH && e->op == '/' && mentions_count(fn, gm_kid(e, 1), count, 0))
+    return 1;
+  const gm_node *def = defined_once(fn, e);
+  if (def)
+    return divides_by(fn, def, count, depth + 1);
+  for (int i = 0; i < e->nkids; i++)
+    if (divides_by(fn, e->kids[i], count, depth))
+      return 1;
+  return 0;
+}
+
+/* The variables and constants a size is made of, each tried as what a trip count divides by. */
+static int bound_divides_size(const gm_func *fn, const gm_node *bound, const gm_node *size,
+                              int depth) {
+  if (!size || depth > 6)
+    return 0;
+  const gm_node *s = gm_strip(size);
+  if (s && s->kind == GM_N_VAR && divides_by(fn, bound, s, 0))
+    return 1;
+  const gm_node *def = defined_once(fn, s);
+  if (def)
+    return bound_divides_size(fn, bound, def, depth + 1);
+  for (int i = 0; s && i < s->nkids; i++)
+    if (bound_divides_size(fn, bound, s->kids[i], depth))
+      return 1;
+  return 0;
+}
+
+/* Whether a loop's increment (`off += chunk`, among others after commas) steps by a variable
+ * amount the copy's size is made of. */
+static int steps_by_size(const gm_func *fn, const gm_node *inc, const gm_node *size) {
+  if (inc && inc->kind == GM_N_COMMA) {
+    for (int i = 0; i < inc->nkids; i++)
+      if (steps_by_size(fn, inc->kids[i], size))
+        return 1;
+    return 0;
+  }
+  const gm_node *by = gm_kid(inc, 1);
+  return inc && inc->kind == GM_N_ASSIGN && inc->op && inc->name && strcmp(inc->name, "+=") == 0 &&
+         by && !by->has_value && mentions_count(fn, size, by, 0);
+}
+
+/* Why a copy in `loop` is one chunk of a pipeline rather than one of many small copies, or
+ * NULL. A stream that changes each iteration (`streams[c % k]`) lets copies overlap with the
+ * kernels on the other streams, but only chunks are worth overlapping: the bytes per copy must
+ * be the loop's share of a larger range, the size dividing by the loop's trip count (`chunk =
+ * n / nchunks`) or the trip count by the size (`nchunks = n / chunk`), so that the copies
+ * together move the range in as many pieces as the program chose (or the loop steps through the
+ * range by the size, `off += chunk`). A small constant, or a size
+ * fixed by the data's shape (a row of `ncols`), is many small copies on whatever stream. */
+static const char *stream_pipeline(const gm_func *fn, const gm_node *loop, const gm_node *call,
+                                   const gm_node *size, int small) {
+  const gm_node *stream = gm_arg(call, call->fn->stream_arg);
+  if (!stream || !gm_depends_on_loop(loop, stream) || small)
+    return NULL;
+  if (steps_by_size(fn, gm_kid(loop, 2), size))
+    return "a chunk of the range per stream: the loop steps through the range by the size";
+  gm_counter c;
+  if (!gm_loop_counter(loop, &c) || !c.bound || !c.unit)
+    return NULL;
+  if (divides_by(fn, size, c.bound, 0))
+    return "a chunk of the range per stream: the size divides by the loop's trip count";
+  if (bound_divides_size(fn, c.bound, size, 0))
+    return "a chunk of the range per stream: the trip count divides the range by the size";
+  return NULL;
 }
 
 static void visit(const gm_node *call, void *arg) {
@@ -51,12 +182,9 @@ static void visit(const gm_node *call, void *arg) {
   if (dst_stride != 1 && src_stride != 1)
     return; /* the same addresses each time, or a gather through a table */
   int irregular = dst_stride < 0 || src_stride < 0;
-  /* cudaMemcpyAsync on a different stream each iteration: chunks overlapped with compute on
-   * purpose (the copy-engine pipelining pattern) */
-  const gm_node *stream = gm_arg(call, row->stream_arg);
-  if (stream && gm_depends_on_loop(loop, stream))
-    return;
   int small = size->has_value && size->value > 0 && size->value <= SMALL_COPY_BYTES;
+  if (stream_pipeline(ctx->fn, loop, call, size, small))
+    return;
   int invariant = gm_loop_invariant(ctx->fn, loop, size);
   int launches = gm_loop_launches(loop);
   /* scattered host pieces of one size packed into an advancing destination: stage them */

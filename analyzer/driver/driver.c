@@ -433,7 +433,8 @@ void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse)
     }
     gm_timing_stop(GM_STAGE_RULES, start);
     start = gm_timing_start();
-    r->unit = gm_unit_build(parse->tu, r->path, summaries, nsummaries);
+    r->unit = gm_unit_build(parse->tu, r->path, summaries, nsummaries,
+                            gm_flow_own_block_frees(parse->tu, facts, nfacts));
     gm_timing_stop(GM_STAGE_UNIT, start);
   }
   double start = gm_timing_start();

@@ -167,11 +167,22 @@ void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *
                   const char *via, const gm_node *inner) {
   if (v.kind == V_STATIC || v.kind == V_ADDR)
     free_unallocated(e, s, call, v, row, via);
+  if (v.kind == V_UNKNOWN) {
+    gm_fact f = {0};
+    f.latent = s->latent;
+    f.kind = GM_FACT_FREED_BLOCK;
+    f.at = call;
+    add_fact(e, f); /* a block from outside: its family is not known here */
+  }
   if (v.kind != V_OBJ)
     return; /* null, unknown or not a pointer we know: nothing to judge */
   obj *o = &s->objs[v.ref];
   if (o->state == OBJ_FAILED)
     return;
+  gm_fact got = fact_about(GM_FACT_FREED_BLOCK, s, o, call);
+  if (!o->site || !o->family)
+    got.alloc = NULL, got.family = NULL; /* what a member or parameter held on entry */
+  add_fact(e, got);
   if (o->state == OBJ_FREED) {
     if (o->param < 0 || !e->summary_mode) {
       gm_fact f = fact_about(GM_FACT_DOUBLE_FREE, s, o, call);
@@ -340,4 +351,29 @@ void flow_check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind h
     if (o->state == OBJ_LIVE && !o->escaped && o->site)
       flow_report_leak(e, s, i, at, how);
   }
+}
+
+gm_node_set gm_flow_own_block_frees(const gm_tu *tu, const gm_func_facts *facts, int nfacts) {
+  GM_VEC(const gm_node *) all = {0};
+  GM_VEC(const gm_node *) foreign = {0};
+  for (int i = 0; i < nfacts; i++)
+    for (int k = 0; k < facts[i].nfacts; k++) {
+      const gm_fact *f = &facts[i].facts[k];
+      if (f->kind == GM_FACT_FREED_BLOCK && f->alloc)
+        GM_PUSH(all, f->at);
+      else if (f->kind == GM_FACT_FREED_BLOCK)
+        GM_PUSH(foreign, f->at);
+    }
+  if (foreign.len)
+    qsort(foreign.items, foreign.len, sizeof *foreign.items, gm_node_ptr_cmp);
+  gm_node_set out = {gm_arena_alloc(tu->arena, sizeof *out.items * (all.len + 1)), 0};
+  for (size_t i = 0; i < all.len; i++)
+    if (!foreign.len ||
+        !bsearch(&all.items[i], foreign.items, foreign.len, sizeof *foreign.items, gm_node_ptr_cmp))
+      out.items[out.len++] = all.items[i];
+  if (out.len)
+    qsort(out.items, out.len, sizeof *out.items, gm_node_ptr_cmp);
+  GM_VEC_FREE(all);
+  GM_VEC_FREE(foreign);
+  return out;
 }

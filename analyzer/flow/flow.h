@@ -18,7 +18,12 @@ enum gm_fact_kind {
   GM_FACT_FREE_UNALLOCATED, /* a free of storage no allocator made: an array, &x, a literal */
   GM_FACT_MANAGED_LAUNCH,   /* managed memory passed to a kernel (perhaps prefetched first) */
   GM_FACT_MANAGED_HOST,     /* managed memory read or written by host code */
-  GM_FACT_MANAGED_PREFETCH  /* managed memory prefetched or advised */
+  GM_FACT_MANAGED_PREFETCH, /* managed memory prefetched or advised */
+  /* a free and the block it receives on a path: `alloc` and `family` are the allocation's when
+   * the function made it, NULL when the block came from outside (what a member or parameter
+   * held on entry, a value not followed), whose family only the program knows (GM002's
+   * program check reads which it was) */
+  GM_FACT_FREED_BLOCK
 };
 
 enum gm_exit_kind {
@@ -99,5 +104,9 @@ typedef struct gm_flow_imports {
  * exported (may be NULL). Facts, summaries and their strings live in tu->arena. */
 void gm_flow_analyze(const gm_tu *tu, const gm_flow_imports *imports, gm_func_facts **out,
                      int *nout, gm_call_summary **exported, int *nexported);
+
+/* The free calls that receive their own function's allocation on every path that reaches them
+ * (GM_FACT_FREED_BLOCK), in tu->arena. */
+gm_node_set gm_flow_own_block_frees(const gm_tu *tu, const gm_func_facts *facts, int nfacts);
 
 #endif

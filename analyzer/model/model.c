@@ -490,3 +490,9 @@ int gm_call_borrows(const gm_node *call) {
 const gm_node *gm_arg(const gm_node *call, int i) {
   return call && i >= 0 && i < call->nkids ? call->kids[i] : NULL;
 }
+
+int gm_node_ptr_cmp(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (const gm_node *const *)a,
+            y = (uintptr_t) * (const gm_node *const *)b;
+  return x < y ? -1 : x > y;
+}

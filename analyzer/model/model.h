@@ -254,5 +254,12 @@ int gm_may_set_runtime_status(const gm_node *call);
 /* A call's argument with conversions seen through, or NULL. */
 const gm_node *gm_arg(const gm_node *call, int i);
 void gm_model_dump(const gm_func *fn, FILE *out);
+/* Orders pointers to nodes by address (qsort, bsearch over `const gm_node *` arrays). */
+int gm_node_ptr_cmp(const void *a, const void *b);
+/* A set of nodes, sorted by address (gm_node_ptr_cmp). */
+typedef struct gm_node_set {
+  const gm_node **items;
+  size_t len;
+} gm_node_set;
 
 #endif

@@ -650,13 +650,31 @@ static const gm_unit_teardown *teardown_of(const gm_program_index *ix, const cha
   return NULL;
 }
 
-const gm_unit_teardown *gm_program_teardown(const gm_program *p, const char *record) {
-  /* a member's record is the class's USR joined with where it is defined (`c:@S@Ws@/a/ws.h:7`,
-   * frontend/expr.c), a destructor's the USR alone */
+/* The length of the class USR a member's record names, or 0: the record joins where the class
+ * is defined to it (`c:@S@Ws@/a/ws.h:7`, frontend/expr.c), a destructor's is the USR alone. */
+static size_t class_usr_len(const char *record) {
   const char *at = strstr(record, "@/");
   if (!at)
     at = strrchr(record, '@');
-  return at && at > record ? teardown_of(p->index, record, (size_t)(at - record)) : NULL;
+  return at && at > record ? (size_t)(at - record) : 0;
+}
+
+const gm_unit_teardown *gm_program_teardown(const gm_program *p, const char *record) {
+  size_t len = class_usr_len(record);
+  return len ? teardown_of(p->index, record, len) : NULL;
+}
+
+const gm_unit_object *gm_program_object_dying(const gm_program *p, const char *record) {
+  size_t len = class_usr_len(record);
+  for (size_t i = 0; len && i < p->nunits; i++) {
+    const gm_unit *u = p->units[i];
+    for (size_t k = 0; u && k < u->objects.len; k++) {
+      const char *r = u->objects.items[k].record;
+      if (strncmp(r, record, len) == 0 && r[len] == '\0')
+        return &u->objects.items[k];
+    }
+  }
+  return NULL;
 }
 
 int gm_program_called_on_some_calls(const gm_program *p, const char *usr) {

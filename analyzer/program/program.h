@@ -96,6 +96,10 @@ const gm_member_use_ref *gm_program_sibling_freed_always(const gm_program *p,
 /* A destructor of the class (by USR) defined in the program, or NULL. */
 const gm_unit_teardown *gm_program_teardown(const gm_program *p, const char *record);
 
+/* A local object of the member's class that the program makes and destroys while it runs (in
+ * a loop, or in a function other than main; unit.h), or NULL. */
+const gm_unit_object *gm_program_object_dying(const gm_program *p, const char *record);
+
 /* Whether the program's defined functions may call this one on some of their calls only (under
  * a branch): what it allocates, the program may not hold on every run. */
 int gm_program_called_on_some_calls(const gm_program *p, const char *usr);

@@ -1,5 +1,8 @@
-/* Teardown coverage (teardown.h): how a release function's frees of a member cover its paths. */
+/* Teardown coverage (teardown.h): how a release function's frees of a member cover its paths,
+ * and the objects a program destroys while it runs. */
 #include "program/teardown.h"
+
+#include <string.h>
 
 struct cover {
   int element;
@@ -148,4 +151,54 @@ int gm_on_every_call(const gm_node *n, const gm_node *body) {
     }
   }
   return 1;
+}
+
+struct object_uses {
+  int var;
+  int handed; /* copied, returned, passed or its address taken */
+};
+
+/* Whether a read of the object gives it away: anything but a member access or a method call
+ * on it (which the model keeps as the call's object, not among its arguments). */
+static void find_object_handed(const gm_node *n, void *arg) {
+  struct object_uses *c = arg;
+  for (int i = 0; i < n->nkids; i++) {
+    const gm_node *k = n->kids[i];
+    if (!k || k->kind != GM_N_VAR || k->var != c->var)
+      continue;
+    if (n->kind != GM_N_FIELD && n->kind != GM_N_CMP && !(n->kind == GM_N_CALL && n->implicit_dtor))
+      c->handed = 1;
+  }
+}
+
+/* A class's constructor: its USR is the class's, then `@F@` and the class's own name. */
+static int constructor_record(const gm_node *call, size_t *len) {
+  const char *usr = call->callee_usr, *at = usr ? strstr(usr, "@F@") : NULL;
+  if (!call->is_method || !at || at == usr || !call->name)
+    return 0;
+  const char *own = at;
+  while (own > usr && own[-1] != '@')
+    own--;
+  size_t n = strlen(call->name);
+  if ((size_t)(at - own) != n || strncmp(own, call->name, n) != 0 ||
+      strncmp(at + 3, call->name, n) != 0 || (at[3 + n] != '#' && at[3 + n] != '\0'))
+    return 0;
+  *len = (size_t)(at - usr);
+  return 1;
+}
+
+int gm_dying_object(const gm_func *fn, const gm_node *decl, size_t *record_len, int *in_loop) {
+  if (decl->kind != GM_N_DECL || decl->var < 0 || fn->vars[decl->var].kind != GM_VAR_LOCAL)
+    return 0;
+  const gm_node *init = gm_kid(decl, 0);
+  if (!init || init->kind != GM_N_CALL || !constructor_record(init, record_len))
+    return 0;
+  *in_loop = 0;
+  for (const gm_node *up = decl->parent; up && !*in_loop; up = up->parent)
+    *in_loop = up->kind == GM_N_LOOP && gm_loop_repeats(up);
+  if (!*in_loop && fn->name && strcmp(fn->name, "main") == 0)
+    return 0; /* main's objects live as long as the process */
+  struct object_uses c = {decl->var, 0};
+  gm_walk(fn->body, find_object_handed, &c);
+  return !c.handed;
 }

@@ -159,6 +159,7 @@ struct build_ctx {
   size_t ndefined;
   usr_vec *called;    /* callees with no body here, as met, repeats included (the tu's strings) */
   call_vec *fn_edges; /* fn's calls that make an edge, as met, repeats included */
+  gm_node_set own_frees; /* frees given fn's own block on every path */
 };
 
 static int str_cmp(const void *a, const void *b) {
@@ -321,6 +322,13 @@ static int is_same_member(const gm_node *n, int element, void *arg) {
          strcmp(n->name, sm->id->name) == 0;
 }
 
+/* Whether every path that reaches free `call` gives it a block its function allocated: the
+ * flow engine judged the free's family itself. */
+static int frees_own_block(const struct build_ctx *b, const gm_node *call) {
+  const gm_node_set *own = &b->own_frees;
+  return own->len && bsearch(&call, own->items, own->len, sizeof *own->items, gm_node_ptr_cmp);
+}
+
 /* `element`: the use is of one of the member's elements (`s->bufs[i]`), which is named
  * "bufs[]": a table and the buffers in it are allocated and freed apart. `arg`: the argument
  * of `call` it is handed to, for a handoff; `addr`: its address is (a helper's out-parameter). */
@@ -348,6 +356,7 @@ static void add_member_use(struct build_ctx *b, enum gm_member_use_kind kind, co
       use.frees[use.nfrees++] = keep(b->u, call->fn->frees[i]->name);
     struct same_member sm = {b, id};
     use.cover = (int)gm_free_coverage(b->fn->body, call, element, is_same_member, &sm);
+    use.own_block = !element && frees_own_block(b, call);
   }
   if (call && (kind == GM_MEMBER_ALLOC || addr))
     use.conditional = !gm_on_every_call(call, b->fn->body);
@@ -590,6 +599,20 @@ static void add_teardown(struct build_ctx *b) {
   GM_PUSH(b->u->teardowns, t);
 }
 
+/* `Scratch s(n);` in a loop, or in a function other than main: an object the program makes
+ * and destroys again and again (teardown.h). */
+static void add_object(const gm_node *n, void *arg) {
+  struct build_ctx *b = arg;
+  size_t len;
+  int in_loop;
+  if (!gm_dying_object(b->fn, n, &len, &in_loop))
+    return;
+  char *record = gm_xasprintf("%.*s", (int)len, gm_kid(n, 0)->callee_usr);
+  gm_unit_object o = {keep(b->u, record), keep(b->u, b->fn->name), keep_loc(b->u, n->loc), in_loop};
+  free(record);
+  GM_PUSH(b->u->objects, o);
+}
+
 static gm_call_summary keep_summary(gm_unit *u, const gm_call_summary *s) {
   gm_call_summary out = *s;
   out.usr = keep(u, s->usr);
@@ -659,7 +682,7 @@ static void keep_summaries(gm_unit *u, const gm_tu *tu, const gm_call_summary *s
 }
 
 gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary *summaries,
-                       int nsummaries) {
+                       int nsummaries, gm_node_set own_frees) {
   gm_unit *u = gm_xcalloc(1, sizeof *u);
   u->arena = gm_arena_new();
   u->path = keep(u, path);
@@ -677,9 +700,11 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
     if (!is_host(fn) || !fn->body)
       continue;
     struct var_uses uses = {fn, NULL};
-    struct build_ctx b = {u, tu, fn, NULL, &uses, defined, u->defined.len, &called, &fn_edges};
+    struct build_ctx b = {u,       tu,        fn,       NULL, &uses, defined, u->defined.len,
+                          &called, &fn_edges, own_frees};
     gm_walk(fn->body, add_member, &b);
     add_teardown(&b);
+    gm_walk(fn->body, add_object, &b);
     if (!fn->in_main_file || !fn->usr)
       continue;
     gm_unit_func f = {keep(u, fn->usr), keep(u, fn->name), keep_loc(u, fn->loc), {0}, {0}};
@@ -717,6 +742,7 @@ void gm_unit_free(gm_unit *u) {
   GM_VEC_FREE(u->edges);
   GM_VEC_FREE(u->families);
   GM_VEC_FREE(u->teardowns);
+  GM_VEC_FREE(u->objects);
   gm_arena_free(u->arena);
   free(u);
 }

@@ -13,7 +13,8 @@
  *     helper, which the program reads in the helper's summary), with where and in which
  *     function;
  *   - the families its allocations are of, for the program to word a helper's by name;
- *   - the destructors it defines (a class's teardown). */
+ *   - the destructors it defines (a class's teardown), and the local objects it makes and
+ *     destroys while the program goes on. */
 #ifndef GM_UNIT_H
 #define GM_UNIT_H
 
@@ -105,6 +106,10 @@ typedef struct gm_unit_member_use {
   int cover;          /* free: how the function's frees of it cover its paths (enum gm_free_cover,
                          program/teardown.h: 0 every path, 1 some cases of a switch, 2 some
                          branches) */
+  /* free: on every path that reaches it, the free receives a block its own function allocated
+   * (the flow engine judged its family there); 0 when some path gives it what the member held
+   * on entry, which only the program's other functions allocate */
+  int own_block;
 } gm_unit_member_use;
 
 /* A destructor defined in the file: the class has a teardown, which should free what the
@@ -115,6 +120,17 @@ typedef struct gm_unit_teardown {
   gm_loc loc;
   int calls_elsewhere; /* calls a function of the program with no body in this file */
 } gm_unit_teardown;
+
+/* A local object of a class, made by its constructor and destroyed where its scope ends while
+ * the program goes on: in a loop, or in a function other than main, and never copied or handed
+ * out (returned, passed, its address taken). What its constructor and methods allocate into its
+ * members is lost each time unless a teardown frees it. */
+typedef struct gm_unit_object {
+  const char *record; /* the class, by USR (as a teardown's) */
+  const char *function;
+  gm_loc loc;  /* its declaration */
+  int in_loop; /* made on every iteration of a loop; else on every call of `function` */
+} gm_unit_object;
 
 /* A call from a host function of the file to a function of the program (none of the table's or
  * the system's), once per caller and callee: which functions set up together what they
@@ -144,11 +160,14 @@ typedef struct gm_unit {
    * filled through a helper in another file by the family its summary names */
   GM_VEC(gm_unit_family) families;
   GM_VEC(gm_unit_teardown) teardowns;
+  GM_VEC(gm_unit_object) objects;
 } gm_unit;
 
-/* The summary of one parsed file, with the flow engine's exported summaries (copied). */
+/* The summary of one parsed file, with the flow engine's exported summaries (copied), and the
+ * free calls that receive their own function's allocation on every path that reaches them (the
+ * flow engine's facts). */
 gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary *summaries,
-                       int nsummaries);
+                       int nsummaries, gm_node_set own_frees);
 void gm_unit_free(gm_unit *u);
 
 /* The summary as JSON text (malloc'd), and back: NULL when the text is not a summary of this

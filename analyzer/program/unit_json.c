@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNIT_FORMAT = 14 };
+enum { UNIT_FORMAT = 16 };
 
 static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
@@ -114,15 +114,15 @@ char *gm_unit_to_json(const gm_unit *u) {
       json_array_append_new(frees, json_string(m->frees[k]));
     json_array_append_new(
         members,
-        json_pack("{s:i,s:s,s:o,s:s,s:b,s:b,s:b,s:o,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:o}",
-                  "kind", (int)m->kind, "record", m->record, "record_name",
-                  str_or_null(m->record_name), "member", m->member, "global", m->global, "internal",
-                  m->internal, "defines", m->defines, "via_usr", str_or_null(m->via_usr), "via_arg",
-                  m->via_arg, "via_addr", m->via_addr, "loc", loc_json(m->loc), "function",
-                  str_or_null(m->function), "function_usr", str_or_null(m->function_usr), "api",
-                  str_or_null(m->api), "family", family_json(&m->family), "frees", frees,
-                  "conditional", m->conditional, "cover", m->cover, "source",
-                  str_or_null(m->source)));
+        json_pack(
+            "{s:i,s:s,s:o,s:s,s:b,s:b,s:b,s:o,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:b,s:o}",
+            "kind", (int)m->kind, "record", m->record, "record_name", str_or_null(m->record_name),
+            "member", m->member, "global", m->global, "internal", m->internal, "defines",
+            m->defines, "via_usr", str_or_null(m->via_usr), "via_arg", m->via_arg, "via_addr",
+            m->via_addr, "loc", loc_json(m->loc), "function", str_or_null(m->function),
+            "function_usr", str_or_null(m->function_usr), "api", str_or_null(m->api), "family",
+            family_json(&m->family), "frees", frees, "conditional", m->conditional, "cover",
+            m->cover, "own_block", m->own_block, "source", str_or_null(m->source)));
   }
   json_t *edges = json_array();
   for (size_t i = 0; i < u->edges.len; i++) {
@@ -141,11 +141,18 @@ char *gm_unit_to_json(const gm_unit *u) {
                                     "name", str_or_null(t->name), "loc", loc_json(t->loc),
                                     "calls_elsewhere", t->calls_elsewhere));
   }
-  json_t *root =
-      json_pack("{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format", UNIT_FORMAT,
-                "allocates", u->allocates, "defined", defined, "called", called, "summaries",
-                summaries, "funcs", funcs, "loop_calls", calls, "members", members, "edges", edges,
-                "families", families, "teardowns", teardowns, "helper_summaries", helper_summaries);
+  json_t *objects = json_array();
+  for (size_t i = 0; i < u->objects.len; i++) {
+    const gm_unit_object *o = &u->objects.items[i];
+    json_array_append_new(objects, json_pack("{s:s,s:o,s:o,s:b}", "record", o->record, "function",
+                                             str_or_null(o->function), "loc", loc_json(o->loc),
+                                             "in_loop", o->in_loop));
+  }
+  json_t *root = json_pack("{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format",
+                           UNIT_FORMAT, "allocates", u->allocates, "defined", defined, "called",
+                           called, "summaries", summaries, "funcs", funcs, "loop_calls", calls,
+                           "members", members, "edges", edges, "families", families, "teardowns",
+                           teardowns, "helper_summaries", helper_summaries, "objects", objects);
   char *text = json_dumps(root, JSON_COMPACT);
   json_decref(root);
   return text;
@@ -350,12 +357,13 @@ static int read_members(gm_unit *u, json_t *members) {
     json_t *record, *record_name, *member, *via_usr, *loc, *function, *function_usr, *api, *family,
         *frees, *source;
     if (json_unpack(
-            v, "{s:i,s:o,s:o,s:o,s:b,s:b,s:b,s:o,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:o}",
+            v, "{s:i,s:o,s:o,s:o,s:b,s:b,s:b,s:o,s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:b,s:i,s:b,s:o}",
             "kind", &kind, "record", &record, "record_name", &record_name, "member", &member,
             "global", &m.global, "internal", &m.internal, "defines", &m.defines, "via_usr",
             &via_usr, "via_arg", &m.via_arg, "via_addr", &m.via_addr, "loc", &loc, "function",
             &function, "function_usr", &function_usr, "api", &api, "family", &family, "frees",
-            &frees, "conditional", &m.conditional, "cover", &m.cover, "source", &source) != 0 ||
+            &frees, "conditional", &m.conditional, "cover", &m.cover, "own_block", &m.own_block,
+            "source", &source) != 0 ||
         !get_str(u, via_usr, &m.via_usr) || kind < GM_MEMBER_ALLOC || kind > GM_MEMBER_ALIAS ||
         !get_str(u, source, &m.source) || !get_str(u, record, &m.record) || !m.record ||
         !get_str(u, record_name, &m.record_name) || !get_str(u, member, &m.member) || !m.member ||
@@ -401,6 +409,22 @@ static int read_teardowns(gm_unit *u, json_t *teardowns) {
   return 1;
 }
 
+static int read_objects(gm_unit *u, json_t *objects) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(objects, i, v) {
+    gm_unit_object o = {0};
+    json_t *record, *function, *loc;
+    if (json_unpack(v, "{s:o,s:o,s:o,s:b}", "record", &record, "function", &function, "loc", &loc,
+                    "in_loop", &o.in_loop) != 0 ||
+        !get_str(u, record, &o.record) || !o.record || !get_str(u, function, &o.function) ||
+        !get_loc(u, loc, &o.loc))
+      return 0;
+    GM_PUSH(u->objects, o);
+  }
+  return 1;
+}
+
 gm_unit *gm_unit_from_json(const char *text, const char *path) {
   json_t *root = json_loads(text, 0, NULL);
   if (!root)
@@ -410,20 +434,21 @@ gm_unit *gm_unit_from_json(const char *text, const char *path) {
   u->path = gm_arena_strdup(u->arena, path);
   int format = 0;
   json_t *defined, *called, *summaries, *funcs, *calls, *members, *edges, *families, *teardowns,
-      *helper_summaries;
-  int ok = json_unpack(root, "{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format",
+      *helper_summaries, *objects;
+  int ok = json_unpack(root, "{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format",
                        &format, "allocates", &u->allocates, "defined", &defined, "called", &called,
                        "summaries", &summaries, "funcs", &funcs, "loop_calls", &calls, "members",
                        &members, "edges", &edges, "families", &families, "teardowns", &teardowns,
-                       "helper_summaries", &helper_summaries) == 0 &&
+                       "helper_summaries", &helper_summaries, "objects", &objects) == 0 &&
            format == UNIT_FORMAT && json_is_array(defined) && json_is_array(called) &&
            json_is_array(summaries) && json_is_array(funcs) && json_is_array(calls) &&
            json_is_array(members) && json_is_array(edges) && json_is_array(families) &&
-           json_is_array(teardowns) && json_is_array(helper_summaries);
+           json_is_array(teardowns) && json_is_array(helper_summaries) && json_is_array(objects);
   ok = ok && read_strings(u, defined, 0) && read_strings(u, called, 1) &&
        read_summaries(u, summaries, 0) && read_funcs(u, funcs) && read_loop_calls(u, calls) &&
        read_members(u, members) && read_edges(u, edges) && read_families(u, families) &&
-       read_teardowns(u, teardowns) && read_summaries(u, helper_summaries, 1);
+       read_teardowns(u, teardowns) && read_summaries(u, helper_summaries, 1) &&
+       read_objects(u, objects);
   json_decref(root);
   if (!ok) {
     gm_unit_free(u);
