@@ -477,12 +477,22 @@ static void visit(const gm_node *call, void *arg) {
   gm_exemption why;
   const gm_node *innermost = loop;
   const gm_node *inner = gm_repeating_loop(ctx->fn, call, loop, &why);
-  if (!inner)
-    return; /* why: retried, lazy, capacity-guarded, once per counter, grown geometrically */
+  if (!inner) { /* why: retried, lazy, capacity-guarded, once per counter, grown geometrically */
+    gm_report_suppressed(ctx->report, &gm010_allocation_in_loop, gm_exemption_id(why), call->loc,
+                         ctx->fn->name, "%s in a loop: %s", what, gm_exemption_reason(why));
+    return;
+  }
   if (!(loop = churn_loop(ctx->fn, call, inner))) {
     long long bytes = small_slot_size(call);
-    if (!bytes || !gm_loop_over_data(ctx->fn, inner))
-      return; /* setup: one buffer per device, stream or large element */
+    if (!bytes || !gm_loop_over_data(ctx->fn, inner)) {
+      /* setup: one buffer per device, stream or large element */
+      gm_report_suppressed(ctx->report, &gm010_allocation_in_loop, "setup-loop", call->loc,
+                           ctx->fn->name,
+                           "%s in a loop that sets up one buffer per device, stream or large "
+                           "element, not per element of data",
+                           what);
+      return;
+    }
     gm_finding *f = gm_report_add(
         ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
         "%s gives each element of this loop its own %lld-byte buffer, one allocation per "
@@ -492,8 +502,12 @@ static void visit(const gm_node *call, void *arg) {
     gm_finding_note(f, inner->loc, "the loop");
     return;
   }
-  if (loop != inner && gm_loop_exemption(ctx->fn, call, loop))
+  gm_exemption outer = loop != inner ? gm_loop_exemption(ctx->fn, call, loop) : GM_EXEMPT_NONE;
+  if (outer) {
+    gm_report_suppressed(ctx->report, &gm010_allocation_in_loop, gm_exemption_id(outer), call->loc,
+                         ctx->fn->name, "%s in a loop: %s", what, gm_exemption_reason(outer));
     return;
+  }
   const gm_node *copy, *free_call;
   if (gm_growing_concat(ctx->fn, call, loop, &copy, &free_call))
     return; /* GM020's finding */

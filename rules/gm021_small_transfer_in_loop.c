@@ -183,8 +183,13 @@ static void visit(const gm_node *call, void *arg) {
     return; /* the same addresses each time, or a gather through a table */
   int irregular = dst_stride < 0 || src_stride < 0;
   int small = size->has_value && size->value > 0 && size->value <= SMALL_COPY_BYTES;
-  if (stream_pipeline(ctx->fn, loop, call, size, small))
+  const char *pipelined = stream_pipeline(ctx->fn, loop, call, size, small);
+  if (pipelined) {
+    gm_report_suppressed(ctx->report, &gm021_small_transfer_in_loop, "stream-pipeline", call->loc,
+                         ctx->fn->name, "a copy in a loop on a stream per iteration: %s",
+                         pipelined);
     return;
+  }
   int invariant = gm_loop_invariant(ctx->fn, loop, size);
   int launches = gm_loop_launches(loop);
   /* scattered host pieces of one size packed into an advancing destination: stage them */

@@ -195,8 +195,13 @@ static void check(const gm_check_ctx *ctx) {
       const gm_node *loop = common_loop(anchor(launch), host->at);
       if (!loop)
         continue;
-      if (prefetch_decides(ctx, launch->alloc, loop))
+      const char *placed = prefetch_decides(ctx, launch->alloc, loop);
+      if (placed) {
+        gm_report_suppressed(ctx->report, &gm031_managed_ping_pong, "prefetch", host->at->loc,
+                             ctx->fn->name, "managed memory used by host and device in a loop: %s",
+                             placed);
         continue;
+      }
       int earlier = 0; /* one finding per allocation */
       for (int j = 0; j < i && !earlier; j++)
         earlier =

@@ -9,6 +9,14 @@
 
 #include <string.h>
 
+const char *gm_exemption_id(gm_exemption why) {
+  static const char *const ids[] = {
+      "none",          "retry-condition", "retry-success-leaves", "counter-iteration",
+      "counter-value", "lazy-init",       "geometric-capacity",   "high-water",
+      "same-request",  "geometric-size"};
+  return (size_t)why < sizeof ids / sizeof ids[0] ? ids[why] : "none";
+}
+
 const char *gm_exemption_reason(gm_exemption why) {
   switch (why) {
   case GM_EXEMPT_NONE:

@@ -31,6 +31,8 @@ typedef enum gm_exemption {
 
 /* A short phrase saying why an exemption holds, for reports. */
 const char *gm_exemption_reason(gm_exemption why);
+/* The exemption's stable name, as --explain and bench/realcode count it ("retry-condition"). */
+const char *gm_exemption_id(gm_exemption why);
 
 /* Whether `call` inside `loop` runs only now and then, under an if of the loop (loop NULL: of
  * its function, whoever calls it): a test that finds a place unset whose arm sets it (`if (!buf)
