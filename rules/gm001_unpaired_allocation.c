@@ -8,6 +8,10 @@
  *   bad:  cudaMalloc(&a, n); if (cudaMalloc(&b, n) != cudaSuccess) return -1;  // a leaks
  *   good: ... if (cudaMalloc(&b, n) != cudaSuccess) { cudaFree(a); return -1; }
  *
+ * Not raised where the process ends (a return from main, a call to exit): that is GM005's, off by
+ * default, since the system releases the memory then and a program that keeps running is what
+ * runs out of it.
+ *
  * Also an allocation into a global table's element that a loop refills for the same element
  * (`fill_slot(0, n)` in a loop, fill_slot doing `cudaMalloc(&slots[i], n)`).
  *
@@ -133,11 +137,12 @@ static void report_refilled_slot(const gm_node *call, void *arg) {
   free(slot);
 }
 
-/* Host heap leaks (malloc, new) are GM004's, off by default. */
+/* Host heap leaks (malloc, new) are GM004's, and leaks where the process ends (main returns, exit
+ * is called) GM005's, both off by default. */
 static void check(const gm_check_ctx *ctx) {
   for (int i = 0; i < ctx->nfacts; i++) {
     const gm_fact *f = &ctx->facts[i];
-    if (f->kind == GM_FACT_LEAK && !(f->family && f->family->heap))
+    if (f->kind == GM_FACT_LEAK && !(f->family && f->family->heap) && !f->ends_process)
       gm_report_leak(ctx, &gm001_unpaired_allocation, f);
   }
   if (!ctx->fn->is_kernel && !ctx->fn->is_device)
@@ -241,9 +246,6 @@ static const char *member_kept(const gm_program *p, const gm_member_summary *m,
          "program runs: a process-lifetime cache or singleton";
 }
 
-/* Runtime verdict (docs/rules/GM001.md): confirmed when allocations from the site are still
- * live at exit, or its live bytes at the last gmem_step() exceed those at the first; dismissed
- * when it ran and everything it allocated was freed. */
 void gm_report_member_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int heap) {
   size_t n;
   const gm_member_summary *members = gm_program_members(ctx->program, &n);
@@ -351,7 +353,10 @@ static void check_program(const gm_program_ctx *ctx) {
   gm_report_global_leaks(ctx, &gm001_unpaired_allocation, 0);
 }
 
-static gm_verdict judge(gm_judge_ctx *c) {
+/* Runtime verdict (docs/rules/GM001.md): confirmed when allocations from the site are still
+ * live at exit, or its live bytes at the last gmem_step() exceed those at the first; dismissed
+ * when it ran and everything it allocated was freed. GM005 shares it. */
+gm_verdict gm_judge_leak(gm_judge_ctx *c) {
   const gm_tsite *s = gm_judge_find(c, c->finding->loc, GM_SITE_ALLOC);
   if (!gm_site_ran(s))
     return gm_judge_unseen(c, s, c->finding->loc, "allocation");
@@ -409,5 +414,5 @@ const gm_rule gm001_unpaired_allocation = {
            "ownership on explicitly (return it, store it in a struct or member that frees it).",
     .check = check,
     .check_program = check_program,
-    .judge = judge,
+    .judge = gm_judge_leak,
 };

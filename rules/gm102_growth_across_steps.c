@@ -2,7 +2,7 @@
  *
  * A site whose live bytes, sampled at each gmem_step(), keep growing and never return to their
  * level at the first step: memory allocated per step (per batch, per request) and kept. Not
- * raised where the static pass already raised GM001 (its verdict shows the growth), nor at
+ * raised where the static pass already raised GM001 or GM005 (its verdict shows the growth), nor at
  * PyTorch's caching allocator (libc10_cuda) in a run with a PyTorch view that caches: its
  * growth is the cache's, which GM150 and GM151 judge from the view. */
 #include "rules/rules.h"
@@ -33,7 +33,7 @@ static void runtime(const gm_runtime_ctx *c) {
   for (size_t i = 0; i < c->telemetry->sites.len; i++) {
     const gm_tsite *s = &c->telemetry->sites.items[i];
     if (s->kind != GM_SITE_ALLOC || !grows(s) || gm_runtime_covered(c, s, "GM001") ||
-        gm_torch_caches_site(c->telemetry, s))
+        gm_runtime_covered(c, s, "GM005") || gm_torch_caches_site(c->telemetry, s))
       continue;
     size_t n = s->step_live.len;
     uint64_t first = s->step_live.items[0], last = s->step_live.items[n - 1];

@@ -10,6 +10,7 @@ extern const gm_rule gm001_unpaired_allocation;
 extern const gm_rule gm002_mismatched_free;
 extern const gm_rule gm003_double_free;
 extern const gm_rule gm004_unpaired_host_allocation;
+extern const gm_rule gm005_unfreed_at_exit;
 extern const gm_rule gm010_allocation_in_loop;
 extern const gm_rule gm020_growing_concatenation;
 extern const gm_rule gm021_small_transfer_in_loop;
@@ -38,6 +39,7 @@ const gm_rule *const gm_rules[] = {
     &gm002_mismatched_free,
     &gm003_double_free,
     &gm004_unpaired_host_allocation,
+    &gm005_unfreed_at_exit,
     &gm010_allocation_in_loop,
     &gm020_growing_concatenation,
     &gm021_small_transfer_in_loop,

@@ -39,8 +39,12 @@ const gm_rule *gm_rule_find(const char *id_or_name);
 /* Shared wording for memory descriptions in messages: "'d_a' (device memory from cudaMalloc)". */
 char *gm_describe_allocation(const gm_fact *f);
 
-/* Reports a leak fact as `rule`'s finding: the message and notes GM001 and GM004 share. */
+/* Reports a leak fact as `rule`'s finding: the message and notes GM001 and GM004 share (GM005
+ * words its own: where the process ends). */
 void gm_report_leak(const gm_check_ctx *ctx, const gm_rule *rule, const gm_fact *f);
+
+/* The runtime verdict on a leak finding (GM001's, GM005's): live at exit or growing per step. */
+gm_verdict gm_judge_leak(gm_judge_ctx *c);
 
 /* Reports, as `rule`'s findings, the members that receive memory of a heap (heap = 1) or GPU
  * family and that nothing in the program frees or hands on, while a sibling member of the same

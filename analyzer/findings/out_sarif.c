@@ -94,7 +94,7 @@ static json_t *rules_json(const gm_rule_table *table) {
     free(md);
     json_t *cfg = json_object();
     json_object_set_new(cfg, "level", json_string(r->level == GM_LEVEL_NOTE ? "note" : "warning"));
-    if (r->off_by_default) /* GM004: runs only when enabled */
+    if (r->off_by_default) /* GM004, GM005: run only when enabled */
       json_object_set_new(cfg, "enabled", json_false());
     json_object_set_new(o, "defaultConfiguration", cfg);
     json_t *props = json_object();

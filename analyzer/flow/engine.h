@@ -462,6 +462,8 @@ void flow_report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_ex
 /* Forgets the sites reported (between functions); with release, frees what it held too. */
 void flow_leak_index_clear(engine *e, int release);
 void flow_check_exit(engine *e, state *s, const gm_node *at, enum gm_exit_kind how);
+/* Whether fn is the program's main (a return from it ends the process). */
+int flow_is_program_main(const gm_func *fn);
 void flow_do_free(engine *e, state *s, const gm_node *call, val v, const gm_fn *row,
                   const char *via, const gm_node *inner);
 void flow_note_host_touch(engine *e, state *s, val v, const gm_node *at);
@@ -521,7 +523,7 @@ int flow_split_on_failure_test(engine *e, state *s, const gm_node *c, val va, va
 void flow_split_marking_failure(engine *e, state *s, const gm_node *c, int fails_when_true,
                                 state_list *t, state_list *f);
 const gm_node *flow_condition_variable(const gm_node *comma);
-/* `exit(status)` in main: leaks checked on the paths where status says success. */
+/* `exit(status)` in any function: leaks checked on the paths where status says success. */
 void flow_check_process_exit(engine *e, state *s, const gm_node *call);
 
 /* exec.c: statements */

@@ -83,6 +83,21 @@ void flow_leak_index_clear(engine *e, int release) {
   }
 }
 
+/* Whether fn is the program's main: returning from it ends the process. A method or a namespace's
+ * function of that name is not (its USR names its scope), nor a lambda inside main. */
+int flow_is_program_main(const gm_func *fn) {
+  const char *u = fn->usr;
+  return fn->name && strcmp(fn->name, "main") == 0 && u && strncmp(u, "c:@F@main", 9) == 0 &&
+         (u[9] == '\0' || u[9] == '#');
+}
+
+/* Which of a site's leaks is kept (one finding per site), lowest first: a manifest leak before a
+ * latent one, one while the program runs (GM001's) before one where it ends (GM005's), the normal
+ * path's before an error path's. */
+static int leak_rank(const gm_fact *f) {
+  return f->latent << 2 | f->ends_process << 1 | (f->error_path != 0);
+}
+
 void flow_report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_exit_kind how) {
   obj *o = &s->objs[id];
   o->escaped = 1; /* reported once; it no longer matters on this path */
@@ -90,15 +105,15 @@ void flow_report_leak(engine *e, state *s, int id, const gm_node *at, enum gm_ex
     return;
   gm_fact f = fact_about(GM_FACT_LEAK, s, o, at);
   f.exit = how;
+  f.ends_process = how == GM_EXIT_PROCESS ||
+                   ((how == GM_EXIT_RETURN || how == GM_EXIT_END) && flow_is_program_main(e->fn));
   f.error_path = s->error_path;
   if ((how == GM_EXIT_REDECLARE || how == GM_EXIT_OVERWRITE) && s->skipped_by)
     f.skipped_by = s->skipped_by;
   size_t k = e->reported.cap ? leak_slot(&e->reported, o->site) : 0;
   if (e->reported.cap && e->reported.sites[k]) {
-    /* one finding per site: a manifest leak outranks a latent one, then the normal path's leak
-     * outranks an error path's */
     gm_fact *old = &e->facts.items[e->reported.facts[k]];
-    if ((old->latent && !f.latent) || (old->latent == f.latent && old->error_path && !f.error_path))
+    if (leak_rank(&f) < leak_rank(old))
       *old = f;
     return;
   }

@@ -31,16 +31,19 @@ enum gm_exit_kind {
   GM_EXIT_END,       /* falls off the end of the function */
   GM_EXIT_OVERWRITE, /* the only pointer to it is assigned something else */
   GM_EXIT_REDECLARE, /* its variable is declared again (next loop iteration) */
-  GM_EXIT_PROCESS    /* `exit(0)` in main: the program ends as `return 0` ends it */
+  GM_EXIT_PROCESS    /* `exit(0)` in any function: the program ends as `return 0` ends it */
 };
 
 typedef struct gm_fact {
   enum gm_fact_kind kind;
-  const gm_node *alloc;        /* the allocation call (or the wrapper call that allocates) */
-  const gm_family *family;     /* the allocation's family */
-  const char *var;             /* the variable that received it, or NULL */
-  const gm_node *at;           /* leak: where it is lost; free facts: the free call */
-  enum gm_exit_kind exit;      /* leak only */
+  const gm_node *alloc;    /* the allocation call (or the wrapper call that allocates) */
+  const gm_family *family; /* the allocation's family */
+  const char *var;         /* the variable that received it, or NULL */
+  const gm_node *at;       /* leak: where it is lost; free facts: the free call */
+  enum gm_exit_kind exit;  /* leak only */
+  /* leak: lost where the process ends (a return from or the end of main, a process exit
+   * anywhere), not while it keeps running; the engine alone decides it */
+  int ends_process;
   const gm_node *first_free;   /* double free: the earlier free */
   const char *first_free_name; /* double free: the function of the earlier free (a destructor) */
   const char *free_name;       /* free facts: the function that frees */

@@ -71,6 +71,11 @@ expect_no_out '^pipeline.cu:51:' "a host leak is not GM001's"
 run_case "$JOIN/gm001" --enable=GM004
 expect_out '^pipeline.cu:51:23: warning: .*\[GM004 unpaired-host-allocation\]$' "GM004 joined"
 expect_out '^pipeline.cu:51:23: note: unverifiable: the runtime collects no evidence for GM004$' "GM004 has no runtime verdict"
+# an end-of-main leak: GM101's at run time by default, GM005's verdict (and no GM101) when enabled
+run_case "$JOIN/gm005" --enable=all
+expect_out '^app.cu:8:3: note: confirmed: 1 of 1 allocation, 1.0 MiB still live at exit \(threshold: any block live at a normal exit\), stack: main$' "GM005 has GM001's verdict"
+expect_out "^app.cu:8:3: warning: 'd' .*\\[GM005 unfreed-at-exit\\]$" "GM005 joined"
+expect_no_out 'GM101' "no GM101 where GM005 has the verdict"
 run_case "$JOIN/gm021"
 expect_out '^upload.cu:8:5: note: confirmed: 4096 copies of mean 256 B, 1.0 MiB in 20.5 ms: 48.8 MiB/s achieved \(thresholds: at least 16 copies, mean below 64.0 KiB\)$' "GM021 bandwidth"
 run_case "$JOIN/runtime_only"

@@ -81,10 +81,11 @@ assert ids[:3] == ["GM001", "GM002", "GM003"], ids
 for r in drv["rules"]:
     for k in ("shortDescription", "fullDescription", "help"):
         assert r[k]["text"].strip(), (r["id"], k)
-    # the runtime's notes (GM140, GM151, GM153) are notes by default; every other rule warns
-    notes = {"GM140", "GM151", "GM153"}
+    # GM005 and the runtime's notes (GM140, GM151, GM153) are notes by default; every other
+    # rule warns
+    notes = {"GM005", "GM140", "GM151", "GM153"}
     assert r["defaultConfiguration"]["level"] == ("note" if r["id"] in notes else "warning"), r
-    assert r["defaultConfiguration"].get("enabled", True) == (r["id"] != "GM004"), r
+    assert r["defaultConfiguration"].get("enabled", True) == (r["id"] not in ("GM004", "GM005")), r
 res = run["results"]
 assert [r["ruleId"] for r in res] == ["GM001", "GM002"]
 assert [r["level"] for r in res] == ["note", "warning"], res  # an error-path leak is a note

@@ -99,13 +99,15 @@ printf 'project\thalf\trule\tfile\tline\tfunction\tfingerprint\tverdict\twhy\nti
   printf 'tiny\tmeasured\treading\t%s\tother.cu\t8\tsecond\tleak\tGM001\tq is never freed\n' "$head"
   printf 'tiny\tmeasured\treading\t%s\tother.cu\t10\tthird\tclean\t-\tallocates and frees\n' "$head"
   printf 'tiny\tmeasured\treading\t%s\tprog.cu\t13\tok\tclean\t-\tfrees on every path\n' "$head"
+  # a label only an off-by-default rule finds: counted apart, neither found nor missed
+  printf 'tiny\tmeasured\treading\t%s\tother.cu\t4\tfirst\tleak\tGM005\tp is still held at exit\n' "$head"
 } >"$WORK/labels.tsv"
 "$PY" "$tools/evaluate.py" --gmemlint="$GMEMLINT" --repos="$WORK/repos.tsv" --labels="$WORK/labels.tsv" \
   --ledger="$WORK/ledger.tsv" --tsv="$WORK/figures.tsv" --details="$WORK/details.tsv" "$REALCODE/out/run" \
   >"$WORK/table.txt" 2>"$WORK/err" || fail "evaluate.py exited $? ($(cat "$WORK/err"))"
-want='project	half	run	findings	true	false	duplicate	debatable	unjudged	precision	precision_in	mined_found	mined_recall	read_found	clean_reported
-tiny	measured	make-n	2	1	0	0	0	1	100%	100%	1/1	100%	1/1	0/2
-measured	measured		2	1	0	0	0	1	100%	100%	1/1	100%	1/1	0/2'
+want='project	half	run	findings	true	false	duplicate	debatable	unjudged	precision	precision_in	mined_found	mined_recall	read_found	clean_reported	off_default
+tiny	measured	make-n	2	1	0	0	0	1	100%	100%	1/1	100%	1/1	0/2	1
+measured	measured		2	1	0	0	0	1	100%	100%	1/1	100%	1/1	0/2	1'
 [ "$(cat "$WORK/figures.tsv")" = "$want" ] || fail "evaluate.py: expected
 $want
 got
@@ -122,6 +124,8 @@ $want
 got
 $(cat "$WORK/figures-exemptions.tsv" 2>&1)"
 grep -q "^GM010  retry-loop  2  1  tiny 2$" "$WORK/table.txt" || fail "evaluate.py: the table lacks the exemption counts: $(cat "$WORK/table.txt")"
+grep -q "^off-by-default	tiny	measured	GM005	other.cu	4	first	not-looked-for	reading$" "$WORK/details.tsv" ||
+  fail "evaluate.py: the GM005 label is not counted apart: $(cat "$WORK/details.tsv")"
 grep -q "^mined	tiny	measured	GM001	prog.cu	6	run	found	$fix$" "$WORK/details.tsv" ||
   fail "evaluate.py: the mined label is not found at its parent: $(cat "$WORK/details.tsv")"
 [ -f "$REALCODE/parents/tiny-${parent:0:12}/prog.cu" ] || fail "evaluate.py: no worktree of the parent"
@@ -175,10 +179,10 @@ cmp -s "$WORK/figures.tsv" "$WORK/figures2.tsv" || fail "evaluate.py: the figure
   >/dev/null 2>"$WORK/err" || fail "evaluate.py (a late row) exited $?"
 grep -qx "evaluate.py: warning: late has no run in $REALCODE/out/run; left out of its half's totals" "$WORK/err" ||
   fail "evaluate.py: no warning for the row without a run: $(cat "$WORK/err")"
-want='project	half	run	findings	true	false	duplicate	debatable	unjudged	precision	precision_in	mined_found	mined_recall	read_found	clean_reported
-tiny	measured	make-n	2	1	0	0	0	1	100%	100%	1/1	100%	1/1	0/2
-late	measured	none	0	0	0	0	0	0	-	-	0/0	-	0/1	0/0
-measured	measured		2	1	0	0	0	1	100%	100%	1/1	100%	1/1	0/2'
+want='project	half	run	findings	true	false	duplicate	debatable	unjudged	precision	precision_in	mined_found	mined_recall	read_found	clean_reported	off_default
+tiny	measured	make-n	2	1	0	0	0	1	100%	100%	1/1	100%	1/1	0/2	1
+late	measured	none	0	0	0	0	0	0	-	-	0/0	-	0/1	0/0	0
+measured	measured		2	1	0	0	0	1	100%	100%	1/1	100%	1/1	0/2	1'
 [ "$(cat "$WORK/figures-late.tsv")" = "$want" ] || fail "evaluate.py (a late row): expected
 $want
 got

@@ -49,7 +49,7 @@ mkdir pass2 cache2
 cp "$ROOT"/tests/program/helpers_release_in_other_file/*.cu* pass2/
 run --cache-dir=cache2 --cache-stats pass2/buffers.cu pass2/main.cu
 expect_rc 1 "pass two: findings"
-expect_out "main.cu:11:3: warning: 'weights' .* is freed twice: release already released it" "GM003 after another file's releasing helper"
+expect_out "main.cu:13:3: warning: 'weights' .* is freed twice: release already released it" "GM003 after another file's releasing helper"
 expect_err 'cache: 0 hit\(s\), 2 miss\(es\), 3 stored' "cold: each file parsed once, main.cu analysed twice"
 cp out pass2_cold.txt
 run --cache-dir=cache2 --cache-stats pass2/buffers.cu pass2/main.cu

@@ -3,7 +3,9 @@
 
 #include "buffers.cuh"
 
-int main() {
+// Not main: memory main holds when it returns is GM005's (off by default); a function that returns
+// to its caller leaks it for GM001.
+int run() {
   const size_t n = 1 << 20;
   float *weights, *bias, *staging, *scratch;
   cudaMalloc(&weights, n * sizeof(float)); // expected-note {{allocated here with cudaMalloc}}
@@ -17,7 +19,9 @@ int main() {
   cudaMallocHost(&staging, n * sizeof(float)); // expected-note {{allocated here with cudaMallocHost}}
   release(staging); // expected-warning {{released with release}}
 
-  cudaMalloc(&scratch, n * sizeof(float)); // expected-warning {{'scratch' (device memory from cudaMalloc) is not freed}}
+  cudaMalloc(&scratch, n * sizeof(float)); // expected-warning {{'scratch' (device memory from cudaMalloc) is not freed on every path: a return leaves 'run' without releasing it; call cudaFree before returning [GM001 unpaired-allocation]}}
   printf("%f\n", checksum(scratch, n));
   return 0; // expected-note {{this return leaves without freeing 'scratch'}}
 }
+
+int main() { return run(); }

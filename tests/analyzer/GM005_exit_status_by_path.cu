@@ -20,11 +20,11 @@ int main(void) {
   const int n = 1 << 20;
   float *d = nullptr;
   float *h = (float *)malloc(n * sizeof(float));
-  cudaMalloc(&d, n * sizeof(float)); // expected-warning {{'d' (device memory from cudaMalloc) is not freed before 'main' ends the program with a success status; call cudaFree before exiting}}
+  cudaMalloc(&d, n * sizeof(float)); // expected-warning {{'d' (device memory from cudaMalloc) is not freed before 'main' ends the program with a success status; call cudaFree before exiting [GM005 unfreed-at-exit]}}
   fill<<<(n + 255) / 256, 256>>>(d, n);
   cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
   bool ok = verify(h, n);
   free(h);
   printf("%s\n", ok ? "PASSED" : "FAILED");
-  exit(ok ? EXIT_SUCCESS : EXIT_FAILURE); // expected-note {{this exit leaves without freeing 'd'}}
+  exit(ok ? EXIT_SUCCESS : EXIT_FAILURE); // expected-note {{this call to 'exit' ends the program without freeing 'd'}}
 }
