@@ -237,6 +237,12 @@ int driver_rule_enabled(gm_run *run, const gm_config *cfg, size_t i) {
   return !gm_rules[i]->off_by_default && !(cfg->disabled_rules & bit);
 }
 
+void driver_check_function(gm_run *run, const gm_file_result *r, const gm_check_ctx *ctx) {
+  for (size_t k = 0; k < gm_rule_count; k++)
+    if (gm_rules[k]->check && driver_rule_enabled(run, r->cfg, k))
+      gm_rules[k]->check(ctx);
+}
+
 int gm_rule_selected(const gm_run *run, size_t k) {
   uint64_t bit = 1ULL << k;
   if (run->cli_enabled)
@@ -426,9 +432,7 @@ void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse)
       gm_check_ctx ctx = {parse->tu,      &r->src,         facts[i].fn,
                           facts[i].facts, facts[i].nfacts, &r->report};
       size_t before = r->report.findings.len;
-      for (size_t k = 0; k < gm_rule_count; k++)
-        if (gm_rules[k]->check && driver_rule_enabled(run, r->cfg, k))
-          gm_rules[k]->check(&ctx);
+      driver_check_function(run, r, &ctx);
       driver_name_includer(parse->tu, facts[i].fn, &r->report, before);
     }
     gm_timing_stop(GM_STAGE_RULES, start);

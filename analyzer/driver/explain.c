@@ -39,9 +39,7 @@ void driver_drop_latent(gm_run *run, gm_file_result *r, const gm_parse *parse, g
   if (nlatent && run->opt->explain) {
     gm_report scratch = {0};
     gm_check_ctx ctx = {parse->tu, &r->src, ff->fn, latent, nlatent, &scratch};
-    for (size_t k = 0; k < gm_rule_count; k++)
-      if (gm_rules[k]->check && driver_rule_enabled(run, r->cfg, k))
-        gm_rules[k]->check(&ctx);
+    driver_check_function(run, r, &ctx);
     for (size_t i = 0; i < scratch.findings.len; i++) {
       const gm_finding *f = &scratch.findings.items[i];
       if (!reported_at(&r->report, f->rule, f->loc))

@@ -5,6 +5,7 @@
 #include "driver/driver.h"
 #include "driver/progress.h"
 #include "frontend/frontend.h"
+#include "rules/rules.h"
 
 #include <pthread.h>
 
@@ -14,6 +15,8 @@
 void driver_settle_findings(gm_run *run, gm_file_result *r, size_t first);
 /* Whether rule k runs for a file under configuration cfg. */
 int driver_rule_enabled(gm_run *run, const gm_config *cfg, size_t k);
+/* Runs the enabled rules' checks on one function's facts (ctx). */
+void driver_check_function(gm_run *run, const gm_file_result *r, const gm_check_ctx *ctx);
 /* Flow (with other files' summaries when r->imports is set), rules, unit summary, settling. */
 void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse);
 /* Analyses `files` on the worker threads and returns when all are done. */
