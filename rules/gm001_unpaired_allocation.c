@@ -261,13 +261,19 @@ void gm_report_member_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int 
     if (!rule_family(&a->family, heap))
       continue;
     member_evidence ev;
-    if (member_kept(ctx->program, m, &ev))
-      continue;
-    const gm_member_summary *sibling = ev.sibling;
-    const gm_unit_teardown *dtor = ev.dtor;
+    const char *kept = member_kept(ctx->program, m, &ev);
     gm_report *r = ctx->report_for(ctx->arg, m->allocs.items[0].unit, rule);
     if (!r)
       continue;
+    if (kept) {
+      gm_report_suppressed(r, rule, ev.dtor ? "destructor-elsewhere" : "process-lifetime", a->loc,
+                           a->function ? a->function : "",
+                           "'%s::%s' (%s from %s) is never freed in the files analysed: %s",
+                           m->record_name, m->member, a->family.description, a->api, kept);
+      continue;
+    }
+    const gm_member_summary *sibling = ev.sibling;
+    const gm_unit_teardown *dtor = ev.dtor;
     const char *free_fn = a->family.free_fn ? a->family.free_fn : "the matching free";
     if (ev.dies) {
       const gm_unit_object *o = ev.dies;
@@ -318,8 +324,18 @@ void gm_report_global_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int 
     if (!m->global || m->frees.len || m->handed_off || !gm_program_sees_global(ctx->program, m))
       continue;
     gm_global_sibling sib;
-    if (!gm_program_freed_global_sibling(ctx->program, m, &sib))
+    if (!gm_program_freed_global_sibling(ctx->program, m, &sib)) {
+      const gm_unit_member_use *a = m->allocs.len ? m->allocs.items[0].use : NULL;
+      gm_report *r = a && rule_family(&a->family, heap)
+                         ? ctx->report_for(ctx->arg, m->allocs.items[0].unit, rule)
+                         : NULL;
+      if (r)
+        gm_report_suppressed(r, rule, "process-lifetime", a->loc, a->function ? a->function : "",
+                             "'%s' (%s from %s) is never freed, and no global allocated with it "
+                             "is freed either: a table that lives for the process",
+                             m->member, a->family.description, a->api);
       continue;
+    }
     const gm_unit_member_use *a = sib.alloc;
     if (!a->family.name || a->family.heap != heap || (!heap && !a->family.gpu))
       continue;

@@ -219,7 +219,7 @@ static void check_program(const gm_program_ctx *ctx) {
       int released = fr->nfrees == 0; /* a free of no known family: nothing to judge */
       for (size_t a = 0; a < m->allocs.len && !released; a++)
         released = gm_member_free_releases(fr, m->allocs.items[a].use->family.name);
-      if (released || judged_by_flow(m, fr))
+      if (released)
         continue;
       gm_report *r = ctx->report_for(ctx->arg, m->frees.items[k].unit, &gm002_mismatched_free);
       if (!r)
@@ -227,6 +227,16 @@ static void check_program(const gm_program_ctx *ctx) {
       const gm_unit_member_use *al = m->allocs.items[0].use;
       char *who =
           m->global ? gm_xstrdup(m->member) : gm_xasprintf("%s::%s", m->record_name, m->member);
+      const char *flow_judged = judged_by_flow(m, fr);
+      if (flow_judged) {
+        gm_report_suppressed(r, &gm002_mismatched_free, "own-block", fr->loc,
+                             fr->function ? fr->function : "",
+                             "'%s' is also given %s from %s elsewhere, and released here with "
+                             "%s: %s",
+                             who, al->family.description, al->api, fr->api, flow_judged);
+        free(who);
+        continue;
+      }
       gm_finding *f = gm_report_add(
           r, &gm002_mismatched_free, fr->loc, fr->function ? fr->function : "",
           "'%s' (%s from %s, allocated in '%s') is released with %s, which does not free it; "

@@ -139,14 +139,14 @@ static const gm_node *churn_loop(const gm_func *fn, const gm_node *call, const g
   return NULL;
 }
 
-/* Per-element buffers at most this large, one per element of data, are a table one allocation
- * would hold (each cudaMalloc pays its fixed cost and rounds the block up). */
-enum { SMALL_SLOT_BYTES = 64 * 1024 };
-
-/* The constant size of an allocation, when it has one within SMALL_SLOT_BYTES; 0 otherwise. */
-static long long small_slot_size(const gm_node *call) {
+/* The constant size of an allocation, when it has one within the small-slot-bytes threshold
+ * (64 KiB by default); 0 otherwise. Per-element buffers that small, one per element of data,
+ * are a table one allocation would hold (each cudaMalloc pays its fixed cost and rounds the
+ * block up). */
+static long long small_slot_size(const gm_func *fn, const gm_node *call) {
   const gm_node *size = call->fn->size_arg >= 0 ? gm_arg(call, call->fn->size_arg) : NULL;
-  if (!size || !size->has_value || size->value <= 0 || size->value > SMALL_SLOT_BYTES)
+  if (!size || !size->has_value || size->value <= 0 ||
+      size->value > gm_threshold(fn->limits, GM_T_SMALL_SLOT_BYTES))
     return 0;
   return size->value;
 }
@@ -351,15 +351,13 @@ static void add_hoist_fix(const gm_check_ctx *ctx, gm_finding *f, const gm_node 
   free(indent);
 }
 
-enum { MAX_CALLER_DEPTH = 3 };
-
 /* How a loop reaches the function holding an allocation: a loop in some function calls
  * via_fn[depth - 1] (or the function itself when depth is 0), which calls via_fn[depth - 2] at
  * via_call[depth - 1], and so on down to the function. */
 struct reach {
   const gm_node *call, *loop; /* the call in the loop */
-  const gm_func *via_fn[MAX_CALLER_DEPTH];
-  const gm_node *via_call[MAX_CALLER_DEPTH];
+  const gm_func *via_fn[GM_CALL_DEPTH_LIMIT];
+  const gm_node *via_call[GM_CALL_DEPTH_LIMIT];
   int depth;
   unsigned char *explored; /* per function of the file: its callers were searched already */
 };
@@ -371,11 +369,11 @@ static int on_chain(const struct reach *r, int depth, const gm_func *g) {
   return 0;
 }
 
-/* Whether a loop of the file calls `usr`, directly or through up to MAX_CALLER_DEPTH callers
+/* Whether a loop of the file calls `usr`, directly or through up to call-depth callers
  * (a call on the way may be conditional: `if (sm5) helper();` still allocates on the iterations
  * that take it). */
 static int reached_from_loop(const gm_check_ctx *ctx, const char *usr, int into_member,
-                             int out_param, int depth, struct reach *r) {
+                             int out_param, int depth, long long max_depth, struct reach *r) {
   struct caller_ctx c = {usr, depth == 0 && into_member, depth == 0 ? out_param : -1, NULL, NULL,
                          NULL};
   size_t ncalls;
@@ -393,7 +391,7 @@ static int reached_from_loop(const gm_check_ctx *ctx, const char *usr, int into_
     r->depth = depth;
     return 1;
   }
-  if (depth == MAX_CALLER_DEPTH)
+  if (depth >= max_depth)
     return 0;
   for (size_t k = 0; k < ncalls; k++) { /* each caller once, at its first unguarded call */
     int i = calls[k].func;
@@ -405,7 +403,7 @@ static int reached_from_loop(const gm_check_ctx *ctx, const char *usr, int into_
     r->explored[i] = 1;
     r->via_fn[depth] = g;
     r->via_call[depth] = calls[k].call;
-    if (reached_from_loop(ctx, g->usr, into_member, out_param, depth + 1, r))
+    if (reached_from_loop(ctx, g->usr, into_member, out_param, depth + 1, max_depth, r))
       return 1;
   }
   return 0;
@@ -434,14 +432,28 @@ static void report_from_callers(const gm_check_ctx *ctx, const gm_node *call) {
   if (gm_alloc_guarded(ctx->fn, call, NULL))
     return; /* if (!buf) cudaMalloc(&buf, ..): made once, whoever calls */
   struct reach r = {0};
-  r.explored = gm_xcalloc((size_t)ctx->tu->nfuncs + 1, 1);
-  int reached = reached_from_loop(ctx, ctx->fn->usr, stores_into_member(call),
-                                  out_param_of(ctx->fn, call), 0, &r);
+  size_t nfuncs = (size_t)ctx->tu->nfuncs + 1;
+  r.explored = gm_xcalloc(nfuncs, 1);
+  long long max_depth = gm_threshold(ctx->fn->limits, GM_T_CALL_DEPTH);
+  int into_member = stores_into_member(call), out_param = out_param_of(ctx->fn, call);
+  int reached = reached_from_loop(ctx, ctx->fn->usr, into_member, out_param, 0, max_depth, &r);
+  int beyond = 0; /* reached only through more calls than call-depth follows */
+  if (!reached && max_depth < GM_CALL_DEPTH_LIMIT) {
+    memset(r.explored, 0, nfuncs);
+    beyond =
+        reached_from_loop(ctx, ctx->fn->usr, into_member, out_param, 0, GM_CALL_DEPTH_LIMIT, &r);
+  }
   free(r.explored);
-  if (!reached)
-    return;
   const char *what = gm_call_display_name(call);
   const char *looped = r.depth ? r.via_fn[r.depth - 1]->name : ctx->fn->name;
+  if (beyond && churns_per_call(ctx->fn, call))
+    gm_report_suppressed(ctx->report, &gm010_allocation_in_loop, "call-depth", call->loc,
+                         ctx->fn->name,
+                         "%s in '%s' is reached from a loop that calls '%s' with %d functions "
+                         "in between, more than the call-depth threshold (%lld)",
+                         what, ctx->fn->name, looped, r.depth, max_depth);
+  if (!reached)
+    return;
   gm_finding *f;
   if (!r.depth)
     f = gm_report_add(ctx->report, &gm010_allocation_in_loop, call->loc, ctx->fn->name,
@@ -471,6 +483,13 @@ static void visit(const gm_node *call, void *arg) {
   const gm_node *loop = gm_enclosing_loop(call);
   const char *what = gm_call_display_name(call);
   if (!loop) {
+    const gm_node *few = gm_few_trips_loop(call);
+    if (few)
+      gm_report_suppressed(ctx->report, &gm010_allocation_in_loop, "few-trips", call->loc,
+                           ctx->fn->name,
+                           "%s in a loop known to run %d times, no more than the few-trips "
+                           "threshold (%lld): setup, not a step",
+                           what, few->trips, gm_threshold(ctx->fn->limits, GM_T_FEW_TRIPS));
     report_from_callers(ctx, call);
     return;
   }
@@ -483,9 +502,27 @@ static void visit(const gm_node *call, void *arg) {
     return;
   }
   if (!(loop = churn_loop(ctx->fn, call, inner))) {
-    long long bytes = small_slot_size(call);
+    long long bytes = small_slot_size(ctx->fn, call);
+    long long devices;
+    const gm_node *size = call->fn->size_arg >= 0 ? gm_arg(call, call->fn->size_arg) : NULL;
+    if (!bytes && size && size->has_value && size->value > 0) {
+      gm_report_suppressed(ctx->report, &gm010_allocation_in_loop, "small-slot-bytes", call->loc,
+                           ctx->fn->name,
+                           "%s in a loop gives each element %lld bytes, more than the "
+                           "small-slot-bytes threshold (%lld): each is worth its own allocation",
+                           what, size->value, gm_threshold(ctx->fn->limits, GM_T_SMALL_SLOT_BYTES));
+      return;
+    }
+    if (bytes && gm_loop_constant_device_bound(ctx->fn, inner, &devices)) {
+      gm_report_suppressed(ctx->report, &gm010_allocation_in_loop, "device-count", call->loc,
+                           ctx->fn->name,
+                           "%s in a loop bounded by %lld, no more than the device-count "
+                           "threshold (%lld): one buffer per device",
+                           what, devices, gm_threshold(ctx->fn->limits, GM_T_DEVICE_COUNT));
+      return;
+    }
     if (!bytes || !gm_loop_over_data(ctx->fn, inner)) {
-      /* setup: one buffer per device, stream or large element */
+      /* setup: one buffer per device, stream or element of a size not known when compiled */
       gm_report_suppressed(ctx->report, &gm010_allocation_in_loop, "setup-loop", call->loc,
                            ctx->fn->name,
                            "%s in a loop that sets up one buffer per device, stream or large "
@@ -509,7 +546,8 @@ static void visit(const gm_node *call, void *arg) {
     return;
   }
   const gm_node *copy, *free_call;
-  if (gm_growing_concat(ctx->fn, call, loop, &copy, &free_call))
+  gm_exemption regrowth;
+  if (gm_growing_concat(ctx->fn, call, loop, &copy, &free_call, &regrowth))
     return; /* GM020's finding */
   gm_finding *f;
   if (size_invariant(ctx->fn, loop, call)) {
@@ -548,7 +586,7 @@ static int fills_table(const gm_unit_loop_call *c, const gm_unit_alloc *a) {
   return a->returned && (c->per_element & GM_UNIT_RESULT_PER_ELEMENT);
 }
 
-enum { MAX_CALL_NOTES = 3, MAX_CALL_DEPTH = 3 };
+enum { MAX_CALL_NOTES = 3 };
 
 /* One cross-file finding per allocation site, however many loops reach it. */
 /* The finding is kept as its report and index: a later finding added to that report may move
@@ -563,9 +601,10 @@ struct reported {
 struct chain {
   const gm_program_ctx *ctx;
   const gm_unit_loop_call *loop_call;
-  const gm_unit_func *path[MAX_CALL_DEPTH + 1]; /* the loop's callee, then what it calls */
-  const gm_unit_call *via[MAX_CALL_DEPTH + 1];  /* the call from path[i - 1] to path[i] */
-  size_t units[MAX_CALL_DEPTH + 1];
+  long long max_depth;                               /* call-depth, as the loop's file sets it */
+  const gm_unit_func *path[GM_CALL_DEPTH_LIMIT + 1]; /* the loop's callee, then what it calls */
+  const gm_unit_call *via[GM_CALL_DEPTH_LIMIT + 1];  /* the call from path[i - 1] to path[i] */
+  size_t units[GM_CALL_DEPTH_LIMIT + 1];
   GM_VEC(struct reported) done;
 };
 
@@ -637,7 +676,7 @@ static void follow(struct chain *ch, int depth) {
     if (a->family.gpu && (depth ? a->freed || a->global : !fills_table(ch->loop_call, a)))
       report_alloc(ch, depth, a);
   }
-  if (depth == MAX_CALL_DEPTH)
+  if (depth >= ch->max_depth)
     return;
   for (size_t i = 0; i < fn->calls.len; i++) {
     size_t unit;
@@ -669,6 +708,7 @@ static void check_program(const gm_program_ctx *ctx) {
       if (!fn)
         continue;
       ch.loop_call = c;
+      ch.max_depth = gm_threshold(ctx->limits_for(ctx->arg, cu), GM_T_CALL_DEPTH);
       ch.path[0] = fn;
       ch.units[0] = fu;
       follow(&ch, 0);
@@ -677,11 +717,11 @@ static void check_program(const gm_program_ctx *ctx) {
   GM_VEC_FREE(ch.done);
 }
 
-/* Runtime verdict (docs/rules/GM010.md): confirmed when the site ran at least this many times
- * in the telemetry (all files together); dismissed when it ran fewer times. */
-enum { GM010_CONFIRM_CALLS = 16 };
-
+/* Runtime verdict (docs/rules/GM010.md): confirmed when the site ran at least
+ * gm010-confirm-calls times in the telemetry (all files together); dismissed when it ran fewer
+ * times. */
 static gm_verdict judge(gm_judge_ctx *c) {
+  long long confirm_calls = gm_threshold(c->limits, GM_T_GM010_CONFIRM_CALLS);
   const gm_tsite *s = gm_judge_find(c, c->finding->loc, GM_SITE_ALLOC);
   if (!gm_site_ran(s))
     return gm_judge_unseen(c, s, c->finding->loc, "allocation");
@@ -694,17 +734,17 @@ static gm_verdict judge(gm_judge_ctx *c) {
     snprintf(sizes, sizeof sizes, "%s%zu distinct sizes from %s to %s",
              s->sizes_truncated ? "more than " : "", s->sizes.len, gm_bytes(s->bytes_min).s,
              gm_bytes(s->bytes_max).s);
-  if (s->calls < GM010_CONFIRM_CALLS)
+  if (s->calls < (uint64_t)confirm_calls)
     return gm_judge_say(c, GM_VERDICT_DISMISSED,
-                        "ran only %llu %s (%s); the loop did not churn (threshold: %d calls)",
+                        "ran only %llu %s (%s); the loop did not churn (threshold: %lld calls)",
                         (unsigned long long)s->calls, gm_plural(s->calls, "time", "times"), sizes,
-                        GM010_CONFIRM_CALLS);
+                        confirm_calls);
   char *frees = gm_site_frees_text(s);
   gm_verdict v = gm_judge_say(
       c, GM_VERDICT_CONFIRMED,
-      "%llu calls (threshold: %d), %s, %s in the allocation per call (%s in all), frees by API: "
+      "%llu calls (threshold: %lld), %s, %s in the allocation per call (%s in all), frees by API: "
       "%s",
-      (unsigned long long)s->calls, GM010_CONFIRM_CALLS, sizes,
+      (unsigned long long)s->calls, confirm_calls, sizes,
       gm_duration_ns(made ? s->alloc_ns / made : 0).s, gm_duration_ns(s->alloc_ns).s, frees);
   free(frees);
   return v;

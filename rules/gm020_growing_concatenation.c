@@ -24,8 +24,17 @@ static void visit(const gm_node *call, void *arg) {
     return;
   const gm_node *loop = gm_enclosing_loop(call);
   const gm_node *copy, *free_call;
-  if (!loop || !gm_growing_concat(ctx->fn, call, loop, &copy, &free_call))
+  gm_exemption why;
+  if (!loop)
     return;
+  if (!gm_growing_concat(ctx->fn, call, loop, &copy, &free_call, &why)) {
+    if (why)
+      gm_report_suppressed(ctx->report, &gm020_growing_concatenation, gm_exemption_id(why),
+                           call->loc, ctx->fn->name,
+                           "%s regrows a buffer in a loop, copying the old contents: %s",
+                           gm_call_display_name(call), gm_exemption_reason(why));
+    return;
+  }
   gm_finding *f = gm_report_add(
       ctx->report, &gm020_growing_concatenation, call->loc, ctx->fn->name,
       "this buffer is regrown on every iteration: %s allocates a larger block and the old "
@@ -47,12 +56,12 @@ static void check(const gm_check_ctx *ctx) {
   gm_walk(ctx->fn->body, visit, (void *)ctx);
 }
 
-/* Runtime verdict (docs/rules/GM020.md): confirmed when at least this many calls were larger
- * than the call before (the runtime's increasing_sizes); dismissed when the site ran with fewer.
- * The bytes the finding's copy site moved are shown when the runtime recorded that copy. */
-enum { GM020_CONFIRM_INCREASES = 4 };
-
+/* Runtime verdict (docs/rules/GM020.md): confirmed when at least gm020-confirm-increases calls
+ * were larger than the call before (the runtime's increasing_sizes); dismissed when the site ran
+ * with fewer. The bytes the finding's copy site moved are shown when the runtime recorded that
+ * copy. */
 static gm_verdict judge(gm_judge_ctx *c) {
+  long long confirm = gm_threshold(c->limits, GM_T_GM020_CONFIRM_INCREASES);
   const gm_tsite *s = gm_judge_find(c, c->finding->loc, GM_SITE_ALLOC);
   if (!gm_site_ran(s))
     return gm_judge_unseen(c, s, c->finding->loc, "allocation");
@@ -68,16 +77,16 @@ static gm_verdict judge(gm_judge_ctx *c) {
     snprintf(copied + strlen(copied), sizeof copied - strlen(copied),
              ", %llu blocks replaced by a larger one (a chain of %llu)",
              (unsigned long long)s->regrowths, (unsigned long long)s->regrowth_chain_max);
-  if (s->increasing_sizes < GM020_CONFIRM_INCREASES)
+  if (s->increasing_sizes < (uint64_t)confirm)
     return gm_judge_say(c, GM_VERDICT_DISMISSED,
-                        "%llu %s, only %llu larger than the one before (threshold: %d)%s",
+                        "%llu %s, only %llu larger than the one before (threshold: %lld)%s",
                         (unsigned long long)s->calls, gm_plural(s->calls, "call", "calls"),
-                        (unsigned long long)s->increasing_sizes, GM020_CONFIRM_INCREASES, copied);
+                        (unsigned long long)s->increasing_sizes, confirm, copied);
   return gm_judge_say(c, GM_VERDICT_CONFIRMED,
-                      "%llu calls, %llu of them larger than the one before (threshold: %d), from "
+                      "%llu calls, %llu of them larger than the one before (threshold: %lld), from "
                       "%s to %s (%s allocated in all)%s",
                       (unsigned long long)s->calls, (unsigned long long)s->increasing_sizes,
-                      GM020_CONFIRM_INCREASES, gm_bytes(s->bytes_min).s, gm_bytes(s->bytes_max).s,
+                      confirm, gm_bytes(s->bytes_min).s, gm_bytes(s->bytes_max).s,
                       gm_bytes(s->bytes_total).s, copied);
 }
 

@@ -23,8 +23,6 @@
 
 extern const gm_rule gm021_small_transfer_in_loop;
 
-enum { SMALL_COPY_BYTES = 4096 };
-
 /* Whether the copy reads host memory into the device: a host-to-device copy by the table
  * (cuMemcpyHtoD), or cudaMemcpyHostToDevice as its kind argument. (cudaMemcpyDefault or a kind
  * held in a variable: not known.) */
@@ -169,10 +167,20 @@ static void visit(const gm_node *call, void *arg) {
       call->fn->direction == GM_COPY_HOST)
     return; /* GPU transfers only: cudaMemcpy*, cuMemcpy*, not memcpy */
   const gm_node *loop = gm_enclosing_loop(call);
-  if (!loop)
-    return;
   const gm_fn *row = call->fn;
   const gm_node *size = gm_arg(call, row->size_arg);
+  long long small_bytes = gm_threshold(ctx->fn->limits, GM_T_SMALL_COPY_BYTES);
+  if (!loop) {
+    const gm_node *few = gm_few_trips_loop(call);
+    if (few && size && size->has_value && size->value > 0 && size->value <= small_bytes)
+      gm_report_suppressed(ctx->report, &gm021_small_transfer_in_loop, "few-trips", call->loc,
+                           ctx->fn->name,
+                           "%s of %lld bytes in a loop known to run %d times, no more than the "
+                           "few-trips threshold (%lld)",
+                           gm_call_display_name(call), size->value, few->trips,
+                           gm_threshold(ctx->fn->limits, GM_T_FEW_TRIPS));
+    return;
+  }
   const gm_node *dst = gm_arg(call, row->dst_arg), *src = gm_arg(call, row->src_arg);
   if (!size || !dst || !src)
     return;
@@ -182,7 +190,7 @@ static void visit(const gm_node *call, void *arg) {
   if (dst_stride != 1 && src_stride != 1)
     return; /* the same addresses each time, or a gather through a table */
   int irregular = dst_stride < 0 || src_stride < 0;
-  int small = size->has_value && size->value > 0 && size->value <= SMALL_COPY_BYTES;
+  int small = size->has_value && size->value > 0 && size->value <= small_bytes;
   const char *pipelined = stream_pipeline(ctx->fn, loop, call, size, small);
   if (pipelined) {
     gm_report_suppressed(ctx->report, &gm021_small_transfer_in_loop, "stream-pipeline", call->loc,
@@ -195,8 +203,15 @@ static void visit(const gm_node *call, void *arg) {
   /* scattered host pieces of one size packed into an advancing destination: stage them */
   int staged = invariant && dst_stride == 1 && src_stride < 0 && host_to_device(call) &&
                !launches && !gm_loop_switches_device(loop) /* one copy per GPU */;
-  if (!small && !(invariant && !irregular && !launches) && !staged)
+  if (!small && !(invariant && !irregular && !launches) && !staged) {
+    if (size->has_value && size->value > 0)
+      gm_report_suppressed(ctx->report, &gm021_small_transfer_in_loop, "small-copy-bytes",
+                           call->loc, ctx->fn->name,
+                           "%s moves %lld bytes per iteration, more than the small-copy-bytes "
+                           "threshold (%lld)",
+                           gm_call_display_name(call), size->value, small_bytes);
     return;
+  }
   gm_finding *f;
   if (staged && !small)
     f = gm_report_add(ctx->report, &gm021_small_transfer_in_loop, call->loc, ctx->fn->name,
@@ -231,11 +246,11 @@ static void check(const gm_check_ctx *ctx) {
 }
 
 /* Runtime verdict (docs/rules/GM021.md), on the copy's own site: confirmed when it made at
- * least GM021_CONFIRM_COPIES copies with a mean size below GM021_SMALL_MEAN_BYTES; dismissed
+ * least gm021-confirm-copies copies with a mean size below gm021-small-mean-bytes; dismissed
  * when it ran fewer times or its copies were larger. */
-enum { GM021_CONFIRM_COPIES = 16, GM021_SMALL_MEAN_BYTES = 64 * 1024 };
-
 static gm_verdict judge(gm_judge_ctx *c) {
+  long long confirm_copies = gm_threshold(c->limits, GM_T_GM021_CONFIRM_COPIES);
+  long long small_mean = gm_threshold(c->limits, GM_T_GM021_SMALL_MEAN_BYTES);
   const gm_tsite *s = gm_judge_find(c, c->finding->loc, GM_SITE_OTHER);
   if (!s || !s->copies)
     return gm_judge_unseen(c, s, c->finding->loc, "copy");
@@ -246,16 +261,17 @@ static gm_verdict judge(gm_judge_ctx *c) {
            (unsigned long long)s->copies, gm_plural(s->copies, "copy", "copies"), gm_bytes(mean).s,
            gm_bytes(s->copy_bytes).s, gm_duration_ns(s->copy_ns).s,
            gm_rate(s->copy_bytes, s->copy_ns).s);
-  if (s->copies < GM021_CONFIRM_COPIES)
-    return gm_judge_say(c, GM_VERDICT_DISMISSED, "%s; too few to matter (threshold: %d copies)",
-                        figures, GM021_CONFIRM_COPIES);
-  if (mean >= GM021_SMALL_MEAN_BYTES)
+  if (s->copies < (uint64_t)confirm_copies)
+    return gm_judge_say(c, GM_VERDICT_DISMISSED, "%s; too few to matter (threshold: %lld copies)",
+                        figures, confirm_copies);
+  if (mean >= (uint64_t)small_mean)
     return gm_judge_say(c, GM_VERDICT_DISMISSED,
                         "%s; the copies are large enough to amortise the per-call cost "
                         "(threshold: mean below %s)",
-                        figures, gm_bytes(GM021_SMALL_MEAN_BYTES).s);
-  return gm_judge_say(c, GM_VERDICT_CONFIRMED, "%s (thresholds: at least %d copies, mean below %s)",
-                      figures, GM021_CONFIRM_COPIES, gm_bytes(GM021_SMALL_MEAN_BYTES).s);
+                        figures, gm_bytes((uint64_t)small_mean).s);
+  return gm_judge_say(c, GM_VERDICT_CONFIRMED,
+                      "%s (thresholds: at least %lld copies, mean below %s)", figures,
+                      confirm_copies, gm_bytes((uint64_t)small_mean).s);
 }
 
 const gm_rule gm021_small_transfer_in_loop = {

@@ -26,6 +26,8 @@ struct gm_check_ctx {
 struct gm_program_ctx {
   const gm_program *program;
   gm_report *(*report_for)(void *arg, size_t unit, const gm_rule *rule);
+  /* The thresholds of a unit's file (its .gmemlint's); NULL: the defaults. */
+  const gm_thresholds *(*limits_for)(void *arg, size_t unit);
   void *arg;
 };
 

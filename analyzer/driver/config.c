@@ -43,6 +43,7 @@ static gm_config *load(const char *path) {
   gm_config *c = gm_xcalloc(1, sizeof *c);
   c->path = gm_xstrdup(path);
   c->table = gm_table_builtin();
+  gm_thresholds_init(&c->thresholds);
   size_t len;
   char *text = gm_read_file(path, &len);
   if (!text) {
@@ -56,7 +57,8 @@ static gm_config *load(const char *path) {
   }
   char err[1024] = "";
   char *enable = NULL, *disable = NULL;
-  gm_table *t = gm_table_extend(gm_table_builtin(), text, path, err, sizeof err, &enable, &disable);
+  gm_table *t = gm_table_extend(gm_table_builtin(), text, path, err, sizeof err, &enable, &disable,
+                                &c->thresholds);
   free(text);
   if (!t) {
     c->error = gm_xstrdup(err);
@@ -103,8 +105,10 @@ const gm_config *gm_config_for(const char *source_path, const char *explicit_pat
   if (!path) {
     /* under the lock: every worker thread of a -j run comes here */
     pthread_mutex_lock(&lock);
-    if (!no_config.table)
+    if (!no_config.table) {
+      gm_thresholds_init(&no_config.thresholds);
       no_config.table = gm_table_builtin();
+    }
     pthread_mutex_unlock(&lock);
     return &no_config;
   }

@@ -1,5 +1,5 @@
 /* Project configuration: the nearest .gmemlint above a source file (INI): rule
- * switches and the project's own allocator wrappers. See docs/config.md. */
+ * switches, thresholds and the project's own allocator wrappers. See docs/config.md. */
 #ifndef GM_CONFIG_H
 #define GM_CONFIG_H
 
@@ -12,7 +12,8 @@ typedef struct gm_config {
   const gm_table *table;   /* built-in table, extended by the file */
   uint64_t disabled_rules; /* bit i: gm_rules[i] */
   uint64_t enabled_rules;
-  char *error; /* set when the file could not be used */
+  gm_thresholds thresholds; /* the defaults, as [thresholds] set them */
+  char *error;              /* set when the file could not be used */
 } gm_config;
 
 /* The config for a source file: `explicit_path` if given, else the nearest .gmemlint in its

@@ -464,7 +464,7 @@ static int parse_with(CXIndex index, const gm_file_result *r, const prepared *p,
                                      gm_pch_headers(pch));
   }
   int rc = gm_frontend_parse(index, r->path, args, (int)nargs, blanked, blanked ? r->src.len : 0,
-                             p->cfg->table, out);
+                             p->cfg->table, &p->cfg->thresholds, out);
   free(blanked);
   free(args);
   return rc;

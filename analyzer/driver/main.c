@@ -66,7 +66,7 @@ static void on_file_done(gm_run *run, size_t i, void *arg) {
   m->parse_error_files += r->parse_errors && !r->input_error;
   m->verify_problems += r->verify_problems;
   if (m->join)
-    gm_join_file(m->join, r->path, &r->src, &r->report);
+    gm_join_file(m->join, r->path, &r->src, r->cfg ? &r->cfg->thresholds : NULL, &r->report);
   for (size_t k = 0; k < r->report.findings.len; k++)
     mark(m, run->opt, &r->report.findings.items[k]);
   if (run->opt->format == GM_FORMAT_TEXT && !run->opt->verify && !printed) {

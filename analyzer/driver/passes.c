@@ -34,6 +34,12 @@ static gm_report *program_report_for(void *arg, size_t unit, const gm_rule *rule
   return &r->report;
 }
 
+static const gm_thresholds *program_limits_for(void *arg, size_t unit) {
+  const struct program_files *files = arg;
+  const gm_file_result *r = &files->run->results[files->first + unit];
+  return r->cfg ? &r->cfg->thresholds : NULL;
+}
+
 /* The program of these files' unit summaries as they stand (files with none are NULL); free the
  * returned array after gm_program_free. */
 static gm_unit **join_units(const struct program_files *files, gm_program *program) {
@@ -49,7 +55,7 @@ static gm_unit **join_units(const struct program_files *files, gm_program *progr
 static void check_one_program(const struct program_files *files) {
   gm_program program;
   gm_unit **units = join_units(files, &program);
-  gm_program_ctx ctx = {&program, program_report_for, (void *)files};
+  gm_program_ctx ctx = {&program, program_report_for, program_limits_for, (void *)files};
   for (size_t k = 0; k < gm_rule_count; k++)
     if (gm_rules[k]->check_program)
       gm_rules[k]->check_program(&ctx);
@@ -134,8 +140,11 @@ static void drop_repeated_findings_elsewhere(gm_run *run) {
 void driver_check_program(gm_run *run) {
   double start = gm_timing_start();
   size_t *before = gm_xcalloc(run->nfiles + 1, sizeof *before);
-  for (size_t i = 0; i < run->nfiles; i++)
+  size_t *notices_before = gm_xcalloc(run->nfiles + 1, sizeof *notices_before);
+  for (size_t i = 0; i < run->nfiles; i++) {
     before[i] = run->results[i].report.findings.len;
+    notices_before[i] = run->results[i].report.notices.len;
+  }
   if (run->opt->no_whole_program) {
     for (size_t i = 0; i < run->nfiles; i++)
       check_one_program(&(struct program_files){run, i, 1});
@@ -144,7 +153,8 @@ void driver_check_program(gm_run *run) {
   }
   for (size_t i = 0; i < run->nfiles; i++) {
     gm_file_result *r = &run->results[i];
-    if (r->report.findings.len != before[i])
+    /* the checks' findings, and their --explain notices (dropped there without it) */
+    if (r->report.findings.len != before[i] || r->report.notices.len != notices_before[i])
       driver_settle_findings(run, r, before[i]);
     gm_unit_free(r->unit);
     r->unit = NULL;
@@ -152,6 +162,7 @@ void driver_check_program(gm_run *run) {
   if (!run->opt->no_whole_program)
     drop_repeated_findings_elsewhere(run);
   free(before);
+  free(notices_before);
   gm_timing_stop(GM_STAGE_PROGRAM, start);
 }
 

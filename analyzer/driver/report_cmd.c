@@ -34,7 +34,7 @@ static void on_file_done(gm_run *run, size_t i, void *arg) {
     fwrite(r->messages, 1, r->messages_len, stderr);
   fflush(stderr);
   c->input_errors += r->input_error;
-  gm_join_file(c->join, r->path, &r->src, &r->report);
+  gm_join_file(c->join, r->path, &r->src, r->cfg ? &r->cfg->thresholds : NULL, &r->report);
 }
 
 /* Each file is written whole or not at all (support/atomic_file.h). */

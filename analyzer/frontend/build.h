@@ -44,6 +44,7 @@ typedef GM_VEC(fe_scoped) fe_scoped_vec;
 typedef struct builder {
   gm_arena *arena;
   const gm_table *table;
+  const gm_thresholds *limits;
   CXTranslationUnit tu;
   gm_func *fn;
   var_vec vars;

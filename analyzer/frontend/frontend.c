@@ -183,7 +183,8 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, un
 }
 
 int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, int nargs,
-                      const char *contents, size_t len, const gm_table *table, gm_parse *out) {
+                      const char *contents, size_t len, const gm_table *table,
+                      const gm_thresholds *limits, gm_parse *out) {
   memset(out, 0, sizeof *out);
   /* what the driver's -include names, and the copy of clang's wrapper where it names that */
   struct CXUnsavedFile unsaved[3] = {gm_nvcc_compat_unsaved()};
@@ -202,6 +203,7 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   builder b = {0};
   b.arena = gm_arena_new();
   b.table = table;
+  b.limits = limits;
   b.tu = tu;
   unsigned ndiag = clang_getNumDiagnostics(tu);
   for (unsigned i = 0; i < ndiag; i++) {

@@ -29,7 +29,8 @@ typedef struct gm_parse {
 /* Parses path with args (compiler flags, no file name). `contents`, if not NULL, is the text to
  * parse in place of the file's (len bytes: the file with its preamble's includes blanked). */
 int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, int nargs,
-                      const char *contents, size_t len, const gm_table *table, gm_parse *out);
+                      const char *contents, size_t len, const gm_table *table,
+                      const gm_thresholds *limits, gm_parse *out);
 void gm_parse_free(gm_parse *p);
 
 #endif

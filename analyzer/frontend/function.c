@@ -82,6 +82,7 @@ gm_func *fe_build_function(builder *b, CXCursor c) {
   b->var_decls.len = 0;
   b->scoped.len = 0;
   b->next_id = 0;
+  fn->limits = b->limits;
   fn->usr = fe_arena_cxstring(b, clang_getCursorUSR(clang_getCanonicalCursor(c)));
   fn->loc = fe_loc_of(b, c);
   fn->end_loc = fe_loc_of_location(b, clang_getRangeEnd(clang_getCursorExtent(body)));

@@ -134,6 +134,7 @@ struct parse_ctx {
   int failed;
   int line; /* the line being read, for messages; 0 once the file has been read */
   gm_strbuf enable, disable;
+  gm_thresholds *thresholds; /* [thresholds] sets these; NULL for the built-in table */
   /* the sections met so far, and the keys of the current one, with their lines: a repeated
      section or key is an error, not a silent merge or override */
   struct seen_list {
@@ -329,6 +330,11 @@ static int handler(void *user, const char *section, const char *name, const char
         gm_sb_append(sb, ",");
       gm_sb_append(sb, value);
     }
+  } else if (strcmp(what, "thresholds") == 0 && !subject && c->thresholds) {
+    char msg[384], *copy_value = gm_xstrdup(value);
+    if (!gm_thresholds_set(c->thresholds, name, unquote(trim(copy_value)), msg, sizeof msg))
+      ok = fail(c, "%s%s", msg, "");
+    free(copy_value);
   } else if (find_list_section(what) && !subject) {
     if (strcmp(name, "functions") != 0)
       ok = fail(c, "unknown key '%s' in [%s] (expected functions)", name, what);
@@ -453,9 +459,9 @@ static int handler(void *user, const char *section, const char *name, const char
     }
   } else {
     ok = fail(c, "unknown section [%s]%s", section,
-              " (expected rules, family, alloc, realloc, free, copy, sink, alias, use, device-use, "
-              "borrow, device-fill, prefetch, launch, noreturn, last-error, fallible or "
-              "runtime-status)");
+              " (expected rules, thresholds, family, alloc, realloc, free, copy, sink, alias, use, "
+              "device-use, borrow, device-fill, prefetch, launch, noreturn, last-error, fallible "
+              "or runtime-status)");
   }
   free(copy);
   return ok;
@@ -641,10 +647,12 @@ static void read_lines(struct parse_ctx *c, const char *text) {
 }
 
 static gm_table *parse_into(const gm_table *base, const char *text, const char *origin, char *err,
-                            size_t errlen, char **enable, char **disable) {
+                            size_t errlen, char **enable, char **disable,
+                            gm_thresholds *thresholds) {
   gm_table *t = gm_xcalloc(1, sizeof *t);
   t->base = base;
-  struct parse_ctx c = {.table = t, .origin = origin, .err = err, .errlen = errlen};
+  struct parse_ctx c = {
+      .table = t, .origin = origin, .err = err, .errlen = errlen, .thresholds = thresholds};
   read_lines(&c, text);
   for (size_t i = 0; i < c.pending.len && !c.failed; i++) {
     struct pending_family *p = &c.pending.items[i];
@@ -688,7 +696,8 @@ static gm_table *builtin;
 
 static void parse_builtin(void) {
   char err[1024];
-  builtin = parse_into(NULL, gm_families_ini, "rules/families.ini", err, sizeof err, NULL, NULL);
+  builtin =
+      parse_into(NULL, gm_families_ini, "rules/families.ini", err, sizeof err, NULL, NULL, NULL);
   if (!builtin) {
     fprintf(stderr, GM_PROGRAM ": internal error: %s\n", err);
     abort();
@@ -703,8 +712,8 @@ const gm_table *gm_table_builtin(void) {
 }
 
 gm_table *gm_table_extend(const gm_table *base, const char *text, const char *origin, char *err,
-                          size_t errlen, char **enable, char **disable) {
-  return parse_into(base, text, origin, err, errlen, enable, disable);
+                          size_t errlen, char **enable, char **disable, gm_thresholds *thresholds) {
+  return parse_into(base, text, origin, err, errlen, enable, disable, thresholds);
 }
 
 void gm_table_free(gm_table *t) {

@@ -3,6 +3,8 @@
 #ifndef GM_FAMILIES_H
 #define GM_FAMILIES_H
 
+#include "model/thresholds.h"
+
 #include <stddef.h>
 
 enum gm_fn_kind {
@@ -78,9 +80,10 @@ const gm_table *gm_table_builtin(void);
 
 /* A table extended by a config file's text; `base` is consulted after it. Returns NULL and
  * writes a message to err on a syntax or meaning error. Rule switches from a [rules] section
- * are returned through enable/disable (comma lists, caller frees). */
+ * are returned through enable/disable (comma lists, caller frees); a [thresholds] section sets
+ * `thresholds`. */
 gm_table *gm_table_extend(const gm_table *base, const char *text, const char *origin, char *err,
-                          size_t errlen, char **enable, char **disable);
+                          size_t errlen, char **enable, char **disable, gm_thresholds *thresholds);
 void gm_table_free(gm_table *t);
 
 const gm_fn *gm_table_lookup(const gm_table *t, const char *name);

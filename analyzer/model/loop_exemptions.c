@@ -322,6 +322,7 @@ static int more_than(const gm_node *v, const gm_node *ref) {
 
 struct capacity_writes {
   const gm_node *cap, *need;
+  const gm_node *tested_cap; /* the capacity the size test compares (cap: a local on the way) */
   const gm_node *arm;
   int depth;
   int geometric;
@@ -356,16 +357,17 @@ static void find_geometric_write(const gm_node *n, void *arg) {
 
 /* Whether v, stored into the capacity, grows it geometrically: a multiple above 1 of the
  * request or of the old capacity, or a local the arm grows so (`new_cap = cap ? cap : 1024;
- * while (new_cap < need) new_cap *= 2; cap = new_cap;`). */
+ * while (new_cap < need) new_cap *= 2; cap = new_cap;`) or sets so (`grown = cap ? 2 * cap :
+ * len; ...; cap = grown;`). */
 static int geometric_value(const gm_node *v, const struct capacity_writes *w) {
   v = gm_strip(v);
   if (!v)
     return 0;
-  if (more_than(v, w->need) || more_than(v, w->cap))
+  if (more_than(v, w->need) || more_than(v, w->cap) || more_than(v, w->tested_cap))
     return 1;
   if (v->kind != GM_N_VAR || gm_same_place(v, w->cap) || w->depth >= 3)
     return 0;
-  struct capacity_writes local = {v, w->need, w->arm, w->depth + 1, 0};
+  struct capacity_writes local = {v, w->need, w->tested_cap, w->arm, w->depth + 1, 0};
   gm_walk(w->arm, find_geometric_write, &local);
   return local.geometric;
 }
@@ -525,7 +527,7 @@ static gm_exemption capacity_exemption(const gm_func *fn, const gm_node *loop, c
       continue;
     enum cap_test rel = cap_relation(cond->name, i == 1, holds);
     if (rel == CAP_SHORT || rel == CAP_FULL) {
-      struct capacity_writes g = {cap, need, arm, 0, 0};
+      struct capacity_writes g = {cap, need, cap, arm, 0, 0};
       gm_walk(arm, find_geometric_write, &g);
       if (g.geometric)
         return GM_EXEMPT_GEOMETRIC_CAPACITY;

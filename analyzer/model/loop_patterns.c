@@ -433,11 +433,29 @@ static void find_assign_back(const gm_node *n, void *arg) {
     a->found = 1;
 }
 
+static int regrows(const gm_func *fn, const gm_node *call, const gm_node *loop,
+                   const gm_node **copy, const gm_node **free_call);
+
 int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loop,
-                      const gm_node **copy, const gm_node **free_call) {
+                      const gm_node **copy, const gm_node **free_call, gm_exemption *why) {
   *copy = *free_call = NULL;
-  if (!call->fn || gm_alloc_guarded(fn, call, loop) || gm_geometric_size(loop, call))
-    return 0; /* regrown now and then, or to a multiple of the size: linear copying in all */
+  *why = GM_EXEMPT_NONE;
+  if (!call->fn)
+    return 0;
+  /* regrown now and then, or to a multiple of the size: linear copying in all; the rest of the
+   * pattern is still checked, for --explain */
+  gm_exemption exempt = gm_alloc_guarded(fn, call, loop);
+  if (!exempt)
+    exempt = gm_geometric_size(loop, call);
+  if (!regrows(fn, call, loop, copy, free_call))
+    return 0;
+  *why = exempt;
+  return !exempt;
+}
+
+/* gm_growing_concat without its exemptions. */
+static int regrows(const gm_func *fn, const gm_node *call, const gm_node *loop,
+                   const gm_node **copy, const gm_node **free_call) {
   const gm_fn *row = call->fn;
   const gm_node *size = row->size_arg >= 0 ? gm_arg(call, row->size_arg) : NULL;
   if (!size || !gm_depends_on_loop(loop, size) ||

@@ -283,7 +283,8 @@ static void finish_loops(gm_node *n, const gm_func *fn, const fixed_locals *fx, 
       trips = attempts_bound(gm_kid(n, 1), fx);
     if (trips < 0 && gm_loop_flips_flag(n))
       trips = 2;
-    n->few_trips = trips >= 0 && trips <= GM_FEW_TRIPS;
+    n->few_trips = trips >= 0 && trips <= gm_threshold(fn->limits, GM_T_FEW_TRIPS);
+    n->trips = trips < 0 ? -1 : trips > INT_MAX ? INT_MAX : (int)trips;
   }
   for (int i = 0; i < n->nkids; i++)
     finish_loops(n->kids[i], fn, fx, arena);
@@ -319,6 +320,19 @@ gm_node *gm_enclosing_loop(const gm_node *n) {
     if (child == p->kids[0])
       continue;
     return p;
+  }
+  return NULL;
+}
+
+const gm_node *gm_few_trips_loop(const gm_node *n) {
+  for (const gm_node *p = n ? n->parent : NULL; p; p = p->parent) {
+    if (p->kind != GM_N_LOOP || p->runs_once)
+      continue;
+    const gm_node *child = n;
+    while (child->parent != p)
+      child = child->parent;
+    if (child != p->kids[0] && p->few_trips)
+      return p;
   }
   return NULL;
 }

@@ -76,6 +76,8 @@ typedef struct gm_node {
   unsigned is_method : 1;        /* GM_N_CALL: a non-static member function or constructor */
   unsigned returns_bool : 1;     /* GM_N_CALL: the callee returns bool (true is success) */
   unsigned sets_status : 1;      /* GM_N_CALL: the table's [runtime-status] names the callee */
+  unsigned selects_device : 1;   /* GM_N_CALL: a function of the file that makes a device current
+                                    (a project's wrapper of cudaSetDevice; gm_tu_index_calls) */
   /* GM_N_CALL: not written in the source: a local object's destructor, run where its scope ends
    * (the block's closing brace, a return); callee_usr is the destructor, object the variable */
   unsigned implicit_dtor : 1;
@@ -115,6 +117,7 @@ typedef struct gm_node {
   unsigned runs_once : 1;  /* provably runs at most once (do-while(0), i < 1, always exits) */
   unsigned few_trips : 1;  /* a counted loop of a handful of iterations known when compiled, or
                               one that flips its mode flag (gm_loop_flips_flag): twice */
+  int trips;               /* the iterations known when compiled (at most INT_MAX), or -1 */
 } gm_node;
 
 enum gm_var_kind {
@@ -162,6 +165,7 @@ typedef struct gm_func {
   unsigned is_device : 1; /* __device__ only: runs on the GPU, not host code */
   unsigned in_main_file : 1;
   unsigned is_constructor : 1; /* its object's members hold nothing on entry */
+  const gm_thresholds *limits; /* the .gmemlint's thresholds in force for its file */
 } gm_func;
 
 /* One call of a function, found in the body of funcs[func] (gm_tu_index_calls). */
@@ -212,10 +216,9 @@ const char *gm_node_kind_name(enum gm_node_kind k);
  * links, and for each loop what it modifies and whether it provably runs at most once. */
 void gm_model_finish(gm_func *fn, gm_arena *arena);
 
-/* Loops of at most this many iterations, known when compiled (`for (f = 0; f < 3; ++f)`, a walk
- * over an enumeration's values), repeat what they hold a handful of times: like straight-line
- * code, not per step. */
-enum { GM_FEW_TRIPS = 8 };
+/* Loops of at most the few-trips threshold's iterations (8 by default), known when compiled
+ * (`for (f = 0; f < 3; ++f)`, a walk over an enumeration's values), repeat what they hold a
+ * handful of times: like straight-line code, not per step. */
 
 /* Whether a loop repeats its body per step: it may run more than once, and more than a handful
  * of times known when compiled. */
@@ -223,6 +226,9 @@ int gm_loop_repeats(const gm_node *loop);
 
 /* The innermost loop around n (within its function) that repeats (gm_loop_repeats), or NULL. */
 gm_node *gm_enclosing_loop(const gm_node *n);
+/* The innermost loop around n that may run more than once but no more than the few-trips
+ * threshold, or NULL: what --explain names when no repeating loop holds n. */
+const gm_node *gm_few_trips_loop(const gm_node *n);
 /* Whether expression e reads only what `loop` leaves unchanged (and calls nothing); a local
  * declared once in the loop and never written there counts as its initialiser. */
 int gm_loop_invariant(const gm_func *fn, const gm_node *loop, const gm_node *e);

@@ -74,9 +74,10 @@ int gm_same_place(const gm_node *a, const gm_node *b);
  * changes, a copy moves the old buffer into it, and the old buffer is freed (or `call` is a
  * realloc of its own pointer). The old buffer is the one the loop carries over (assigned the new
  * one, saved before the allocation reuses its place, or swapped with it), not a staging buffer
- * made and freed within the iteration. Fills the copy and free nodes (both NULL for realloc). */
+ * made and freed within the iteration. Fills the copy and free nodes (both NULL for realloc).
+ * A regrowth that is capacity-guarded or geometric returns 0 with *why saying so. */
 int gm_growing_concat(const gm_func *fn, const gm_node *call, const gm_node *loop,
-                      const gm_node **copy, const gm_node **free_call);
+                      const gm_node **copy, const gm_node **free_call, gm_exemption *why);
 
 /* Whether allocation `call` stores into a different element of a table on each iteration of
  * `loop` (`&bufs[i]`, `&plan[i].buf`, `&ctx->bufs[i]`, `bufs + i`, `&p->buf` with `p = &plan[i]`
@@ -118,12 +119,19 @@ int gm_global_slot_refilled(const gm_tu *tu, const gm_func *fn, const gm_node *c
 /* Whether a loop makes a device current on each iteration (cudaSetDevice, cuCtxSetCurrent,
  * cuCtxPushCurrent): one operation per GPU. */
 int gm_loop_switches_device(const gm_node *loop);
+/* Whether a call makes a device current: cudaSetDevice, cuCtxSetCurrent, cuCtxPushCurrent, or a
+ * function of the file that calls one (call->selects_device). */
+int gm_call_switches_device(const gm_node *call);
 
 /* Whether a loop walks the elements of data rather than devices or streams: its condition
  * compares a variable the loop steps with a bound that is no device count (a constant above
- * 64, a variable no cudaGetDeviceCount/cuDeviceGetCount fills in fn), and its body selects no
- * device and creates no stream or event. Unknown (a range-for, a compound condition): 0. */
+ * the device-count threshold, a variable no cudaGetDeviceCount/cuDeviceGetCount fills in fn), and
+ * its body selects no device and creates no stream or event. Unknown (a range-for, a compound
+ * condition): 0. */
 int gm_loop_over_data(const gm_func *fn, const gm_node *loop);
+/* Whether the loop's bound is a constant no larger than the device-count threshold (so it may
+ * walk devices: MAX_GPUS); *bound is that constant. */
+int gm_loop_constant_device_bound(const gm_func *fn, const gm_node *loop, long long *bound);
 
 /* Whether a loop's body selects a device or context, or creates a stream or event. */
 int gm_loop_selects_device(const gm_node *loop);

@@ -142,9 +142,6 @@ int gm_element_slot(const gm_func *fn, const gm_node *loop, const gm_node *lv, i
 
 /* ---- devices or data ---- */
 
-/* Loops over at most this many elements, a constant, may well walk devices (MAX_GPUS). */
-enum { MAX_DEVICE_COUNT = 64 };
-
 static int names_one_of(const gm_node *n, const char *const *names) {
   if (n->kind != GM_N_CALL || !n->name)
     return 0;
@@ -172,13 +169,17 @@ static const char *const per_device_calls[] = {"cuCtxCreate",
 /* Calls that count devices through their out-parameter. */
 static const char *const device_count_calls[] = {"cudaGetDeviceCount", "cuDeviceGetCount", NULL};
 
+int gm_call_switches_device(const gm_node *n) {
+  return names_one_of(n, device_switch_calls) || (n->kind == GM_N_CALL && n->selects_device);
+}
+
 static void find_per_device_call(const gm_node *n, void *arg) {
-  if (names_one_of(n, device_switch_calls) || names_one_of(n, per_device_calls))
+  if (gm_call_switches_device(n) || names_one_of(n, per_device_calls))
     *(int *)arg = 1;
 }
 
 static void find_device_switch(const gm_node *n, void *arg) {
-  if (names_one_of(n, device_switch_calls))
+  if (gm_call_switches_device(n))
     *(int *)arg = 1;
 }
 
@@ -199,11 +200,11 @@ static void find_device_count(const gm_node *n, void *arg) {
     c->found = 1;
 }
 
-/* Whether a bound counts devices: a small constant (MAX_GPUS), or a variable that a device-count
- * query fills in this function. */
+/* Whether a bound counts devices: a constant no larger than the device-count threshold
+ * (MAX_GPUS), or a variable that a device-count query fills in this function. */
 static int device_count_bound(const gm_func *fn, const gm_node *bound) {
   if (bound->has_value)
-    return bound->value <= MAX_DEVICE_COUNT;
+    return bound->value <= gm_threshold(fn->limits, GM_T_DEVICE_COUNT);
   int var = gm_root_var(bound);
   if (var < 0)
     return 0;
@@ -222,14 +223,28 @@ int gm_loop_selects_device(const gm_node *loop) {
   return per_device;
 }
 
-int gm_loop_over_data(const gm_func *fn, const gm_node *loop) {
+/* The side of a loop's `<`-like condition that the loop leaves unchanged, or NULL. */
+static const gm_node *loop_bound(const gm_node *loop) {
   const gm_node *cond = loop->kids[1];
   if (!cond || cond->kind != GM_N_CMP || cond->nkids != 2 || cond->op == '=' || cond->op == '!')
-    return 0;
+    return NULL;
   const gm_node *bound = NULL;
   for (int i = 0; i < 2; i++)
     if (!gm_depends_on_loop(loop, cond->kids[i]))
       bound = cond->kids[i];
+  return bound;
+}
+
+int gm_loop_constant_device_bound(const gm_func *fn, const gm_node *loop, long long *bound) {
+  const gm_node *b = loop_bound(loop);
+  if (!b || !b->has_value || !device_count_bound(fn, b))
+    return 0;
+  *bound = b->value;
+  return 1;
+}
+
+int gm_loop_over_data(const gm_func *fn, const gm_node *loop) {
+  const gm_node *bound = loop_bound(loop);
   if (!bound || device_count_bound(fn, bound))
     return 0;
   int per_device = 0;

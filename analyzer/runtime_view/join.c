@@ -264,14 +264,15 @@ static const gm_source *source_of(gm_join *j, const char *path) {
   return in.src;
 }
 
-void gm_join_file(gm_join *j, const char *path, const gm_source *src, gm_report *r) {
+void gm_join_file(gm_join *j, const char *path, const gm_source *src, const gm_thresholds *limits,
+                  gm_report *r) {
   if (src && src->text) {
     input in = {path, src, NULL};
     GM_PUSH(j->inputs, in);
   }
   for (size_t i = 0; i < r->findings.len; i++) {
     gm_finding *f = &r->findings.items[i];
-    gm_judge_ctx c = {f, j->t, NULL, NULL, NULL};
+    gm_judge_ctx c = {f, j->t, NULL, limits, NULL, NULL};
     c.src = source_of(j, f->loc.file);
     gm_verdict v;
     if (f->rule->judge)

@@ -7,6 +7,7 @@
 
 #include "findings/report.h"
 #include "findings/rule.h"
+#include "model/thresholds.h"
 #include "runtime_view/oom_verdict.h"
 #include "runtime_view/telemetry.h"
 
@@ -17,7 +18,8 @@ typedef struct gm_join gm_join;
 struct gm_judge_ctx {
   const gm_finding *finding;
   const gm_telemetry *telemetry;
-  const gm_source *src; /* the finding's source text, when it can be read */
+  const gm_source *src;        /* the finding's source text, when it can be read */
+  const gm_thresholds *limits; /* its file's thresholds (confirm counts); NULL: the defaults */
   const gm_tsite *site; /* set by the judge: the site (allocation or copy) its verdict rests on */
   char *evidence;       /* set through gm_judge_say */
 };
@@ -91,9 +93,10 @@ size_t gm_runtime_oom_group(const gm_runtime_ctx *c, size_t i, gm_oom_verdict ve
 gm_join *gm_join_new(const gm_telemetry *t, const gm_rule_table *rules);
 void gm_join_free(gm_join *j);
 
-/* Gives every finding of one input file its verdict and evidence. path and src stay valid
- * until gm_join_free. */
-void gm_join_file(gm_join *j, const char *path, const gm_source *src, gm_report *r);
+/* Gives every finding of one input file its verdict and evidence, judged by the file's
+ * thresholds (NULL: the defaults). path and src stay valid until gm_join_free. */
+void gm_join_file(gm_join *j, const char *path, const gm_source *src, const gm_thresholds *limits,
+                  gm_report *r);
 
 /* Runs the runtime-only rules whose bit (index in the join's rules) is set in `enabled`; their
  * findings
