@@ -6,11 +6,64 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A library comparison that reads its operands and nothing else: `mode == "fast"` on a
+ * std::string (a free operator declared in a system header, writing through no argument). */
+static int library_comparison(const gm_node *call) {
+  static const char *const names[] = {"operator==", "operator!=", "operator<", "operator>",
+                                      "operator<=", "operator>=", NULL};
+  if (call->kind != GM_N_CALL || !call->in_system || call->arg_writes || call->fn || call->object ||
+      !call->name)
+    return 0;
+  for (const char *const *k = names; *k; k++)
+    if (strcmp(call->name, *k) == 0)
+      return 1;
+  return 0;
+}
+
+struct object_uses {
+  int var;
+  int other; /* a use that may change it: a method called on it, an argument a call may keep */
+};
+
+static void find_object_use(const gm_node *n, void *arg) {
+  struct object_uses *u = arg;
+  if (n->kind == GM_N_CALL && n->object && !n->implicit_dtor && gm_root_var(n->object) == u->var)
+    u->other = 1; /* `mode.append(..)`: the object is not among the call's kids */
+  for (int i = 0; i < n->nkids; i++) {
+    const gm_node *k = n->kids[i];
+    if (!k || k->kind != GM_N_VAR || k->var != u->var)
+      continue;
+    int assigned = n->kind == GM_N_ASSIGN && !n->op && i == 0;
+    if (!assigned && !library_comparison(n))
+      u->other = 1;
+  }
+}
+
+/* Whether a local object is only compared, assigned or destroyed in fn: what a comparison of it
+ * says holds until an assignment, which the engine sees (a `std::string mode` set once). */
+static int only_compared(const engine *e, int var) {
+  if (var < 0 || var >= e->fn->nvars || e->addr_taken[var] || e->fn->vars[var].kind != GM_VAR_LOCAL)
+    return 0;
+  struct object_uses u = {var, 0};
+  gm_walk(e->fn->body, find_object_use, &u);
+  return !u.other;
+}
+
 int flow_is_pure(const gm_node *n, uint64_t *deps, const engine *e) {
   if (!n)
     return 1;
   switch (n->kind) {
   case GM_N_CALL:
+    if (!library_comparison(n))
+      return 0;
+    for (int i = 0; i < n->nkids; i++) {
+      const gm_node *k = gm_strip(n->kids[i]);
+      if (k && k->kind == GM_N_VAR && !only_compared(e, k->var))
+        return 0;
+      if (k && k->kind != GM_N_VAR && k->kind != GM_N_CONST && !k->has_value)
+        return 0;
+    }
+    break;
   case GM_N_ASSIGN:
   case GM_N_INCDEC:
   case GM_N_DECL:
@@ -118,6 +171,13 @@ static void branch_on_value(engine *e, state *s, val v, const gm_node *cond, sta
     break;
   }
   case V_OK: {
+    if (v.ref < 0) { /* a runtime call's status found equal to success: else it failed */
+      state *bad = flow_state_copy(e, s);
+      bad->error_path = 1;
+      route(e, s, 1, t, f);
+      route(e, bad, 0, t, f);
+      return;
+    }
     obj *o = &s->objs[v.ref];
     if (o->state == OBJ_LIVE) {
       state *bad = flow_state_copy(e, s);

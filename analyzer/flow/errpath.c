@@ -35,23 +35,30 @@ val flow_read_last_status(state *s) {
 
 /* What a call that is no allocation returns, from what it is given: an allocation's status
  * with the success constant (`compare_eq(cudaMalloc(&p, n), cudaSuccess)`, an assertion
- * macro's helper) is that status compared equal to success; a status's truth and constants
- * only (`make_result(err == cudaSuccess)`) is that truth, carried on. */
+ * macro's helper) is that status compared equal to success; another runtime call's status with
+ * it (gtest's `ASSERT_EQ(cudaMemset(d, 0, n), cudaSuccess)`) is a success test of no object,
+ * V_OK with no ref, whose false way is an error path; a status's truth and constants only
+ * (`make_result(err == cudaSuccess)`) is that truth, carried on. */
 val flow_status_comparison(const gm_node *call, const val *args) {
-  int status = -1, truth = -1, success = 0, others = 0;
+  int status = -1, truth = -1, call_status = -1, success = 0, others = 0;
   for (int i = 0; i < call->nkids; i++) {
     const gm_node *k = call->kids[i];
+    const gm_node *inner = gm_strip(k);
     if (gm_is_success_status(k))
       success = 1;
     else if (args[i].kind == V_RESULT)
       status = status == -1 ? i : -2;
     else if (args[i].kind == V_OK)
       truth = truth == -1 ? i : -2;
+    else if (args[i].kind == V_UNKNOWN && inner && inner->kind == GM_N_CALL && inner->sets_status)
+      call_status = call_status == -1 ? i : -2;
     else if (k->kind != GM_N_CONST && !k->has_value)
       others++;
   }
   if (status >= 0 && truth == -1 && success)
     return mk(V_OK, args[status].ref);
+  if (call_status >= 0 && status == -1 && truth == -1 && success && !others)
+    return mk(V_OK, -1);
   if (truth >= 0 && status == -1 && !success && !others)
     return args[truth];
   return mk(V_UNKNOWN, 0);

@@ -1,6 +1,7 @@
 /* Who calls each function of a file, indexed once per file: a rule that asks where a function is
  * called looks the answer up instead of walking every body for each question. */
 #include "model/model.h"
+#include "model/patterns.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,8 @@ static int site_cmp(const void *a, const void *b) {
   return (x->order > y->order) - (x->order < y->order);
 }
 
+static void mark_device_wrappers(gm_tu *tu);
+
 void gm_tu_index_calls(gm_tu *tu) {
   struct collect c = {{0}, 0};
   for (c.func = 0; c.func < tu->nfuncs; c.func++)
@@ -49,6 +52,28 @@ void gm_tu_index_calls(gm_tu *tu) {
     free(sorted);
   }
   GM_VEC_FREE(c.sites);
+  mark_device_wrappers(tu);
+}
+
+static void find_switch(const gm_node *n, void *arg) {
+  if (gm_call_switches_device(n) && !n->selects_device)
+    *(int *)arg = 1;
+}
+
+/* A call of a function that itself makes a device current (`select_gpu(d)` wrapping
+ * cudaSetDevice) selects a device as well: one level of wrapper, within the file. */
+static void mark_device_wrappers(gm_tu *tu) {
+  for (int i = 0; i < tu->nfuncs; i++) {
+    const gm_func *f = tu->funcs[i];
+    int switches = 0;
+    if (!f->usr || !f->body)
+      continue;
+    gm_walk(f->body, find_switch, &switches);
+    size_t n;
+    const gm_call_site *sites = switches ? gm_calls_to(tu, f->usr, &n) : NULL;
+    for (size_t k = 0; sites && k < n; k++)
+      ((gm_node *)sites[k].call)->selects_device = 1; /* the file's own node, built here */
+  }
 }
 
 const gm_call_site *gm_calls_to(const gm_tu *tu, const char *usr, size_t *n) {

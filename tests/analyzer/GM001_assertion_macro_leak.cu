@@ -32,3 +32,13 @@ void never_freed(size_t n) {
   TEST_ASSERT_EQ(cudaMalloc(&p, n), cudaSuccess); // expected-warning {{'p' (device memory from cudaMalloc) is not freed on every path through 'never_freed'; call cudaFree when it is no longer needed}}
   cudaMemset(p, 0, n);
 } // expected-note {{'never_freed' ends here without freeing 'p'}}
+
+// The same assertion on a call after the allocation that allocates nothing (gtest's
+// `ASSERT_EQ(cudaMemset(d, 0, n), cudaSuccess)`): its return is a path after a failed call,
+// as with `if (cudaMemset(..) != cudaSuccess) return`.
+void fill_fails(size_t n) {
+  float *d = nullptr;
+  TEST_ASSERT_EQ(cudaMalloc(&d, n), cudaSuccess); // expected-warning {{'d' (device memory from cudaMalloc) is not freed on an error path: a return after a failed call leaves 'fill_fails' without releasing it; call cudaFree before returning}}
+  TEST_ASSERT_EQ(cudaMemset(d, 0, n), cudaSuccess); // expected-note {{this return after a failed call leaves without freeing 'd'}}
+  cudaFree(d);
+}
