@@ -17,6 +17,18 @@ file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/gmemrun-config/gmemrun_config.h CONTENT
 #define GMEMRUN_INSTALL_PYTHON \"${CMAKE_INSTALL_DATADIR}/gmemlint/python\"
 ")
 add_dependencies(gmemrun gmemrt_inject)
+# the shim beside the build tree's gmemrun (<build>/python): a build tree copied or moved whole
+# (into a container, an archive) still finds it
+set(gmemrun_shim ${CMAKE_SOURCE_DIR}/runtime/python/sitecustomize.py
+  ${CMAKE_SOURCE_DIR}/runtime/python/gmemlint_torch.py)
+add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/python/sitecustomize.py
+  ${CMAKE_BINARY_DIR}/python/gmemlint_torch.py
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/python
+  COMMAND ${CMAKE_COMMAND} -E copy ${gmemrun_shim} ${CMAKE_BINARY_DIR}/python/
+  DEPENDS ${gmemrun_shim} COMMENT "the PyTorch shim beside gmemrun")
+add_custom_target(gmemrun_shim ALL DEPENDS ${CMAKE_BINARY_DIR}/python/sitecustomize.py
+  ${CMAKE_BINARY_DIR}/python/gmemlint_torch.py)
+add_dependencies(gmemrun gmemrun_shim)
 install(TARGETS gmemrun RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/runtime/python/sitecustomize.py
   ${CMAKE_SOURCE_DIR}/runtime/python/gmemlint_torch.py

@@ -32,6 +32,7 @@ typedef struct gmemrt_options {
   int caller_sites;          /* GMEMRT_CALLER_SITES (injected runtime) */
   int entry_wrappers;        /* GMEMRT_ENTRY_WRAPPERS (injected runtime) */
   int pair_batches;          /* GMEMRT_PAIR_BATCHES: repeated async pairs batched (pairs.h) */
+  const char *torch_view;    /* GMEMRT_TORCH_VIEW: gmemrun's "on", or "off: why" (torch_view.h) */
 } gmemrt_options;
 
 extern gmemrt_options gmemrt_opt;

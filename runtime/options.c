@@ -61,6 +61,8 @@ static const struct option_def {
     {"GMEMRT_NVML_LIBRARY", OPT_STRING, &gmemrt_opt.nvml_library, 0, 0, "the NVML library to load"},
     {"GMEMRT_PAIR_BATCHES", OPT_BOOL, &gmemrt_opt.pair_batches, 0, 1,
      "count a thread's repeated cudaMallocAsync/cudaFreeAsync pairs in batches (same figures)"},
+    {"GMEMRT_TORCH_VIEW", OPT_STRING, &gmemrt_opt.torch_view, 0, 0,
+     "gmemrun: whether it put the PyTorch shim on PYTHONPATH (on, or off: why)"},
 };
 
 void gmemrt_warn(const char *fmt, ...) {

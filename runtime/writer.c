@@ -7,6 +7,7 @@
 #include "pairs.h"
 #include "nvml.h"
 #include "symbols.h"
+#include "torch_view.h"
 #include "um.h"
 
 #include <dlfcn.h>
@@ -73,6 +74,7 @@ static void init_once(void) {
   gmemrt_install_handlers();
   gmemrt_um_start();
   gmemrt_nvml_start();
+  gmemrt_torch_view_check();
 }
 
 void gmemrt_init(void) {
@@ -439,6 +441,9 @@ static json_t *build(const char *reason) {
     }
   json_object_set_new(um, "records_by_counter_kind", kinds);
   json_object_set_new(root, "unified_memory", um);
+  json_t *torch_view = gmemrt_torch_view_json();
+  if (torch_view)
+    json_object_set_new(root, "torch_view", torch_view);
   json_t *nv = json_object();
   json_object_set_new(nv, "available", json_boolean(gmemrt_nvml_available));
   json_object_set_new(nv, "reason", str(gmemrt_nvml_reason()));

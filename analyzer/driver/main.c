@@ -100,7 +100,10 @@ static int list_rules(void) {
 static int load_telemetry(gm_telemetry *t, const char *const *paths, size_t n) {
   char err[1024];
   for (size_t i = 0; i < n; i++) {
+    size_t before = t->runs.len;
     int rc = gm_telemetry_load(t, paths[i], err, sizeof err);
+    if (rc)
+      gm_telemetry_say_views_off(t, before, stderr);
     if (rc == 2)
       fprintf(stderr, GM_PROGRAM ": warning: %s\n", err);
     else if (!rc) {

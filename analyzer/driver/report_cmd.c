@@ -112,7 +112,10 @@ static int sort_inputs(report *r, const gm_options *opt) {
 static int load_telemetry(report *r) {
   char err[1024];
   for (size_t i = 0; i < r->telemetry.len; i++) {
+    size_t before = r->t.runs.len;
     int loaded = gm_telemetry_load(&r->t, r->telemetry.items[i], err, sizeof err);
+    if (loaded)
+      gm_telemetry_say_views_off(&r->t, before, stderr);
     if (loaded == 2)
       fprintf(stderr, GM_PROGRAM ": warning: %s\n", err);
     else if (!loaded) {

@@ -56,6 +56,9 @@ static void usage(FILE *out) {
       "allocator's view, T.torch.json and its snapshots beside the telemetry T.json,\n"
       "from a shim put first on PYTHONPATH; steps: optimizer.step(), or\n"
       "gmemlint_torch.step(). GMEMLINT_TORCH_MAX_ENTRIES bounds its history (200000).\n"
+      "The shim is looked for in GMEMRUN_PYTHON_DIR when set, else beside gmemrun\n"
+      "(<prefix>/share/gmemlint/python, <build>/python), else in the source tree; a\n"
+      "Python program run without it says so on stderr and in its telemetry.\n"
       "\n"
       "Exit status: the program's (128+N when signal N ended it); 2 for a usage error; 3\n"
       "when there is no CUDA driver (libcuda.so.1 cannot be loaded, or is the toolkit's\n"
@@ -145,25 +148,62 @@ static int find_driver(const char *driver, char *why, size_t n) {
   return found;
 }
 
-/* The PyTorch shim's folder, found as the library is. */
-static const char *find_python_dir(void) {
+static int holds_shim(const char *dir) {
+  char probe[PATH_MAX + 32];
+  snprintf(probe, sizeof probe, "%s/sitecustomize.py", dir);
+  return access(probe, R_OK) == 0;
+}
+
+/* The PyTorch shim's folder: the one GMEMRUN_PYTHON_DIR names; else beside gmemrun in an install
+ * prefix (<prefix>/GMEMRUN_INSTALL_PYTHON) or in a build tree, copied or moved whole (its
+ * python/); else the source tree it was built from. NULL when none holds sitecustomize.py, with
+ * the places looked at in `why`. */
+static const char *find_python_dir(char *why, size_t whylen) {
   static char path[PATH_MAX];
-  char self[PATH_MAX], probe[PATH_MAX + 32];
+  const char *named = getenv("GMEMRUN_PYTHON_DIR");
+  if (named && *named) {
+    if (holds_shim(named))
+      return named;
+    snprintf(why, whylen, "GMEMRUN_PYTHON_DIR=%s holds no sitecustomize.py", named);
+    return NULL;
+  }
+  char self[PATH_MAX], installed[PATH_MAX + 64] = "", beside[PATH_MAX + 16] = "";
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n > 0) {
     self[n] = 0;
     char *dir = dirname(self);
-    snprintf(path, sizeof path, "%s/../%s", dir, GMEMRUN_INSTALL_PYTHON);
-    snprintf(probe, sizeof probe, "%s/sitecustomize.py", path);
-    if (access(probe, R_OK) == 0)
-      return path;
+    snprintf(installed, sizeof installed, "%s/../%s", dir, GMEMRUN_INSTALL_PYTHON);
+    snprintf(beside, sizeof beside, "%s/python", dir);
+    const char *const candidates[] = {installed, beside};
+    for (size_t k = 0; k < 2; k++)
+      if (holds_shim(candidates[k])) { /* <prefix>/share/..., not <prefix>/bin/../share/... */
+        if (!realpath(candidates[k], path))
+          snprintf(path, sizeof path, "%s", candidates[k]);
+        return path;
+      }
   }
-  return GMEMRUN_BUILD_PYTHON;
+  if (holds_shim(GMEMRUN_BUILD_PYTHON))
+    return GMEMRUN_BUILD_PYTHON;
+  snprintf(why, whylen,
+           "no sitecustomize.py in %s, %s or %s; set GMEMRUN_PYTHON_DIR to the shim's folder "
+           "(share/gmemlint/python of an install, runtime/python of the source tree)",
+           installed[0] ? installed : "<prefix>/" GMEMRUN_INSTALL_PYTHON,
+           beside[0] ? beside : "<gmemrun's folder>/python", GMEMRUN_BUILD_PYTHON);
+  return NULL;
 }
 
-/* The shim first, the user's PYTHONPATH after it, unchanged. */
-static void put_shim_on_pythonpath(void) {
-  const char *shim = find_python_dir();
+/* The shim first, the user's PYTHONPATH after it, unchanged. The runtime is told what became of
+ * it (GMEMRT_TORCH_VIEW: "on", or "off: why"), to say so in a Python process and its telemetry. */
+static void put_shim_on_pythonpath(int no_torch) {
+  char why[3 * PATH_MAX + 256] = "gmemrun --no-torch";
+  const char *shim = no_torch ? NULL : find_python_dir(why, sizeof why);
+  if (!shim) {
+    char view[sizeof why + 8];
+    snprintf(view, sizeof view, "off: %s", why);
+    setenv("GMEMRT_TORCH_VIEW", view, 1);
+    return;
+  }
+  setenv("GMEMRT_TORCH_VIEW", "on", 1);
   const char *user = getenv("PYTHONPATH");
   if (!user || !*user) {
     setenv("PYTHONPATH", shim, 1);
@@ -319,8 +359,7 @@ int main(int argc, char **argv) {
     setenv("GMEMRT_OUTPUT", pattern, 1);
     if (step_api)
       setenv("GMEMRT_STEP_API", step_api, 1);
-    if (!no_torch)
-      put_shim_on_pythonpath();
+    put_shim_on_pythonpath(no_torch);
     execvp(argv[i], &argv[i]);
     fprintf(stderr, "gmemrun: error: cannot run %s: %s\n", argv[i], strerror(errno));
     _exit(EXIT_EXEC);

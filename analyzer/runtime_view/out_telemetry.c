@@ -80,6 +80,8 @@ static void print_runs(FILE *out, const gm_telemetry *t) {
             r->path, r->pid, *r->program ? base_name(r->program) : "?", r->reason, r->duration_ms,
             gm_bytes(r->peak_live_bytes).s, gm_bytes(r->live_bytes).s,
             (unsigned long long)r->live_count, r->live_count == 1 ? "allocation" : "allocations");
+    if (gm_trun_torch_view_off(r))
+      fprintf(out, "    the PyTorch view was off: %s\n", r->torch_view_reason);
   }
   const gm_trun *max = NULL;
   uint64_t live = 0, count = 0;

@@ -178,6 +178,10 @@ typedef struct gm_trun {
   int nvml_available;
   char *nvml_reason;
   GM_VEC(gm_tnvml) nvml;
+  /* torch_view: a Python process under gmemrun says whether the PyTorch shim ran (NULL: not
+   * said, a run that is no Python program); torch_view_reason: why it was off ("" when on) */
+  char *torch_view_state;
+  char *torch_view_reason;
 } gm_trun;
 
 typedef struct gm_telemetry {
@@ -193,6 +197,12 @@ typedef struct gm_telemetry {
   struct gm_line_sites *by_line;
   size_t by_line_cap;
 } gm_telemetry;
+
+/* Whether a run is a Python process whose PyTorch view was off (its torch_view_reason says why). */
+int gm_trun_torch_view_off(const gm_trun *r);
+/* Says on `out`, once a file, which of t's runs from `first` on had the PyTorch view off: their
+ * findings rest on the CUDA calls alone. */
+void gm_telemetry_say_views_off(const gm_telemetry *t, size_t first, FILE *out);
 
 /* Reads one file and merges it into t: a telemetry file, with the PyTorch view's companion
  * beside it (T.json -> T.torch.json) when there is one, or a companion given alone. On failure

@@ -346,6 +346,9 @@ void gm_telemetry_merge_checked(gm_telemetry *t, const json_t *root, const char 
   const json_t *nv = json_object_get(root, "nvml");
   run.nvml_available = nv && json_is_true(json_object_get(nv, "available"));
   run.nvml_reason = gm_xstrdup(nv ? s_or(nv, "reason", "") : "the file has no nvml");
+  const json_t *tv = json_object_get(root, "torch_view");
+  run.torch_view_state = tv ? gm_xstrdup(s_or(tv, "state", "")) : NULL;
+  run.torch_view_reason = tv ? gm_xstrdup(s_or(tv, "reason", "")) : NULL;
   size_t i;
   const json_t *e;
   json_array_foreach(json_object_get(proc, "timeline"), i, e) {
@@ -460,6 +463,8 @@ void gm_telemetry_free(gm_telemetry *t) {
     free(r->program);
     free(r->reason);
     free(r->um_reason);
+    free(r->torch_view_state);
+    free(r->torch_view_reason);
     free(r->nvml_reason);
     GM_VEC_FREE(r->timeline);
     GM_VEC_FREE(r->devices);
@@ -479,4 +484,18 @@ void gm_telemetry_free(gm_telemetry *t) {
   free(t->by_line);
   t->by_line = NULL;
   t->by_line_cap = 0;
+}
+
+int gm_trun_torch_view_off(const gm_trun *r) {
+  return r->torch_view_state && strcmp(r->torch_view_state, "off") == 0;
+}
+
+void gm_telemetry_say_views_off(const gm_telemetry *t, size_t first, FILE *out) {
+  for (size_t i = first; i < t->runs.len; i++)
+    if (gm_trun_torch_view_off(&t->runs.items[i]))
+      fprintf(out,
+              GM_PROGRAM ": note: %s: the PyTorch view was off in this Python run (%s); what it "
+                         "shows rests on the CUDA calls alone, not on the caching allocator's "
+                         "tensors\n",
+              t->runs.items[i].path, t->runs.items[i].torch_view_reason);
 }

@@ -18,7 +18,7 @@ static const schema_field top_fields[] = {
     {"version", SCHEMA_UINT, 1}, {"tool", SCHEMA_STR, 0},    {"pid", SCHEMA_INT, 0},
     {"program", SCHEMA_STR, 0},  {"reason", SCHEMA_STR, 0},  {"duration_ms", SCHEMA_SPAN_MS, 0},
     {"process", SCHEMA_OBJ, 1},  {"sites", SCHEMA_ARR, 1},   {"unified_memory", SCHEMA_OBJ, 0},
-    {"nvml", SCHEMA_OBJ, 0},     {"runtime", SCHEMA_OBJ, 0},
+    {"nvml", SCHEMA_OBJ, 0},     {"runtime", SCHEMA_OBJ, 0}, {"torch_view", SCHEMA_OBJ, 0},
 };
 static const schema_field process_fields[] = {
     {"peak_live_bytes", SCHEMA_UINT, 1},
@@ -94,6 +94,8 @@ static const schema_field um_fields[] = {
     {"steps_both_ways", SCHEMA_UINT, 0},
     {"migrating_ms", SCHEMA_ARR, 0},
 };
+static const schema_field torch_view_fields[] = {{"state", SCHEMA_STR, 1},
+                                                 {"reason", SCHEMA_STR, 0}};
 static const schema_field um_top_fields[] = {
     {"available", SCHEMA_BOOL, 1}, {"reason", SCHEMA_STR, 0}, {"unattributed", SCHEMA_OBJ, 0}};
 static const schema_field oom_fields[] = {
@@ -362,6 +364,13 @@ static int check_document(schema_reader *r, const json_t *root) {
   if ((v = json_object_get(root, "unified_memory")) &&
       !schema_check(r, v, "unified_memory", um_top_fields, N(um_top_fields)))
     return 0;
+  if ((v = json_object_get(root, "torch_view"))) {
+    if (!schema_check(r, v, "torch_view", torch_view_fields, N(torch_view_fields)))
+      return 0;
+    const char *state = json_string_value(json_object_get(v, "state"));
+    if (strcmp(state, "on") != 0 && strcmp(state, "off") != 0)
+      return schema_bad(r, "torch_view.state: expected \"on\" or \"off\", found \"%s\"", state);
+  }
   return 1;
 }
 

@@ -47,7 +47,7 @@ grep -q "$P/$LIBDIR/libgmemrt.a" cc.out || fail "installed gmemcc uses the insta
 # stands in for libcuda: gmemrun runs nothing without one)
 GMEMRUN_DRIVER="$BUILD/tests/libsimcudart.so" "$P/$BINDIR/gmemrun" -q -- \
   sh -c 'echo "$PYTHONPATH"' >pp.out 2>&1 || fail "installed gmemrun runs sh: $(cat pp.out)"
-[ "$(cat pp.out)" = "$P/$BINDIR/../$DATADIR/gmemlint/python" ] ||
+[ "$(cat pp.out)" = "$(realpath "$P/$DATADIR/gmemlint/python")" ] ||
   fail "installed gmemrun's PYTHONPATH: $(cat pp.out)"
 
 # man pages: the same options as --help, and they render

@@ -54,6 +54,31 @@ torch_view() {
     timeout 120 "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" \
       -o "$RES/tv_ranks-%p.json" -- python3 -m torch.distributed.run --standalone \
       --nproc_per_node=2 tests/gpu/torch_ranks.py || echo "torchrun exited $?"
+    # where gmemrun finds the shim (issue 41): a copy of gmemrun in an install prefix finds the
+    # prefix's shim; a folder named by GMEMRUN_PYTHON_DIR without one turns the view off, which
+    # the runtime says once on stderr and in the telemetry's torch_view
+    reloc=$(mktemp -d)
+    mkdir -p "$reloc/prefix/bin" "$reloc/prefix/share/gmemlint/python" "$reloc/empty"
+    cp "$ROOT/build/gmemrun" "$reloc/prefix/bin/"
+    cp runtime/python/sitecustomize.py runtime/python/gmemlint_torch.py \
+      "$reloc/prefix/share/gmemlint/python/"
+    (unset GMEMRUN_PYTHON_DIR
+      "$reloc/prefix/bin/gmemrun" -q --library "$B/libgmemrt_inject.so" \
+        -o "$RES/reloc_prefix-%p.json" -- python3 tests/gpu/torch_leak_steps.py \
+        2>"$RES/reloc_prefix.err" || echo "relocated gmemrun (prefix) exited $?"
+      GMEMRUN_PYTHON_DIR=$reloc/empty "$reloc/prefix/bin/gmemrun" -q \
+        --library "$B/libgmemrt_inject.so" -o "$RES/reloc_noshim-%p.json" -- \
+        python3 tests/gpu/torch_leak_steps.py 2>"$RES/reloc_noshim.err" ||
+        echo "relocated gmemrun (no shim) exited $?")
+    for run in reloc_prefix reloc_noshim; do
+      echo "-- $run: stderr's gmemrt lines: $(grep '^gmemrt:' "$RES/$run.err" || echo none)"
+      for f in "$RES/$run"-*.json; do
+        case $f in *.torch*) continue ;; esac
+        python3 -c 'import json, sys; print("  torch_view:", json.load(open(sys.argv[1])).get("torch_view"))' "$f"
+      done
+      ls "$RES/$run"-*.torch.json >/dev/null 2>&1 && echo "  companion written" || echo "  no companion"
+    done
+    rm -rf "$reloc"
     python3 tests/gpu/torch_view_check.py companions "$RES" || TORCH_VIEW_FAILED=1
     viz() { # viz PLOT PATTERN: PyTorch's own memory_viz opens the pickle the shim wrote
       local files html

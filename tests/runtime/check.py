@@ -393,7 +393,7 @@ def options(binary):
     known = ("GMEMRT_OUTPUT, GMEMRT_STACK_DEPTH, GMEMRT_STACKS, GMEMRT_DISABLE, GMEMRT_OOM_PROBE, "
              "GMEMRT_TIMELINE, GMEMRT_VERBOSE, GMEMRT_CUPTI, GMEMRT_CUPTI_LIBRARY, GMEMRT_NVML, "
              "GMEMRT_NVML_MS, GMEMRT_CALLER_SITES, GMEMRT_ENTRY_WRAPPERS, GMEMRT_STEP_API, "
-             "GMEMRT_NVML_LIBRARY, GMEMRT_PAIR_BATCHES")
+             "GMEMRT_NVML_LIBRARY, GMEMRT_PAIR_BATCHES, GMEMRT_TORCH_VIEW")
     unknown = [l for l in proc.stderr.splitlines() if "unknown option" in l]
     check(unknown == [f"gmemrt: warning: unknown option GMEMRT_BOGUS (known: {known})"], unknown)
     # and the table is what GMEMRT_VERBOSE prints

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """gmemrun and the PyTorch shim: the shim goes first on PYTHONPATH with the user's after it (and
 nowhere with --no-torch); a run on the stand-in torch writes the companion, which gmemrun lists
-as the torch view and never as telemetry. GMEMRUN_DRIVER names the simulated driver (no GPU).
+as the torch view and never as telemetry. gmemrun finds the shim beside itself (SHIM_DIR, the
+build tree's copy), in an install prefix around a copy of itself, or where GMEMRUN_PYTHON_DIR
+says; a Python run without it warns once on stderr and says why in its telemetry's torch_view.
+GMEMRUN_DRIVER names the simulated driver (no GPU).
 Usage: check_gmemrun.py GMEMRUN SHIM_DIR"""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,12 +29,13 @@ SHOW = ("import os, sys; print(os.environ.get('PYTHONPATH')); print(%r in sys.pa
         "print('gmemlint_torch' in sys.modules)" % SHIM)
 
 
-def gmemrun(args, env_extra, cwd):
+def gmemrun(args, env_extra, cwd, binary=None):
     env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    env.pop("CUDA_INJECTION64_PATH", None)
+    for name in ("PYTHONPATH", "CUDA_INJECTION64_PATH", "GMEMRUN_PYTHON_DIR"):
+        env.pop(name, None)
     env.update(env_extra)
-    return subprocess.run([GMEMRUN] + args, cwd=cwd, env=env, capture_output=True, text=True)
+    return subprocess.run([binary or GMEMRUN] + args, cwd=cwd, env=env, capture_output=True,
+                          text=True)
 
 
 with tempfile.TemporaryDirectory() as work:
@@ -88,6 +93,55 @@ with tempfile.TemporaryDirectory() as work:
     written = os.listdir(out)
     check("--no-torch: the telemetry alone", (p.returncode, p.stderr, len(written)),
           (0, f"gmemrun: telemetry: {out}/{written[0] if written else '?'}\n", 1))
+
+    # where gmemrun finds the shim: a copy of gmemrun in an install prefix, in a build tree moved
+    # whole, and GMEMRUN_PYTHON_DIR before both
+    shim_files = ("sitecustomize.py", "gmemlint_torch.py")
+    for layout, shim_dir in (("prefix/bin", "prefix/share/gmemlint/python"),
+                             ("tree", "tree/python")):
+        bin_dir = os.path.join(work, layout)
+        os.makedirs(bin_dir)
+        os.makedirs(os.path.join(work, shim_dir))
+        shutil.copy(GMEMRUN, bin_dir)
+        for name in shim_files:
+            shutil.copy(os.path.join(SHIM, name), os.path.join(work, shim_dir))
+        p = gmemrun(["-q", "--", sys.executable, "-c", SHOW], {}, work,
+                    os.path.join(bin_dir, "gmemrun"))
+        check(f"a gmemrun in {layout} finds {shim_dir}", (p.returncode, p.stdout),
+              (0, f"{os.path.join(work, shim_dir)}\nFalse\nTrue\n"))
+    p = gmemrun(["-q", "--", sys.executable, "-c", SHOW],
+                {"GMEMRUN_PYTHON_DIR": os.path.join(work, "tree/python")}, work,
+                os.path.join(work, "prefix/bin/gmemrun"))
+    check("GMEMRUN_PYTHON_DIR comes first", (p.returncode, p.stdout),
+          (0, f"{os.path.join(work, 'tree/python')}\nFalse\nTrue\n"))
+
+    # the real runtime in the Python process says what became of the view: on; off (a warning
+    # once, and the reason in the telemetry); off by --no-torch (the reason only)
+    empty = os.path.join(work, "empty")
+    os.mkdir(empty)
+    cases = (([], {}, {"state": "on", "reason": ""}, ""),
+             ([], {"GMEMRUN_PYTHON_DIR": empty},
+              {"state": "off", "reason": f"GMEMRUN_PYTHON_DIR={empty} holds no sitecustomize.py"},
+              f"gmemrt: warning: the PyTorch view is off in this Python process "
+              f"(GMEMRUN_PYTHON_DIR={empty} holds no sitecustomize.py): only the CUDA calls are "
+              f"recorded, not the caching allocator's tensors\n"),
+             (["--no-torch"], {}, {"state": "off", "reason": "gmemrun --no-torch"}, ""))
+    for args, extra, view, warning in cases:
+        for f in os.listdir(out):
+            os.unlink(os.path.join(out, f))
+        env = {"PYTHONPATH": STANDIN, "FAKE_TORCH_DRIVER": os.environ["GMEMRUN_DRIVER"],
+               "GMEMRT_CUPTI_LIBRARY": os.environ["FAKECUPTI"]}
+        env.update(extra)
+        p = gmemrun(["-q"] + args + ["-o", os.path.join(out, "gmemlint-%p.json"), "--",
+                     sys.executable, os.path.join(HERE, "prog.py"), "train"], env, work)
+        telemetry = [f for f in os.listdir(out) if re.fullmatch(r"gmemlint-\d+\.json", f)]
+        got = None
+        if len(telemetry) == 1:
+            with open(os.path.join(out, telemetry[0])) as f:
+                got = json.load(f).get("torch_view")
+        gmemrt_lines = "".join(l + "\n" for l in p.stderr.splitlines() if l.startswith("gmemrt:"))
+        check(f"torch_view with {args} {sorted(extra)}", (p.returncode, got, gmemrt_lines),
+              (0, view, warning))
 
 for failure in failures:
     print("FAIL " + failure)
