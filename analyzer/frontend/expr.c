@@ -184,11 +184,41 @@ static cursor_vec expression_kids(const cursor_vec *kids, int statements) {
 }
 
 /* Conversions, casts and parentheses: the value passes through. */
+/* A va_list (x86-64: an array of __va_list_tag), or a pointer it decays to. */
+static int is_va_list(CXType t) {
+  t = clang_getCanonicalType(t);
+  if (t.kind == CXType_ConstantArray)
+    t = clang_getArrayElementType(t);
+  else if (t.kind == CXType_Pointer)
+    t = clang_getPointeeType(t);
+  if (t.kind != CXType_Record)
+    return 0;
+  CXString name = clang_getCursorSpelling(clang_getTypeDeclaration(t));
+  int is = strcmp(clang_getCString(name), "__va_list_tag") == 0;
+  clang_disposeString(name);
+  return is;
+}
+
+/* `va_arg(list, T)` (libclang shows a VAArgExpr unexposed, its one kid the list): the next of
+ * the caller's arguments, not the list's own storage. */
+static int is_va_arg(CXCursor c, const cursor_vec *exprs) {
+  if (exprs->len != 1)
+    return 0;
+  CXType of = clang_getCursorType(exprs->items[0]);
+  CXType to = clang_getCursorType(c);
+  CXType list = clang_getCanonicalType(of);
+  if (list.kind != CXType_Pointer && list.kind != CXType_ConstantArray)
+    return 0; /* most conversions: no type's name read for them */
+  return is_va_list(of) && !is_va_list(to);
+}
+
 static gm_node *conv_conversion(builder *b, CXCursor c, enum CXCursorKind k,
                                 const cursor_vec *kids) {
   cursor_vec exprs = expression_kids(kids, 0);
   gm_node *n;
-  if (b->has_errors && k == CXCursor_UnexposedExpr && fe_is_recovery_call(c, &exprs))
+  if (k == CXCursor_UnexposedExpr && is_va_arg(c, &exprs))
+    n = other_node(b, c, &(cursor_vec){0}); /* unknown: whatever the caller passed */
+  else if (b->has_errors && k == CXCursor_UnexposedExpr && fe_is_recovery_call(c, &exprs))
     n = fe_conv_recovery_call(b, c, &exprs);
   else if (b->has_errors && k == CXCursor_UnexposedExpr && fe_is_recovery_value(b, c, &exprs))
     n = fe_opaque_node(b, c);
