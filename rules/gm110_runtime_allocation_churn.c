@@ -17,6 +17,7 @@
 #include "model/families.h"
 #include "rules/rules.h"
 #include "runtime_view/join.h"
+#include "runtime_view/torch_view.h"
 
 #include <stdlib.h>
 
@@ -37,6 +38,10 @@ static void runtime(const gm_runtime_ctx *c) {
     /* a GM010 there has the verdict; a regrowing buffer is GM020's */
     if (gm_runtime_covered(c, s, "GM010") || gm_runtime_covered(c, s, "GM020") ||
         s->regrowth_chain_max >= GM_REGROWTH_CHAIN_MIN) /* GM120's */
+      continue;
+    /* PyTorch's cache or libraries in a run with its view: the view judges the tensors, and an
+     * address inside libc10_cuda.so is no place a user can change */
+    if (gm_torch_caches_site(c->telemetry, s) || gm_torch_framework_site(c->telemetry, s))
       continue;
     uint64_t made = s->calls + s->failed_calls;
     gm_finding *f = gm_runtime_add(

@@ -23,6 +23,7 @@
 #include "rules/rules.h"
 #include "runtime_view/join.h"
 #include "runtime_view/nvml_verdict.h"
+#include "runtime_view/torch_view.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,81 @@ static const gm_tsite *largest_peak(const gm_telemetry *t) {
   return best;
 }
 
+struct line_bytes {
+  const char *file; /* interned by the view: one pointer a name */
+  unsigned line;
+  uint64_t bytes;
+};
+
+static int line_cmp(const void *a, const void *b) {
+  const struct line_bytes *x = a, *y = b;
+  if (x->file != y->file)
+    return x->file < y->file ? -1 : 1;
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+/* The Python line whose tensors held the most in the view's peak snapshot (blocks allocated
+ * there, their first frame outside the framework); 0 when the snapshot has none. */
+static int python_peak_holder(const gm_torch_view *tv, gm_pyframe *at, uint64_t *held,
+                              uint64_t *total) {
+  const gm_torch_snapshot *peak = tv->peak;
+  if (!peak || !peak->loaded || !peak->blocks.len)
+    return 0;
+  struct line_bytes *rows = gm_xcalloc(peak->blocks.len, sizeof *rows);
+  size_t n = 0;
+  *total = 0;
+  for (size_t i = 0; i < peak->blocks.len; i++) {
+    const gm_torch_block *b = &peak->blocks.items[i];
+    if (b->state != GM_BLOCK_ALLOCATED)
+      continue;
+    *total += b->size;
+    if (b->at.file)
+      rows[n++] = (struct line_bytes){b->at.file, b->at.line, b->size};
+  }
+  qsort(rows, n, sizeof *rows, line_cmp);
+  *held = 0;
+  for (size_t i = 0, j; i < n; i = j) {
+    uint64_t sum = 0;
+    for (j = i; j < n && line_cmp(&rows[i], &rows[j]) == 0; j++)
+      sum += rows[j].bytes;
+    if (sum > *held) {
+      *held = sum;
+      *at = (gm_pyframe){rows[i].file, rows[i].line};
+    }
+  }
+  free(rows);
+  return *held > 0;
+}
+
+/* A run of PyTorch whose peak holder is the caching allocator's (or a framework library's)
+ * cudaMalloc inside libc10_cuda.so: placed at the Python line whose tensors held the most at
+ * the peak, or at the view's companion when its snapshot names none. */
+static void capacity_in_torch(const gm_runtime_ctx *c, const gm_torch_view *tv, const char *verdict,
+                              const char *run, const char *why) {
+  gm_pyframe at = {0};
+  uint64_t held = 0, total = 0;
+  int placed = python_peak_holder(tv, &at, &held, &total);
+  double pct = total ? 100.0 * (double)held / (double)total : 0;
+  char *where =
+      placed ? gm_xasprintf("the tensors allocated here held the most memory at the run's peak "
+                            "(%.0f%% of the tensors' bytes in the PyTorch view's peak snapshot)",
+                            pct)
+             : gm_xstrdup("PyTorch's caching allocator held the memory, and the view's peak "
+                          "snapshot names no Python line for it");
+  gm_finding *f = gm_runtime_add(
+      c, &gm140_runtime_memory_bound, placed ? at.file : tv->path, placed ? at.line : 0, 0,
+      "%s was capacity-bound: %s; %s; reduce the footprint: free tensors and caches no longer "
+      "needed, use a smaller batch or working set, keep cold data on the host, and check the "
+      "PyTorch view's findings (GM150-GM154)",
+      run, why, where);
+  if (placed)
+    gm_runtime_evidence(f, "%s; at the peak the tensors from this line held %s of %s allocated",
+                        verdict, gm_bytes(held).s, gm_bytes(total).s);
+  else
+    gm_runtime_evidence(f, "%s", verdict);
+  free(where);
+}
+
 static void capacity(const gm_runtime_ctx *c, const gm_trun *r, const gm_nvml_verdict *v,
                      const char *verdict, const char *run) {
   uint64_t held = 0, live = 0;
@@ -78,6 +154,16 @@ static void capacity(const gm_runtime_ctx *c, const gm_trun *r, const gm_nvml_ve
   if (!s && c->telemetry->runs.len == 1 && (s = largest_peak(c->telemetry))) {
     held = s->peak_live_bytes;
     live = r->peak_live_bytes;
+  }
+  const char *why = v->has_figures && v->fig.bound == GM_BOUND_CAPACITY
+                        ? "device memory was nearly full for much of it"
+                        : "an allocation failed for lack of free device memory";
+  const gm_torch_view *tv =
+      gm_torch_view_of_run(c->telemetry, (size_t)(r - c->telemetry->runs.items));
+  if (tv &&
+      (!s || gm_torch_caches_site(c->telemetry, s) || gm_torch_framework_site(c->telemetry, s))) {
+    capacity_in_torch(c, tv, verdict, run, why);
+    return;
   }
   const gm_toom *e = v->first_capacity_oom;
   const char *file = s ? s->file : e && e->file ? e->file : r->path;
@@ -93,9 +179,6 @@ static void capacity(const gm_runtime_ctx *c, const gm_trun *r, const gm_nvml_ve
                     : gm_xasprintf("this allocation had the largest peak of the run's sites "
                                    "(%.0f%% of the run's peak)",
                                    pct);
-  const char *why = v->has_figures && v->fig.bound == GM_BOUND_CAPACITY
-                        ? "device memory was nearly full for much of it"
-                        : "an allocation failed for lack of free device memory";
   gm_finding *f = gm_runtime_add(
       c, &gm140_runtime_memory_bound, file, line, col,
       "%s was capacity-bound: %s; %s; reduce the footprint: free buffers and caches no longer "
