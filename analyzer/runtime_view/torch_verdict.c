@@ -216,6 +216,87 @@ gm_torch_leaks gm_torch_judge_leaks(const gm_torch_view *v) {
   return l;
 }
 
+struct repeat_line {
+  gm_pyframe at;
+  size_t repeats, blocks;
+  GM_VEC(uint64_t) alive; /* survivor bytes of each repetition with survivors */
+};
+
+gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v) {
+  gm_torch_repeat_leaks out = {0};
+  gm_torch_trend tr = gm_torch_trend_of(v);
+  const gm_torch_snapshot *s = v->exit;
+  if (tr.n >= GM_TORCH_MIN_STEPS || !v->history_recorded || v->history_overflowed || !s ||
+      !s->loaded)
+    return out;
+  size_t *freed = free_points(s);
+  addr_map alive = allocated_blocks(s);
+  GM_VEC(struct repeat_line) lines = {0};
+  uint64_t allocated = 0;
+  for (size_t i = 0; i < s->blocks.len; i++)
+    if (s->blocks.items[i].state == GM_BLOCK_ALLOCATED)
+      allocated += s->blocks.items[i].size;
+  size_t current = NONE; /* the line whose repetition runs, if any */
+  uint64_t run_alive = 0;
+  int prev_device = -1;
+  for (size_t i = 0; i <= s->traces.len; i++) {
+    const gm_torch_trace *t = i < s->traces.len ? &s->traces.items[i] : NULL;
+    size_t g = NONE;
+    if (t && t->action == GM_TRACE_ALLOC && t->at.file) {
+      g = 0;
+      while (g < lines.len && !same_line(lines.items[g].at, t->at))
+        g++;
+    }
+    /* another line's allocation ends a repetition (the rest of the loop body); frees within
+     * it (one forward pass frees its intermediates), segments the cache maps for it and
+     * markers do not */
+    int ends = !t || t->device != prev_device || (t->action == GM_TRACE_ALLOC && g != current) ||
+               t->action == GM_TRACE_OOM;
+    if (ends && current != NONE) { /* the repetition of `current` ends here */
+      if (run_alive)
+        GM_PUSH(lines.items[current].alive, run_alive);
+      current = NONE;
+    }
+    if (!t)
+      break;
+    prev_device = t->device;
+    if (g == NONE)
+      continue;
+    if (g == lines.len) {
+      struct repeat_line nl = {t->at, 0, 0, {0}};
+      GM_PUSH(lines, nl);
+    }
+    if (current != g) {
+      current = g;
+      run_alive = 0;
+      lines.items[g].repeats++;
+    }
+    if (freed[i] == NONE && map_get(&alive, addr_key(t)) == 1) {
+      run_alive += t->size;
+      lines.items[g].blocks++;
+    }
+  }
+  for (size_t g = 0; g < lines.len; g++) {
+    struct repeat_line *rl = &lines.items[g];
+    size_t with = rl->alive.len;
+    if (with >= GM_TORCH_MIN_REPEATS && with + 1 >= rl->repeats) {
+      gm_torch_repeat_leak lk = {rl->at, rl->repeats, with, rl->blocks, 0, 0, tr.total, allocated};
+      for (size_t k = 0; k < with; k++)
+        lk.alive_bytes += rl->alive.items[k];
+      qsort(rl->alive.items, with, sizeof(uint64_t), cmp_u64);
+      lk.bytes_per_repeat = rl->alive.items[with / 2];
+      if (!lk.total && v->devices.len)
+        lk.total = v->devices.items[0].total;
+      GM_PUSH(out, lk);
+    }
+    GM_VEC_FREE(rl->alive);
+  }
+  GM_VEC_FREE(lines);
+  map_free(&alive);
+  free(freed);
+  return out;
+}
+
 int gm_torch_leaks_found(const gm_torch_leaks *l) {
   return l->lines.len > 0 || (l->partial && l->allocated_rises);
 }

@@ -54,6 +54,26 @@ typedef struct gm_torch_leaks {
   GM_VEC(gm_torch_leak) lines;
 } gm_torch_leaks;
 gm_torch_leaks gm_torch_judge_leaks(const gm_torch_view *v);
+
+/* GM150 without steps (an inference or evaluation loop: no optimizer, no mark): a line's
+ * allocations come in repetitions, each a run of them that an allocation from another line ends
+ * (the rest of the loop body); a line leaks when at least GM_TORCH_MIN_REPEATS repetitions
+ * left survivors at exit, from all but at most one of its repetitions. A model's parameters,
+ * made at one line in one go, are one repetition. */
+#define GM_TORCH_MIN_REPEATS 8
+typedef struct gm_torch_repeat_leak {
+  gm_pyframe at;
+  size_t repeats, repeats_with; /* its repetitions, and those with survivors */
+  size_t blocks;                /* its blocks still allocated at exit */
+  uint64_t bytes_per_repeat;    /* the median over repetitions with survivors */
+  uint64_t alive_bytes;
+  uint64_t total, allocated; /* the device's memory and the allocated bytes at exit (0: not
+                                known) */
+} gm_torch_repeat_leak;
+typedef GM_VEC(gm_torch_repeat_leak) gm_torch_repeat_leaks;
+/* Judged only when the view counted fewer steps than a step-based verdict needs and its history
+ * and exit snapshot are whole. */
+gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v);
 int gm_torch_leaks_found(const gm_torch_leaks *l);
 void gm_torch_leaks_free(gm_torch_leaks *l);
 

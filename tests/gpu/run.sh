@@ -37,7 +37,8 @@ torch_view() {
     # where this tree is not where gmemrun was built. tests/gpu/join_torch.sh judges the
     # companions (tv_NAME-PID.torch.json) against tests/gpu/torch_expected.txt.
     export GMEMRUN_PYTHON_DIR=$ROOT/runtime/python
-    for name in leak_steps clean_train oom_fragmentation oom_capacity regrowth cache_growth; do
+    for name in leak_steps clean_train oom_fragmentation oom_capacity regrowth cache_growth \
+                serve_leak serve_clean; do
       "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" -o "$RES/tv_$name-%p.json" -- \
         python3 "tests/gpu/torch_$name.py" || echo "torch_$name.py exited $?"
     done

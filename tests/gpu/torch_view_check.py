@@ -22,6 +22,8 @@ DESIGNED = {
     "regrowth": (24, False),  # gmemlint_torch.step() each step
     "cache_growth": (12, False),
     "leak_expandable": (12, False),  # leak_steps with expandable_segments:True
+    "serve_leak": (0, False),  # a serving loop: no optimizer, no mark (issue 41)
+    "serve_clean": (0, False),
 }
 
 
