@@ -337,7 +337,7 @@ void gm_report_global_leaks(const gm_program_ctx *ctx, const gm_rule *rule, int 
       continue;
     }
     const gm_unit_member_use *a = sib.alloc;
-    if (!a->family.name || a->family.heap != heap || (!heap && !a->family.gpu))
+    if (!rule_family(&a->family, heap))
       continue;
     size_t unit = 0;
     for (size_t k = 0; k < m->allocs.len; k++)

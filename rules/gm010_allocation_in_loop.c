@@ -139,16 +139,10 @@ static const gm_node *churn_loop(const gm_func *fn, const gm_node *call, const g
   return NULL;
 }
 
-/* The constant size of an allocation, when it has one within the small-slot-bytes threshold
- * (64 KiB by default); 0 otherwise. Per-element buffers that small, one per element of data,
- * are a table one allocation would hold (each cudaMalloc pays its fixed cost and rounds the
- * block up). */
-static long long small_slot_size(const gm_func *fn, const gm_node *call) {
+/* The constant size of an allocation, when it has one; 0 otherwise. */
+static long long constant_size(const gm_node *call) {
   const gm_node *size = call->fn->size_arg >= 0 ? gm_arg(call, call->fn->size_arg) : NULL;
-  if (!size || !size->has_value || size->value <= 0 ||
-      size->value > gm_threshold(fn->limits, GM_T_SMALL_SLOT_BYTES))
-    return 0;
-  return size->value;
+  return size && size->has_value && size->value > 0 ? size->value : 0;
 }
 
 struct caller_ctx {
@@ -502,15 +496,16 @@ static void visit(const gm_node *call, void *arg) {
     return;
   }
   if (!(loop = churn_loop(ctx->fn, call, inner))) {
-    long long bytes = small_slot_size(ctx->fn, call);
-    long long devices;
-    const gm_node *size = call->fn->size_arg >= 0 ? gm_arg(call, call->fn->size_arg) : NULL;
-    if (!bytes && size && size->has_value && size->value > 0) {
+    /* per-element buffers no larger than small-slot-bytes, one per element of data, are a
+     * table one allocation would hold (each cudaMalloc pays its fixed cost and rounds up) */
+    long long bytes = constant_size(call), devices;
+    long long slot_limit = gm_threshold(ctx->fn->limits, GM_T_SMALL_SLOT_BYTES);
+    if (bytes > slot_limit) {
       gm_report_suppressed(ctx->report, &gm010_allocation_in_loop, "small-slot-bytes", call->loc,
                            ctx->fn->name,
                            "%s in a loop gives each element %lld bytes, more than the "
                            "small-slot-bytes threshold (%lld): each is worth its own allocation",
-                           what, size->value, gm_threshold(ctx->fn->limits, GM_T_SMALL_SLOT_BYTES));
+                           what, bytes, slot_limit);
       return;
     }
     if (bytes && gm_loop_constant_device_bound(ctx->fn, inner, &devices)) {

@@ -20,33 +20,35 @@ static int library_comparison(const gm_node *call) {
   return 0;
 }
 
-struct object_uses {
-  int var;
-  int other; /* a use that may change it: a method called on it, an argument a call may keep */
-};
-
-static void find_object_use(const gm_node *n, void *arg) {
-  struct object_uses *u = arg;
-  if (n->kind == GM_N_CALL && n->object && !n->implicit_dtor && gm_root_var(n->object) == u->var)
-    u->other = 1; /* `mode.append(..)`: the object is not among the call's kids */
+/* Marks the variables used otherwise than compared by a library comparison, assigned or
+ * destroyed: a method called on one (the object is not among the call's kids), or any other
+ * use, which may change it. */
+static void mark_other_use(const gm_node *n, void *arg) {
+  engine *e = arg;
+  if (n->kind == GM_N_CALL && n->object && !n->implicit_dtor) {
+    int var = gm_root_var(n->object);
+    if (var >= 0 && var < e->fn->nvars)
+      e->used_otherwise[var] = 1; /* `mode.append(..)` */
+  }
   for (int i = 0; i < n->nkids; i++) {
     const gm_node *k = n->kids[i];
-    if (!k || k->kind != GM_N_VAR || k->var != u->var)
+    if (!k || k->kind != GM_N_VAR || k->var < 0 || k->var >= e->fn->nvars)
       continue;
     int assigned = n->kind == GM_N_ASSIGN && !n->op && i == 0;
     if (!assigned && !library_comparison(n))
-      u->other = 1;
+      e->used_otherwise[k->var] = 1;
   }
+}
+
+void flow_mark_object_uses(engine *e) {
+  gm_walk(e->fn->body, mark_other_use, e);
 }
 
 /* Whether a local object is only compared, assigned or destroyed in fn: what a comparison of it
  * says holds until an assignment, which the engine sees (a `std::string mode` set once). */
 static int only_compared(const engine *e, int var) {
-  if (var < 0 || var >= e->fn->nvars || e->addr_taken[var] || e->fn->vars[var].kind != GM_VAR_LOCAL)
-    return 0;
-  struct object_uses u = {var, 0};
-  gm_walk(e->fn->body, find_object_use, &u);
-  return !u.other;
+  return var >= 0 && var < e->fn->nvars && !e->addr_taken[var] && !e->used_otherwise[var] &&
+         e->fn->vars[var].kind == GM_VAR_LOCAL;
 }
 
 int flow_is_pure(const gm_node *n, uint64_t *deps, const engine *e) {

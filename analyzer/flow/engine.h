@@ -353,11 +353,13 @@ typedef struct engine {
   size_t imported_mask;
   int summary_mode;
   summary_obs obs;
-  GM_VEC(char *) paths;      /* pseudo-variables: member and dereference paths */
-  unsigned char *addr_taken; /* per var */
-  unsigned char *assigned;   /* per var: assigned, incremented or decremented somewhere */
-  const gm_node *returning;  /* summarising: the expression of the return being observed */
-  unsigned char *aggregate;  /* per var: a local struct whose uses are followed (aggregate.c) */
+  GM_VEC(char *) paths;          /* pseudo-variables: member and dereference paths */
+  unsigned char *addr_taken;     /* per var */
+  unsigned char *assigned;       /* per var: assigned, incremented or decremented somewhere */
+  unsigned char *used_otherwise; /* per var: used otherwise than compared by a library
+                                    comparison, assigned or destroyed (flow_mark_object_uses) */
+  const gm_node *returning;      /* summarising: the expression of the return being observed */
+  unsigned char *aggregate;      /* per var: a local struct whose uses are followed (aggregate.c) */
   GM_VEC(struct pending_goto {
     const char *label;
     state *st;
@@ -481,6 +483,8 @@ val flow_eval(engine *e, state *s, const gm_node *n);
 
 /* cond.c: branch conditions and the decisions remembered */
 int flow_is_pure(const gm_node *n, uint64_t *deps, const engine *e);
+/* Fills e->used_otherwise for the function being run. */
+void flow_mark_object_uses(engine *e);
 uint64_t flow_node_key(const gm_node *n, uint64_t h);
 void flow_cond_split(engine *e, state *s, const gm_node *c, state_list *t, state_list *f);
 void flow_split_unknown(engine *e, state *s, const gm_node *cond, state_list *t, state_list *f);

@@ -86,6 +86,8 @@ void flow_run_function(engine *e, const gm_func *fn) {
   mark_addr_taken(e, fn->body);
   e->assigned = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
   mark_assigned(e, fn->body);
+  e->used_otherwise = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
+  flow_mark_object_uses(e);
   e->aggregate = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
   flow_find_local_aggregates(e);
   e->guards = gm_xcalloc((size_t)(fn->nvars ? fn->nvars : 1), 1);
@@ -152,6 +154,8 @@ void flow_run_function(engine *e, const gm_func *fn) {
   e->addr_taken = NULL;
   free(e->assigned);
   e->assigned = NULL;
+  free(e->used_otherwise);
+  e->used_otherwise = NULL;
   free(e->aggregate);
   e->aggregate = NULL;
   free(e->guards);

@@ -183,7 +183,6 @@ static cursor_vec expression_kids(const cursor_vec *kids, int statements) {
   return exprs;
 }
 
-/* Conversions, casts and parentheses: the value passes through. */
 /* A va_list (x86-64: an array of __va_list_tag), or a pointer it decays to. */
 static int is_va_list(CXType t) {
   t = clang_getCanonicalType(t);
@@ -205,13 +204,13 @@ static int is_va_arg(CXCursor c, const cursor_vec *exprs) {
   if (exprs->len != 1)
     return 0;
   CXType of = clang_getCursorType(exprs->items[0]);
-  CXType to = clang_getCursorType(c);
   CXType list = clang_getCanonicalType(of);
   if (list.kind != CXType_Pointer && list.kind != CXType_ConstantArray)
     return 0; /* most conversions: no type's name read for them */
-  return is_va_list(of) && !is_va_list(to);
+  return is_va_list(of) && !is_va_list(clang_getCursorType(c));
 }
 
+/* Conversions, casts and parentheses: the value passes through. */
 static gm_node *conv_conversion(builder *b, CXCursor c, enum CXCursorKind k,
                                 const cursor_vec *kids) {
   cursor_vec exprs = expression_kids(kids, 0);

@@ -100,15 +100,23 @@ static void note_missing_debug_info(const char *path) {
   json_decref(doc);
 }
 
+/* The folder gmemrun itself lies in, into dir (PATH_MAX bytes); 0 when it cannot be read. */
+static int own_folder(char *dir) {
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0)
+    return 0;
+  self[n] = 0;
+  snprintf(dir, PATH_MAX, "%s", dirname(self));
+  return 1;
+}
+
 /* libgmemrt_inject.so: in the tree around an installed gmemrun (<prefix>/bin/gmemrun with
  * <prefix>/GMEMRUN_INSTALL_LIBRARY), else the build tree's. */
 static const char *find_library(void) {
-  static char path[PATH_MAX];
-  char self[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    self[n] = 0;
-    char *dir = dirname(self);
+  static char path[PATH_MAX + 64];
+  char dir[PATH_MAX];
+  if (own_folder(dir)) {
     snprintf(path, sizeof path, "%s/../%s", dir, GMEMRUN_INSTALL_LIBRARY);
     if (access(path, R_OK) == 0)
       return path;
@@ -167,11 +175,8 @@ static const char *find_python_dir(char *why, size_t whylen) {
     snprintf(why, whylen, "GMEMRUN_PYTHON_DIR=%s holds no sitecustomize.py", named);
     return NULL;
   }
-  char self[PATH_MAX], installed[PATH_MAX + 64] = "", beside[PATH_MAX + 16] = "";
-  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    self[n] = 0;
-    char *dir = dirname(self);
+  char dir[PATH_MAX], installed[PATH_MAX + 64] = "", beside[PATH_MAX + 16] = "";
+  if (own_folder(dir)) {
     snprintf(installed, sizeof installed, "%s/../%s", dir, GMEMRUN_INSTALL_PYTHON);
     snprintf(beside, sizeof beside, "%s/python", dir);
     const char *const candidates[] = {installed, beside};

@@ -9,10 +9,13 @@
 struct collect {
   GM_VEC(gm_call_site) sites;
   int func;
+  unsigned char *switches; /* per function: it makes a device current itself */
 };
 
 static void collect_call(const gm_node *n, void *arg) {
   struct collect *c = arg;
+  if (gm_call_switches_device(n))
+    c->switches[c->func] = 1;
   if (n->kind == GM_N_CALL && n->callee_usr) {
     gm_call_site site = {n->callee_usr, c->func, n};
     GM_PUSH(c->sites, site);
@@ -34,10 +37,10 @@ static int site_cmp(const void *a, const void *b) {
   return (x->order > y->order) - (x->order < y->order);
 }
 
-static void mark_device_wrappers(gm_tu *tu);
+static void mark_device_wrappers(gm_tu *tu, const unsigned char *switches);
 
 void gm_tu_index_calls(gm_tu *tu) {
-  struct collect c = {{0}, 0};
+  struct collect c = {{0}, 0, gm_xcalloc((size_t)tu->nfuncs + 1, 1)};
   for (c.func = 0; c.func < tu->nfuncs; c.func++)
     gm_walk(tu->funcs[c.func]->body, collect_call, &c);
   tu->ncalls = c.sites.len;
@@ -52,25 +55,20 @@ void gm_tu_index_calls(gm_tu *tu) {
     free(sorted);
   }
   GM_VEC_FREE(c.sites);
-  mark_device_wrappers(tu);
-}
-
-static void find_switch(const gm_node *n, void *arg) {
-  if (gm_call_switches_device(n) && !n->selects_device)
-    *(int *)arg = 1;
+  mark_device_wrappers(tu, c.switches);
+  free(c.switches);
 }
 
 /* A call of a function that itself makes a device current (`select_gpu(d)` wrapping
- * cudaSetDevice) selects a device as well: one level of wrapper, within the file. */
-static void mark_device_wrappers(gm_tu *tu) {
+ * cudaSetDevice) selects a device as well: one level of wrapper, within the file (the calls are
+ * marked after every body was walked, so a wrapper of a wrapper is not one). */
+static void mark_device_wrappers(gm_tu *tu, const unsigned char *switches) {
   for (int i = 0; i < tu->nfuncs; i++) {
     const gm_func *f = tu->funcs[i];
-    int switches = 0;
-    if (!f->usr || !f->body)
+    if (!f->usr || !switches[i])
       continue;
-    gm_walk(f->body, find_switch, &switches);
     size_t n;
-    const gm_call_site *sites = switches ? gm_calls_to(tu, f->usr, &n) : NULL;
+    const gm_call_site *sites = gm_calls_to(tu, f->usr, &n);
     for (size_t k = 0; sites && k < n; k++)
       ((gm_node *)sites[k].call)->selects_device = 1; /* the file's own node, built here */
   }
