@@ -35,38 +35,44 @@ static char *trend_text(const gm_torch_trend *tr) {
                       tr->n, slope);
 }
 
-/* A loop without steps (serving, evaluation): the repetitions the history shows. */
+/* A loop that is not a training step (serving, evaluation): the repetitions the history shows. */
 static void report_repeats(const gm_runtime_ctx *c, const gm_torch_view *v) {
   gm_torch_repeat_leaks r = gm_torch_judge_repeats(v);
-  char *proc = r.len ? gm_torch_process_text(v) : NULL;
-  for (size_t k = 0; k < r.len; k++) {
-    const gm_torch_repeat_leak *lk = &r.items[k];
+  char *proc = r.lines.len ? gm_torch_process_text(v) : NULL;
+  for (size_t k = 0; k < r.lines.len; k++) {
+    const gm_torch_repeat_leak *lk = &r.lines.items[k];
     unsigned line;
     const char *file = gm_torch_where(v, lk->at, &line);
     gm_finding *f = gm_runtime_add(
         c, &gm150_torch_leak_per_step, file, line, 0,
-        "tensors allocated here on each repetition of a loop in %s, a loop without training "
-        "steps (serving or evaluation), are still allocated at exit: %zu blocks, %s a "
-        "repetition; keep what a request returns on the host (.cpu(), .item()) or drop it, "
-        "and bound caches that grow with each request",
-        proc, lk->blocks, gm_bytes(lk->bytes_per_repeat).s);
-    char fills[160] = "";
+        "tensors allocated here on each repetition of a loop in %s, %s, are still allocated at "
+        "exit: %zu blocks, %s a repetition; keep what a request returns on the host (.cpu(), "
+        ".item()) or drop it, and bound caches that grow with each request",
+        proc,
+        v->steps.len ? "a loop apart from the training steps (evaluation or serving)"
+                     : "a loop without training steps (serving or evaluation)",
+        lk->blocks, gm_bytes(lk->bytes_per_repeat).s);
+    char fills[160] = "", where[160] = "the allocator's history (threshold";
     if (lk->total > lk->allocated && lk->bytes_per_repeat)
       snprintf(fills, sizeof fills,
                "; at that rate the device's %s is full after about %llu "
                "more repetitions",
                gm_bytes(lk->total).s,
                (unsigned long long)((lk->total - lk->allocated) / lk->bytes_per_repeat));
+    if (r.window)
+      snprintf(where, sizeof where,
+               "the %llu entries the allocator's history kept (it overflowed; threshold",
+               (unsigned long long)r.window);
     gm_runtime_evidence(f,
-                        "survivors from %zu of the line's %zu repetitions in the allocator's "
-                        "history (threshold: all but one, at least %d), %s a repetition "
-                        "(median), %s in %zu blocks still allocated at exit%s",
-                        lk->repeats_with, lk->repeats, GM_TORCH_MIN_REPEATS,
+                        "survivors from %zu of the line's %zu repetitions in %s: all but one, "
+                        "at least %d), %s a repetition (median), %s in %zu blocks from this line "
+                        "still allocated at exit%s",
+                        lk->repeats_with, lk->repeats, where, GM_TORCH_MIN_REPEATS,
                         gm_bytes(lk->bytes_per_repeat).s, gm_bytes(lk->alive_bytes).s, lk->blocks,
                         fills);
   }
   free(proc);
-  GM_VEC_FREE(r);
+  gm_torch_repeat_leaks_free(&r);
 }
 
 static void runtime(const gm_runtime_ctx *c) {

@@ -53,6 +53,14 @@ static void print_verdicts(FILE *out, const gm_torch_view *v) {
             l.trend.rising, l.trend.n, l.partial);
   int leaks = gm_torch_leaks_found(&l);
   gm_torch_leaks_free(&l);
+  gm_torch_repeat_leaks r = gm_torch_judge_repeats(v);
+  for (size_t i = 0; i < r.lines.len; i++)
+    fprintf(out, "  kept across repetitions (GM150): %s:%u, %s a repetition, %zu of %zu%s\n",
+            r.lines.items[i].at.file, r.lines.items[i].at.line,
+            gm_bytes(r.lines.items[i].bytes_per_repeat).s, r.lines.items[i].repeats_with,
+            r.lines.items[i].repeats, r.window ? " (in the history's last entries)" : "");
+  leaks |= r.lines.len > 0;
+  gm_torch_repeat_leaks_free(&r);
   gm_torch_cache_growth g = gm_torch_judge_cache(v);
   if (g.grew && !leaks)
     fprintf(out, "  cache growth (GM151): reserved +%s, allocated +%s\n",
@@ -74,6 +82,36 @@ static void print_verdicts(FILE *out, const gm_torch_view *v) {
             rg.items[i].at.line, rg.items[i].chain, gm_bytes(rg.items[i].from).s,
             gm_bytes(rg.items[i].to).s);
   GM_VEC_FREE(rg);
+}
+
+/* What is still allocated at exit, by Python line: said even where the history cannot say how
+ * it came (overflowed, or too few repetitions for a verdict). */
+#define LIVE_LINES_SHOWN 5
+static void print_live(FILE *out, const gm_torch_view *v) {
+  gm_torch_live_lines live = gm_torch_live_by_line(v);
+  if (live.len) {
+    uint64_t bytes = 0;
+    size_t blocks = 0;
+    for (size_t i = 0; i < live.len; i++)
+      bytes += live.items[i].bytes, blocks += live.items[i].blocks;
+    fprintf(out, "  allocated at exit: %s in %zu blocks; by line, most first:\n", gm_bytes(bytes).s,
+            blocks);
+  }
+  for (size_t i = 0; i < live.len && i < LIVE_LINES_SHOWN; i++) {
+    const gm_torch_live_line *n = &live.items[i];
+    char place[512];
+    if (n->at.file)
+      snprintf(place, sizeof place, "%s:%u", n->at.file, n->at.line);
+    else
+      snprintf(place, sizeof place, "(no line outside the framework)");
+    fprintf(out, "    %s: %s in %zu blocks", place, gm_bytes(n->bytes).s, n->blocks);
+    if (n->blocks > 1)
+      fprintf(out, ", %zu of %s", n->common_blocks, gm_bytes(n->common_size).s);
+    fprintf(out, "\n");
+  }
+  if (live.len > LIVE_LINES_SHOWN)
+    fprintf(out, "    ... %zu more lines\n", live.len - LIVE_LINES_SHOWN);
+  GM_VEC_FREE(live);
 }
 
 void gm_print_torch_report(FILE *out, const gm_telemetry *t) {
@@ -105,5 +143,6 @@ void gm_print_torch_report(FILE *out, const gm_telemetry *t) {
     print_steps(out, v);
     print_history(out, v);
     print_verdicts(out, v);
+    print_live(out, v);
   }
 }

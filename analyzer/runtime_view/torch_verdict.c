@@ -216,19 +216,72 @@ gm_torch_leaks gm_torch_judge_leaks(const gm_torch_view *v) {
   return l;
 }
 
+static int by_bytes_desc(const void *a, const void *b) {
+  const gm_torch_live_line *x = a, *y = b;
+  return x->bytes > y->bytes ? -1 : x->bytes < y->bytes;
+}
+
+gm_torch_live_lines gm_torch_live_by_line(const gm_torch_view *v) {
+  gm_torch_live_lines out = {0};
+  const gm_torch_snapshot *s = v->exit;
+  if (!s || !s->loaded)
+    return out;
+  typedef GM_VEC(uint64_t) u64_vec;
+  GM_VEC(u64_vec) sizes = {0}; /* by line, in out's order */
+  for (size_t i = 0; i < s->segments.len; i++) {
+    const gm_torch_segment *g = &s->segments.items[i];
+    for (size_t k = 0; k < g->nblocks; k++) {
+      const gm_torch_block *b = &s->blocks.items[g->first_block + k];
+      if (b->state != GM_BLOCK_ALLOCATED)
+        continue;
+      size_t n = 0;
+      while (n < out.len && !same_line(out.items[n].at, b->at))
+        n++;
+      if (n == out.len) {
+        gm_torch_live_line nl = {b->at, 0, 0, 0, 0};
+        GM_PUSH(out, nl);
+        u64_vec none = {0};
+        GM_PUSH(sizes, none);
+      }
+      out.items[n].blocks++;
+      out.items[n].bytes += b->size;
+      GM_PUSH(sizes.items[n], b->size);
+    }
+  }
+  for (size_t n = 0; n < out.len; n++) { /* the commonest size: the longest run once sorted */
+    uint64_t *z = sizes.items[n].items;
+    size_t len = sizes.items[n].len;
+    qsort(z, len, sizeof *z, cmp_u64);
+    for (size_t i = 0, j; i < len; i = j) {
+      for (j = i; j < len && z[j] == z[i]; j++)
+        ;
+      if (j - i > out.items[n].common_blocks) {
+        out.items[n].common_blocks = j - i;
+        out.items[n].common_size = z[i];
+      }
+    }
+    GM_VEC_FREE(sizes.items[n]);
+  }
+  GM_VEC_FREE(sizes);
+  qsort(out.items, out.len, sizeof *out.items, by_bytes_desc);
+  return out;
+}
+
 struct repeat_line {
   gm_pyframe at;
-  size_t repeats, blocks;
+  size_t repeats, working;
+  size_t frees_at_start;  /* frees in the history when its latest repetition began */
   GM_VEC(uint64_t) alive; /* survivor bytes of each repetition with survivors */
 };
 
 gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v) {
   gm_torch_repeat_leaks out = {0};
-  gm_torch_trend tr = gm_torch_trend_of(v);
   const gm_torch_snapshot *s = v->exit;
-  if (tr.n >= GM_TORCH_MIN_STEPS || !v->history_recorded || v->history_overflowed || !s ||
-      !s->loaded)
+  if (!v->history_recorded || !s || !s->loaded || !s->traces.len)
     return out;
+  if (v->history_overflowed)
+    out.window = s->traces.len;
+  gm_torch_trend tr = gm_torch_trend_of(v);
   size_t *freed = free_points(s);
   addr_map alive = allocated_blocks(s);
   GM_VEC(struct repeat_line) lines = {0};
@@ -238,6 +291,7 @@ gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v) {
       allocated += s->blocks.items[i].size;
   size_t current = NONE; /* the line whose repetition runs, if any */
   uint64_t run_alive = 0;
+  size_t frees = 0;
   int prev_device = -1;
   for (size_t i = 0; i <= s->traces.len; i++) {
     const gm_torch_trace *t = i < s->traces.len ? &s->traces.items[i] : NULL;
@@ -260,41 +314,58 @@ gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v) {
     if (!t)
       break;
     prev_device = t->device;
+    frees += t->action == GM_TRACE_FREE_REQUESTED;
     if (g == NONE)
       continue;
     if (g == lines.len) {
-      struct repeat_line nl = {t->at, 0, 0, {0}};
+      struct repeat_line nl = {t->at, 0, 0, 0, {0}};
       GM_PUSH(lines, nl);
     }
+    struct repeat_line *rl = &lines.items[g];
     if (current != g) {
       current = g;
       run_alive = 0;
-      lines.items[g].repeats++;
+      rl->working += rl->repeats && frees > rl->frees_at_start;
+      rl->frees_at_start = frees;
+      rl->repeats++;
     }
-    if (freed[i] == NONE && map_get(&alive, addr_key(t)) == 1) {
+    if (freed[i] == NONE && map_get(&alive, addr_key(t)) == 1)
       run_alive += t->size;
-      lines.items[g].blocks++;
-    }
   }
+  gm_torch_leaks by_step = gm_torch_judge_leaks(v);
+  gm_torch_live_lines live = gm_torch_live_by_line(v);
   for (size_t g = 0; g < lines.len; g++) {
     struct repeat_line *rl = &lines.items[g];
-    size_t with = rl->alive.len;
-    if (with >= GM_TORCH_MIN_REPEATS && with + 1 >= rl->repeats) {
-      gm_torch_repeat_leak lk = {rl->at, rl->repeats, with, rl->blocks, 0, 0, tr.total, allocated};
-      for (size_t k = 0; k < with; k++)
-        lk.alive_bytes += rl->alive.items[k];
+    rl->working += rl->repeats && frees > rl->frees_at_start; /* the last one, to the end */
+    size_t with = rl->alive.len, k = 0;
+    while (k < by_step.lines.len && !same_line(by_step.lines.items[k].at, rl->at))
+      k++;
+    if (with >= GM_TORCH_MIN_REPEATS && with + 1 >= rl->repeats && rl->working + 1 >= rl->repeats &&
+        k == by_step.lines.len) {
+      gm_torch_repeat_leak lk = {rl->at, rl->repeats, with, 0, 0, 0, tr.total, allocated};
+      for (size_t n = 0; n < live.len; n++)
+        if (same_line(live.items[n].at, rl->at)) {
+          lk.blocks = live.items[n].blocks;
+          lk.alive_bytes = live.items[n].bytes;
+        }
       qsort(rl->alive.items, with, sizeof(uint64_t), cmp_u64);
       lk.bytes_per_repeat = rl->alive.items[with / 2];
       if (!lk.total && v->devices.len)
         lk.total = v->devices.items[0].total;
-      GM_PUSH(out, lk);
+      GM_PUSH(out.lines, lk);
     }
     GM_VEC_FREE(rl->alive);
   }
+  GM_VEC_FREE(live);
+  gm_torch_leaks_free(&by_step);
   GM_VEC_FREE(lines);
   map_free(&alive);
   free(freed);
   return out;
+}
+
+void gm_torch_repeat_leaks_free(gm_torch_repeat_leaks *r) {
+  GM_VEC_FREE(r->lines);
 }
 
 int gm_torch_leaks_found(const gm_torch_leaks *l) {

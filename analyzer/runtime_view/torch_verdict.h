@@ -55,25 +55,48 @@ typedef struct gm_torch_leaks {
 } gm_torch_leaks;
 gm_torch_leaks gm_torch_judge_leaks(const gm_torch_view *v);
 
-/* GM150 without steps (an inference or evaluation loop: no optimizer, no mark): a line's
- * allocations come in repetitions, each a run of them that an allocation from another line ends
- * (the rest of the loop body); a line leaks when at least GM_TORCH_MIN_REPEATS repetitions
- * left survivors at exit, from all but at most one of its repetitions. A model's parameters,
+/* GM150 for loops that are not training steps (an inference or serving loop with no optimizer
+ * and no mark, an evaluation loop between optimizer steps): a line's allocations come in
+ * repetitions, each a run of them that an allocation from another line ends (the rest of the
+ * loop body). A line leaks when at least GM_TORCH_MIN_REPEATS repetitions left survivors at
+ * exit, from all but at most one of its repetitions, and the loop around it did other work in
+ * all but one of them: something was freed between a repetition's start and the next one's (a
+ * forward pass drops its intermediates). A loop that only allocates and keeps, as one building a
+ * model's layers, frees nothing: that is state being built, not a leak. A model's parameters,
  * made at one line in one go, are one repetition. */
 #define GM_TORCH_MIN_REPEATS 8
 typedef struct gm_torch_repeat_leak {
   gm_pyframe at;
   size_t repeats, repeats_with; /* its repetitions, and those with survivors */
-  size_t blocks;                /* its blocks still allocated at exit */
+  size_t blocks;                /* its blocks still allocated at exit (the exit snapshot's) */
   uint64_t bytes_per_repeat;    /* the median over repetitions with survivors */
-  uint64_t alive_bytes;
-  uint64_t total, allocated; /* the device's memory and the allocated bytes at exit (0: not
-                                known) */
+  uint64_t alive_bytes;         /* its bytes still allocated at exit (the exit snapshot's) */
+  uint64_t total, allocated;    /* the device's memory and the allocated bytes at exit (0: not
+                                   known) */
 } gm_torch_repeat_leak;
-typedef GM_VEC(gm_torch_repeat_leak) gm_torch_repeat_leaks;
-/* Judged only when the view counted fewer steps than a step-based verdict needs and its history
- * and exit snapshot are whole. */
+typedef struct gm_torch_repeat_leaks {
+  GM_VEC(gm_torch_repeat_leak) lines;
+  /* the history overflowed: the repetitions are those of its last `window` entries */
+  uint64_t window;
+} gm_torch_repeat_leaks;
+/* Judged when the history and the exit snapshot are there; an overflowed history is judged on
+ * the entries it kept. Lines the step-based verdict (gm_torch_judge_leaks) reports are left
+ * out. */
 gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v);
+void gm_torch_repeat_leaks_free(gm_torch_repeat_leaks *r);
+
+/* The exit snapshot's allocated blocks grouped by the Python line that allocated them (a block
+ * keeps its frames when the history's entry for it is gone), most bytes first; what the report
+ * says is still live even where the history cannot say how it came. */
+typedef struct gm_torch_live_line {
+  gm_pyframe at; /* file NULL: the framework's own, or no frames */
+  size_t blocks;
+  uint64_t bytes, common_size; /* common_size: the size most of its blocks have */
+  size_t common_blocks;        /* how many have it */
+} gm_torch_live_line;
+typedef GM_VEC(gm_torch_live_line) gm_torch_live_lines;
+gm_torch_live_lines gm_torch_live_by_line(const gm_torch_view *v);
+
 int gm_torch_leaks_found(const gm_torch_leaks *l);
 void gm_torch_leaks_free(gm_torch_leaks *l);
 
