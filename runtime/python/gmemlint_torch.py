@@ -130,6 +130,14 @@ def _or_none(value):
 
 
 def _start():
+    started = time.perf_counter()
+    _start_view()
+    with _lock:
+        if _state is not None:
+            _state["companion"]["costs"]["startup_s"] = time.perf_counter() - started
+
+
+def _start_view():
     global _state
     import torch
 
@@ -149,6 +157,9 @@ def _start():
             "telemetry": telemetry,
             "allocator": None, "devices": [], "history": None,
             "steps": [], "ooms": [], "snapshots": [], "errors": [],
+            # what the view cost the program, in seconds of its own time
+            "costs": {"startup_s": 0.0, "steps_s": 0.0, "exit_snapshot_s": 0.0,
+                      "exit_write_s": 0.0},
         },
     }
     with _lock:
@@ -266,6 +277,16 @@ def _stat(stats, key):
 
 
 def _mark_step(source):
+    started = time.perf_counter()
+    try:
+        _mark_step_now(source)
+    finally:
+        with _lock:
+            if _state is not None:
+                _state["companion"]["costs"]["steps_s"] += time.perf_counter() - started
+
+
+def _mark_step_now(source):
     _runtime_step()
     with _lock:
         state = _state
@@ -393,8 +414,10 @@ def _write_all(reason):
         if state["peak"] is not None:
             k, _, segments = state["peak"]
             try:
+                started = time.perf_counter()
                 files = _write_snapshot(state, "torch-peak",
                                         {"segments": segments, "device_traces": []})
+                companion["costs"]["exit_write_s"] += time.perf_counter() - started
                 companion["snapshots"].append({"reason": "peak", "file": files[0],
                                                "pickle": files[1], "step": k, "traces": False})
             except Exception as error:
@@ -405,13 +428,17 @@ def _write_all(reason):
                 raise _NoSnapshots
             import torch
 
+            started = time.perf_counter()
             snapshot = torch.cuda.memory._snapshot()
+            companion["costs"]["exit_snapshot_s"] = time.perf_counter() - started
             _count_history(companion["history"], snapshot, state["max_entries"])
             settings = snapshot.get("allocator_settings")
             if isinstance(settings, dict) and "expandable_segments" in settings:
                 companion["allocator"]["expandable_segments"] = bool(
                     settings["expandable_segments"])
+            started = time.perf_counter()
             files = _write_snapshot(state, f"torch-{reason}", snapshot)
+            companion["costs"]["exit_write_s"] += time.perf_counter() - started
             companion["snapshots"].append({"reason": reason, "file": files[0],
                                            "pickle": files[1], "step": steps, "traces": True})
         except _NoSnapshots:

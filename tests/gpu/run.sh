@@ -6,7 +6,8 @@
 # OVERHEAD_RUNS=N: overhead rounds (default 5). TORCH_ONLY=1: only the PyTorch view's checks.
 # OVERHEAD_ONLY=1: only the churn loops' overhead
 # (plain, gmemcc build, gmemrun), for more rounds in the same device time.
-# TORCH_COST_RUNS=N: rounds of the PyTorch view's cost (default 3). SKIP_TORCH=1: everything but
+# TORCH_COST_RUNS=N: rounds of the PyTorch view's cost (default 3); TORCH_COST_STEPS=N: steps a run
+# (default 200; about 7000 make a 30 s run on an H100). SKIP_TORCH=1: everything but
 # the PyTorch checks (when device time is short; TORCH_ONLY=1 runs them alone).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,7 +39,7 @@ torch_view() {
     # companions (tv_NAME-PID.torch.json) against tests/gpu/torch_expected.txt.
     export GMEMRUN_PYTHON_DIR=$ROOT/runtime/python
     for name in leak_steps clean_train oom_fragmentation oom_capacity regrowth cache_growth \
-                serve_leak serve_clean; do
+                serve_leak serve_clean eval_leak eval_clean; do
       "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" -o "$RES/tv_$name-%p.json" -- \
         python3 "tests/gpu/torch_$name.py" || echo "torch_$name.py exited $?"
     done
@@ -51,6 +52,10 @@ torch_view() {
     PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync "$ROOT/build/gmemrun" -q \
       --library "$B/libgmemrt_inject.so" -o "$RES/tv_leak_async-%p.json" -- \
       python3 tests/gpu/torch_leak_steps.py || echo "torch_leak_steps.py (cudaMallocAsync) exited $?"
+    # a history too short for the run: the ring keeps its last 1000 entries (issue 41)
+    GMEMLINT_TORCH_MAX_ENTRIES=1000 "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" \
+      -o "$RES/tv_serve_overflow-%p.json" -- python3 tests/gpu/torch_serve_leak.py ||
+      echo "torch_serve_leak.py (overflow) exited $?"
     # torchrun: one companion per rank (on device 0, over gloo), none for the launcher
     timeout 120 "$ROOT/build/gmemrun" -q --library "$B/libgmemrt_inject.so" \
       -o "$RES/tv_ranks-%p.json" -- python3 -m torch.distributed.run --standalone \
@@ -102,8 +107,9 @@ torch_view() {
     else
       echo "build/gmemlint does not run here: run tests/gpu/join_torch.sh DIR on the returned files"
     fi
-    echo "== the PyTorch view's cost: 200 steps of torch_clean_train.py, plain, under gmemrun"
-    echo "   without the view (--no-torch) and with it, alternating, ${TORCH_COST_RUNS:-3} rounds"
+    COST_STEPS=${TORCH_COST_STEPS:-200}
+    echo "== the PyTorch view's cost: $COST_STEPS steps of torch_clean_train.py, plain, under"
+    echo "   gmemrun without the view (--no-torch) and with it, alternating, ${TORCH_COST_RUNS:-3} rounds"
     WAYS=(plain shim)
     build/gmemrun --help 2>&1 | grep -q -- --no-torch && WAYS=(plain no_torch shim)
     for ((i = 0; i < ${TORCH_COST_RUNS:-3}; i++)); do
@@ -114,10 +120,17 @@ torch_view() {
           no_torch) cmd=("${cmd[0]}" --no-torch "${cmd[@]:1}") ;;
         esac
         started=$(date +%s.%N)
-        line=$("${cmd[@]}" python3 tests/gpu/torch_clean_train.py --steps 200 | grep 'median step') ||
-          line="failed"
+        line=$("${cmd[@]}" python3 tests/gpu/torch_clean_train.py --steps "$COST_STEPS" |
+          grep 'median step') || line="failed"
         ms=$(echo "$line" | sed -nE 's/.*median step ([0-9.]+) ms.*/\1/p')
         echo "$way step_ms=${ms:-none} wall_s=$(awk "BEGIN {print $(date +%s.%N) - $started}")"
+        # what the shim says the view cost, and how much it wrote
+        for c in "$B"/cost-*.torch.json; do
+          [ -f "$c" ] || continue
+          python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print("  shim costs:", d.get("costs"), "history", d["history"]["entries"], "entries, overflowed", d["history"]["overflowed"])' "$c"
+          echo "  written: $(du -cb "$B"/cost-*.torch* | tail -1 | cut -f1) bytes"
+        done
+        rm -f "$B"/cost-*
       done
     done | tee "$RES/torch_cost.txt"
     python3 tests/gpu/torch_view_check.py cost "$RES/torch_cost.txt" || true

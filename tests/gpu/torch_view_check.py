@@ -24,6 +24,9 @@ DESIGNED = {
     "leak_expandable": (12, False),  # leak_steps with expandable_segments:True
     "serve_leak": (0, False),  # a serving loop: no optimizer, no mark (issue 41)
     "serve_clean": (0, False),
+    "serve_overflow": (0, False),  # serve_leak with a history of 1000 entries: it overflows
+    "eval_leak": (30, False),  # an evaluation loop between optimizer steps (issue 41)
+    "eval_clean": (30, False),
 }
 
 
@@ -67,6 +70,9 @@ def companions(res):
             problems.append("no exit snapshot")
         if missing:
             problems.append(f"named but absent: {missing}")
+        if history.get("overflowed") != (name == "serve_overflow"):
+            problems.append(f"history overflowed {history.get('overflowed')}, designed "
+                            f"{name == 'serve_overflow'}")
         failed += [f"{name}: {p}" for p in problems]
     ranks = [json.load(open(p)) for p in glob.glob(f"{res}/tv_ranks-*.torch.json")]
     print(f"torch view ranks (torchrun, 2 processes): companions of ranks "

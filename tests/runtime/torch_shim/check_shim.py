@@ -85,6 +85,13 @@ def companion_check(name, out_dir, start, end, steps, oom, exit_step, history, e
     check(f"{name}: time_us are epoch microseconds of the run, in order",
           all(isinstance(t, int) and start <= t <= end for t in times) and times == sorted(times),
           True)
+    costs = doc.pop("costs", None)
+    check(f"{name}: costs are the four figures, in seconds, none beyond the run",
+          isinstance(costs, dict) and sorted(costs) == ["exit_snapshot_s", "exit_write_s",
+                                                        "startup_s", "steps_s"] and
+          all(isinstance(v, float) and 0 <= v <= (end - start) / 1e6 for v in costs.values()) and
+          (costs["steps_s"] > 0) == bool(steps) and
+          (costs["exit_snapshot_s"] > 0) == (exit_step is not None), True)
     t = f"gmemlint-{pid}"
     want = {
         "format": "gmemlint-torch", "version": 1, "pid": pid, "argv": [PROG, name.split()[0]],
