@@ -97,12 +97,20 @@ static void runtime(const gm_runtime_ctx *c) {
           "loss.item() or loss.detach()), or a list or cache grows each step: drop what the "
           "next step does not need",
           proc, gm_bytes(lk->bytes_per_step).s);
+      char steps[200];
+      if (l.window)
+        snprintf(steps, sizeof steps,
+                 "the %zu steps the allocator's history kept whole in its last %llu entries "
+                 "(it overflowed)",
+                 l.steps_judged, (unsigned long long)l.window);
+      else
+        snprintf(steps, sizeof steps, "the %zu steps after the warm-up of %d", l.steps_judged,
+                 GM_TORCH_WARMUP_STEPS);
       gm_runtime_evidence(f,
-                          "survivors from %zu of the %zu steps after the warm-up of %d "
-                          "(threshold: all but one, at least %d steps), %s a step (median), %s "
-                          "still allocated at exit; %s",
-                          lk->steps_with, l.trend.n, GM_TORCH_WARMUP_STEPS, GM_TORCH_MIN_STEPS,
-                          gm_bytes(lk->bytes_per_step).s, gm_bytes(lk->alive_bytes).s, trend);
+                          "survivors from %zu of %s (threshold: all but one, at least %d "
+                          "steps), %s a step (median), %s still allocated at exit; %s",
+                          lk->steps_with, steps, GM_TORCH_MIN_STEPS, gm_bytes(lk->bytes_per_step).s,
+                          gm_bytes(lk->alive_bytes).s, trend);
     }
     if (!l.lines.len) { /* partial: the steps' figures alone */
       gm_finding *f = gm_runtime_add(

@@ -147,13 +147,29 @@ typedef struct leak_line {
   uint64_t *bytes; /* by post-warm-up step */
 } leak_line;
 
+/* The steps judged: those after the warm-up, and of an overflowed history only those it kept
+ * whole (from the step after the one its oldest entry was made in). */
+static void judged_steps(const gm_torch_view *v, gm_torch_leaks *l) {
+  l->first_step = v->steps.items[l->trend.first].step;
+  long last_step = v->steps.items[v->steps.len - 1].step;
+  if (v->history_overflowed && v->exit->traces.len) {
+    long oldest = step_of(v, &v->exit->traces.items[0]);
+    if (oldest < 0) /* after the last marker: no step kept whole */
+      oldest = last_step;
+    if (oldest + 1 > l->first_step)
+      l->first_step = oldest + 1;
+    l->window = v->exit->traces.len;
+  }
+  l->steps_judged = last_step >= l->first_step ? (size_t)(last_step - l->first_step + 1) : 0;
+}
+
 static void find_leaks(const gm_torch_view *v, gm_torch_leaks *l) {
   const gm_torch_snapshot *s = v->exit;
   size_t *freed = free_points(s);
   addr_map alive = allocated_blocks(s);
-  long first_step = v->steps.items[l->trend.first].step;
+  long first_step = l->first_step;
   long last_step = v->steps.items[v->steps.len - 1].step;
-  size_t n = l->trend.n;
+  size_t n = l->steps_judged;
   GM_VEC(leak_line) lines = {0};
   for (size_t i = 0; i < s->traces.len; i++) {
     const gm_torch_trace *t = &s->traces.items[i];
@@ -205,10 +221,14 @@ gm_torch_leaks gm_torch_judge_leaks(const gm_torch_view *v) {
                 "none (each tensor is a cudaMallocAsync the runtime's own sites see)";
   else if (!v->history_recorded)
     l.partial = "the allocator's history was not recorded";
-  else if (v->history_overflowed)
-    l.partial = "the allocator's history overflowed (its oldest entries were dropped)";
   else if (!v->exit || !v->exit->loaded)
     l.partial = "the exit snapshot is missing";
+  else {
+    judged_steps(v, &l);
+    if (l.steps_judged < GM_TORCH_MIN_STEPS)
+      l.partial = "the allocator's history overflowed (its oldest entries were dropped) and "
+                  "kept too few whole steps";
+  }
   if (l.partial)
     l.allocated_rises = l.trend.rising + 1 >= l.trend.n;
   else

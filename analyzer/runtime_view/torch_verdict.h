@@ -51,6 +51,11 @@ typedef struct gm_torch_leaks {
   int judged;          /* enough steps and a usable history */
   const char *partial; /* why the history could not be used, or NULL */
   int allocated_rises; /* partial: allocated bytes rose in n-1 of n steps */
+  /* the steps judged from the history: steps_judged from first_step (all after the warm-up;
+   * of an overflowed history, those it kept whole: window is then its entries) */
+  long first_step;
+  size_t steps_judged;
+  uint64_t window;
   GM_VEC(gm_torch_leak) lines;
 } gm_torch_leaks;
 gm_torch_leaks gm_torch_judge_leaks(const gm_torch_view *v);

@@ -7,21 +7,26 @@
 # 2. a loop that only allocates and keeps (a model's layers built one by one: nothing freed)
 #    is not a leak; the same allocations in a loop that also makes and drops a temporary are;
 # 3. that loop between training steps (an evaluation loop) is judged too, and said to be apart
-#    from the steps.
+#    from the steps;
+# 4. the step verdict on an overflowed history: the recorded training run (tests/join/torch_gpu,
+#    12 steps) cut to its last entries is judged on the steps the window holds whole, and with
+#    too few of them is partial and says why.
 source "$(dirname "$0")/testlib.bash"
 SERVE="$ROOT/tests/join/torch_serve"
 cd "$WORK"
 
-# cut SRC_BASE DST_BASE N: the run with only the history's last N entries, marked overflowed
+# cut_history SRC_BASE DST_BASE N [DIR]: the run with only the history's last N entries, marked
+# overflowed
 cut_history() {
-  "$PY" - "$SERVE/$1" "$2" "$3" <<'PY'
+  "$PY" - "${4:-$SERVE}/$1" "$2" "$3" <<'PY'
 import json, sys
 src, dst, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 companion = json.load(open(src + ".torch.json"))
 snapshot = json.load(open(src + ".torch-exit.json"))
 snapshot["device_traces"] = [t[-n:] for t in snapshot["device_traces"]]
 companion["history"].update(max_entries=n, entries=n, overflowed=True)
-companion["snapshots"][0]["file"] = dst + ".torch-exit.json"
+companion["snapshots"] = [dict(s, file=dst + ".torch-exit.json")
+                          for s in companion["snapshots"] if s["reason"] == "exit"]
 companion["telemetry"] = None
 json.dump(companion, open(dst + ".torch.json", "w"))
 json.dump(snapshot, open(dst + ".torch-exit.json", "w"))
@@ -143,4 +148,19 @@ cat >expected <<'TXT'
 /srv/app.py:21: note: confirmed: survivors from 24 of the line's 24 repetitions in the allocator's history (threshold: all but one, at least 8), 2.0 MiB a repetition (median), 48.0 MiB in 24 blocks from this line still allocated at exit; at that rate the device's 80.0 GiB is full after about 40935 more repetitions
 TXT
 diff -u expected out >diff || fail "the evaluation loop between steps: $(cat diff)"
+# 4.
+train=/work/main/tests/gpu/torch_leak_steps.py:33
+cut_history tv_leak_steps-622 steps 450 "$ROOT/tests/join/torch_gpu"
+run --no-cache --telemetry steps.torch.json
+expect_rc 1 "steps in an overflowed history"
+cat >expected <<TXT
+$train: warning: tensors allocated here in each training step of torch_leak_steps.py (pid 622) are still allocated at exit (64.0 MiB a step): memory kept across steps; a tensor kept with its autograd graph keeps the whole step alive (losses.append(loss) keeps every step's graph: keep loss.item() or loss.detach()), or a list or cache grows each step: drop what the next step does not need [GM150 torch-leak-per-step]
+$train: note: confirmed: survivors from 7 of the 7 steps the allocator's history kept whole in its last 450 entries (it overflowed) (threshold: all but one, at least 5 steps), 64.0 MiB a step (median), 448.2 MiB still allocated at exit; allocated bytes over the 10 steps after the warm-up: 64.0 MiB a step (least squares); at that rate the device's 79.2 GiB is full around step 1260
+TXT
+diff -u expected out >diff || fail "the steps the window kept: $(cat diff)"
+cut_history tv_leak_steps-622 few 200 "$ROOT/tests/join/torch_gpu"
+run --no-cache --telemetry few.torch.json
+expect_rc 1 "too few whole steps in the window: partial"
+expect_out "^few.torch.json: warning: allocated memory of torch_leak_steps.py \(pid 622\) grows step after step: .*the line is not known: the allocator's history overflowed \(its oldest entries were dropped\) and kept too few whole steps \[GM150 torch-leak-per-step\]$" \
+  "a window of 3 steps: partial, and why"
 finish
