@@ -462,13 +462,63 @@ def _count_history(history, snapshot, max_entries):
     history["overflowed"] = any(n >= max_entries for n in lengths)
 
 
+# The frames gmemlint counts as the framework's (analyzer/runtime_view/torch_snapshot.c,
+# gm_pyframe_is_user: keep the two the same): it reads only the first frame outside them.
+_FRAMEWORK_PARTS = ("/torch/", "/site-packages/", "/dist-packages/", "/lib/python3")
+_OWN_FILES = ("gmemlint_torch.py", "sitecustomize.py")
+
+
+def _is_user_frame(frame):
+    filename = frame.get("filename") if isinstance(frame, dict) else None
+    if not isinstance(filename, str) or not filename or filename.startswith("<"):
+        return False
+    if any(part in filename for part in _FRAMEWORK_PARTS):
+        return False
+    return filename.rsplit("/", 1)[-1] not in _OWN_FILES
+
+
+def _through_first_user_frame(frames):
+    """The frames, innermost first, up to the first user frame (all of them when none is)."""
+    if not isinstance(frames, list):
+        return frames
+    for i, frame in enumerate(frames):
+        if _is_user_frame(frame):
+            return frames[: i + 1]
+    return frames
+
+
+def _cut_frames(snapshot):
+    """The snapshot for gmemlint: each record's frames up to its first user frame (the caller's
+    callers are a Python stack's bulk and nothing reads them); the pickle keeps them all for
+    memory_viz. Copies what it changes: the snapshot itself stays whole."""
+    def cut(record):
+        if isinstance(record, dict) and isinstance(record.get("frames"), list):
+            frames = _through_first_user_frame(record["frames"])
+            if len(frames) != len(record["frames"]):
+                return dict(record, frames=frames)
+        return record
+
+    out = dict(snapshot)
+    segments = []
+    for segment in snapshot.get("segments") or []:
+        segment = cut(segment)
+        if isinstance(segment, dict) and isinstance(segment.get("blocks"), list):
+            segment = dict(segment, blocks=[cut(b) for b in segment["blocks"]])
+        segments.append(segment)
+    out["segments"] = segments
+    out["device_traces"] = [[cut(e) for e in t] if isinstance(t, list) else t
+                            for t in snapshot.get("device_traces") or []]
+    return out
+
+
 def _write_snapshot(state, name, snapshot):
-    """Writes T.<name>.json and T.<name>.pickle; returns their names (the companion's folder)."""
+    """Writes T.<name>.json (the frames cut: _cut_frames) and T.<name>.pickle (whole); returns
+    their names (the companion's folder)."""
     import pickle
 
     json_path = f"{state['base']}.{name}.json"
     pickle_path = f"{state['base']}.{name}.pickle"
-    _write_json(json_path, snapshot)
+    _write_json(json_path, _cut_frames(snapshot))
     _atomic(pickle_path, "wb", lambda f: pickle.dump(snapshot, f))
     return os.path.basename(json_path), os.path.basename(pickle_path)
 

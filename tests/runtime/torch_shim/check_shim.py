@@ -123,6 +123,9 @@ def companion_check(name, out_dir, start, end, steps, oom, exit_step, history, e
     return t
 
 
+STANDIN_FRAMEWORK_FILE = "/opt/venv/lib/python3.12/site-packages/torch/nn/modules/linear.py"
+
+
 def snapshot_check(name, out_dir, t, part, entries):
     """A snapshot file is _snapshot() unchanged (NaN written as null), its pickle the same."""
     for suffix in ("json", "pickle"):
@@ -143,7 +146,16 @@ def snapshot_check(name, out_dir, t, part, entries):
         check(f"{name}: {part} NaN written as null", snap["note"], None)
         check(f"{name}: {part} trace entries", len(snap["device_traces"][0]), entries)
         pickled["note"] = None
-    check(f"{name}: {part} pickle holds the same snapshot", json.loads(json.dumps(pickled)), snap)
+        traces = pickled["device_traces"][0]
+        check(f"{name}: {part} pickle keeps each entry's whole stack",
+              [len(e["frames"]) for e in traces], [3] * len(traces))
+        check(f"{name}: {part} JSON keeps each entry's frames up to the program's line",
+              [[f["filename"] for f in e["frames"]] for e in snap["device_traces"][0]],
+              [[STANDIN_FRAMEWORK_FILE, "prog.py"]] * len(traces))
+        for e in traces:
+            e["frames"] = e["frames"][:2]
+    check(f"{name}: {part} pickle holds the same snapshot, its frames cut as the JSON's",
+          json.loads(json.dumps(pickled)), snap)
     return snap
 
 
