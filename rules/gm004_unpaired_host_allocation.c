@@ -2,9 +2,9 @@
  *
  * Flags host heap memory (malloc, calloc, strdup, realloc, new, new[], or a same-file wrapper
  * around one) that some path leaves without freeing: GM001's analysis, applied to the host heap.
- * Off by default (--enable=GM004, --enable=all, or `enable = GM004` in .gmemlint): host leaks are
- * what ASan, cppcheck and the Clang Static Analyzer already find, and on real CUDA code they
- * drowned the GPU leaks GM001 is for.
+ * Off by default (--enable=GM004, --only=GM004, --enable=all, or `enable = GM004` in .gmemlint):
+ * host leaks are what ASan, cppcheck and the Clang Static Analyzer already find, and on real CUDA
+ * code they drowned the GPU leaks GM001 is for.
  *
  *   bad:  char *name = strdup(s); if (!valid(name)) return -1;  // name leaks
  *   good: ... if (!valid(name)) { free(name); return -1; }

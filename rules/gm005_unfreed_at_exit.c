@@ -2,10 +2,10 @@
  *
  * Flags GPU memory still allocated on a path that ends the process: a return from main (the
  * error paths' returns too), the end of main, or exit(0) in any function. Off by default
- * (--enable=GM005, --enable=all): the system releases the memory when the process ends, and on
- * real code these were most leak findings, at the very end of main, which a reader had to get
- * past to reach the leaks that matter: in functions that return to a caller, or by overwrite in
- * a loop that keeps running (GM001's, in main too). Worth enabling to keep a program clean for
+ * (--enable=GM005, --only=GM005, --enable=all): the system releases the memory when the process
+ * ends, and on real code these were most leak findings, at the very end of main, which a reader had
+ * to get past to reach the leaks that matter: in functions that return to a caller, or by overwrite
+ * in a loop that keeps running (GM001's, in main too). Worth enabling to keep a program clean for
  * memory checkers (compute-sanitizer --leak-check full reports such blocks at exit).
  *
  *   bad:  int main() { cudaMalloc(&d, n); run(d); return 0; }  // d still allocated

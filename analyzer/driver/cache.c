@@ -232,7 +232,7 @@ void gm_cache_identity(uint64_t out[2]) {
   out[1] = d.b;
 }
 
-gm_cache *gm_cache_open(const gm_options *opt, uint64_t enabled, uint64_t disabled) {
+gm_cache *gm_cache_open(const gm_options *opt, uint64_t only, uint64_t enabled, uint64_t disabled) {
   /* --verify and --dump-model print what only a parse knows */
   if (opt->no_cache || opt->verify || opt->dump_model)
     return NULL;
@@ -251,6 +251,7 @@ gm_cache *gm_cache_open(const gm_options *opt, uint64_t enabled, uint64_t disabl
   add_u64(d, (uint64_t)opt->werror);
   add_u64(d, (uint64_t)opt->latent);
   add_u64(d, (uint64_t)opt->explain);
+  add_u64(d, only);
   add_u64(d, enabled);
   add_u64(d, disabled);
   /* relative names in flags and #include lines resolve against it */

@@ -35,7 +35,7 @@ void gm_cache_identity(uint64_t out[2]);
 
 /* The cache for one run; NULL when it is off (--no-cache, or no directory to use). `enabled`
  * and `disabled` are the command line's rule selection (gm_run). */
-gm_cache *gm_cache_open(const gm_options *opt, uint64_t enabled, uint64_t disabled);
+gm_cache *gm_cache_open(const gm_options *opt, uint64_t only, uint64_t enabled, uint64_t disabled);
 /* Prints the --cache-stats line to stderr when asked, and frees c (NULL is fine). */
 void gm_cache_close(gm_cache *c, const gm_options *opt);
 

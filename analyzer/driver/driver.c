@@ -223,16 +223,17 @@ void driver_settle_findings(gm_run *run, gm_file_result *r, size_t first) {
   driver_fingerprint_findings(&r->report, r->path, &r->src);
 }
 
-/* --enable names the rules that run (off-by-default ones too); otherwise every rule not
- * disabled by --disable or .gmemlint runs, except those off by default that .gmemlint's
- * [rules] enable does not name. */
+/* --only names the rules that run (off-by-default ones too), less --disable's; otherwise the
+ * defaults (every rule not off by default), with .gmemlint's [rules] enable added and its
+ * disable taken out, then the command line's --enable added and --disable taken out: the
+ * command line has the last word, as cppcheck's --enable adds to its defaults. */
 int driver_rule_enabled(gm_run *run, const gm_config *cfg, size_t i) {
   uint64_t bit = 1ULL << i;
-  if (run->cli_enabled)
-    return (run->cli_enabled & bit) && !(run->cli_disabled & bit);
   if (run->cli_disabled & bit)
     return 0;
-  if (cfg->enabled_rules & bit)
+  if (run->cli_only)
+    return (run->cli_only & bit) != 0;
+  if ((run->cli_enabled | cfg->enabled_rules) & bit)
     return 1;
   return !gm_rules[i]->off_by_default && !(cfg->disabled_rules & bit);
 }
@@ -245,9 +246,9 @@ void driver_check_function(gm_run *run, const gm_file_result *r, const gm_check_
 
 int gm_rule_selected(const gm_run *run, size_t k) {
   uint64_t bit = 1ULL << k;
-  if (run->cli_enabled)
-    return (run->cli_enabled & bit) && !(run->cli_disabled & bit);
-  return !(run->cli_disabled & bit);
+  if (run->cli_disabled & bit)
+    return 0;
+  return run->cli_only ? (run->cli_only & bit) != 0 : 1;
 }
 
 /* A *.gmemlint.json: findings computed earlier (gmemcc --gmem-lint), read instead of parsed;
@@ -773,7 +774,7 @@ void driver_run_pass(gm_run *run, const size_t *files, size_t count, gm_progress
 }
 
 void gm_run_all(gm_run *run, void (*on_done)(gm_run *, size_t, void *), void *ctx) {
-  run->cache = gm_cache_open(run->opt, run->cli_enabled, run->cli_disabled);
+  run->cache = gm_cache_open(run->opt, run->cli_only, run->cli_enabled, run->cli_disabled);
   preamble_store_open(run->opt);
   gm_progress progress;
   gm_progress_init(&progress, run->opt->progress, run->nfiles);

@@ -48,8 +48,9 @@ typedef struct gm_run {
   const gm_options *opt;
   gm_compdb *db;
   const char *cuda_path;
-  uint64_t cli_enabled; /* 0: all rules */
-  uint64_t cli_disabled;
+  /* the command line's rules: --only (0: not given), --enable (added to the defaults and the
+   * config's), --disable (taken out of either) */
+  uint64_t cli_only, cli_enabled, cli_disabled;
   int use_pch;
   struct gm_cache *cache;           /* NULL: off (cache.h) */
   const struct gm_program *program; /* second pass: the program the imports come from */

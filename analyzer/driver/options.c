@@ -9,6 +9,7 @@ enum opt_id {
   OPT_VERSION,
   OPT_LIST_RULES,
   OPT_ENABLE,
+  OPT_ONLY,
   OPT_DISABLE,
   OPT_COMPDB,
   OPT_CUDA_PATH,
@@ -66,7 +67,10 @@ static const opt_def options[] = {
     {OPT_VERSION, 0, "version", NULL, "print the version and exit", 0},
     {OPT_LIST_RULES, 0, "list-rules", NULL, "list the rules with their ids and exit", 0},
     {OPT_ENABLE, 0, "enable", "IDS",
-     "enable only these rules (comma-separated ids or names, or all)", 0},
+     "add these rules to those that run, off-by-default ones too (comma-separated ids or "
+     "names, or all)",
+     0},
+    {OPT_ONLY, 0, "only", "IDS", "run only these rules (comma-separated ids or names)", 0},
     {OPT_DISABLE, 0, "disable", "IDS", "disable these rules (comma-separated ids or names)", 0},
     {OPT_COMPDB, 'p', NULL, "DIR",
      "read compile flags from DIR/compile_commands.json, or that file named (with no files: "
@@ -284,6 +288,9 @@ static int apply(gm_options *o, const opt_def *d, const char *arg) {
     break;
   case OPT_ENABLE:
     GM_PUSH(o->enable, arg);
+    break;
+  case OPT_ONLY:
+    GM_PUSH(o->only, arg);
     break;
   case OPT_DISABLE:
     GM_PUSH(o->disable, arg);
@@ -539,6 +546,7 @@ void gm_options_free(gm_options *o) {
   GM_VEC_FREE(o->files);
   GM_VEC_FREE(o->extra_args);
   GM_VEC_FREE(o->enable);
+  GM_VEC_FREE(o->only);
   GM_VEC_FREE(o->disable);
   GM_VEC_FREE(o->telemetry);
 }

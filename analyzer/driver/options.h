@@ -61,7 +61,8 @@ typedef struct gm_options {
   int install_hook, force; /* --install-hook [--force] (hook.h) */
   GM_VEC(const char *) files;
   GM_VEC(const char *) extra_args;
-  GM_VEC(const char *) enable;
+  GM_VEC(const char *) enable; /* added to the rules that run */
+  GM_VEC(const char *) only;   /* the rules that run, alone */
   GM_VEC(const char *) disable;
   GM_VEC(const char *) telemetry;
 } gm_options;

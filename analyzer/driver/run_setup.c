@@ -8,21 +8,21 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-int gm_run_select_rules(gm_run *run, const gm_options *opt) {
+static int parse_lists(const char *option, const char *const *lists, size_t n, uint64_t *mask) {
   char bad[128];
-  for (size_t i = 0; i < opt->enable.len; i++)
-    if (!gm_rules_parse_list(opt->enable.items[i], &run->cli_enabled, bad, sizeof bad)) {
-      fprintf(stderr, GM_PROGRAM ": error: unknown rule '%s' in --enable (see --list-rules)\n",
-              bad);
-      return 0;
-    }
-  for (size_t i = 0; i < opt->disable.len; i++)
-    if (!gm_rules_parse_list(opt->disable.items[i], &run->cli_disabled, bad, sizeof bad)) {
-      fprintf(stderr, GM_PROGRAM ": error: unknown rule '%s' in --disable (see --list-rules)\n",
-              bad);
+  for (size_t i = 0; i < n; i++)
+    if (!gm_rules_parse_list(lists[i], mask, bad, sizeof bad)) {
+      fprintf(stderr, GM_PROGRAM ": error: unknown rule '%s' in --%s (see --list-rules)\n", bad,
+              option);
       return 0;
     }
   return 1;
+}
+
+int gm_run_select_rules(gm_run *run, const gm_options *opt) {
+  return parse_lists("only", opt->only.items, opt->only.len, &run->cli_only) &&
+         parse_lists("enable", opt->enable.items, opt->enable.len, &run->cli_enabled) &&
+         parse_lists("disable", opt->disable.items, opt->disable.len, &run->cli_disabled);
 }
 
 /* --cuda-path, then CUDA_PATH, then the toolkit's usual place. */

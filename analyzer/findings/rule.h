@@ -29,7 +29,7 @@ struct gm_rule {
   gm_verdict (*judge)(gm_judge_ctx *ctx);
   /* Runtime-only rules: findings from the telemetry alone, after the static pass. */
   void (*runtime)(const gm_runtime_ctx *ctx);
-  /* Runs only when asked for: named in --enable (or --enable=all), or in a .gmemlint's
+  /* Runs only when asked for: named in --enable or --only (or --enable=all), or in a .gmemlint's
    * [rules] enable. */
   int off_by_default;
   /* Its findings' level, which SARIF states as the rule's default; a finding may still say

@@ -5,7 +5,7 @@ Usage: carry_gm005.py [--ledger=F] [--labels=F] [--write] RUNDIR [NAME...]
 
 GM005 took from GM001 the leaks where the process ends (a return from main or its end, exit(0)):
 the same defect, found by the same analysis, now under another id, off by default. RUNDIR holds a
-lint of the projects made with `--enable=GM001,GM005` (NAME.GEN.json, as run.sh names them; one
+lint of the projects made with `--only=GM001,GM005` (NAME.GEN.json, as run.sh names them; one
 generator per project, as evaluate.py picks it). The flow engine decides which leak is which, so
 this script reads that lint and guesses nothing:
 

@@ -13,7 +13,7 @@ no_temporaries() { # where: names a file left as *.tmp.*
   [ -z "$left" ] || fail "$1: temporaries left: $left"
 }
 
-HOME="$WORK/home" run --enable=GM001 -o out.txt --export-fixes fixes.yaml --write-baseline base.json leak.cu
+HOME="$WORK/home" run --only=GM001 -o out.txt --export-fixes fixes.yaml --write-baseline base.json leak.cu
 expect_rc 1 "lint with every file written"
 grep -q "leak.cu:4:7: warning: 'a' (device memory from cudaMalloc) is not freed on an error path" out.txt ||
   fail "-o holds the finding: $(head -c 300 out.txt)"
@@ -34,7 +34,7 @@ for opt in -o --export-fixes --write-baseline; do
   --export-fixes) path=taken/fixes.yaml ;;
   *) path=taken/base.json ;;
   esac
-  run --no-cache --enable=GM001 "$opt" "$path" leak.cu
+  run --no-cache --only=GM001 "$opt" "$path" leak.cu
   expect_rc 2 "$opt onto a directory"
   if [ "$opt" = --write-baseline ]; then
     expect_err "^gmemlint: error: $path: cannot write baseline: Is a directory$" "$opt message"

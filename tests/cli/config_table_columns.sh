@@ -70,7 +70,7 @@ size = 2
 direction = device
 kind = 3
 INI
-run --verify --no-cache --enable=GM021 copies/copies.cu
+run --verify --no-cache --only=GM021 copies/copies.cu
 expect_rc 0 "copy rows' direction, stream and kind (GM021)"
 [ ! -s "$WORK/err" ] || fail "copies: $(cat "$WORK/err")"
 
@@ -103,7 +103,7 @@ void steps_engine(int steps) {
 }
 SRC
 printf '[use]\nfunctions = host_clear\n\n[device-use]\nfunctions = engine_clear\n' >touch/.gmemlint
-run --verify --no-cache --enable=GM031 touch/steps.cu
+run --verify --no-cache --only=GM031 touch/steps.cu
 expect_rc 0 "[use] is the host's touch, [device-use] is not (GM031)"
 [ ! -s "$WORK/err" ] || fail "touch: $(cat "$WORK/err")"
 
@@ -163,7 +163,7 @@ size = 1
 pointer = 0
 frees = scratch
 INI
-run --verify --no-cache --enable=GM010 pin/slabs.cu
+run --verify --no-cache --only=GM010 pin/slabs.cu
 expect_rc 0 "a pinned family's cost (GM010)"
 [ ! -s "$WORK/err" ] || fail "pin: $(cat "$WORK/err")"
 
@@ -197,18 +197,18 @@ int after_otherlib(size_t n) {
 }
 SRC
 printf '[runtime-status]\nfunctions = mylib_*\n' >status/.gmemlint
-run --verify --no-cache --enable=GM001 status/status.cu -- -isystem status/sys
+run --verify --no-cache --only=GM001 status/status.cu -- -isystem status/sys
 expect_rc 0 "[runtime-status] names a library's calls (GM001 error path)"
 [ ! -s "$WORK/err" ] || fail "status: $(cat "$WORK/err")"
 
 # --- a config without the new keys loads, and takes their defaults: an unnamed direction is
 # the host's, so GM021 leaves dev_upload alone; a [use] row is the host's touch ---
 printf '[copy dev_upload]\ndst = 0\nsrc = 1\nsize = 2\n' >copies/.gmemlint
-run --no-cache --enable=GM021 copies/copies.cu
+run --no-cache --only=GM021 copies/copies.cu
 expect_rc 0 "a [copy] row without direction loads, as a host copy"
 [ ! -s "$WORK/out" ] || fail "a host copy is no GPU transfer: $(cat "$WORK/out")"
 printf '[use]\nfunctions = host_clear, engine_clear\n' >touch/.gmemlint
-run --no-cache --enable=GM031 touch/steps.cu
+run --no-cache --only=GM031 touch/steps.cu
 expect_rc 1 "a [use] row without device-use loads"
 [ "$(count_out '^touch/steps.cu:(8|18):3: warning: .*\[GM031 managed-ping-pong\]$')" -eq 2 ] || fail "two [use] rows, two host touches: $(cat "$WORK/out")"
 

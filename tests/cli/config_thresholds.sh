@@ -101,7 +101,7 @@ printf '[thresholds]\nfew-trips = 7\ndevice-count = 63\nsmall-slot-bytes = 65535
 
 # check_case DIR: the findings and notices of DIR's sources (default: no .gmemlint) equal DIR.expected
 check_case() {
-  (cd "$1" && "$GMEMLINT" --no-cache --explain --enable=GM010,GM021 trips.cu devices.cu slots.cu \
+  (cd "$1" && "$GMEMLINT" --no-cache --explain --only=GM010,GM021 trips.cu devices.cu slots.cu \
     copies.cu depth.cu) >"$WORK/out" 2>"$WORK/err" || true
   grep -E ': (warning|note): ' "$WORK/out" >"$WORK/got" || true
   diff -u "$1.expected" "$WORK/got" >"$WORK/diff" || fail "$1: findings and notices differ: $(cat "$WORK/diff")"
@@ -234,9 +234,9 @@ expect_err "default/.gmemlint:2: unknown section \[thresholds call-depth\] \(exp
 
 # the result cache: a changed threshold is a changed result
 rm -f default/.gmemlint
-run --enable=GM010 default/trips.cu
+run --only=GM010 default/trips.cu
 [ "$(count_out 'warning: ')" -eq 1 ] || fail "cold, default few-trips: $(cat "$WORK/out")"
 printf '[thresholds]\nfew-trips = 9\n' >default/.gmemlint
-run --enable=GM010 default/trips.cu
+run --only=GM010 default/trips.cu
 [ "$(count_out 'warning: ')" -eq 0 ] || fail "few-trips = 9 after a cached run: $(cat "$WORK/out")"
 finish

@@ -28,7 +28,7 @@ bomb bomb2.cpp
 export LIBCLANG_DISABLE_CRASH_RECOVERY=1
 WHY="its analysis crashed \(SIGABRT\); it may have needed more than the run's 768 MiB \(--max-memory\); the other files' results stand"
 
-run --no-cache --enable=GM001 --max-memory=768M leak.cu bomb.cpp
+run --no-cache --only=GM001 --max-memory=768M leak.cu bomb.cpp
 expect_rc 2 "one file past the memory bound"
 expect_err "^gmemlint: error: bomb.cpp: not analysed: $WHY$" "the file past the bound"
 [ "$(count_out "$FINDING")" = 1 ] || fail "the other file's finding, once: $(cut -c1-200 "$WORK/out")"
@@ -37,7 +37,7 @@ expect_err "^gmemlint: error: bomb.cpp: not analysed: $WHY$" "the file past the 
 # literal job count: under ThreadSanitizer, which .ci/run gives the scripts that run several
 # jobs, no address space bound can hold)
 JOBS=2
-run --no-cache --enable=GM001 --max-memory=768M -j "$JOBS" bomb.cpp leak.cu bomb2.cpp
+run --no-cache --only=GM001 --max-memory=768M -j "$JOBS" bomb.cpp leak.cu bomb2.cpp
 expect_rc 2 "two files past the memory bound, -j 2"
 expect_err "^gmemlint: error: bomb.cpp: not analysed: $WHY$" "-j 2: the first file past the bound"
 expect_err "^gmemlint: error: bomb2.cpp: not analysed: $WHY$" "-j 2: the second file past the bound"
@@ -45,7 +45,7 @@ expect_err "^gmemlint: error: bomb2.cpp: not analysed: $WHY$" "-j 2: the second 
 [ "$(grep -c "^gmemlint: error: bomb" "$WORK/err")" = 2 ] || fail "-j 2: each file named once: $(cat "$WORK/err")"
 
 # every format says it
-run --no-cache --enable=GM001 --max-memory=768M --format=json leak.cu bomb.cpp
+run --no-cache --only=GM001 --max-memory=768M --format=json leak.cu bomb.cpp
 expect_rc 2 "JSON"
 "$PY" - "$WORK/out" <<'PY' || fail "JSON: the notice and the finding"
 import json, sys
@@ -55,7 +55,7 @@ assert [(n["file"], n["line"]) for n in notices] == [("bomb.cpp", 0)], d["notice
 assert notices[0]["message"].startswith("bomb.cpp: not analysed: its analysis crashed (SIGABRT)"), notices
 assert [(f["rule"], f["file"], f["line"]) for f in d["findings"]] == [("GM001", "leak.cu", 4)], d["findings"]
 PY
-run --no-cache --enable=GM001 --max-memory=768M --format=sarif leak.cu bomb.cpp
+run --no-cache --only=GM001 --max-memory=768M --format=sarif leak.cu bomb.cpp
 expect_rc 2 "SARIF"
 "$PY" - "$WORK/out" <<'PY' || fail "SARIF: the notification"
 import json, sys
@@ -67,7 +67,7 @@ PY
 
 # a file past the time bound (a 100,000-term sum: about 18 s here) costs that file only
 "$PY" -c "print('int f(int x) { return ' + '+'.join(['x'] * 100000) + '; }')" >slow.cu
-run --no-cache --enable=GM001 --max-file-time=2 leak.cu slow.cu
+run --no-cache --only=GM001 --max-file-time=2 leak.cu slow.cu
 expect_rc 2 "a file past the time bound"
 expect_err "^gmemlint: error: slow.cu: not analysed: its analysis took longer than 2 s \(--max-file-time\); the other files' results stand$" "the file past the time bound"
 [ "$(count_out "$FINDING")" = 1 ] || fail "past the time bound: the other file's finding, once: $(cut -c1-200 "$WORK/out")"
@@ -76,7 +76,7 @@ expect_rc 2 "a bad --max-file-time"
 expect_err "^gmemlint: error: bad --max-file-time value 'soon' \(expected seconds, 0 for no bound\)$" "a bad --max-file-time"
 
 # without the supervising process the crash ends the run
-run --no-cache --enable=GM001 --max-memory=768M --no-isolation leak.cu bomb.cpp
+run --no-cache --only=GM001 --max-memory=768M --no-isolation leak.cu bomb.cpp
 expect_rc 134 "--no-isolation: the crash ends the run"
 run --max-memory=lots leak.cu
 expect_rc 2 "a bad --max-memory"

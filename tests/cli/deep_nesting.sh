@@ -20,7 +20,7 @@ int setup(int n) {
 }
 SRC
 for jobs in 1 2; do
-  run --no-cache -j "$jobs" --enable=GM001 deep.cu
+  run --no-cache -j "$jobs" --only=GM001 deep.cu
   expect_rc 1 "-j $jobs: 2000 nested parentheses"
   [ ! -s "$WORK/err" ] || fail "-j $jobs: stderr: $(head -c 600 "$WORK/err")"
   expect_out "^deep.cu:4:7: warning: 'a' \(device memory from cudaMalloc\) is not freed on an error path: a return after a failed call leaves 'setup' without releasing it; call cudaFree before returning \[GM001 unpaired-allocation\]$" "-j $jobs: the leak after the deep expression"

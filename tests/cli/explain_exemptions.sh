@@ -87,6 +87,6 @@ Names *make_names(size_t n) {
   return s;
 }
 SRC
-run --no-cache --explain --enable=GM004 --disable=GM001 host.cu
+run --no-cache --explain --only=GM004 --disable=GM001 host.cu
 expect_out "^host.cu:4:41: note: GM004 unpaired-host-allocation not reported \(process-lifetime\): 'Names::table' \(host heap memory from malloc\) is never freed in the files analysed: nothing of its object is freed, and no object of its class is destroyed while the program runs: a process-lifetime cache or singleton$" "GM004's member note"
 finish

@@ -26,7 +26,7 @@ void tiles(int count, const int *sizes) {
   }
 }
 SRC
-run --enable=GM010 --export-fixes fixes.yaml train.cu
+run --only=GM010 --export-fixes fixes.yaml train.cu
 expect_rc 1 "findings"
 [ "$(count_out 'warning:')" -eq 2 ] || fail "two GM010 findings expected: $(cat "$WORK/out")"
 "$PY" - fixes.yaml <<'PY' || fail "fix YAML content"
@@ -43,7 +43,7 @@ if [ -x "$APPLY" ]; then
   grep -q "^  cudaMalloc(&scratch, n \* sizeof(float)); // per-step scratch$" train.cu || fail "allocation hoisted before the loop: $(cat train.cu)"
   grep -q "^  cudaFree(scratch);$" train.cu || fail "free moved after the loop: $(cat train.cu)"
   clang-22 -fsyntax-only -x cuda --cuda-host-only -nocudalib -Wno-unknown-cuda-version --cuda-path=/usr/local/cuda train.cu || fail "fixed file does not parse"
-  run --enable=GM010 train.cu
+  run --only=GM010 train.cu
   [ "$(count_out 'warning:')" -eq 1 ] || fail "after the fix only the varying one remains: $(cat "$WORK/out")"
 else
   fail "clang-apply-replacements not found at $APPLY (bootstrap.sh installs clang-tools-22)"

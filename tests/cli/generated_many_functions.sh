@@ -16,7 +16,7 @@ SRC
 rc=0
 (
   ulimit -t 10
-  exec "$GMEMLINT" --no-cache -j 1 --enable=GM010 "$gen"
+  exec "$GMEMLINT" --no-cache -j 1 --only=GM010 "$gen"
 ) >"$WORK/out" 2>"$WORK/err" || rc=$?
 expect_rc 1 "8000 generated functions, GM010"
 [ "$(count_out 'warning:')" -eq 1 ] || fail "8000 generated functions: one finding expected: $(cat "$WORK/out")"

@@ -32,7 +32,7 @@ run -j 0 x.cu
 expect_rc 2 "bad -j"
 expect_err "bad job count '0'" "bad -j message"
 
-run --enable=GM999 x.cu
+run --only=GM999 x.cu
 expect_rc 2 "unknown rule"
 expect_err "unknown rule 'GM999'" "unknown rule message"
 

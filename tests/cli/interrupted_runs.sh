@@ -42,7 +42,7 @@ wait "$dead"
 mkdir "tmp/gmemlint-pch-$dead-$ns-dead01" "tmp/gmemlint-pch-$$-$ns-live01" \
   "tmp/gmemlint-pch-$dead-$((ns + 1))-other1" tmp/gmemlint-pch-Ab12Cd
 for d in tmp/gmemlint-pch-*; do echo x >"$d/preamble0.pch"; done
-run --no-cache --no-pch-store --pch=always --enable=GM001 src/leak1.cu src/leak2.cu
+run --no-cache --no-pch-store --pch=always --only=GM001 src/leak1.cu src/leak2.cu
 expect_rc 1 "a run after others"
 [ ! -e "tmp/gmemlint-pch-$dead-$ns-dead01" ] || fail "a dead run's directory is removed"
 [ -e "tmp/gmemlint-pch-$$-$ns-live01/preamble0.pch" ] || fail "a live run's directory is kept"

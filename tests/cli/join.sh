@@ -68,7 +68,7 @@ done
 run_case "$JOIN/gm001"
 expect_out '^pipeline.cu:8:7: note: confirmed: 3 of 5 allocations, 12.0 MiB still live at exit \(threshold: any block live at a normal exit\), stack: main > train > live_at_exit$' "GM001 evidence with stack"
 expect_no_out '^pipeline.cu:51:' "a host leak is not GM001's"
-run_case "$JOIN/gm001" --enable=GM004
+run_case "$JOIN/gm001" --only=GM004
 expect_out '^pipeline.cu:51:23: warning: .*\[GM004 unpaired-host-allocation\]$' "GM004 joined"
 expect_out '^pipeline.cu:51:23: note: unverifiable: the runtime collects no evidence for GM004$' "GM004 has no runtime verdict"
 # an end-of-main leak: GM101's at run time by default, GM005's verdict (and no GM101) when enabled
@@ -163,12 +163,12 @@ assert res[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].end
 PY
 
 # 4. merging: two ranks reach GM010's threshold together, not alone
-run_case "$JOIN/merge_ranks" --enable=GM010 # both rank files
+run_case "$JOIN/merge_ranks" --only=GM010 # both rank files
 expect_out 'note: confirmed: 20 calls \(threshold: 16\), 2 distinct sizes from 1.0 MiB to 2.0 MiB,' "merged calls and sizes"
-(cd "$JOIN/merge_ranks" && "$GMEMLINT" --telemetry rank0.json --enable=GM010 solver.cu) >"$WORK/out" 2>&1 || true
+(cd "$JOIN/merge_ranks" && "$GMEMLINT" --telemetry rank0.json --only=GM010 solver.cu) >"$WORK/out" 2>&1 || true
 expect_out 'note: dismissed: ran only 10 times' "one rank alone stays below the threshold"
 # the same file twice is read once
-(cd "$JOIN/merge_ranks" && "$GMEMLINT" --telemetry rank0.json --telemetry ./rank0.json --enable=GM010 solver.cu) >"$WORK/out" 2>"$WORK/err" || true
+(cd "$JOIN/merge_ranks" && "$GMEMLINT" --telemetry rank0.json --telemetry ./rank0.json --only=GM010 solver.cu) >"$WORK/out" 2>"$WORK/err" || true
 expect_out 'note: dismissed: ran only 10 times' "a file given twice is not counted twice"
 expect_err '^gmemlint: warning: ./rank0.json: given more than once; read once$' "warning for a file given twice"
 
@@ -180,7 +180,7 @@ mkdir -p "$WORK/objs"
 expect_rc 1 "findings file joined"
 grep -E -- "$VERDICTS" "$WORK/out" >"$WORK/got" || true
 diff -u "$JOIN/gm001/expected.txt" "$WORK/got" >"$WORK/diff" || fail "findings file: verdicts differ from the source's: $(cat "$WORK/diff")"
-run --enable=GM002 "$WORK/objs/pipeline.gmemlint.json" --cuda-path=/nonexistent
+run --only=GM002 "$WORK/objs/pipeline.gmemlint.json" --cuda-path=/nonexistent
 expect_rc 0 "--enable applies to findings files"
 echo '{"version": 1, "tool": "gmemlint", "findings": [{"rule": "GM999", "file": "a.cu", "line": 1, "message": "x"}]}' >"$WORK/bad.gmemlint.json"
 run "$WORK/bad.gmemlint.json"
@@ -196,7 +196,7 @@ run_case "$JOIN/gm010" --only-confirmed
 expect_rc 1 "--only-confirmed with a confirmed finding"
 [ "$(count_out ': warning: ')" -eq 1 ] || fail "--only-confirmed kept $(count_out ': warning: ') warnings, expected 1"
 expect_no_out 'dismissed|not-exercised' "--only-confirmed drops the rest"
-(cd "$JOIN/merge_ranks" && "$GMEMLINT" --only-confirmed --telemetry rank0.json --enable=GM010 solver.cu) >"$WORK/out" 2>"$WORK/err" && rc=0 || rc=$?
+(cd "$JOIN/merge_ranks" && "$GMEMLINT" --only-confirmed --telemetry rank0.json --only=GM010 solver.cu) >"$WORK/out" 2>"$WORK/err" && rc=0 || rc=$?
 expect_rc 0 "--only-confirmed with nothing confirmed"
 [ ! -s "$WORK/out" ] || fail "--only-confirmed printed: $(head -c 300 "$WORK/out")"
 run_case "$JOIN/runtime_only" --only-confirmed --format=json

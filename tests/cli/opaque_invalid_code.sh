@@ -46,13 +46,13 @@ int hand_over(size_t n, shape_t shape) {
   return 0;
 }
 SRC
-run --config=/dev/null --enable=GM001,GM002,GM003 proj/release.cu -- -Iproj
+run --config=/dev/null --only=GM001,GM002,GM003 proj/release.cu -- -Iproj
 expect_rc 3 "no finding rests on code clang could not type (exit 3: parse errors)"
 expect_no_out "freed twice" "a member clang could not type is not its struct"
 expect_err "release.cu.*unknown type name 'idx_t'" "clang's errors shown as notes"
 expect_err "parse error\(s\); findings may be incomplete" "the warning about parse errors"
 
-run --config=/dev/null --enable=GM001,GM002,GM003 proj/release.cu -- -Iproj -DHAVE_IDX
+run --config=/dev/null --only=GM001,GM002,GM003 proj/release.cu -- -Iproj -DHAVE_IDX
 expect_rc 1 "with the -D the file parses"
 [ "$(count_out 'warning:')" -eq 1 ] || fail "one finding once the types are known: $(cat "$WORK/out")"
 expect_out "release.cu:18:3: warning: 'q' is freed twice" "release_param frees q twice"
@@ -95,7 +95,7 @@ void valid(float *q) {
   free(q);
 }
 SRC
-run --config=/dev/null --enable=GM001,GM002,GM003 --allow-parse-errors proj/calls.cu
+run --config=/dev/null --only=GM001,GM002,GM003 --allow-parse-errors proj/calls.cu
 expect_rc 1 "valid code in a file with errors"
 [ "$(count_out 'warning:')" -eq 1 ] || fail "only the valid function's finding: $(cat "$WORK/out")"
 expect_out "calls.cu:33:3: warning: 'q' is freed twice" "the double free in valid code"

@@ -29,7 +29,7 @@ int not_named(size_t n) {
   return b == n ? 0 : 1;
 }
 SRC
-run --config=/dev/null --enable=GM001 --allow-parse-errors proj/wrap.cu -- -Iproj
+run --config=/dev/null --only=GM001 --allow-parse-errors proj/wrap.cu -- -Iproj
 expect_rc 1 "a leak in a file with errors"
 expect_err "wrap.cu:7:3: note: clang: unknown type name 'buffer_t'" "clang's error shown as a note"
 [ "$(count_out 'warning:')" -eq 1 ] || fail "one finding, not resting on the untyped code: $(cat "$WORK/out")"
@@ -37,7 +37,7 @@ expect_out "wrap.cu:12:7: warning: 'q' \(device memory from cudaMalloc\) is not 
 expect_out "wrap.cu:15:3: note: this return leaves without freeing 'q'" "the note on q's leak"
 expect_no_out "'ptr'" "ptr went into code clang could not type"
 
-run --config=/dev/null --enable=GM001 proj/wrap.cu -- -Iproj -DHAVE_BUFFER
+run --config=/dev/null --only=GM001 proj/wrap.cu -- -Iproj -DHAVE_BUFFER
 expect_rc 1 "with the -D the file parses"
 [ "$(count_out 'warning:')" -eq 2 ] || fail "both leaks once the types are known: $(cat "$WORK/out")"
 expect_out "wrap.cu:5:7: warning: 'ptr' \(device memory from cudaMalloc\) is not freed on every path: a return leaves 'wrapped' without releasing it; call cudaFree before returning \[GM001 unpaired-allocation\]" "wrap, a same-file helper, only reads ptr"

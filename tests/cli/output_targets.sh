@@ -8,7 +8,7 @@ source "$(dirname "$0")/testlib.bash" "$@"
 cd "$WORK"
 write_leak leak.cu
 FINDING="leak.cu:4:7: warning: 'a' \(device memory from cudaMalloc\) is not freed on an error path"
-LINT=(--no-cache --enable=GM001)
+LINT=(--no-cache --only=GM001)
 
 # a file of mode 600 stays 600
 echo old >private.txt
@@ -75,7 +75,7 @@ grep -qE "^$FINDING" piped || fail "-o /dev/fd/1 prints the finding: $(head -c 3
 if unshare -rm true 2>/dev/null; then
   mkdir devdir
   unshare -rm bash -c 'mount -t tmpfs none devdir && touch devdir/null &&
-    mount --bind /dev/null devdir/null && { "$1" --no-cache --enable=GM001 -o devdir/null leak.cu;
+    mount --bind /dev/null devdir/null && { "$1" --no-cache --only=GM001 -o devdir/null leak.cu;
     echo $? >device_rc; [ -c devdir/null ] && echo char >device_kind; ls devdir >device_ls; }' \
     _ "$GMEMLINT" >device_out 2>"$WORK/err" || true
   [ "$(cat device_rc 2>/dev/null)" = 1 ] ||

@@ -9,9 +9,9 @@ run proj/a.cu
 expect_rc 1 "leak found"
 run --disable=GM001 proj/a.cu
 expect_rc 0 "--disable"
-run --enable=GM002,GM003 proj/a.cu
+run --only=GM002,GM003 proj/a.cu
 expect_rc 0 "--enable other rules"
-run --enable=unpaired-allocation proj/a.cu
+run --only=unpaired-allocation proj/a.cu
 expect_rc 1 "--enable by name"
 
 printf '[rules]\ndisable = GM001\n' >proj/.gmemlint
@@ -105,9 +105,43 @@ SRC
 run --config=/dev/null host/h.cu
 expect_rc 0 "a host leak alone is not reported by default"
 expect_no_out "GM004" "GM004 is off by default"
-run --config=/dev/null --enable=GM004 host/h.cu
-expect_rc 1 "--enable=GM004"
-expect_out "h.cu:4:23: warning: 'h' \(host heap memory from malloc\) is not freed on an error path: .*\[GM004 unpaired-host-allocation\]" "--enable=GM004 reports the host leak"
+run --config=/dev/null --only=GM004 host/h.cu
+expect_rc 1 "--only=GM004"
+expect_out "h.cu:4:23: warning: 'h' \(host heap memory from malloc\) is not freed on an error path: .*\[GM004 unpaired-host-allocation\]" "--only=GM004 reports the host leak"
+# --enable adds to the rules that run (as cppcheck's --enable does); --only runs those alone
+# (clang-tidy's -checks=-*,X)
+cat >host/both.cu <<'SRC'
+#include <cuda_runtime.h>
+#include <stdlib.h>
+int stage(int n) {
+  float *h = (float *)malloc(n);
+  float *d = nullptr;
+  if (cudaMalloc(&d, n) != cudaSuccess)
+    return -1;
+  if (n > 4)
+    return -2;
+  cudaFree(d);
+  free(h);
+  return 0;
+}
+SRC
+run --config=/dev/null --enable=GM004 host/both.cu
+expect_rc 1 "--enable=GM004 on a device and a host leak"
+[ "$(grep -oE '\[GM00[14] [a-z-]+\]' "$WORK/out" | sort | uniq -c | tr -s ' ' | tr '\n' ';')" = \
+  " 1 [GM001 unpaired-allocation]; 1 [GM004 unpaired-host-allocation];" ] ||
+  fail "--enable=GM004 adds GM004 to the default rules: $(cat "$WORK/out")"
+run --config=/dev/null --only=GM004 host/both.cu
+[ "$(grep -oE '\[GM00[0-9] [a-z-]+\]' "$WORK/out" | sort | uniq -c | tr -s ' ' | tr '\n' ';')" = \
+  " 1 [GM004 unpaired-host-allocation];" ] || fail "--only=GM004 runs GM004 alone: $(cat "$WORK/out")"
+run --config=/dev/null --enable=GM004 --disable=GM001 host/both.cu
+[ "$(grep -oE '\[GM00[0-9] [a-z-]+\]' "$WORK/out" | sort | uniq -c | tr -s ' ' | tr '\n' ';')" = \
+  " 1 [GM004 unpaired-host-allocation];" ] || fail "--enable with --disable: $(cat "$WORK/out")"
+run --config=/dev/null --only=GM004 --disable=GM004 host/both.cu
+expect_rc 0 "--disable takes a rule out of --only's too"
+run --config=/dev/null --only=GM999 host/both.cu
+expect_rc 2 "an unknown rule in --only"
+[ "$(cat "$WORK/err")" = "gmemlint: error: unknown rule 'GM999' in --only (see --list-rules)" ] ||
+  fail "--only's unknown rule: $(cat "$WORK/err")"
 run --config=/dev/null --enable=all host/h.cu
 expect_out "\[GM004 unpaired-host-allocation\]" "--enable=all includes GM004"
 run --config=/dev/null --disable=GM003 host/h.cu

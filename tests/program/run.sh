@@ -7,7 +7,7 @@ set -u
 gm=$(realpath "$1")
 case_dir=$(realpath "$2")
 rules=()
-[ -f "$case_dir/rules" ] && rules=("--enable=$(tr -d ' \n' <"$case_dir/rules")")
+[ -f "$case_dir/rules" ] && rules=("--only=$(tr -d ' \n' <"$case_dir/rules")")
 [ "${3:-}" = all ] && rules=("--enable=all")
 mapfile -t files < <(find "$case_dir" -maxdepth 1 \( -name '*.cu' -o -name '*.cpp' \) | sort)
 [ ${#files[@]} -ge 2 ] || { echo "FAIL: $case_dir holds fewer than two sources" >&2; exit 1; }
