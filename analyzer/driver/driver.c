@@ -410,7 +410,7 @@ void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse)
     int nfacts;
     gm_call_summary *summaries;
     int nsummaries;
-    struct import_ctx ictx = {run->program, (size_t)(r - run->results)};
+    struct import_ctx ictx = {r->program, r->program_self};
     gm_flow_imports imports = {find_import, &ictx, r->cfg->table};
     double start = gm_timing_start();
     /* imports also say that the run's functions are all known: the file is the program

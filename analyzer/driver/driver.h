@@ -25,13 +25,16 @@ typedef struct gm_file_result {
   gm_report report;
   char *messages; /* diagnostics about the input, for stderr, in order */
   size_t messages_len;
-  char *first_error;     /* the first input error, for SARIF notifications */
-  int input_error;       /* nothing (or not everything) could be analysed: exit 2 */
-  int parsed;            /* went through a parse (--verify checks it) */
-  int parse_errors;      /* clang's errors in that parse */
-  const gm_config *cfg;  /* the .gmemlint in force, once the file was read */
-  gm_unit *unit;         /* what the file exports to whole-program analysis, or NULL */
-  char *imports;         /* second pass: the other files' summaries its calls use (JSON), or NULL */
+  char *first_error;    /* the first input error, for SARIF notifications */
+  int input_error;      /* nothing (or not everything) could be analysed: exit 2 */
+  int parsed;           /* went through a parse (--verify checks it) */
+  int parse_errors;     /* clang's errors in that parse */
+  const gm_config *cfg; /* the .gmemlint in force, once the file was read */
+  gm_unit *unit;        /* what the file exports to whole-program analysis, or NULL */
+  char *imports;        /* second pass: the other files' summaries its calls use (JSON), or NULL */
+  /* second pass: the program its imports come from, and its unit's index there */
+  const struct gm_program *program;
+  size_t program_self;
   gm_cache_key key;      /* its result-cache key in pass one */
   struct gm_parse *kept; /* pass one's parse, kept for pass two (no second parse), or NULL */
   const gm_str_vec *kept_pch_includes;
@@ -52,8 +55,7 @@ typedef struct gm_run {
    * config's), --disable (taken out of either) */
   uint64_t cli_only, cli_enabled, cli_disabled;
   int use_pch;
-  struct gm_cache *cache;           /* NULL: off (cache.h) */
-  const struct gm_program *program; /* second pass: the program the imports come from */
+  struct gm_cache *cache; /* NULL: off (cache.h) */
   gm_file_result *results;
   size_t nfiles;
 } gm_run;

@@ -16,16 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The files a program is made of: results[first] on, `count` of them. */
+/* The files a program is made of: results[files[0..count)]. */
 struct program_files {
   gm_run *run;
-  size_t first, count;
+  const size_t *files;
+  size_t count;
 };
 
 static gm_report *program_report_for(void *arg, size_t unit, const gm_rule *rule) {
   const struct program_files *files = arg;
   gm_run *run = files->run;
-  gm_file_result *r = &run->results[files->first + unit];
+  gm_file_result *r = &run->results[files->files[unit]];
   size_t k = 0;
   while (k < gm_rule_count && gm_rules[k] != rule)
     k++;
@@ -36,7 +37,7 @@ static gm_report *program_report_for(void *arg, size_t unit, const gm_rule *rule
 
 static const gm_thresholds *program_limits_for(void *arg, size_t unit) {
   const struct program_files *files = arg;
-  const gm_file_result *r = &files->run->results[files->first + unit];
+  const gm_file_result *r = &files->run->results[files->files[unit]];
   return r->cfg ? &r->cfg->thresholds : NULL;
 }
 
@@ -45,10 +46,185 @@ static const gm_thresholds *program_limits_for(void *arg, size_t unit) {
 static gm_unit **join_units(const struct program_files *files, gm_program *program) {
   gm_unit **units = gm_xcalloc(files->count + 1, sizeof *units);
   for (size_t i = 0; i < files->count; i++)
-    units[i] = files->run->results[files->first + i].unit;
+    units[i] = files->run->results[files->files[i]].unit;
   *program = (gm_program){units, files->count, NULL};
   gm_program_join(program);
   return units;
+}
+
+/* ---- the programs a run's files make ---- */
+
+typedef struct symbol_def {
+  const char *usr;
+  size_t file;
+} symbol_def;
+
+static int symbol_cmp(const void *a, const void *b) {
+  const symbol_def *x = a, *y = b;
+  int c = strcmp(x->usr, y->usr);
+  return c ? c : (x->file > y->file) - (x->file < y->file);
+}
+
+/* The files that define usr (defs sorted): [*first, end). */
+static size_t defs_of(const symbol_def *defs, size_t n, const char *usr, size_t *first) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (strcmp(defs[mid].usr, usr) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  *first = lo;
+  while (hi < n && strcmp(defs[hi].usr, usr) == 0)
+    hi++;
+  return hi;
+}
+
+static int size_cmp(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+typedef GM_VEC(size_t) file_list;
+typedef GM_VEC(file_list) program_list;
+
+/* Whether file f defines a once-linked symbol some file of the group already defines. */
+static int collides(const gm_run *run, size_t f, const file_list *group) {
+  const gm_unit *u = run->results[f].unit;
+  for (size_t g = 0; u && g < group->len; g++) {
+    const gm_unit *o = run->results[group->items[g]].unit;
+    for (size_t i = 0; o && i < u->symbols.len; i++)
+      for (size_t k = 0; k < o->symbols.len; k++)
+        if (strcmp(u->symbols.items[i], o->symbols.items[k]) == 0)
+          return 1;
+  }
+  return 0;
+}
+
+/* How many leading path characters a and b share, up to a common '/': how near two files are. */
+static size_t shared_dir(const char *a, const char *b) {
+  size_t n = 0, i = 0;
+  for (; a[i] && a[i] == b[i]; i++)
+    if (a[i] == '/')
+      n = i + 1;
+  return n;
+}
+
+/* Adds `from` and the files that define what it calls, and so on, to `out`: of a callee's
+ * definers, the nearest to the root (the longest shared folder, then the first named) whose
+ * once-linked symbols collide with none of the group's. */
+static void add_reached(const gm_run *run, const symbol_def *defs, size_t ndefs, size_t root,
+                        size_t from, unsigned char *in, file_list *out) {
+  file_list todo = {0};
+  GM_PUSH(todo, from);
+  in[from] = 1;
+  GM_PUSH(*out, from);
+  const char *root_path = run->results[root].path;
+  while (todo.len) {
+    size_t i = todo.items[--todo.len];
+    const gm_unit *u = run->results[i].unit;
+    for (size_t k = 0; u && k < u->called.len; k++) {
+      size_t first, end = defs_of(defs, ndefs, u->called.items[k], &first), best = (size_t)-1;
+      size_t best_near = 0;
+      for (size_t d = first; d < end; d++) {
+        size_t f = defs[d].file;
+        if (in[f]) { /* the group has a definition already */
+          best = (size_t)-1;
+          break;
+        }
+        size_t near = shared_dir(root_path, run->results[f].path);
+        if ((best == (size_t)-1 || near > best_near) && !collides(run, f, out)) {
+          best = f;
+          best_near = near;
+        }
+      }
+      if (best != (size_t)-1) {
+        in[best] = 1;
+        GM_PUSH(*out, best);
+        GM_PUSH(todo, best);
+      }
+    }
+  }
+  GM_VEC_FREE(todo);
+}
+
+/* The run's files as programs. One, unless two files define the same function the linker takes
+ * once (a folder of single-file programs: each defines main): then each such file is the root
+ * of a program of its own, with the files its calls reach (add_reached: a library file several
+ * of them call is in each), and the files no root reaches make more, as few as collide. Each
+ * list is in the files' order. */
+static program_list programs_of(const gm_run *run) {
+  GM_VEC(symbol_def) defs = {0};
+  for (size_t i = 0; i < run->nfiles; i++) {
+    const gm_unit *u = run->results[i].unit;
+    for (size_t k = 0; u && k < u->defined.len; k++)
+      GM_PUSH(defs, ((symbol_def){u->defined.items[k], i}));
+  }
+  if (defs.len)
+    qsort(defs.items, defs.len, sizeof *defs.items, symbol_cmp);
+  unsigned char *is_root = gm_xcalloc(run->nfiles + 1, 1);
+  size_t nroots = 0;
+  for (size_t i = 0; i < run->nfiles; i++) {
+    const gm_unit *u = run->results[i].unit;
+    for (size_t k = 0; u && k < u->symbols.len && !is_root[i]; k++) {
+      size_t first, end = defs_of(defs.items, defs.len, u->symbols.items[k], &first);
+      for (size_t d = first; d < end && !is_root[i]; d++) {
+        const gm_unit *other = run->results[defs.items[d].file].unit;
+        if (defs.items[d].file == i)
+          continue;
+        for (size_t j = 0; j < other->symbols.len; j++)
+          if (strcmp(other->symbols.items[j], u->symbols.items[k]) == 0)
+            is_root[i] = 1;
+      }
+    }
+    nroots += is_root[i];
+  }
+  program_list out = {0};
+  unsigned char *in = gm_xcalloc(run->nfiles + 1, 1), *reached = gm_xcalloc(run->nfiles + 1, 1);
+  for (size_t r = 0; r < run->nfiles; r++) {
+    if (!nroots && r) /* one program: every file */
+      break;
+    if (nroots && !is_root[r])
+      continue;
+    file_list files = {0};
+    memset(in, 0, run->nfiles);
+    if (!nroots)
+      for (size_t i = 0; i < run->nfiles; i++)
+        GM_PUSH(files, i);
+    else
+      add_reached(run, defs.items, defs.len, r, r, in, &files);
+    for (size_t i = 0; i < files.len; i++)
+      reached[files.items[i]] = 1;
+    GM_PUSH(out, files);
+  }
+  for (;;) { /* the files no root reached, in as few programs as their symbols allow */
+    file_list rest = {0};
+    memset(in, 0, run->nfiles);
+    for (size_t i = 0; i < run->nfiles; i++)
+      if (!reached[i] && !in[i] && !collides(run, i, &rest))
+        add_reached(run, defs.items, defs.len, i, i, in, &rest);
+    if (!rest.len) {
+      GM_VEC_FREE(rest);
+      break;
+    }
+    for (size_t i = 0; i < rest.len; i++)
+      reached[rest.items[i]] = 1;
+    GM_PUSH(out, rest);
+  }
+  for (size_t p = 0; p < out.len; p++) /* the files' order: reports and notes stay stable */
+    qsort(out.items[p].items, out.items[p].len, sizeof(size_t), size_cmp);
+  free(in);
+  free(reached);
+  free(is_root);
+  GM_VEC_FREE(defs);
+  return out;
+}
+
+static void programs_free(program_list *p) {
+  for (size_t i = 0; i < p->len; i++)
+    GM_VEC_FREE(p->items[i]);
+  GM_VEC_FREE(*p);
 }
 
 /* The rules' program-wide checks over one program. */
@@ -134,6 +310,28 @@ static void drop_repeated_findings_elsewhere(gm_run *run) {
   GM_VEC_FREE(kept);
 }
 
+/* The program-wide checks' findings from `from` on, each once: a file in several programs (a
+ * library file several single-file programs call) gets the same finding from each. */
+static void drop_repeats_in_file(gm_report *rep, size_t from) {
+  size_t w = from;
+  for (size_t k = from; k < rep->findings.len; k++) {
+    gm_finding *f = &rep->findings.items[k];
+    size_t j = from;
+    while (j < w && !(rep->findings.items[j].rule == f->rule &&
+                      rep->findings.items[j].loc.line == f->loc.line &&
+                      rep->findings.items[j].loc.col == f->loc.col &&
+                      strcmp(rep->findings.items[j].loc.file, f->loc.file) == 0 &&
+                      strcmp(rep->findings.items[j].message, f->message) == 0))
+      j++;
+    if (j < w) {
+      gm_finding_free(f);
+      continue;
+    }
+    rep->findings.items[w++] = *f;
+  }
+  rep->findings.len = w;
+}
+
 /* Joins every file's unit summary and runs the program-wide checks; their findings join the
  * report of the file that holds them (suppressed, ordered and fingerprinted like the rest). With
  * --no-whole-program each file is a program of its own, as if it were named alone. */
@@ -147,9 +345,16 @@ void driver_check_program(gm_run *run) {
   }
   if (run->opt->no_whole_program) {
     for (size_t i = 0; i < run->nfiles; i++)
-      check_one_program(&(struct program_files){run, i, 1});
+      check_one_program(&(struct program_files){run, &i, 1});
   } else {
-    check_one_program(&(struct program_files){run, 0, run->nfiles});
+    program_list programs = programs_of(run);
+    for (size_t p = 0; p < programs.len; p++)
+      check_one_program(
+          &(struct program_files){run, programs.items[p].items, programs.items[p].len});
+    if (programs.len > 1) /* a file in several programs: its findings once */
+      for (size_t i = 0; i < run->nfiles; i++)
+        drop_repeats_in_file(&run->results[i].report, before[i]);
+    programs_free(&programs);
   }
   for (size_t i = 0; i < run->nfiles; i++) {
     gm_file_result *r = &run->results[i];
@@ -261,34 +466,51 @@ static void *analyse_kept(void *arg) {
  * and a call to its releasing helper frees, path by path, as a same-file helper's call does. */
 void driver_second_pass(gm_run *run, gm_progress *progress) {
   double start = gm_timing_start();
-  gm_program program;
-  gm_unit **units = join_units(&(struct program_files){run, 0, run->nfiles}, &program);
+  /* the units as pass one left them: pass two replaces a file's, these are freed at the end */
+  gm_unit **units = gm_xcalloc(run->nfiles + 1, sizeof *units);
+  for (size_t i = 0; i < run->nfiles; i++)
+    units[i] = run->results[i].unit;
+  program_list programs = programs_of(run);
+  gm_program *joined = gm_xcalloc(programs.len + 1, sizeof *joined);
+  gm_unit ***joined_units = gm_xcalloc(programs.len + 1, sizeof *joined_units);
+  for (size_t p = 0; p < programs.len; p++)
+    joined_units[p] = join_units(
+        &(struct program_files){run, programs.items[p].items, programs.items[p].len}, &joined[p]);
   gm_timing_stop(GM_STAGE_PROGRAM, start);
   size_t *again = gm_xcalloc(run->nfiles + 1, sizeof *again);
   size_t *kept = gm_xcalloc(run->nfiles + 1, sizeof *kept);
+  unsigned char *seen = gm_xcalloc(run->nfiles + 1, 1);
   size_t count = 0, nkept = 0;
-  run->program = &program;
-  for (size_t i = 0; i < run->nfiles; i++) {
-    gm_file_result *r = &run->results[i];
-    if (r->input_error || !(r->imports = imports_of(&program, i))) {
-      drop_kept(r);
-      continue;
-    }
-    /* what pass one found is replaced; its summary stays readable until the pass ends */
-    gm_report_clear(&r->report);
-    if (r->kept) { /* the model is at hand: no second parse */
+  for (size_t p = 0; p < programs.len; p++)
+    for (size_t self = 0; self < programs.items[p].len; self++) {
+      size_t i = programs.items[p].items[self];
+      gm_file_result *r = &run->results[i];
+      if (seen[i]) /* in an earlier program too: its callees are the same there */
+        continue;
+      seen[i] = 1;
+      r->program = &joined[p];
+      r->program_self = self;
+      if (r->input_error || !(r->imports = imports_of(&joined[p], self))) {
+        drop_kept(r);
+        continue;
+      }
+      /* what pass one found is replaced; its summary stays readable until the pass ends */
+      gm_report_clear(&r->report);
+      if (r->kept) { /* the model is at hand: no second parse */
+        r->unit = NULL;
+        kept[nkept++] = i;
+        continue;
+      }
+      free(r->messages);
+      r->messages = NULL;
+      r->messages_len = 0;
+      gm_source_free(&r->src);
       r->unit = NULL;
-      kept[nkept++] = i;
-      continue;
+      r->done = r->parsed = r->parse_errors = 0;
+      again[count++] = i;
     }
-    free(r->messages);
-    r->messages = NULL;
-    r->messages_len = 0;
-    gm_source_free(&r->src);
-    r->unit = NULL;
-    r->done = r->parsed = r->parse_errors = 0;
-    again[count++] = i;
-  }
+  qsort(kept, nkept, sizeof *kept, size_cmp);
+  qsort(again, count, sizeof *again, size_cmp);
   struct kept_work work = {run, kept, nkept, 0, PTHREAD_MUTEX_INITIALIZER};
   if (nkept) {
     size_t n;
@@ -297,12 +519,20 @@ void driver_second_pass(gm_run *run, gm_progress *progress) {
   }
   if (count)
     driver_run_pass(run, again, count, progress);
-  run->program = NULL;
-  gm_program_free(&program);
+  for (size_t i = 0; i < run->nfiles; i++)
+    run->results[i].program = NULL;
+  for (size_t p = 0; p < programs.len; p++) {
+    gm_program_free(&joined[p]);
+    free(joined_units[p]);
+  }
+  free(joined);
+  free(joined_units);
+  programs_free(&programs);
   for (size_t i = 0; i < run->nfiles; i++)
     if (units[i] != run->results[i].unit)
       gm_unit_free(units[i]);
   free(units);
+  free(seen);
   free(again);
   free(kept);
 }

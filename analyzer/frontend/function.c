@@ -89,6 +89,10 @@ gm_func *fe_build_function(builder *b, CXCursor c) {
   if (fn->end_loc.col > 1)
     fn->end_loc.col--; /* the range ends just past the brace */
   fn->in_main_file = clang_Location_isFromMainFile(clang_getCursorLocation(c)) != 0;
+  fn->links_once = fn->in_main_file && clang_getCursorLinkage(c) == CXLinkage_External &&
+                   !clang_Cursor_isFunctionInlined(c) &&
+                   clang_getTemplateCursorKind(c) == CXCursor_NoDeclFound &&
+                   clang_getCursorKind(clang_getCursorSemanticParent(c)) != CXCursor_ClassTemplate;
   fn->is_kernel = has_kid(&kids, CXCursor_CUDAGlobalAttr);
   fn->is_constructor = clang_getCursorKind(c) == CXCursor_Constructor;
   fn->is_device = has_kid(&kids, CXCursor_CUDADeviceAttr) && !has_kid(&kids, CXCursor_CUDAHostAttr);

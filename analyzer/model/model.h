@@ -164,6 +164,9 @@ typedef struct gm_func {
   unsigned is_kernel : 1;
   unsigned is_device : 1; /* __device__ only: runs on the GPU, not host code */
   unsigned in_main_file : 1;
+  /* a definition the linker takes once a program: external linkage, not inline, in the main
+   * file (two files defining one such function, main or another, are two programs) */
+  unsigned links_once : 1;
   unsigned is_constructor : 1; /* its object's members hold nothing on entry */
   const gm_thresholds *limits; /* the .gmemlint's thresholds in force for its file */
 } gm_func;

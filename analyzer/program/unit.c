@@ -687,8 +687,11 @@ gm_unit *gm_unit_build(const gm_tu *tu, const char *path, const gm_call_summary 
   u->arena = gm_arena_new();
   u->path = keep(u, path);
   for (int i = 0; i < tu->nfuncs; i++)
-    if (tu->funcs[i]->usr)
+    if (tu->funcs[i]->usr) {
       GM_PUSH(u->defined, keep(u, tu->funcs[i]->usr));
+      if (tu->funcs[i]->links_once)
+        GM_PUSH(u->symbols, u->defined.items[u->defined.len - 1]);
+    }
   const char **defined = gm_xmalloc(sizeof *defined * (u->defined.len + 1));
   if (u->defined.len)
     memcpy(defined, u->defined.items, sizeof *defined * u->defined.len);
@@ -734,6 +737,7 @@ void gm_unit_free(gm_unit *u) {
     GM_VEC_FREE(u->funcs.items[i].per_call), GM_VEC_FREE(u->funcs.items[i].calls);
   GM_VEC_FREE(u->funcs);
   GM_VEC_FREE(u->defined);
+  GM_VEC_FREE(u->symbols);
   GM_VEC_FREE(u->called);
   GM_VEC_FREE(u->summaries);
   GM_VEC_FREE(u->helper_summaries);

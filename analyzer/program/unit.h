@@ -146,6 +146,7 @@ typedef struct gm_unit {
   gm_arena *arena;              /* every string of the summary */
   GM_VEC(const char *) defined; /* USRs of the functions with a body in this file */
   GM_VEC(const char *) called;  /* USRs of functions called here with no body here (sorted) */
+  GM_VEC(const char *) symbols; /* USRs of its functions the linker takes once (links_once) */
   int allocates;                /* the main file's host code calls an allocator (the table's) */
   GM_VEC(gm_call_summary) summaries; /* the main file's functions, as the flow engine saw them */
   /* the user's headers' functions the main file reaches that allocate through a parameter or

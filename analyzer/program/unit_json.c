@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { UNIT_FORMAT = 16 };
+enum { UNIT_FORMAT = 17 };
 
 static json_t *str_or_null(const char *s) {
   return s ? json_string(s) : json_null();
@@ -69,9 +69,12 @@ char *gm_call_summary_json(const gm_call_summary *s) {
 
 char *gm_unit_to_json(const gm_unit *u) {
   json_t *defined = json_array(), *called = json_array(), *summaries = json_array(),
-         *funcs = json_array(), *calls = json_array(), *members = json_array();
+         *funcs = json_array(), *calls = json_array(), *members = json_array(),
+         *symbols = json_array();
   for (size_t i = 0; i < u->defined.len; i++)
     json_array_append_new(defined, json_string(u->defined.items[i]));
+  for (size_t i = 0; i < u->symbols.len; i++)
+    json_array_append_new(symbols, json_string(u->symbols.items[i]));
   for (size_t i = 0; i < u->funcs.len; i++) {
     const gm_unit_func *f = &u->funcs.items[i];
     json_t *per_call = json_array();
@@ -148,11 +151,12 @@ char *gm_unit_to_json(const gm_unit *u) {
                                              str_or_null(o->function), "loc", loc_json(o->loc),
                                              "in_loop", o->in_loop));
   }
-  json_t *root = json_pack("{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format",
-                           UNIT_FORMAT, "allocates", u->allocates, "defined", defined, "called",
-                           called, "summaries", summaries, "funcs", funcs, "loop_calls", calls,
-                           "members", members, "edges", edges, "families", families, "teardowns",
-                           teardowns, "helper_summaries", helper_summaries, "objects", objects);
+  json_t *root =
+      json_pack("{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format",
+                UNIT_FORMAT, "allocates", u->allocates, "defined", defined, "symbols", symbols,
+                "called", called, "summaries", summaries, "funcs", funcs, "loop_calls", calls,
+                "members", members, "edges", edges, "families", families, "teardowns", teardowns,
+                "helper_summaries", helper_summaries, "objects", objects);
   char *text = json_dumps(root, JSON_COMPACT);
   json_decref(root);
   return text;
@@ -264,15 +268,19 @@ static int read_edges(gm_unit *u, json_t *edges) {
   return 1;
 }
 
-static int read_strings(gm_unit *u, json_t *array, int called) {
+enum string_list { DEFINED, CALLED, SYMBOLS };
+
+static int read_strings(gm_unit *u, json_t *array, enum string_list which) {
   size_t i;
   json_t *v;
   json_array_foreach(array, i, v) {
     const char *s;
     if (!json_is_string(v) || !get_str(u, v, &s))
       return 0;
-    if (called)
+    if (which == CALLED)
       GM_PUSH(u->called, s);
+    else if (which == SYMBOLS)
+      GM_PUSH(u->symbols, s);
     else
       GM_PUSH(u->defined, s);
   }
@@ -434,21 +442,23 @@ gm_unit *gm_unit_from_json(const char *text, const char *path) {
   u->path = gm_arena_strdup(u->arena, path);
   int format = 0;
   json_t *defined, *called, *summaries, *funcs, *calls, *members, *edges, *families, *teardowns,
-      *helper_summaries, *objects;
-  int ok = json_unpack(root, "{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format",
-                       &format, "allocates", &u->allocates, "defined", &defined, "called", &called,
-                       "summaries", &summaries, "funcs", &funcs, "loop_calls", &calls, "members",
-                       &members, "edges", &edges, "families", &families, "teardowns", &teardowns,
-                       "helper_summaries", &helper_summaries, "objects", &objects) == 0 &&
-           format == UNIT_FORMAT && json_is_array(defined) && json_is_array(called) &&
-           json_is_array(summaries) && json_is_array(funcs) && json_is_array(calls) &&
-           json_is_array(members) && json_is_array(edges) && json_is_array(families) &&
-           json_is_array(teardowns) && json_is_array(helper_summaries) && json_is_array(objects);
-  ok = ok && read_strings(u, defined, 0) && read_strings(u, called, 1) &&
-       read_summaries(u, summaries, 0) && read_funcs(u, funcs) && read_loop_calls(u, calls) &&
-       read_members(u, members) && read_edges(u, edges) && read_families(u, families) &&
-       read_teardowns(u, teardowns) && read_summaries(u, helper_summaries, 1) &&
-       read_objects(u, objects);
+      *helper_summaries, *objects, *symbols;
+  int ok =
+      json_unpack(root, "{s:i,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "unit_format",
+                  &format, "allocates", &u->allocates, "defined", &defined, "symbols", &symbols,
+                  "called", &called, "summaries", &summaries, "funcs", &funcs, "loop_calls", &calls,
+                  "members", &members, "edges", &edges, "families", &families, "teardowns",
+                  &teardowns, "helper_summaries", &helper_summaries, "objects", &objects) == 0 &&
+      format == UNIT_FORMAT && json_is_array(defined) && json_is_array(symbols) &&
+      json_is_array(called) && json_is_array(summaries) && json_is_array(funcs) &&
+      json_is_array(calls) && json_is_array(members) && json_is_array(edges) &&
+      json_is_array(families) && json_is_array(teardowns) && json_is_array(helper_summaries) &&
+      json_is_array(objects);
+  ok = ok && read_strings(u, defined, DEFINED) && read_strings(u, symbols, SYMBOLS) &&
+       read_strings(u, called, CALLED) && read_summaries(u, summaries, 0) && read_funcs(u, funcs) &&
+       read_loop_calls(u, calls) && read_members(u, members) && read_edges(u, edges) &&
+       read_families(u, families) && read_teardowns(u, teardowns) &&
+       read_summaries(u, helper_summaries, 1) && read_objects(u, objects);
   json_decref(root);
   if (!ok) {
     gm_unit_free(u);
