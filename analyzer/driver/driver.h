@@ -45,6 +45,10 @@ typedef struct gm_file_result {
    * where the flags came from (gm_compdb_match) */
   gm_related first_parse_error;
   int compdb_match;
+  /* a file with parse errors: its functions, and the names of those that hold an error (analysed
+   * with what clang could type; malloc'd) */
+  int functions;
+  gm_str_vec functions_with_errors;
 } gm_file_result;
 
 typedef struct gm_run {

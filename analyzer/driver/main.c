@@ -449,11 +449,12 @@ static void write_outputs(lint_run *l) {
   FILE *out = l->m.out;
   if (opt->format == GM_FORMAT_TEXT && !opt->verify) /* counted once, after every finding */
     gm_print_text_cut_short(out, l->files, l->nout, l->m.color);
+  gm_analysis_summary summary = driver_analysis_summary(&l->run);
   if (opt->format == GM_FORMAT_JSON && !opt->verify)
-    l->write_failed = gm_print_json(out, l->files, l->nout) != 0;
+    l->write_failed = gm_print_json(out, l->files, l->nout, &summary) != 0;
   else if (opt->format == GM_FORMAT_SARIF && !opt->verify)
     l->write_failed = gm_print_sarif(out, l->files, l->nout, opt->sarif_root, l->errors.items,
-                                     l->errors.len, &gm_rule_registry) != 0;
+                                     l->errors.len, &gm_rule_registry, &summary) != 0;
   if (opt->export_fixes) {
     gm_atomic_file fx;
     int ok = gm_atomic_open(&fx, opt->export_fixes, "w") &&
@@ -496,6 +497,9 @@ static void lint_free(lint_run *l) {
     free(r->first_error);
     free((char *)r->first_parse_error.loc.file);
     free(r->first_parse_error.message);
+    for (size_t k = 0; k < r->functions_with_errors.len; k++)
+      free(r->functions_with_errors.items[k]);
+    GM_VEC_FREE(r->functions_with_errors);
     free(r->imports);
   }
   free(l->files);

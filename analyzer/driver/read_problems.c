@@ -11,20 +11,75 @@ static void put_where(FILE *out, gm_loc loc) {
     fprintf(out, "%s: ", loc.file);
 }
 
+/* What the errors cost the file's functions: "; 1 of 2 functions holds an error: analysed with
+ * what clang could type: lost" (at most a few names), or that none holds one. */
+#define NAMES_SHOWN 4
+static char *functions_text(const gm_file_result *r, int nothing_analysed) {
+  size_t n = r->functions_with_errors.len;
+  if (nothing_analysed || !r->functions)
+    return gm_xstrdup("");
+  if (!n && !r->first_parse_error.loc.line) /* a flag clang refuses: no code is to blame */
+    return gm_xstrdup("; the error is in the flags, not in a function");
+  if (!n && r->functions == 1)
+    return gm_xstrdup("; its only function holds none (the errors are outside it: what it uses "
+                      "may be missing)");
+  if (!n)
+    return gm_xasprintf("; none of its %d functions holds one (the errors are outside them: what "
+                        "they use may be missing)",
+                        r->functions);
+  if (r->functions == 1)
+    return gm_xasprintf("; its only function, '%s', holds an error, analysed with what clang "
+                        "could type",
+                        r->functions_with_errors.items[0]);
+  gm_strbuf sb = {0};
+  gm_sb_printf(&sb,
+               "; %zu of its %d function%s hold%s an error, analysed with what clang could "
+               "type: ",
+               n, r->functions, r->functions == 1 ? "" : "s", n == 1 ? "s" : "");
+  for (size_t k = 0; k < n && k < NAMES_SHOWN; k++)
+    gm_sb_printf(&sb, "%s'%s'", k ? ", " : "", r->functions_with_errors.items[k]);
+  if (n > NAMES_SHOWN)
+    gm_sb_printf(&sb, " and %zu more", n - NAMES_SHOWN);
+  return gm_sb_take(&sb);
+}
+
 void driver_report_parse_errors(const gm_run *run, gm_file_result *r, const gm_parse *parse,
                                 int nothing_parsed, FILE *msg) {
   free((char *)r->first_parse_error.loc.file);
   free(r->first_parse_error.message);
   r->first_parse_error = (gm_related){{0}, NULL};
+  for (size_t k = 0; k < r->functions_with_errors.len; k++)
+    free(r->functions_with_errors.items[k]);
+  r->functions_with_errors.len = 0;
+  r->functions = 0;
   if (!parse->diags.len)
     return;
+  /* which of the file's functions hold an error: those are analysed with what clang could type
+   * (opaque nodes), the others in full */
+  for (int i = 0; parse->tu && i < parse->tu->nfuncs; i++) {
+    const gm_func *fn = parse->tu->funcs[i];
+    if (!fn->in_main_file)
+      continue;
+    r->functions++;
+    for (size_t k = 0; k < parse->diags.len; k++) {
+      const gm_loc *at = &parse->diags.items[k].loc;
+      if (at->file && fn->loc.file && strcmp(at->file, fn->loc.file) == 0 &&
+          at->line >= fn->loc.line && at->line <= fn->end_loc.line) {
+        GM_PUSH(r->functions_with_errors, gm_xstrdup(fn->name ? fn->name : "?"));
+        break;
+      }
+    }
+  }
   const gm_clang_diag *first = &parse->diags.items[0];
   r->first_parse_error.loc = first->loc;
   r->first_parse_error.loc.file = gm_xstrdup(first->loc.file ? first->loc.file : r->path);
   r->first_parse_error.message = gm_xstrdup(first->message);
-  if (!nothing_parsed && !run->opt->verify) /* the input error said it already */
-    fprintf(msg, GM_PROGRAM ": warning: %s: %d parse error(s); findings may be incomplete\n",
-            r->path, parse->error_count);
+  if (!nothing_parsed && !run->opt->verify) { /* the input error said it already */
+    char *functions = functions_text(r, 0);
+    fprintf(msg, GM_PROGRAM ": warning: %s: %d parse error(s); findings may be incomplete%s\n",
+            r->path, parse->error_count, functions);
+    free(functions);
+  }
   /* the first few of clang's errors say what is wrong; hundreds would bury the findings */
   size_t shown = parse->diags.len;
   if (run->opt->parse_errors_shown >= 0 && shown > (size_t)run->opt->parse_errors_shown)
@@ -59,11 +114,17 @@ void driver_add_read_notices(gm_file_result *r) {
     char *where = first->loc.line
                       ? gm_xasprintf("%s:%u:%u", first->loc.file, first->loc.line, first->loc.col)
                       : gm_xstrdup(first->loc.file);
-    gm_notice *n = gm_report_notice(
-        &added, "parse-errors", at, NULL, "%d parse error(s)%s; the first: %s: %s", r->parse_errors,
-        r->input_error ? " and no function could be analysed" : "; findings may be incomplete",
-        where, first->message);
+    char *functions = functions_text(r, r->input_error);
+    gm_notice *n = gm_report_notice(&added, "parse-errors", at, NULL,
+                                    "%d parse error(s)%s; the first: %s: %s%s", r->parse_errors,
+                                    r->input_error ? " and no function could be analysed"
+                                                   : "; findings may be incomplete",
+                                    where, first->message, functions);
+    free(functions);
     free(where);
+    n->functions = r->functions;
+    for (size_t k = 0; k < r->functions_with_errors.len; k++)
+      GM_PUSH(n->functions_with_errors, gm_xstrdup(r->functions_with_errors.items[k]));
     n->count = r->parse_errors;
     n->first.loc = first->loc;
     n->first.loc.file = gm_xstrdup(first->loc.file);
@@ -131,6 +192,24 @@ static void print_include_hint(FILE *err, const gm_run *run, const gm_file_resul
                                                  : "the default flags");
 }
 
+gm_analysis_summary driver_analysis_summary(const gm_run *run) {
+  gm_analysis_summary s = {0};
+  for (size_t i = 0; i < run->nfiles; i++) {
+    const gm_file_result *r = &run->results[i];
+    s.files++;
+    if (r->input_error)
+      s.files_not_analysed++;
+    else if (r->parse_errors)
+      s.files_with_errors++;
+    if (!r->input_error)
+      s.functions_with_errors += r->functions_with_errors.len;
+    for (size_t k = 0; k < r->report.notices.len; k++)
+      s.analyses_cut_short += strcmp(r->report.notices.items[k].kind, "cut-short") == 0;
+  }
+  s.files_analysed = s.files - s.files_not_analysed;
+  return s;
+}
+
 size_t gm_print_read_summary(FILE *err, const gm_run *run) {
   print_missing_entries(err, run, GM_COMPDB_SIMILAR, "the flags of a similar entry");
   print_missing_entries(err, run, GM_COMPDB_DEFAULT, "default flags");
@@ -148,6 +227,10 @@ size_t gm_print_read_summary(FILE *err, const gm_run *run) {
   fprintf(err, "%s", e->message);
   if (strcmp(e->loc.file, first->path) != 0)
     fprintf(err, " (parsing %s)", first->path);
+  gm_analysis_summary s = driver_analysis_summary(run);
+  if (s.functions_with_errors)
+    fprintf(err, "; %zu function%s, analysed with what clang could type", s.functions_with_errors,
+            s.functions_with_errors == 1 ? " holds an error" : "s hold errors");
   fputc('\n', err);
   char *header = missing_header(e->message);
   if (header)

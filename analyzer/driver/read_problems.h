@@ -6,6 +6,7 @@
 #define GM_READ_PROBLEMS_H
 
 #include "driver/driver.h"
+#include "findings/output.h"
 #include "frontend/frontend.h"
 
 #include <stdio.h>
@@ -25,5 +26,8 @@ void driver_add_read_notices(gm_file_result *r);
  * header not found, where the include path should come from. Returns the number of files with
  * parse errors. */
 size_t gm_print_read_summary(FILE *err, const gm_run *run);
+
+/* What the run analysed and what it could not, for the JSON and SARIF summaries. */
+gm_analysis_summary driver_analysis_summary(const gm_run *run);
 
 #endif

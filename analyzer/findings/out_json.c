@@ -49,7 +49,17 @@ static json_t *finding_json(const gm_finding *f) {
   return o;
 }
 
-int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles) {
+json_t *gm_analysis_summary_json(const gm_analysis_summary *s) {
+  return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "files", (json_int_t)s->files, "files_analysed",
+                   (json_int_t)s->files_analysed, "files_with_errors",
+                   (json_int_t)s->files_with_errors, "files_not_analysed",
+                   (json_int_t)s->files_not_analysed, "functions_with_errors",
+                   (json_int_t)s->functions_with_errors, "analyses_cut_short",
+                   (json_int_t)s->analyses_cut_short);
+}
+
+int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles,
+                  const gm_analysis_summary *summary) {
   json_t *root = json_object();
   json_object_set_new(root, "version", json_integer(1));
   json_object_set_new(root, "tool", json_string("gmemlint"));
@@ -93,10 +103,17 @@ int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles) {
         json_object_set_new(first, "message", gm_json_string(n->first.message));
         json_object_set_new(o, "first_error", first);
         json_object_set_new(o, "analysed", json_boolean(!n->fatal));
+        json_object_set_new(o, "functions", json_integer(n->functions));
+        json_t *names = json_array();
+        for (size_t i = 0; i < n->functions_with_errors.len; i++)
+          json_array_append_new(names, gm_json_string(n->functions_with_errors.items[i]));
+        json_object_set_new(o, "functions_with_errors", names);
       }
       json_array_append_new(notices, o);
     }
   json_object_set_new(root, "notices", notices);
+  if (summary)
+    json_object_set_new(root, "summary", gm_analysis_summary_json(summary));
   if (json_array_size(suppressed))
     json_object_set_new(root, "suppressed", suppressed);
   else

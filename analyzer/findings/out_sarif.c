@@ -120,7 +120,7 @@ static const char *notice_level(const gm_notice *n) {
 
 int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const char *sarif_root,
                    const char *const *input_errors, size_t ninput_errors,
-                   const gm_rule_table *rules) {
+                   const gm_rule_table *rules, const gm_analysis_summary *summary) {
   char root_abs[PATH_MAX];
   const char *root = realpath(sarif_root ? sarif_root : ".", root_abs) ? root_abs : NULL;
   json_t *doc = json_object();
@@ -236,14 +236,24 @@ int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const 
       json_t *desc = json_object();
       json_object_set_new(desc, "id", gm_json_string(nt->kind));
       json_object_set_new(n, "descriptor", desc);
-      if (nt->first.message) { /* parse-errors: clang's count, as JSON's "errors" */
+      if (nt->first.message) { /* parse-errors: clang's count and the functions, as JSON's */
         json_t *props = json_object();
         json_object_set_new(props, "errors", json_integer(nt->count));
+        json_object_set_new(props, "functions", json_integer(nt->functions));
+        json_t *names = json_array();
+        for (size_t i = 0; i < nt->functions_with_errors.len; i++)
+          json_array_append_new(names, gm_json_string(nt->functions_with_errors.items[i]));
+        json_object_set_new(props, "functionsWithErrors", names);
         json_object_set_new(n, "properties", props);
       }
       json_array_append_new(notes, n);
     }
   json_object_set_new(inv, "toolExecutionNotifications", notes);
+  if (summary) { /* what the run analysed and what it lost, as the JSON output's "summary" */
+    json_t *props = json_object();
+    json_object_set_new(props, "summary", gm_analysis_summary_json(summary));
+    json_object_set_new(inv, "properties", props);
+  }
   json_array_append_new(invocations, inv);
   json_object_set_new(run, "invocations", invocations);
   json_object_set_new(run, "columnKind", json_string("unicodeCodePoints"));

@@ -26,12 +26,24 @@ void gm_print_text(FILE *out, const gm_output_file *file, int color);
  * them)`); nothing when there are none. */
 void gm_print_text_cut_short(FILE *out, const gm_output_file *files, size_t nfiles, int color);
 
+/* What a run analysed and what it lost: the files named (sources and findings files), those
+ * analysed (in full or in part), those with parse errors (analysed in part), those not analysed
+ * at all (input errors); the functions that hold a parse error (analysed with what clang could
+ * type), and the functions whose analysis was cut short. */
+typedef struct gm_analysis_summary {
+  size_t files, files_analysed, files_with_errors, files_not_analysed;
+  size_t functions_with_errors, analyses_cut_short;
+} gm_analysis_summary;
+
 /* JSON and SARIF print all files at once. SARIF lists every rule of `rules` (a finding names
  * its rule by index there). */
-int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles);
+int gm_print_json(FILE *out, const gm_output_file *files, size_t nfiles,
+                  const gm_analysis_summary *summary);
 int gm_print_sarif(FILE *out, const gm_output_file *files, size_t nfiles, const char *sarif_root,
                    const char *const *input_errors, size_t ninput_errors,
-                   const gm_rule_table *rules);
+                   const gm_rule_table *rules, const gm_analysis_summary *summary);
+/* The summary as a JSON object (new reference). */
+struct json_t *gm_analysis_summary_json(const gm_analysis_summary *s);
 
 /* --export-fixes: clang-tidy's YAML (clang-apply-replacements applies it). */
 int gm_print_fixes(FILE *out, const gm_output_file *files, size_t nfiles);

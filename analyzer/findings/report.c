@@ -126,6 +126,9 @@ void gm_notice_free(gm_notice *n) {
   free(n->first.message);
   free(n->rule_id);
   free(n->reason);
+  for (size_t i = 0; i < n->functions_with_errors.len; i++)
+    free(n->functions_with_errors.items[i]);
+  GM_VEC_FREE(n->functions_with_errors);
 }
 
 int gm_notice_counted_once(const gm_notice *n) {

@@ -82,6 +82,9 @@ typedef struct gm_notice {
   int count;
   gm_related first;
   int fatal;
+  /* and the file's functions, with the names of those holding an error (owned) */
+  int functions;
+  gm_str_vec functions_with_errors;
   /* "suppressed" only (--explain): the rule whose finding was kept from the report ("" where the
    * loss is not one rule's: a function cut short) and why: the exemption, threshold or filter
    * that decided it ("latent", "cut-short", a rule's own reason) */

@@ -47,15 +47,15 @@ run --no-cache header.cu typos.cu clean.cu
 expect_rc 3 "parse errors and a finding: exit 3 (3 wins over 1)"
 expect_out "^header.cu:6:7: warning: .*\[GM001 unpaired-allocation\]" "the finding is still printed"
 cat >expected.err <<'TXT'
-gmemlint: warning: header.cu: 2 parse error(s); findings may be incomplete
+gmemlint: warning: header.cu: 2 parse error(s); findings may be incomplete; 1 of its 2 functions holds an error, analysed with what clang could type: 'scale'
 header.cu:1:10: note: clang: 'scale.h' file not found
 header.cu:3:29: note: clang: use of undeclared identifier 'SCALE'
-gmemlint: warning: typos.cu: 5 parse error(s); findings may be incomplete
+gmemlint: warning: typos.cu: 5 parse error(s); findings may be incomplete; its only function, 'broken', holds an error, analysed with what clang could type
 typos.cu:3:11: note: clang: expected expression
 typos.cu:4:3: note: clang: use of undeclared identifier 'undefined_a'
 typos.cu:5:3: note: clang: use of undeclared identifier 'undefined_b'
 typos.cu: note: clang: 2 more error(s) (--show-parse-errors=all prints them)
-gmemlint: warning: 2 of 3 files had parse errors; the first: header.cu:1:10: 'scale.h' file not found
+gmemlint: warning: 2 of 3 files had parse errors; the first: header.cu:1:10: 'scale.h' file not found; 2 functions hold errors, analysed with what clang could type
 gmemlint: note: 'scale.h' was not found: give the build's include paths (-p build/ reads its compile_commands.json, or -- -I DIR)
 TXT
 diff expected.err "$WORK/err" >/dev/null || fail "stderr in full: $(diff expected.err "$WORK/err")"
@@ -69,13 +69,13 @@ expect_rc 0 "--allow-parse-errors and no finding: exit 0"
 # ---- any other first error is itself the cause: no include hint ----
 run --no-cache typos.cu clean.cu
 expect_rc 3 "parse errors alone: exit 3"
-[ "$(tail -1 "$WORK/err")" = "gmemlint: warning: 1 of 2 files had parse errors; the first: typos.cu:3:11: expected expression" ] ||
+[ "$(tail -1 "$WORK/err")" = "gmemlint: warning: 1 of 2 files had parse errors; the first: typos.cu:3:11: expected expression; 1 function holds an error, analysed with what clang could type" ] ||
   fail "the summary ends the output: $(tail -2 "$WORK/err")"
 ! grep -q "include" "$WORK/err" || fail "no include hint for a syntax error: $(cat "$WORK/err")"
 
 # ---- one file: "1 of 1 file" ----
 run --no-cache typos.cu
-expect_err "^gmemlint: warning: 1 of 1 file had parse errors; the first: typos.cu:3:11: expected expression$" "one file"
+expect_err "^gmemlint: warning: 1 of 1 file had parse errors; the first: typos.cu:3:11: expected expression; 1 function holds an error, analysed with what clang could type$" "one file"
 
 # ---- the first error in a header: named, with the file being parsed ----
 printf 'struct shape { undefined_t rows; };\n' >inc/shape.h
@@ -109,7 +109,7 @@ run --no-cache typos.cu garbage.cu missing.cu
 expect_rc 2 "an input error and parse errors: exit 2"
 expect_err "^gmemlint: error: garbage.cu: 1 parse error\(s\) and no function could be analysed$" "nothing parsed"
 expect_err "^garbage.cu:1:1: note: clang: expected unqualified-id$" "its error"
-[ "$(tail -1 "$WORK/err")" = "gmemlint: warning: 2 of 3 files had parse errors; the first: typos.cu:3:11: expected expression" ] ||
+[ "$(tail -1 "$WORK/err")" = "gmemlint: warning: 2 of 3 files had parse errors; the first: typos.cu:3:11: expected expression; 1 function holds an error, analysed with what clang could type" ] ||
   fail "a file that did not parse at all counts: $(tail -1 "$WORK/err")"
 run --no-cache --allow-parse-errors garbage.cu
 expect_rc 2 "--allow-parse-errors does not accept a file with nothing analysed"

@@ -33,11 +33,11 @@ expect_rc 0 "one file with no entry"
 run --no-cache -p build src/a.cu src/b.cu src/c.cu src/d.cu src/e.cu
 expect_rc 3 "c.cu's entry lacks the include directory"
 cat >expected.err <<'TXT'
-gmemlint: warning: src/c.cu: 2 parse error(s); findings may be incomplete
+gmemlint: warning: src/c.cu: 2 parse error(s); findings may be incomplete; its only function, 'c_setup', holds an error, analysed with what clang could type
 src/c.cu:1:10: note: clang: 'scale.h' file not found
 src/c.cu:5:22: note: clang: use of undeclared identifier 'SCALE'
 gmemlint: warning: 3 files have no entry in compile_commands.json; used the flags of a similar entry (e.g. src/b.cu)
-gmemlint: warning: 1 of 5 files had parse errors; the first: src/c.cu:1:10: 'scale.h' file not found
+gmemlint: warning: 1 of 5 files had parse errors; the first: src/c.cu:1:10: 'scale.h' file not found; 1 function holds an error, analysed with what clang could type
 gmemlint: note: 'scale.h' was not found: the compile database's flags for src/c.cu lack its directory (add it with -- -I DIR)
 TXT
 diff expected.err "$WORK/err" >/dev/null || fail "with -p, stderr in full: $(diff expected.err "$WORK/err")"
@@ -53,7 +53,7 @@ run --no-cache -p build src/lone.cu src/b.cu
 expect_rc 3 "default flags lack the include directory"
 cat >expected.tail <<'TXT'
 gmemlint: warning: 2 files have no entry in compile_commands.json; used default flags (e.g. src/lone.cu)
-gmemlint: warning: 2 of 2 files had parse errors; the first: src/lone.cu:1:10: 'scale.h' file not found
+gmemlint: warning: 2 of 2 files had parse errors; the first: src/lone.cu:1:10: 'scale.h' file not found; 2 functions hold errors, analysed with what clang could type
 gmemlint: note: 'scale.h' was not found: src/lone.cu has no entry in the compile database and the default flags lack its directory (add it with -- -I DIR)
 TXT
 tail -3 "$WORK/err" | diff expected.tail - >/dev/null || fail "default flags, counted once: $(tail -3 "$WORK/err")"
@@ -63,7 +63,7 @@ import json, sys
 n = json.load(open(sys.argv[1]))["notices"]
 assert [(x["kind"], x["file"], x["message"]) for x in n] == [
     ("compdb-default-flags", "src/b.cu", "no entry in compile_commands.json; using default flags"),
-    ("parse-errors", "src/b.cu", "2 parse error(s); findings may be incomplete; the first: src/b.cu:1:10: 'scale.h' file not found")], n
+    ("parse-errors", "src/b.cu", "2 parse error(s); findings may be incomplete; the first: src/b.cu:1:10: 'scale.h' file not found; its only function, 'b_setup', holds an error, analysed with what clang could type")], n
 PY
 # a similar entry's flags that lack it
 printf '[{"directory": "%s", "command": "nvcc -c ../src/a.cu", "file": "../src/a.cu"}]\n' "$WORK/build" >build/compile_commands.json
@@ -126,7 +126,7 @@ git -C repo commit -q -m c >commit.out 2>&1 || crc=$?
 [ "$crc" -ne 0 ] || fail "the hook refuses a file with parse errors (status $crc): $(cat commit.out)"
 grep -q "^gmemlint: commit refused (exit 3): files had parse errors, so findings may be missing; give the build's flags (-p build), install the hook again with --allow-parse-errors, or commit with --no-verify$" commit.out ||
   fail "the hook says why: $(cat commit.out)"
-grep -q "^gmemlint: warning: 1 of 1 file had parse errors; the first: c.cu:1:10: 'scale.h' file not found$" commit.out ||
+grep -q "^gmemlint: warning: 1 of 1 file had parse errors; the first: c.cu:1:10: 'scale.h' file not found; 1 function holds an error, analysed with what clang could type$" commit.out ||
   fail "the hook shows the summary: $(cat commit.out)"
 (cd repo && "$GMEMLINT" --install-hook --no-cache --allow-parse-errors >/dev/null)
 crc=0

@@ -36,17 +36,21 @@ d = json.load(open(sys.argv[1]))
 n = d["notices"]
 assert n == [
     {"kind": "parse-errors", "file": "header.cu", "line": 1, "column": 10, "function": "",
-     "message": "2 parse error(s); findings may be incomplete; the first: header.cu:1:10: 'scale.h' file not found",
+     "message": "2 parse error(s); findings may be incomplete; the first: header.cu:1:10: 'scale.h' file not found; 1 of its 2 functions holds an error, analysed with what clang could type: 'scale'",
      "errors": 2,
      "first_error": {"file": "header.cu", "line": 1, "column": 10, "message": "'scale.h' file not found"},
-     "analysed": True},
+     "analysed": True, "functions": 2, "functions_with_errors": ["scale"]},
     # the first error is in a header: the notice is the file's, with no line
     {"kind": "parse-errors", "file": "in_header.cu", "line": 0, "column": 0, "function": "",
-     "message": "1 parse error(s); findings may be incomplete; the first: inc/shape.h:1:16: unknown type name 'undefined_t'",
+     "message": "1 parse error(s); findings may be incomplete; the first: inc/shape.h:1:16: unknown type name 'undefined_t'; its only function holds none (the errors are outside it: what it uses may be missing)",
      "errors": 1,
      "first_error": {"file": "inc/shape.h", "line": 1, "column": 16, "message": "unknown type name 'undefined_t'"},
-     "analysed": True},
+     "analysed": True, "functions": 1, "functions_with_errors": []},
 ], json.dumps(n, indent=1)
+# what the run analysed and lost
+assert d["summary"] == {"files": 3, "files_analysed": 3, "files_with_errors": 2,
+                        "files_not_analysed": 0, "functions_with_errors": 1,
+                        "analyses_cut_short": 0}, d["summary"]
 assert [(f["file"], f["line"], f["rule"]) for f in d["findings"]] == [("header.cu", 6, "GM001")], d["findings"]
 PY
 
@@ -59,7 +63,10 @@ assert n == [{"kind": "parse-errors", "file": "garbage.cu", "line": 1, "column":
               "message": "1 parse error(s) and no function could be analysed; the first: garbage.cu:1:1: expected unqualified-id",
               "errors": 1,
               "first_error": {"file": "garbage.cu", "line": 1, "column": 1, "message": "expected unqualified-id"},
-              "analysed": False}], n
+              "analysed": False, "functions": 0, "functions_with_errors": []}], n
+assert json.load(open(sys.argv[1]))["summary"] == {
+    "files": 2, "files_analysed": 1, "files_with_errors": 0, "files_not_analysed": 1,
+    "functions_with_errors": 0, "analyses_cut_short": 0}
 PY
 
 # an error with no place in any file (a flag clang refuses): named by the file alone, as in text
@@ -68,7 +75,7 @@ expect_rc 3 "JSON: a flag clang refuses"
 "$PY" - "$WORK/out" <<'PY' || fail "JSON: an error with no location"
 import json, sys
 (n,) = json.load(open(sys.argv[1]))["notices"]
-want = "1 parse error(s); findings may be incomplete; the first: clean.cu: unsupported CUDA gpu architecture: sm_bogus"
+want = "1 parse error(s); findings may be incomplete; the first: clean.cu: unsupported CUDA gpu architecture: sm_bogus; the error is in the flags, not in a function"
 assert n["message"] == want, n["message"]
 assert (n["file"], n["line"], n["column"]) == ("clean.cu", 0, 0), n
 PY
@@ -77,6 +84,8 @@ run --no-cache --format=json clean.cu
 expect_rc 0 "JSON: clean"
 "$PY" -c 'import json,sys; assert json.load(open(sys.argv[1]))["notices"] == []' "$WORK/out" ||
   fail "JSON: no notice for a clean file"
+"$PY" -c 'import json,sys; s = json.load(open(sys.argv[1]))["summary"]; assert s == {"files": 1, "files_analysed": 1, "files_with_errors": 0, "files_not_analysed": 0, "functions_with_errors": 0, "analyses_cut_short": 0}, s' "$WORK/out" ||
+  fail "JSON: the summary of a clean run"
 
 SCHEMA="$ROOT/../shared/sarif-schema-2.1.0.json"
 sarif_check() { # FILE EXPECTED_SUCCESS: the schema, executionSuccessful, then stdin's checks
@@ -100,11 +109,17 @@ def where(n):
     pl = n["locations"][0]["physicalLocation"]
     return (pl["artifactLocation"]["uri"], pl.get("region"))
 assert [(n["level"], n["descriptor"], where(n), n["properties"]) for n in notes] == [
-    ("warning", {"id": "parse-errors"}, ("header.cu", {"startLine": 1, "startColumn": 10}), {"errors": 2}),
-    ("warning", {"id": "parse-errors"}, ("in_header.cu", None), {"errors": 1}),
-    ("error", {"id": "parse-errors"}, ("garbage.cu", {"startLine": 1, "startColumn": 1}), {"errors": 1}),
+    ("warning", {"id": "parse-errors"}, ("header.cu", {"startLine": 1, "startColumn": 10}),
+     {"errors": 2, "functions": 2, "functionsWithErrors": ["scale"]}),
+    ("warning", {"id": "parse-errors"}, ("in_header.cu", None),
+     {"errors": 1, "functions": 1, "functionsWithErrors": []}),
+    ("error", {"id": "parse-errors"}, ("garbage.cu", {"startLine": 1, "startColumn": 1}),
+     {"errors": 1, "functions": 0, "functionsWithErrors": []}),
 ], json.dumps(notes, indent=1)
-assert notes[0]["message"]["text"] == "2 parse error(s); findings may be incomplete; the first: header.cu:1:10: 'scale.h' file not found", notes[0]
+assert inv["properties"]["summary"] == {"files": 4, "files_analysed": 3, "files_with_errors": 2,
+                                        "files_not_analysed": 1, "functions_with_errors": 1,
+                                        "analyses_cut_short": 0}, inv["properties"]
+assert notes[0]["message"]["text"] == "2 parse error(s); findings may be incomplete; the first: header.cu:1:10: 'scale.h' file not found; 1 of its 2 functions holds an error, analysed with what clang could type: 'scale'", notes[0]
 assert notes[2]["message"]["text"] == "1 parse error(s) and no function could be analysed; the first: garbage.cu:1:1: expected unqualified-id", notes[2]
 assert [r["ruleId"] for r in results] == ["GM001"], results
 PY
