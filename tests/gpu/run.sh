@@ -6,7 +6,7 @@
 # OVERHEAD_RUNS=N: overhead rounds (default 5). TORCH_ONLY=1: only the PyTorch view's checks.
 # OVERHEAD_ONLY=1: only the churn loops' overhead
 # (plain, gmemcc build, gmemrun), for more rounds in the same device time.
-# TORCH_COST_RUNS=N: rounds of the PyTorch view's cost (default 3); TORCH_COST_STEPS=N: steps a run
+# TORCH_COST_RUNS=N: rounds of the PyTorch view's cost (default 3; TORCH_COST_ONLY=1: only them); TORCH_COST_STEPS=N: steps a run
 # (default 200; about 7000 make a 30 s run on an H100). SKIP_TORCH=1: everything but
 # the PyTorch checks (when device time is short; TORCH_ONLY=1 runs them alone).
 set -euo pipefail
@@ -107,6 +107,10 @@ torch_view() {
     else
       echo "build/gmemlint does not run here: run tests/gpu/join_torch.sh DIR on the returned files"
     fi
+    torch_cost
+}
+# the PyTorch view's cost alone (TORCH_COST_ONLY=1 with TORCH_ONLY=1)
+torch_cost() {
     COST_STEPS=${TORCH_COST_STEPS:-200}
     echo "== the PyTorch view's cost: $COST_STEPS steps of torch_clean_train.py, plain, under"
     echo "   gmemrun without the view (--no-torch) and with it, alternating, ${TORCH_COST_RUNS:-3} rounds"
@@ -135,6 +139,10 @@ torch_view() {
     done | tee "$RES/torch_cost.txt"
     python3 tests/gpu/torch_view_check.py cost "$RES/torch_cost.txt" || true
 }
+if [ -n "${TORCH_ONLY:-}" ] && [ -n "${TORCH_COST_ONLY:-}" ]; then
+  torch_cost
+  exit 0
+fi
 if [ -n "${TORCH_ONLY:-}" ]; then
   torch_view
   [ -z "${TORCH_VIEW_FAILED:-}" ] && echo "torch view checks: ok" || echo "torch view checks: FAILED"

@@ -5,7 +5,7 @@ import os
 from torch import _log
 
 from . import memory  # noqa: F401
-from .memory import _allocator, memory_stats  # noqa: F401
+from .memory import _allocator, memory_stats, memory_stats_as_nested_dict  # noqa: F401
 
 _initialized = False
 _queued_calls = []

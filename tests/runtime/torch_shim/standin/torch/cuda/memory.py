@@ -100,6 +100,19 @@ def memory_stats(device=None):
     return _allocator.stats()
 
 
+def memory_stats_as_nested_dict(device=None):
+    """As torch's: memory_stats' keys before it flattens them ("allocated_bytes.all.current" is
+    ["allocated_bytes"]["all"]["current"])."""
+    nested = {}
+    for key, value in _allocator.stats().items():
+        *path, last = key.split(".")
+        level = nested
+        for part in path:
+            level = level.setdefault(part, {})
+        level[last] = value
+    return nested
+
+
 def _record_memory_history(enabled="all", context="all", stacks="all", max_entries=1):
     _log(f"_record_memory_history enabled={enabled} context={context} stacks={stacks} "
          f"max_entries={max_entries}")
