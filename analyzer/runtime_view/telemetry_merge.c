@@ -496,6 +496,8 @@ void gm_telemetry_say_views_off(const gm_telemetry *t, size_t first, FILE *out) 
       fprintf(out,
               GM_PROGRAM ": note: %s: the PyTorch view was off in this Python run (%s); what it "
                          "shows rests on the CUDA calls alone, not on the caching allocator's "
-                         "tensors\n",
+                         "tensors, and PyTorch's own allocations (its cache, cuBLAS workspaces) "
+                         "are left unjudged: run it with the shim to see the lines that hold "
+                         "them\n",
               t->runs.items[i].path, t->runs.items[i].torch_view_reason);
 }

@@ -334,12 +334,18 @@ static int is_caching_allocator(const char *module) {
   return strncmp(base, "libc10_cuda", strlen("libc10_cuda")) == 0;
 }
 
+/* A Python run under gmemrun without the shim (its telemetry's torch_view off): no view to
+ * place the framework's memory, and the note that says so (join.c) asks for one. */
+static int view_off(const gm_telemetry *t, size_t run) {
+  return run < t->runs.len && gm_trun_torch_view_off(&t->runs.items[run]);
+}
+
 /* The caching allocator's own module is left to gm_torch_caches_site: with caching off, its
  * sites are the program's tensors. */
 int gm_torch_framework_site(const gm_telemetry *t, const gm_tsite *s) {
   const char *module = s->module ? s->module : s->no_source ? s->file : NULL;
   return module && in_framework(module) && !is_caching_allocator(module) &&
-         gm_torch_view_of_run(t, s->first_run) != NULL;
+         (gm_torch_view_of_run(t, s->first_run) != NULL || view_off(t, s->first_run));
 }
 
 int gm_torch_judges_oom(const gm_telemetry *t, const gm_toom *e) {
@@ -354,5 +360,7 @@ int gm_torch_caches_site(const gm_telemetry *t, const gm_tsite *s) {
   if (!is_caching_allocator(module))
     return 0;
   const gm_torch_view *v = gm_torch_view_of_run(t, s->first_run);
-  return v && v->caching;
+  /* without the shim whether it caches is not known; it does unless told otherwise, and its
+   * segments are no leak then */
+  return v ? v->caching : view_off(t, s->first_run);
 }

@@ -19,7 +19,7 @@ SRC
 telemetry off.json '{"state": "off", "reason": "GMEMRUN_PYTHON_DIR=/opt/x holds no sitecustomize.py"}'
 telemetry on.json '{"state": "on", "reason": ""}'
 telemetry plain.json
-note="gmemlint: note: off.json: the PyTorch view was off in this Python run (GMEMRUN_PYTHON_DIR=/opt/x holds no sitecustomize.py); what it shows rests on the CUDA calls alone, not on the caching allocator's tensors"
+note="gmemlint: note: off.json: the PyTorch view was off in this Python run (GMEMRUN_PYTHON_DIR=/opt/x holds no sitecustomize.py); what it shows rests on the CUDA calls alone, not on the caching allocator's tensors, and PyTorch's own allocations (its cache, cuBLAS workspaces) are left unjudged: run it with the shim to see the lines that hold them"
 
 run --no-cache --telemetry off.json --telemetry on.json --telemetry plain.json serve.cu
 expect_rc 0 "--telemetry with a view off: no finding, status 0"
@@ -33,6 +33,17 @@ expect_out "^    the PyTorch view was off: GMEMRUN_PYTHON_DIR=/opt/x holds no si
 
 run --no-cache --telemetry on.json --telemetry plain.json serve.cu
 [ ! -s "$WORK/err" ] || fail "views on or unsaid: nothing on stderr: $(cat "$WORK/err")"
+
+# recorded on the GPU machine (tests/gpu/run.sh, "reloc_noshim"): torch_leak_steps.py under a
+# relocated gmemrun whose GMEMRUN_PYTHON_DIR names a folder without the shim. PyTorch's caching
+# allocator (libc10_cuda: 16 segments, 1.2 GiB at exit) and cuBLAS's workspaces (128.3 MiB) are
+# no GM101 leaks: the note says they were left unjudged
+RECORDED="$ROOT/tests/join/torch_relocated/noshim/reloc_noshim-1310.json"
+run --no-cache --telemetry "$RECORDED"
+expect_rc 0 "the recorded run without the shim: the framework's memory is not a leak"
+[ ! -s "$WORK/out" ] || fail "the recorded run without the shim: no finding: $(cat "$WORK/out")"
+[ "$(cat "$WORK/err")" = "gmemlint: note: $RECORDED: the PyTorch view was off in this Python run (GMEMRUN_PYTHON_DIR=/tmp/tmp.CcpsN9gh2p/empty holds no sitecustomize.py); what it shows rests on the CUDA calls alone, not on the caching allocator's tensors, and PyTorch's own allocations (its cache, cuBLAS workspaces) are left unjudged: run it with the shim to see the lines that hold them" ] ||
+  fail "the recorded run: the note in full: $(cat "$WORK/err")"
 
 telemetry bad.json '{"state": "maybe"}'
 run --no-cache --telemetry bad.json serve.cu
