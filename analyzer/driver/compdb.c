@@ -1,6 +1,7 @@
 #include "driver/compdb.h"
 
 #include "driver/compdb_args.h"
+#include "driver/compdb_findcuda.h"
 #include "support/interrupt.h"
 
 #include <clang-c/CXCompilationDatabase.h>
@@ -25,6 +26,9 @@ struct gm_compdb {
   size_t npresent;
   CXCompileCommands all; /* every entry, read when a similar entry must be found whole */
   int has_at_file;       /* some entry names an @file, which libclang expands (and complains) */
+  int no_file;           /* no compile_commands.json: the FindCUDA scripts' entries alone */
+  size_t findcuda_added; /* entries read from FindCUDA scripts, and the first script */
+  char *findcuda_example;
 };
 
 enum { FILE_PRESENT = 'p', FILE_GENERATED = 'g', FILE_MOVED = 'm' };
@@ -104,14 +108,18 @@ static char *entry_dir(const char *d, const char *db_dir) {
  * which *rewritten then says. */
 static int validate(gm_compdb *db, const char *path, const char *db_dir, json_t **root_out,
                     int *rewritten, char *err, size_t errlen) {
-  json_error_t jerr;
-  json_t *root = json_load_file(path, 0, &jerr);
+  json_t *root = *root_out;
   if (!root) {
-    if (jerr.line < 0)
-      snprintf(err, errlen, "%s: %s", path, jerr.text);
-    else
-      snprintf(err, errlen, "%s:%d:%d: invalid JSON: %s", path, jerr.line, jerr.column, jerr.text);
-    return 0;
+    json_error_t jerr;
+    root = json_load_file(path, 0, &jerr);
+    if (!root) {
+      if (jerr.line < 0)
+        snprintf(err, errlen, "%s: %s", path, jerr.text);
+      else
+        snprintf(err, errlen, "%s:%d:%d: invalid JSON: %s", path, jerr.line, jerr.column,
+                 jerr.text);
+      return 0;
+    }
   }
   int ok = 1;
   if (!json_is_array(root)) {
@@ -177,6 +185,38 @@ static int validate(gm_compdb *db, const char *path, const char *db_dir, json_t 
   return ok;
 }
 
+/* The FindCUDA scripts' entries for files the database lacks: appended to it (and to its
+ * files), counted, with the first script kept for the note that says so. */
+static void add_findcuda(gm_compdb *db, json_t *root, json_t *findcuda, const gm_str_vec *scripts,
+                         int *rewritten) {
+  size_t i;
+  json_t *entry;
+  json_array_foreach(findcuda, i, entry) {
+    const char *f = json_string_value(json_object_get(entry, "file"));
+    char real[PATH_MAX];
+    const char *abs = realpath(f, real) ? real : f;
+    size_t k = 0;
+    while (k < db->nfiles && strcmp(db->files[k], abs) != 0)
+      k++;
+    if (k < db->nfiles)
+      continue; /* the database has it (a CMake that lists them, or a file built both ways) */
+    json_array_append(root, entry);
+    db->files = gm_xrealloc(db->files, sizeof(char *) * (db->nfiles + 1));
+    db->status = gm_xrealloc(db->status, db->nfiles + 1);
+    db->status[db->nfiles] = realpath(f, real) ? FILE_PRESENT : FILE_MOVED;
+    db->files[db->nfiles++] = gm_xstrdup(abs);
+    if (!db->findcuda_added++)
+      db->findcuda_example = gm_xstrdup(scripts->items[i]);
+    *rewritten = 1;
+  }
+  if (db->findcuda_added) {
+    free(db->present); /* listed again with the scripts' files */
+    db->present = NULL;
+    db->npresent = 0;
+    keep_first_of_each(db);
+  }
+}
+
 /* libclang reads a database from a directory: one with relative directories is handed over
  * with them made absolute, as a copy in a private temporary directory removed once read (or by
  * the interrupt handler, should a signal end the run while it exists). */
@@ -228,26 +268,42 @@ gm_compdb *gm_compdb_open(const char *where, char *err, size_t errlen) {
   size_t dlen = strlen(dir);
   char *path = dlen && dir[dlen - 1] == '/' ? gm_xasprintf("%scompile_commands.json", dir)
                                             : gm_xasprintf("%s/compile_commands.json", dir);
+  char real_dir[PATH_MAX];
+  const char *build_dir = realpath(dir, real_dir) ? real_dir : dir;
+  gm_str_vec scripts = {0};
+  json_t *findcuda = gm_findcuda_entries(build_dir, &scripts);
+  json_t *root = NULL;
   FILE *probe = fopen(path, "r");
-  if (!probe) {
+  if (probe) {
+    fclose(probe);
+  } else if (json_array_size(findcuda)) { /* a build of FindCUDA targets alone writes none */
+    root = json_array();
+  } else {
     snprintf(err, errlen, "%s: cannot open compile database (is %s a build directory?)", path, dir);
+    json_decref(findcuda);
     free(path);
     free(dir);
     return NULL;
   }
-  fclose(probe);
   gm_compdb *db = gm_xcalloc(1, sizeof *db);
   db->path = path;
-  char real_dir[PATH_MAX];
-  json_t *root = NULL;
+  db->no_file = !probe;
   int rewritten = 0;
-  if (!validate(db, path, realpath(dir, real_dir) ? real_dir : dir, &root, &rewritten, err,
-                errlen)) {
+  if (!validate(db, path, build_dir, &root, &rewritten, err, errlen)) {
     json_decref(root);
+    json_decref(findcuda);
+    for (size_t i = 0; i < scripts.len; i++)
+      free(scripts.items[i]);
+    GM_VEC_FREE(scripts);
     free(dir);
     gm_compdb_close(db);
     return NULL;
   }
+  add_findcuda(db, root, findcuda, &scripts, &rewritten);
+  json_decref(findcuda);
+  for (size_t i = 0; i < scripts.len; i++)
+    free(scripts.items[i]);
+  GM_VEC_FREE(scripts);
   CXCompilationDatabase_Error cerr;
   db->db =
       rewritten ? load_absolute(root, &cerr) : clang_CompilationDatabase_fromDirectory(dir, &cerr);
@@ -275,7 +331,14 @@ void gm_compdb_close(gm_compdb *db) {
   free(db->status);
   free(db->present);
   free(db->path);
+  free(db->findcuda_example);
   free(db);
+}
+
+size_t gm_compdb_findcuda(const gm_compdb *db, const char **example, int *alone) {
+  *example = db->findcuda_example;
+  *alone = db->no_file;
+  return db->findcuda_added;
 }
 
 size_t gm_compdb_files(gm_compdb *db, char ***files) {

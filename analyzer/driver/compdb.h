@@ -46,6 +46,11 @@ size_t gm_compdb_files(gm_compdb *db, char ***files);
  * one (sources the build generates, not built yet). */
 size_t gm_compdb_missing(const gm_compdb *db, size_t *moved);
 
+/* How many entries came from the nvcc scripts of CMake's FindCUDA module for .cu files the
+ * database lacks (driver/compdb_findcuda.h), the first script (for the note that says so), and
+ * whether there was no compile_commands.json at all (a build of such targets alone). */
+size_t gm_compdb_findcuda(const gm_compdb *db, const char **example, int *alone);
+
 /* The database's path as given to -p (DIR/compile_commands.json), for messages. */
 const char *gm_compdb_path(const gm_compdb *db);
 

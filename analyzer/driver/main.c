@@ -275,6 +275,17 @@ static int open_compdb(gm_run *run, gm_options *opt) {
     fprintf(stderr, GM_PROGRAM ": error: %s\n", err);
     return 0;
   }
+  const char *script;
+  int alone;
+  size_t findcuda = gm_compdb_findcuda(run->db, &script, &alone);
+  if (findcuda) /* files the build compiles that the database left out */
+    fprintf(stderr,
+            GM_PROGRAM ": note: %s %s %zu CUDA file%s that CMake's FindCUDA module compiles "
+                       "(cuda_add_executable, cuda_add_library): read from the nvcc script%s it "
+                       "generates (%s%s)\n",
+            gm_compdb_path(run->db), alone ? "does not exist; its build has" : "lacks", findcuda,
+            findcuda == 1 ? "" : "s", findcuda == 1 ? "" : "s", findcuda == 1 ? "" : "e.g. ",
+            script);
   char **db_files = NULL;
   size_t moved, n = gm_compdb_files(run->db, &db_files),
                 missing = gm_compdb_missing(run->db, &moved);

@@ -1,0 +1,1 @@
+int host_count() { return 8; }
