@@ -388,6 +388,17 @@ static const gm_call_summary *find_import(void *arg, const char *usr) {
   return c->program ? gm_program_summary(c->program, usr, c->self) : NULL;
 }
 
+/* A file parsed with -std=c++17 in place of its flags' dialect says so (frontend.h). */
+static void report_raised_dialect(gm_file_result *r, const gm_parse *parse) {
+  if (parse->raised_to_cxx17)
+    gm_report_notice(&r->report, "dialect-raised", (gm_loc){r->path, 0, 0}, NULL,
+                     "%s: CUDA 13's Thrust, CUB and libcu++ (CCCL) need C++17 and refuse the "
+                     "dialect the flags give (-std=c++14 or older; nvcc 13 refuses it too): "
+                     "parsed with -std=c++17; build with -std=c++17 (CMake: "
+                     "CMAKE_CUDA_STANDARD 17)",
+                     r->path);
+}
+
 /* A file parsed with the legacy layer's declarations says so (frontend.h), at the first use. */
 static void report_legacy_api(gm_file_result *r, const gm_parse *parse) {
   if (!parse->legacy_apis)
@@ -405,6 +416,7 @@ static void report_legacy_api(gm_file_result *r, const gm_parse *parse) {
  * unit summary, then suppressions, order and fingerprints. */
 void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse) {
   report_legacy_api(r, parse);
+  report_raised_dialect(r, parse);
   if (parse->tu) {
     gm_func_facts *facts;
     int nfacts;

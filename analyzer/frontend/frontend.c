@@ -129,9 +129,29 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, un
     gm_nvcc_fixups_free(&fx);
     return tu;
   }
-  const char **args2 = gm_xcalloc((size_t)nargs + 6, sizeof(char *));
-  memcpy(args2, args, sizeof(char *) * (size_t)nargs);
-  int nargs2 = nargs;
+  const char **args2 = gm_xcalloc((size_t)nargs + 7, sizeof(char *));
+  int nargs2 = 0, dropped_pch = 0;
+  for (int i = 0; i < nargs; i++) {
+    /* a preamble built in the flags' dialect cannot serve another: the file is read whole */
+    if (fx.cxx17 && strcmp(args[i], "-include-pch") == 0 && i + 1 < nargs) {
+      i++;
+      dropped_pch = 1;
+      continue;
+    }
+    args2[nargs2++] = args[i];
+  }
+  if (dropped_pch && contents) { /* edits of the main file's blanked text would blank it again */
+    size_t w = 0;
+    for (size_t i = 0; i < fx.files.len; i++) {
+      if (strcmp(fx.files.items[i].Filename, path) == 0) {
+        free((char *)fx.files.items[i].Filename);
+        free((char *)fx.files.items[i].Contents);
+        continue;
+      }
+      fx.files.items[w++] = fx.files.items[i];
+    }
+    fx.files.len = w;
+  }
   struct CXUnsavedFile *unsaved2 =
       gm_xcalloc(nunsaved + fx.files.len + 3, sizeof(struct CXUnsavedFile));
   int main_rewritten = 0;
@@ -139,7 +159,7 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, un
     main_rewritten |= strcmp(fx.files.items[i].Filename, path) == 0;
   unsigned n = 0;
   for (unsigned i = 0; i < nunsaved; i++) /* the main file's text as given (last), or rewritten */
-    if (!(contents && main_rewritten && i == nunsaved - 1))
+    if (!(contents && (main_rewritten || dropped_pch) && i == nunsaved - 1))
       unsaved2[n++] = unsaved[i];
   for (size_t i = 0; i < fx.files.len; i++)
     unsaved2[n++] = fx.files.items[i];
@@ -161,10 +181,13 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, un
     unsaved2[n++] = (struct CXUnsavedFile){GM_LEGACY_API_PATH, gm_cuda11_legacy_text,
                                            strlen(gm_cuda11_legacy_text)};
   }
+  if (fx.cxx17) /* the last -std wins */
+    args2[nargs2++] = "-std=c++17";
   CXTranslationUnit again = parse_tu(index, path, args2, nargs2, unsaved2, n);
   if (again && error_count(again) < errors) {
     clang_disposeTranslationUnit(tu);
     tu = again;
+    out->raised_to_cxx17 = fx.cxx17;
     if (fx.legacy.len) {
       gm_strbuf sb = {0};
       for (size_t i = 0; i < fx.legacy.len; i++)

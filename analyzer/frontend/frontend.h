@@ -24,6 +24,8 @@ typedef struct gm_parse {
    * first parse failed on the first of them (loc.file owned). */
   char *legacy_apis;
   gm_loc legacy_at;
+  /* parsed again with -std=c++17: CUDA 13's CCCL refused the flags' older dialect */
+  int raised_to_cxx17;
 } gm_parse;
 
 /* Parses path with args (compiler flags, no file name). `contents`, if not NULL, is the text to

@@ -17,6 +17,12 @@ typedef struct gm_nvcc_fixups {
   char *legacy_file;                  /* where the first of them was named */
   unsigned legacy_line, legacy_col;
   int gnu_keywords; /* an error named `typeof` (GNU's, nvcc takes it) */
+  /* edits made at errors' places (nvcc_fixups.c: a definition's __host__ __device__ its
+   * declaration lacks, a specialisation whose primary's attributes differ, a default argument
+   * repeated out of line, the #include of a header CUDA 12 removed), as bits by kind */
+  unsigned edits;
+  int cxx17;                     /* CCCL refused the dialect: parse again with -std=c++17 */
+  GM_VEC(unsigned char) changed; /* of each of files: whether its text was changed (internal) */
 } gm_nvcc_fixups;
 
 /* Reads tu's errors. `contents` (len bytes) is the main file's text as parsed, NULL for the
