@@ -1,4 +1,5 @@
 #include "driver/driver.h"
+#include "driver/build_copies.h"
 
 #include "driver/passes.h"
 
@@ -211,6 +212,7 @@ static int notice_cmp(const void *a, const void *b) {
 /* Drops the findings from `first` on that a NOLINT comment suppresses, then puts all in a stable
  * order with their --werror level and fingerprints. */
 void driver_settle_findings(gm_run *run, gm_file_result *r, size_t first) {
+  gm_build_copies_apply(run->copies, &r->report, first);
   gm_drop_suppressed(&r->report, first, r->path, &r->src);
   if (!run->opt->explain)
     driver_drop_explanations(&r->report);
@@ -388,35 +390,10 @@ static const gm_call_summary *find_import(void *arg, const char *usr) {
   return c->program ? gm_program_summary(c->program, usr, c->self) : NULL;
 }
 
-/* A file parsed with -std=c++17 in place of its flags' dialect says so (frontend.h). */
-static void report_raised_dialect(gm_file_result *r, const gm_parse *parse) {
-  if (parse->raised_to_cxx17)
-    gm_report_notice(&r->report, "dialect-raised", (gm_loc){r->path, 0, 0}, NULL,
-                     "%s: CUDA 13's Thrust, CUB and libcu++ (CCCL) need C++17 and refuse the "
-                     "dialect the flags give (-std=c++14 or older; nvcc 13 refuses it too): "
-                     "parsed with -std=c++17; build with -std=c++17 (CMake: "
-                     "CMAKE_CUDA_STANDARD 17)",
-                     r->path);
-}
-
-/* A file parsed with the legacy layer's declarations says so (frontend.h), at the first use. */
-static void report_legacy_api(gm_file_result *r, const gm_parse *parse) {
-  if (!parse->legacy_apis)
-    return;
-  gm_loc at = parse->legacy_at;
-  if (!at.file || !*at.file)
-    at = (gm_loc){r->path, 1, 1};
-  gm_report_notice(&r->report, "legacy-api", at, NULL,
-                   "%s: uses APIs removed from the CUDA toolkit (%s); parsed with gmemlint's "
-                   "declarations of the CUDA 11 API",
-                   r->path, parse->legacy_apis);
-}
-
 /* The analysis of a parsed file: flow (with other files' summaries in pass two), the rules, the
  * unit summary, then suppressions, order and fingerprints. */
 void driver_analyse_parse(gm_run *run, gm_file_result *r, const gm_parse *parse) {
-  report_legacy_api(r, parse);
-  report_raised_dialect(r, parse);
+  driver_add_parse_notices(r, parse);
   if (parse->tu) {
     gm_func_facts *facts;
     int nfacts;

@@ -60,6 +60,9 @@ typedef struct gm_run {
   uint64_t cli_only, cli_enabled, cli_disabled;
   int use_pch;
   struct gm_cache *cache; /* NULL: off (cache.h) */
+  /* headers the build copied into its tree, traced to their sources (build_copies.h); NULL
+   * without a database */
+  struct gm_build_copies *copies;
   gm_file_result *results;
   size_t nfiles;
 } gm_run;

@@ -2,6 +2,7 @@
  * --install-hook, --list-rules, `gmemlint report`, or a lint run); lint() reads as the run's
  * steps, one function each. */
 #include "driver/baseline.h"
+#include "driver/build_copies.h"
 #include "driver/compdb.h"
 #include "driver/config.h"
 #include "driver/driver.h"
@@ -275,6 +276,7 @@ static int open_compdb(gm_run *run, gm_options *opt) {
     fprintf(stderr, GM_PROGRAM ": error: %s\n", err);
     return 0;
   }
+  run->copies = gm_build_copies_new(run->db);
   const char *script;
   int alone;
   size_t findcuda = gm_compdb_findcuda(run->db, &script, &alone);
@@ -521,6 +523,7 @@ static void lint_free(lint_run *l) {
   free(l->run.results);
   GM_VEC_FREE(l->errors);
   gm_baseline_free(l->m.baseline);
+  gm_build_copies_free(l->run.copies);
   gm_compdb_close(l->run.db);
 }
 

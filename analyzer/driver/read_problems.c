@@ -192,6 +192,35 @@ static void print_include_hint(FILE *err, const gm_run *run, const gm_file_resul
                                                  : "the default flags");
 }
 
+/* A file parsed with -std=c++17 in place of its flags' dialect says so (frontend.h). */
+static void report_raised_dialect(gm_file_result *r, const gm_parse *parse) {
+  if (parse->raised_to_cxx17)
+    gm_report_notice(&r->report, "dialect-raised", (gm_loc){r->path, 0, 0}, NULL,
+                     "%s: CUDA 13's Thrust, CUB and libcu++ (CCCL) need C++17 and refuse the "
+                     "dialect the flags give (-std=c++14 or older; nvcc 13 refuses it too): "
+                     "parsed with -std=c++17; build with -std=c++17 (CMake: "
+                     "CMAKE_CUDA_STANDARD 17)",
+                     r->path);
+}
+
+/* A file parsed with the legacy layer's declarations says so (frontend.h), at the first use. */
+static void report_legacy_api(gm_file_result *r, const gm_parse *parse) {
+  if (!parse->legacy_apis)
+    return;
+  gm_loc at = parse->legacy_at;
+  if (!at.file || !*at.file)
+    at = (gm_loc){r->path, 1, 1};
+  gm_report_notice(&r->report, "legacy-api", at, NULL,
+                   "%s: uses APIs removed from the CUDA toolkit (%s); parsed with gmemlint's "
+                   "declarations of the CUDA 11 API",
+                   r->path, parse->legacy_apis);
+}
+
+void driver_add_parse_notices(gm_file_result *r, const gm_parse *parse) {
+  report_legacy_api(r, parse);
+  report_raised_dialect(r, parse);
+}
+
 gm_analysis_summary driver_analysis_summary(const gm_run *run) {
   gm_analysis_summary s = {0};
   for (size_t i = 0; i < run->nfiles; i++) {

@@ -27,6 +27,11 @@ void driver_add_read_notices(gm_file_result *r);
  * parse errors. */
 size_t gm_print_read_summary(FILE *err, const gm_run *run);
 
+/* The notices of a parse read otherwise than its flags say: with the legacy layer's
+ * declarations of removed APIs ("legacy-api"), or with -std=c++17 for CUDA 13's CCCL
+ * ("dialect-raised"). */
+void driver_add_parse_notices(gm_file_result *r, const gm_parse *parse);
+
 /* What the run analysed and what it could not, for the JSON and SARIF summaries. */
 gm_analysis_summary driver_analysis_summary(const gm_run *run);
 

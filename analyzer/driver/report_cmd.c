@@ -7,6 +7,7 @@
 #include "driver/driver.h"
 #include "driver/read_problems.h"
 #include "driver/report_cmd.h"
+#include "driver/build_copies.h"
 #include "model/families.h"
 #include "rules/rules.h"
 #include "runtime_view/join.h"
@@ -143,6 +144,7 @@ static int analyse_sources(report *r, const gm_options *opt) {
     fprintf(stderr, GM_PROGRAM ": error: %s\n", err);
     return 0;
   }
+  run->copies = gm_build_copies_new(run->db);
   run->nfiles = r->aopt.files.len;
   run->results = gm_xcalloc(run->nfiles, sizeof(gm_file_result));
   for (size_t i = 0; i < run->nfiles; i++)
@@ -215,6 +217,7 @@ static void report_free(report *r) {
   gm_report_clear(&r->runtime);
   gm_join_free(r->c.join);
   gm_telemetry_free(&r->t);
+  gm_build_copies_free(r->run.copies);
   gm_compdb_close(r->run.db);
   GM_VEC_FREE(r->telemetry);
   GM_VEC_FREE(r->aopt.files);
