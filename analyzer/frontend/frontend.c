@@ -115,6 +115,33 @@ static int is_cuda_parse(const char *const *args, int nargs) {
   return 0;
 }
 
+/* The main file's edits were made to its text with the preamble's includes blanked (the same
+ * length: blanking writes spaces): for a parse without the preamble they are carried onto the
+ * file as it is on disk, byte by byte where the edit changed one; dropped if the file changed. */
+static void unblank_main_edits(gm_nvcc_fixups *fx, const char *path, const char *blanked,
+                               size_t len) {
+  for (size_t i = 0; i < fx->files.len; i++) {
+    struct CXUnsavedFile *f = &fx->files.items[i];
+    if (strcmp(f->Filename, path) != 0)
+      continue;
+    size_t n = 0;
+    char *disk = gm_read_file(path, &n);
+    if (disk && n == len && f->Length == len) {
+      for (size_t k = 0; k < len; k++)
+        if (f->Contents[k] != blanked[k])
+          disk[k] = f->Contents[k];
+      free((char *)f->Contents);
+      f->Contents = disk;
+      return;
+    }
+    free(disk);
+    free((char *)f->Filename);
+    free((char *)f->Contents);
+    fx->files.items[i] = fx->files.items[--fx->files.len];
+    return;
+  }
+}
+
 /* A CUDA file clang rejected in part is parsed again as nvcc reads it (nvcc_fixups.h): its
  * rewritten files in memory, with the `$` macro the rewrites use, the legacy layer where the
  * errors named its APIs, and GNU's `typeof` where they named it. Any other file (host C++ that
@@ -140,18 +167,8 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, un
     }
     args2[nargs2++] = args[i];
   }
-  if (dropped_pch && contents) { /* edits of the main file's blanked text would blank it again */
-    size_t w = 0;
-    for (size_t i = 0; i < fx.files.len; i++) {
-      if (strcmp(fx.files.items[i].Filename, path) == 0) {
-        free((char *)fx.files.items[i].Filename);
-        free((char *)fx.files.items[i].Contents);
-        continue;
-      }
-      fx.files.items[w++] = fx.files.items[i];
-    }
-    fx.files.len = w;
-  }
+  if (dropped_pch && contents) /* the main file whole, with the edits made to its blanked text */
+    unblank_main_edits(&fx, path, contents, len);
   struct CXUnsavedFile *unsaved2 =
       gm_xcalloc(nunsaved + fx.files.len + 3, sizeof(struct CXUnsavedFile));
   int main_rewritten = 0;

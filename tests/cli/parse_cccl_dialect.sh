@@ -33,6 +33,33 @@ expect_rc 1 "three files with a shared preamble"
 run --no-cache --format=json a.cu -- -std=c++14
 "$PY" -c 'import json, sys; d = json.load(open(sys.argv[1])); assert [n["kind"] for n in d["notices"]] == ["dialect-raised"], d["notices"]; assert d["summary"]["files_with_errors"] == 0, d["summary"]' \
   "$WORK/out" || fail "JSON: a dialect-raised notice, no file with errors"
+# an edit of the main file (its out-of-line __host__ __device__, clang's error) made to the
+# text with the preamble's includes blanked is carried onto the whole file for the parse
+# without that preamble
+for f in d e f; do
+  cat >$f.cu <<'SRC'
+#include <cuda_runtime.h>
+static const int kTag = 1; // ends the run of includes the shared preamble holds
+#include <thrust/device_vector.h>
+struct Grid {
+  int n;
+  int stage(int bytes) const;
+};
+__host__ __device__ int Grid::stage(int bytes) const {
+  float *d = nullptr;
+  cudaMalloc(&d, bytes);
+  if (bytes > n)
+    return -2;
+  cudaFree(d);
+  return 0;
+}
+SRC
+done
+run --no-cache --pch=always d.cu e.cu f.cu -- -std=c++14
+expect_rc 1 "a main-file edit under a raised dialect, with a shared preamble"
+[ ! -s "$WORK/err" ] || fail "edit and raised dialect: no parse error: $(head -c 800 "$WORK/err")"
+[ "$(grep -cE "^[def].cu:10:3: warning: 'd' .*\[GM001 unpaired-allocation\]$" "$WORK/out")" -eq 3 ] ||
+  fail "edit and raised dialect: a leak each: $(cat "$WORK/out")"
 # under C++17 nothing is said
 run --no-cache a.cu -- -std=c++17
 [ "$(count_out 'CCCL')" -eq 0 ] || fail "-std=c++17: no note: $(cat "$WORK/out")"
