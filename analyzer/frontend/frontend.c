@@ -115,31 +115,20 @@ static int is_cuda_parse(const char *const *args, int nargs) {
   return 0;
 }
 
-/* The main file's edits were made to its text with the preamble's includes blanked (the same
- * length: blanking writes spaces): for a parse without the preamble they are carried onto the
- * file as it is on disk, byte by byte where the edit changed one; dropped if the file changed. */
-static void unblank_main_edits(gm_nvcc_fixups *fx, const char *path, const char *blanked,
-                               size_t len) {
-  for (size_t i = 0; i < fx->files.len; i++) {
-    struct CXUnsavedFile *f = &fx->files.items[i];
-    if (strcmp(f->Filename, path) != 0)
-      continue;
-    size_t n = 0;
-    char *disk = gm_read_file(path, &n);
-    if (disk && n == len && f->Length == len) {
-      for (size_t k = 0; k < len; k++)
-        if (f->Contents[k] != blanked[k])
-          disk[k] = f->Contents[k];
-      free((char *)f->Contents);
-      f->Contents = disk;
-      return;
-    }
-    free(disk);
-    free((char *)f->Filename);
-    free((char *)f->Contents);
-    fx->files.items[i] = fx->files.items[--fx->files.len];
-    return;
+/* Whether CUDA 13's CCCL (Thrust, CUB, libcu++) refused the dialect: an #error in each of its
+ * libraries when the flags give one before C++17. */
+static int dialect_refused(CXTranslationUnit tu) {
+  int refused = 0;
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n && !refused; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    CXString s = clang_getDiagnosticSpelling(d);
+    const char *m = clang_getCString(s);
+    refused = m && strstr(m, "requires at least C++") && strstr(m, "CCCL_IGNORE_DEPRECATED");
+    clang_disposeString(s);
+    clang_disposeDiagnostic(d);
   }
+  return refused;
 }
 
 /* A CUDA file clang rejected in part is parsed again as nvcc reads it (nvcc_fixups.h): its
@@ -156,19 +145,9 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, un
     gm_nvcc_fixups_free(&fx);
     return tu;
   }
-  const char **args2 = gm_xcalloc((size_t)nargs + 7, sizeof(char *));
-  int nargs2 = 0, dropped_pch = 0;
-  for (int i = 0; i < nargs; i++) {
-    /* a preamble built in the flags' dialect cannot serve another: the file is read whole */
-    if (fx.cxx17 && strcmp(args[i], "-include-pch") == 0 && i + 1 < nargs) {
-      i++;
-      dropped_pch = 1;
-      continue;
-    }
-    args2[nargs2++] = args[i];
-  }
-  if (dropped_pch && contents) /* the main file whole, with the edits made to its blanked text */
-    unblank_main_edits(&fx, path, contents, len);
+  const char **args2 = gm_xcalloc((size_t)nargs + 6, sizeof(char *));
+  memcpy(args2, args, sizeof(char *) * (size_t)nargs);
+  int nargs2 = nargs;
   struct CXUnsavedFile *unsaved2 =
       gm_xcalloc(nunsaved + fx.files.len + 3, sizeof(struct CXUnsavedFile));
   int main_rewritten = 0;
@@ -176,7 +155,7 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, un
     main_rewritten |= strcmp(fx.files.items[i].Filename, path) == 0;
   unsigned n = 0;
   for (unsigned i = 0; i < nunsaved; i++) /* the main file's text as given (last), or rewritten */
-    if (!(contents && (main_rewritten || dropped_pch) && i == nunsaved - 1))
+    if (!(contents && main_rewritten && i == nunsaved - 1))
       unsaved2[n++] = unsaved[i];
   for (size_t i = 0; i < fx.files.len; i++)
     unsaved2[n++] = fx.files.items[i];
@@ -198,13 +177,10 @@ static CXTranslationUnit reparse_as_nvcc(CXIndex index, CXTranslationUnit tu, un
     unsaved2[n++] = (struct CXUnsavedFile){GM_LEGACY_API_PATH, gm_cuda11_legacy_text,
                                            strlen(gm_cuda11_legacy_text)};
   }
-  if (fx.cxx17) /* the last -std wins */
-    args2[nargs2++] = "-std=c++17";
   CXTranslationUnit again = parse_tu(index, path, args2, nargs2, unsaved2, n);
   if (again && error_count(again) < errors) {
     clang_disposeTranslationUnit(tu);
     tu = again;
-    out->raised_to_cxx17 = fx.cxx17;
     if (fx.legacy.len) {
       gm_strbuf sb = {0};
       for (size_t i = 0; i < fx.legacy.len; i++)
@@ -236,9 +212,40 @@ int gm_frontend_parse(CXIndex index, const char *path, const char *const *args, 
   if (!tu)
     return -1;
   unsigned errors = error_count(tu);
+  /* first the dialect CCCL needs: -std=c++17 last (the last -std wins), without a preamble
+   * built in the old one, the file read whole; the nvcc fixups then read that parse's errors */
+  const char **raised = NULL;
+  if (errors && dialect_refused(tu)) {
+    raised = gm_xcalloc((size_t)nargs + 2, sizeof(char *));
+    int nraised = 0;
+    for (int i = 0; i < nargs; i++) {
+      if (strcmp(args[i], "-include-pch") == 0 && i + 1 < nargs) {
+        i++;
+        continue;
+      }
+      raised[nraised++] = args[i];
+    }
+    raised[nraised++] = "-std=c++17";
+    unsigned whole = contents ? nunsaved - 1 : nunsaved; /* the main file's own text */
+    CXTranslationUnit again = parse_tu(index, path, raised, nraised, unsaved, whole);
+    if (again && error_count(again) < errors) {
+      clang_disposeTranslationUnit(tu);
+      tu = again;
+      errors = error_count(tu);
+      args = raised;
+      nargs = nraised;
+      nunsaved = whole;
+      contents = NULL;
+      len = 0;
+      out->raised_to_cxx17 = 1;
+    } else if (again) {
+      clang_disposeTranslationUnit(again);
+    }
+  }
   if (errors)
     tu = reparse_as_nvcc(index, tu, errors, path, args, nargs, unsaved, nunsaved, contents, len,
                          out);
+  free(raised);
   double model_start = gm_timing_start();
   builder b = {0};
   b.arena = gm_arena_new();

@@ -275,9 +275,6 @@ int gm_nvcc_fixups_find(CXTranslationUnit tu, const char *path, const char *cont
       note_legacy(d, message, fx);
       /* only where needed: `int typeof;` is a valid member under -std=c++17 */
       fx->gnu_keywords |= nvcc_dialect && strstr(message, "'typeof'") != NULL;
-      /* CUDA 13's CCCL refuses a dialect before C++17 with an #error in each of its libraries */
-      fx->cxx17 |= strstr(message, "requires at least C++") != NULL &&
-                   strstr(message, "CCCL_IGNORE_DEPRECATED_CPP_DIALECT") != NULL;
       if (nvcc_dialect) {
         rewrite_files_of(tu, clang_getDiagnosticLocation(d), path, contents, len, fx);
         edit_at(tu, d, message, path, contents, len, fx);
@@ -297,7 +294,7 @@ int gm_nvcc_fixups_find(CXTranslationUnit tu, const char *path, const char *cont
   }
   fx->files.len = w;
   GM_VEC_FREE(fx->changed);
-  return fx->files.len > 0 || fx->legacy.len > 0 || fx->gnu_keywords || fx->cxx17;
+  return fx->files.len > 0 || fx->legacy.len > 0 || fx->gnu_keywords;
 }
 
 void gm_nvcc_fixups_free(gm_nvcc_fixups *fx) {

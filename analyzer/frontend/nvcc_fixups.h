@@ -21,7 +21,6 @@ typedef struct gm_nvcc_fixups {
    * declaration lacks, a specialisation whose primary's attributes differ, a default argument
    * repeated out of line, the #include of a header CUDA 12 removed), as bits by kind */
   unsigned edits;
-  int cxx17;                     /* CCCL refused the dialect: parse again with -std=c++17 */
   GM_VEC(unsigned char) changed; /* of each of files: whether its text was changed (internal) */
 } gm_nvcc_fixups;
 
