@@ -36,8 +36,9 @@ static char *trend_text(const gm_torch_trend *tr) {
 }
 
 /* A loop that is not a training step (serving, evaluation): the repetitions the history shows. */
-static void report_repeats(const gm_runtime_ctx *c, const gm_torch_view *v) {
-  gm_torch_repeat_leaks r = gm_torch_judge_repeats(v);
+static void report_repeats(const gm_runtime_ctx *c, const gm_torch_view *v,
+                           const gm_torch_leaks *by_step) {
+  gm_torch_repeat_leaks r = gm_torch_judge_repeats(v, by_step);
   char *proc = r.lines.len ? gm_torch_process_text(v) : NULL;
   for (size_t k = 0; k < r.lines.len; k++) {
     const gm_torch_repeat_leak *lk = &r.lines.items[k];
@@ -78,8 +79,8 @@ static void report_repeats(const gm_runtime_ctx *c, const gm_torch_view *v) {
 static void runtime(const gm_runtime_ctx *c) {
   for (size_t i = 0; i < c->telemetry->torch.len; i++) {
     const gm_torch_view *v = c->telemetry->torch.items[i];
-    report_repeats(c, v);
     gm_torch_leaks l = gm_torch_judge_leaks(v);
+    report_repeats(c, v, &l);
     if (!gm_torch_leaks_found(&l)) {
       gm_torch_leaks_free(&l);
       continue;

@@ -240,7 +240,6 @@ static void edit_at(CXTranslationUnit tu, CXDiagnostic d, const char *message, c
                                       : drop_include_line(t, f->Length, offset);
   if (done) {
     fx->changed.items[k] = 1;
-    fx->edits |= 1u << what;
     for (size_t i = 0;
          what == REMOVED_HEADER && i < sizeof removed_headers / sizeof *removed_headers; i++)
       if (strstr(message, removed_headers[i]) && !gm_str_vec_has(&fx->legacy, removed_headers[i]))

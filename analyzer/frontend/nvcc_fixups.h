@@ -17,11 +17,11 @@ typedef struct gm_nvcc_fixups {
   char *legacy_file;                  /* where the first of them was named */
   unsigned legacy_line, legacy_col;
   int gnu_keywords; /* an error named `typeof` (GNU's, nvcc takes it) */
-  /* edits made at errors' places (nvcc_fixups.c: a definition's __host__ __device__ its
-   * declaration lacks, a specialisation whose primary's attributes differ, a default argument
-   * repeated out of line, the #include of a header CUDA 12 removed), as bits by kind */
-  unsigned edits;
-  GM_VEC(unsigned char) changed; /* of each of files: whether its text was changed (internal) */
+  /* of each of files: whether its text was changed, by nvcc_rewrite.h's rewrites or by an edit
+   * at an error's place (nvcc_fixups.c: a definition's __host__ __device__ its declaration
+   * lacks, a specialisation whose primary's attributes differ, a default argument repeated out
+   * of line, the #include of a header CUDA 12 removed); internal */
+  GM_VEC(unsigned char) changed;
 } gm_nvcc_fixups;
 
 /* Reads tu's errors. `contents` (len bytes) is the main file's text as parsed, NULL for the

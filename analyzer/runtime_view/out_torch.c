@@ -52,8 +52,8 @@ static void print_verdicts(FILE *out, const gm_torch_view *v) {
     fprintf(out, "  kept across steps (GM150): allocated bytes rose in %zu of %zu steps (%s)\n",
             l.trend.rising, l.trend.n, l.partial);
   int leaks = gm_torch_leaks_found(&l);
+  gm_torch_repeat_leaks r = gm_torch_judge_repeats(v, &l);
   gm_torch_leaks_free(&l);
-  gm_torch_repeat_leaks r = gm_torch_judge_repeats(v);
   for (size_t i = 0; i < r.lines.len; i++)
     fprintf(out, "  kept across repetitions (GM150): %s:%u, %s a repetition, %zu of %zu%s\n",
             r.lines.items[i].at.file, r.lines.items[i].at.line,

@@ -294,7 +294,8 @@ struct repeat_line {
   GM_VEC(uint64_t) alive; /* survivor bytes of each repetition with survivors */
 };
 
-gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v) {
+gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v,
+                                             const gm_torch_leaks *by_step) {
   gm_torch_repeat_leaks out = {0};
   const gm_torch_snapshot *s = v->exit;
   if (!v->history_recorded || !s || !s->loaded || !s->traces.len)
@@ -305,10 +306,6 @@ gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v) {
   size_t *freed = free_points(s);
   addr_map alive = allocated_blocks(s);
   GM_VEC(struct repeat_line) lines = {0};
-  uint64_t allocated = 0;
-  for (size_t i = 0; i < s->blocks.len; i++)
-    if (s->blocks.items[i].state == GM_BLOCK_ALLOCATED)
-      allocated += s->blocks.items[i].size;
   size_t current = NONE; /* the line whose repetition runs, if any */
   uint64_t run_alive = 0;
   size_t frees = 0;
@@ -352,16 +349,18 @@ gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v) {
     if (freed[i] == NONE && map_get(&alive, addr_key(t)) == 1)
       run_alive += t->size;
   }
-  gm_torch_leaks by_step = gm_torch_judge_leaks(v);
   gm_torch_live_lines live = gm_torch_live_by_line(v);
+  uint64_t allocated = 0; /* at exit: every line's live bytes */
+  for (size_t n = 0; n < live.len; n++)
+    allocated += live.items[n].bytes;
   for (size_t g = 0; g < lines.len; g++) {
     struct repeat_line *rl = &lines.items[g];
     rl->working += rl->repeats && frees > rl->frees_at_start; /* the last one, to the end */
     size_t with = rl->alive.len, k = 0;
-    while (k < by_step.lines.len && !same_line(by_step.lines.items[k].at, rl->at))
+    while (k < by_step->lines.len && !same_line(by_step->lines.items[k].at, rl->at))
       k++;
     if (with >= GM_TORCH_MIN_REPEATS && with + 1 >= rl->repeats && rl->working + 1 >= rl->repeats &&
-        k == by_step.lines.len) {
+        k == by_step->lines.len) {
       gm_torch_repeat_leak lk = {rl->at, rl->repeats, with, 0, 0, 0, tr.total, allocated};
       for (size_t n = 0; n < live.len; n++)
         if (same_line(live.items[n].at, rl->at)) {
@@ -377,7 +376,6 @@ gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v) {
     GM_VEC_FREE(rl->alive);
   }
   GM_VEC_FREE(live);
-  gm_torch_leaks_free(&by_step);
   GM_VEC_FREE(lines);
   map_free(&alive);
   free(freed);

@@ -85,9 +85,9 @@ typedef struct gm_torch_repeat_leaks {
   uint64_t window;
 } gm_torch_repeat_leaks;
 /* Judged when the history and the exit snapshot are there; an overflowed history is judged on
- * the entries it kept. Lines the step-based verdict (gm_torch_judge_leaks) reports are left
- * out. */
-gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v);
+ * the entries it kept. Lines by_step (gm_torch_judge_leaks' verdict on the same view) reports
+ * are left out. */
+gm_torch_repeat_leaks gm_torch_judge_repeats(const gm_torch_view *v, const gm_torch_leaks *by_step);
 void gm_torch_repeat_leaks_free(gm_torch_repeat_leaks *r);
 
 /* The exit snapshot's allocated blocks grouped by the Python line that allocated them (a block
