@@ -155,31 +155,29 @@ static void add_reached(const gm_run *run, const symbol_def *defs, size_t ndefs,
  * of them call is in each), and the files no root reaches make more, as few as collide. Each
  * list is in the files' order. */
 static program_list programs_of(const gm_run *run) {
-  GM_VEC(symbol_def) defs = {0};
+  GM_VEC(symbol_def) defs = {0}, once = {0}; /* every function with a body; the once-linked */
   for (size_t i = 0; i < run->nfiles; i++) {
     const gm_unit *u = run->results[i].unit;
     for (size_t k = 0; u && k < u->defined.len; k++)
       GM_PUSH(defs, ((symbol_def){u->defined.items[k], i}));
+    for (size_t k = 0; u && k < u->symbols.len; k++)
+      GM_PUSH(once, ((symbol_def){u->symbols.items[k], i}));
   }
   if (defs.len)
     qsort(defs.items, defs.len, sizeof *defs.items, symbol_cmp);
+  if (once.len)
+    qsort(once.items, once.len, sizeof *once.items, symbol_cmp);
+  /* the roots: files that define a once-linked symbol another file defines too (sorted by
+   * symbol, then file: such files are neighbours) */
   unsigned char *is_root = gm_xcalloc(run->nfiles + 1, 1);
+  for (size_t k = 1; k < once.len; k++)
+    if (strcmp(once.items[k].usr, once.items[k - 1].usr) == 0 &&
+        once.items[k].file != once.items[k - 1].file)
+      is_root[once.items[k].file] = is_root[once.items[k - 1].file] = 1;
+  GM_VEC_FREE(once);
   size_t nroots = 0;
-  for (size_t i = 0; i < run->nfiles; i++) {
-    const gm_unit *u = run->results[i].unit;
-    for (size_t k = 0; u && k < u->symbols.len && !is_root[i]; k++) {
-      size_t first, end = defs_of(defs.items, defs.len, u->symbols.items[k], &first);
-      for (size_t d = first; d < end && !is_root[i]; d++) {
-        const gm_unit *other = run->results[defs.items[d].file].unit;
-        if (defs.items[d].file == i)
-          continue;
-        for (size_t j = 0; j < other->symbols.len; j++)
-          if (strcmp(other->symbols.items[j], u->symbols.items[k]) == 0)
-            is_root[i] = 1;
-      }
-    }
+  for (size_t i = 0; i < run->nfiles; i++)
     nroots += is_root[i];
-  }
   program_list out = {0};
   unsigned char *in = gm_xcalloc(run->nfiles + 1, 1), *reached = gm_xcalloc(run->nfiles + 1, 1);
   for (size_t r = 0; r < run->nfiles; r++) {
